@@ -307,3 +307,58 @@ def test_a_resize_redraws_only_the_figures_in_view_whose_width_it_changed(
     redrawn = [i for i, n in enumerate(browser.evaluate("window.redrawn")) if n]
     assert set(browser.evaluate(_IN_VIEW)) <= set(redrawn)
     assert 0 < len(redrawn) < plots / 2, (redrawn, plots)
+
+
+#: Per plot: its kind, its box's width, its drawing's, and how far its x axes' tick
+#: labels reach below the plot's bottom (0: within).
+_PRINTED = """Array.from(document.querySelectorAll('div.plot')).map(d => {
+  const box = d.getBoundingClientRect();
+  const ticks = Array.from(d.querySelectorAll('g.xaxislayer-above text')).map(
+    t => t.getBoundingClientRect()).filter(r => r.width > 0);
+  return [d.dataset.kind, box.width, d.querySelector('svg.main-svg').getBoundingClientRect().width,
+          Math.max(0, ...ticks.map(r => r.bottom - box.bottom))];
+})"""
+
+
+def test_a_page_printed_draws_its_figures_as_wide_as_the_paper(
+    page: tuple[Browser, Path], tmp_path: Path
+) -> None:
+    """Printed from a 1,280 px window (Ctrl-P, ``chromium --print-to-pdf``), each figure
+    stayed drawn 1,200 px wide on paper 680 px wide, where its box cut it: the legends
+    and the right of the panels were lost (a review; the page is laid out for the paper
+    with no resize). Before printing, each is drawn 680 px wide, its turned names
+    within; afterwards, as wide as the window again."""
+    from robot_msgs.cli import main
+    from robot_msgs.io.result_files import save_result
+    from robot_msgs.msg.catalog import example
+
+    names = [f"orbslam3_stereo_inertial_variant_{k:02d}.json" for k in range(1, 4)]
+    for name in names:
+        save_result(tmp_path / name, example("compare/EvaluationResult"))  # type: ignore[arg-type]
+    res = tmp_path / "res.html"
+    assert main(["res", *(str(tmp_path / n) for n in names), "--html", str(res)]) == 0
+    browser, report = page
+    metrics = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    for path in (report, res):
+        browser.navigate(path.resolve().as_uri())
+        browser.drain(1.0)
+        # Printing lays the page out for the paper once "beforeprint"'s tasks are done:
+        # what is drawn by then (microtasks, no timer) is what is printed.
+        browser.send(
+            "Runtime.evaluate",
+            {
+                "expression": "dispatchEvent(new Event('beforeprint'));"
+                "new Promise(done => setTimeout(done, 0))",
+                "awaitPromise": True,
+            },
+        )
+        printed = browser.evaluate(_PRINTED)
+        assert [p for p in printed if p[1] > 683 or p[2] > p[1] or p[3] > 0] == [], path.name
+        browser.evaluate("dispatchEvent(new Event('afterprint'))")
+        browser.drain(1.0)
+        shown = browser.evaluate(_PRINTED)[0]
+        assert shown[1] > 1000
+        assert abs(shown[2] - shown[1]) <= 2
+        browser.send("Page.printToPDF", {}, timeout=120.0)  # the browser's own events
+        assert browser.problems() == []

@@ -283,6 +283,28 @@ _SCRIPT = r"""
     }
   });
   window.addEventListener("resize", () => shown.forEach(resize));
+  // Printed, each figure is drawn as wide as an A4 or Letter page holds (PRINT px at
+  // Chromium's default margins, less the body's padding): the page is laid out for the
+  // paper after "beforeprint" with no resize, and a figure drawn for a 1,280 px window
+  // was cut at the paper's right edge by its box (its legend lost). The relayouts (and
+  // fitTitles' after them) resolve as microtasks, done before the paper's layout.
+  const PRINT = 680;
+  window.addEventListener("beforeprint", () => {
+    for (const div of document.querySelectorAll("div.plot")) {
+      if (div.fitBase && div.clientWidth > PRINT) {
+        div.style.width = `${PRINT}px`;
+        div.fitting = true;  // fitted once drawn at PRINT px: its turned names' depth
+        Plotly.relayout(div, {autosize: true}).then(() => {
+          div.fitting = false;
+          return fitTitles(div);
+        });
+      }
+    }
+  });
+  window.addEventListener("afterprint", () => {
+    for (const div of document.querySelectorAll("div.plot")) div.style.width = "";
+    shown.forEach(resize);  // the others as they come into view
+  });
   for (const f of FIGURES) {
     const div = document.getElementById(f.id);
     Plotly.newPlot(div, f.data, f.layout, config).then(() => fitTitles(div));
