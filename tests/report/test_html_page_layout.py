@@ -7,6 +7,7 @@ a desktop's 1,920 px.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -16,7 +17,6 @@ from tests.report.test_figure_spec import K, _result, _run, _trajectory
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
 
 #: Per plot: [id, kind, its legend's scrollbar's height (0: nothing to scroll), every
 #: title's box (the figure's, the panels', the axes') as [left, right, top, bottom], the
@@ -362,3 +362,35 @@ def test_a_page_printed_draws_its_figures_as_wide_as_the_paper(
         assert abs(shown[2] - shown[1]) <= 2
         browser.send("Page.printToPDF", {}, timeout=120.0)  # the browser's own events
         assert browser.problems() == []
+
+
+def test_a_note_naming_a_long_path_breaks_it_at_360_px(
+    page: tuple[Browser, Path], tmp_path: Path
+) -> None:
+    """``res --html`` of an evo zip in a folder of 100 characters: the Results table's
+    note "9 settings (...) are not recorded in <path>" made the page 1,064 px wide at
+    360 px and 768 px (a review: only the Notes and info boxes broke long words). Every
+    text of the page breaks a word that would run past its line."""
+    from robot_msgs.cli import main
+    from robot_msgs.io.result_files import save_result
+    from robot_msgs.msg.catalog import example
+
+    folder = tmp_path / ("a_folder_name_with_no_place_to_break_" * 3)
+    folder.mkdir()
+    ours = folder / "ours.json"
+    save_result(ours, example("compare/EvaluationResult"))  # type: ignore[arg-type]
+    zipped = folder / "evo.zip"
+    data = Path(__file__).parents[1] / "data" / "evo_results" / "fr1_xyz_ape_se3.zip"
+    zipped.write_bytes(data.read_bytes())
+    out = tmp_path / "res.html"
+    assert main(["res", str(ours), str(zipped), "--html", str(out), "--force-ranking"]) == 0
+    assert "not recorded in" in out.read_text(encoding="utf-8")
+    browser, _ = page
+    metrics = {"width": 360, "height": 900, "deviceScaleFactor": 1, "mobile": True}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(out.resolve().as_uri())
+    browser.drain(1.0)
+    wide = browser.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert wide[0] <= wide[1]

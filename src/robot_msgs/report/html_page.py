@@ -43,9 +43,13 @@ if TYPE_CHECKING:
 
 __all__ = ["render_html", "render_results_html", "script_json"]
 
+# Every text breaks a word that would run past its line (body: overflow-wrap), a note
+# naming a long path as well as the Notes box; break-word, not anywhere, so that a table's
+# columns keep their words whole and the table scrolls in its box instead.
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
-       max-width: 1200px; color: #1b1b1b; background: #ffffff; line-height: 1.4; padding: 0 1em; }
+       max-width: 1200px; color: #1b1b1b; background: #ffffff; line-height: 1.4; padding: 0 1em;
+       overflow-wrap: break-word; }
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { font-size: 1.25em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; margin-top: 1.6em; }
 h3 { font-size: 1.05em; margin-bottom: 0.3em; }
@@ -56,7 +60,7 @@ th { background: #f4f6f8; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.fail { color: #b00020; font-weight: 600; }
 p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
-div.warn, div.info { padding: 0.5em 0.8em; margin: 0.8em 0; overflow-wrap: anywhere; }
+div.warn, div.info { padding: 0.5em 0.8em; margin: 0.8em 0; }
 div.warn { background: #fff4e5; border-left: 4px solid #ff9800; }
 div.info { background: #eef6ff; border-left: 4px solid #1f77b4; }
 figure { margin: 0.8em 0; }
