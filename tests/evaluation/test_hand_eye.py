@@ -495,3 +495,24 @@ def test_a_steady_circle_determines_no_lever_arm_and_no_turn_about_its_axis(seed
         np.degrees(np.abs(rotation_vector_from_matrix(found.rotation[None])[0, :2])) < 0.02
     )
     assert np.all(found.std_deg[:2] < 0.01)
+
+
+def test_a_spin_in_place_keeps_its_scale_undetermined_not_zero() -> None:
+    """Both sides spinning in place about one axis (a steady circle of radius 0, the estimate
+    not moving): with a scale and refuse=False, 1 is given, as for any estimate that does not
+    move. The circle's own scale item replaced "the estimate does not move", so the fitted
+    scale of 0 was refused as motions that "do not agree; check the association" (a review).
+    """
+    t = np.arange(0.0, 20.0, 0.05)
+    spin = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.zeros((len(t), 3)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(
+            matrix_from_rotation_vector(np.stack([0 * t, 0 * t, 0.5 * t], 1))
+        ),
+    )
+    found = estimate_extrinsic(spin, spin, with_scale=True, refuse=False)
+    assert found.scale == 1.0
+    assert math.isnan(found.scale_std)
+    assert "the scale: σ = inf (no information: the estimate does not move)" in found.unobservable
+    assert found.unobservable[0].startswith("the rotation about z of the estimate's body")

@@ -739,6 +739,9 @@ def _screw_unobservable(
     rotation of 2.7 deg ± 0.19 about the axis, and with a scale 0.96 ± 0.004, where all
     are 0 and 1 (a review). The translation's and the scale's covariance become NaN; the
     rotation's is kept across the axis (what the motion determines) and is 0 about it.
+    A scale already undetermined because the estimate does not move keeps that item (1 is
+    given): a spin in place, replaced, had its fitted scale of 0 refused as motions that
+    "do not agree" (a review).
     """
     image = fit.rotation @ screw
     why = "the reference turns about one line, and a sensor carried round it moves alike"
@@ -753,7 +756,8 @@ def _screw_unobservable(
     cov[_T, :] = np.nan
     cov[:, _T] = np.nan
     along = np.abs(motions.t_b @ screw)
-    if with_scale and not float(np.max(along)) > _SCREW_SHARE * motions.length_m:
+    still = any(u.endswith("the estimate does not move)") for u in out)  # kept: 1 is given
+    if with_scale and not still and not float(np.max(along)) > _SCREW_SHARE * motions.length_m:
         out = [u for u in out if not u.startswith("the scale")]
         out.append(
             "the scale: σ = inf (no information: the reference turns about one line "
