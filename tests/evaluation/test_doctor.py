@@ -834,6 +834,31 @@ def test_a_piece_in_another_length_unit_is_no_stamp_unit(
     assert diagnose(ref, piece).finding("stamp_units") is None
 
 
+@pytest.mark.parametrize(("step_s", "piece_s"), [(1.0, 1.5), (1.0, 2.5), (0.5, 1.0)])
+def test_a_piece_in_mm_of_a_sparse_reference_is_no_stamp_unit(
+    step_s: float, piece_s: float
+) -> None:
+    """A piece in mm at 100 Hz of an hour's reference at 1 or 2 Hz in seconds (epoch
+    stamps): as in the test above, the stamps meet as given, but the reference has only
+    two poses within the piece's span, fewer than 5a4829b's three, and was said "the
+    reference's stamps look like ms" again (a review). The piece spans at least one of
+    the reference's intervals: seconds on one clock."""
+    t = np.arange(0, 3600, step_s)
+    ref = PoseTrajectory(
+        stamps_s=1.7e9 + t,
+        positions_xyz=np.c_[0.5 * t, 2 * np.sin(0.01 * t), 0 * t],
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    tp = 1200.3 + np.arange(0, piece_s, 0.01)
+    piece = PoseTrajectory(
+        stamps_s=1.7e9 + tp,
+        positions_xyz=np.c_[0.5 * tp, 2 * np.sin(0.01 * tp), 0 * tp] * 1e3,
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (tp.size, 1)),
+    )
+    assert other_stamp_unit(ref, piece) is None
+    assert diagnose(ref, piece).finding("stamp_units") is None
+
+
 @pytest.mark.parametrize(
     ("seconds", "piece_s", "start_s"), [(3600, 1, 5000.0), (3600, 20, 5000.0), (400, 1, 1000.0)]
 )

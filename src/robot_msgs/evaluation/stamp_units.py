@@ -187,10 +187,6 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
     return OtherUnit(side, unit, factor, spans, moving)
 
 
-#: Fewest of a side's poses within the other's span for their stamps to meet as given.
-_OWN_POSES = 3
-
-
 def _meets_only_as_given(
     reference: PoseTrajectory, estimate: PoseTrajectory, side: str, factor: float
 ) -> bool:
@@ -200,18 +196,18 @@ def _meets_only_as_given(
     piece in mm, a reference in km), not a time's. WHY: a 1 s piece in mm of an hour's
     reference in seconds (epoch stamps, 1.7e9 s) was said "the reference's stamps look
     like ms" (a review): divided by 1e3 they lie at 1.7e6 s, far from the piece's.
-    Meeting as given takes at least 3 of ``side``'s poses within the other's span (a
-    motion of its own there, as the piece's poses are the reference's): a reference in
-    ms from 0 (an hour, 10 Hz) beside a 1 s piece in seconds on a clock starting at
-    5 000 s, past the hour, met it within one 0.1 ms interval and was named nothing,
-    where the piece's clock at 100 s was named ms (a review).
+    Meeting as given takes the other's span to cover at least one of ``side``'s median
+    intervals (a motion of ``side``'s own there): a reference in ms from 0 (an hour,
+    10 Hz: intervals of 100 as given) beside a 1 s piece in seconds on a clock starting
+    at 5 000 s, past the hour, met it within one interval and was named nothing, where
+    the piece's clock at 100 s was named ms (a review). Not a count of ``side``'s poses
+    within the span: 3 of them named a 1.5 s piece in mm of a 1 Hz reference ms again.
     """
     longer, other = (reference, estimate) if side == "reference" else (estimate, reference)
     first, last = float(longer.stamps_s[0]), float(longer.stamps_s[-1])
     start, end = float(other.stamps_s[0]), float(other.stamps_s[-1])
-    stamps = longer.stamps_s
-    inside = np.searchsorted(stamps, end, "right") - np.searchsorted(stamps, start, "left")
-    as_given = int(inside) >= _OWN_POSES
+    overlap = first <= end and start <= last
+    as_given = overlap and end - start >= _median_step(longer.stamps_s)
     return as_given and not (first / factor <= end and start <= last / factor)
 
 
