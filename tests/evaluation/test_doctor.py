@@ -274,6 +274,25 @@ def test_an_estimate_frozen_while_lost_half_the_time_is_not_said_held_between_ju
 
 
 @pytest.mark.evo_data
+def test_an_offset_the_motion_does_not_tell_is_not_offered_as_the_fix(evo_data: Path) -> None:
+    """fr2_desk against freiburg1_xyz (two sequences, 0% overlap): its best offset is
+    -6837107.17 s ± inf (no sharper than its neighbours), and was offered as the fix
+    ``--offset``; the checks still go on with it, to find the other sequence."""
+    d = diagnose_files(
+        [
+            InputFile(path=str(evo_data / "freiburg1_xyz-groundtruth.txt")),
+            InputFile(path=str(evo_data / "fr2_desk_ORB.txt")),
+        ]
+    )
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.fix == {}
+    assert "the motion does not tell the offset (its best fit, -6837107.1717 s" in found.summary
+    assert found.evidence["std_s"] == math.inf
+    assert d.finding("motion_mismatch") is not None
+
+
+@pytest.mark.evo_data
 def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path) -> None:
     """nav2's ``/tf:map.odom`` (AMCL's correction) against ``/odom``: "another sequence, or
     a wrong pairing of files" (a review); it holds still between 129 jumps."""

@@ -108,6 +108,17 @@ def _clock_domain(
         return finding, None
     offset = found.offset_s
     evidence.update(offset_s=offset, std_s=_round(found.std_s, 3))
+    if not math.isfinite(found.std_s):
+        # WHY no fix: the best offset is no sharper than its neighbours (01fa2f6), as
+        # between two unrelated sequences; the checks go on with it, and say so.
+        finding = Finding(
+            kind="clock_domain",
+            severity="error",
+            summary=f"{start}: {_percent(share)} overlap, and the motion does not tell the "
+            f"offset (its best fit, {offset:.4f} s, is no sharper than its neighbours)",
+            evidence=evidence,
+        )
+        return finding, offset
     cause = "a different recording start" if relative or abs(offset) > 60.0 else "a clock error"
     finding = Finding(
         kind="clock_domain",
