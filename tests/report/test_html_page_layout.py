@@ -394,3 +394,45 @@ def test_a_note_naming_a_long_path_breaks_it_at_360_px(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert wide[0] <= wide[1]
+
+
+#: Per plot: its kind, its x axes' tick labels (a list per axis), each line of its titles
+#: (the figure's and its panels') and its modebar (boxes as [left, right, top, bottom]).
+_CROWDED = """Array.from(document.querySelectorAll('div.plot')).map(d => {
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+  const shown = es => Array.from(es).map(box).filter(r => r[1] > r[0]);
+  const ticks = Array.from(d.querySelectorAll('g.xaxislayer-above')).map(
+    g => shown(g.querySelectorAll('text')));
+  const lines = Array.from(d.querySelectorAll('g.g-gtitle text, g.annotation text')).flatMap(
+    t => Array.from(t.querySelectorAll('tspan.line').length ? t.querySelectorAll('tspan.line') : [t]));
+  return [d.dataset.kind, ticks, shown(lines), box(d.querySelector('div.modebar'))];
+})"""
+
+
+def _crowded(browser: Browser, path: Path, width: int) -> list[list[Any]]:
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(path.resolve().as_uri())
+    browser.drain(1.0)
+    crowded: list[list[Any]] = browser.evaluate(_CROWDED)
+    return crowded
+
+
+@pytest.mark.parametrize("width", [360, 768])
+@pytest.mark.parametrize("which", ["three", "twelve"])
+def test_no_two_x_tick_labels_of_an_axis_overlap(
+    page: tuple[Browser, Path], three: Path, which: str, width: int
+) -> None:
+    """At 360 px the trajectories' panels, 40 px wide, had plotly.js's five x ticks,
+    their labels turned upright and running into each other ("0.20.40.60.81"; a
+    review). An x axis gets no more ticks than its labels fit side by side."""
+    browser, twelve = page
+    overlapping = [
+        (kind, a, b)
+        for kind, axes, _, _ in _crowded(browser, three if which == "three" else twelve, width)
+        for ticks in axes
+        for k, a in enumerate(ticks)
+        for b in ticks[k + 1 :]
+        if _overlap(a, b) > 0
+    ]
+    assert overlapping == [], (which, width)

@@ -215,6 +215,21 @@ _SCRIPT = r"""
       update[`yaxis${axis}.title.text`] = base.need[axis] > gap ? "" : base.titles[axis];
     }
   }
+  // An x axis gets no more ticks than its labels fit side by side, as last drawn (plotly.js
+  // draws 5 whatever the panel's width, then stands them upright: the trajectories' "0.2",
+  // "0.4"... ran into each other in panels 40 px wide at 360 px); as many as plotly.js
+  // draws where they fit (its count: a tick per 80 px, 5 to 10).
+  function tickUpdate(div, L, update) {
+    for (const name of Object.keys(L).filter(k => /^xaxis\d*$/.test(k))) {
+      const ax = L[name];
+      if (ax.type === "category" || ax.type === "multicategory") continue;
+      const labels = Array.from(div.querySelectorAll(`g.xaxislayer-above g.${ax._id}tick text`));
+      const wide = Math.max(0, ...labels.map(t => t.getBBox().width));
+      const fits = Math.max(1, Math.floor(ax._length / (wide + 8)));
+      const nticks = fits < Math.min(Math.max(ax._length / 80, 4), 9) + 1 ? fits : 0;
+      if (nticks !== (div.layout[name].nticks || 0)) update[`${name}.nticks`] = nticks;
+    }
+  }
   async function fitTitles(div) {
     const L = div._fullLayout, meta = div.layout.meta;
     if (!L || !meta || !meta.titles) return;
@@ -245,6 +260,7 @@ _SCRIPT = r"""
       const update = {autosize: true, width: null};
       const extra = titleUpdate(div, div._fullLayout, meta, update);
       repeatUpdate(div, base, meta, update);
+      tickUpdate(div, div._fullLayout, update);
       const t = base.t + extra;
       update["margin.t"] = t;
       if (paper === undefined) {
