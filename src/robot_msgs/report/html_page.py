@@ -230,6 +230,23 @@ _SCRIPT = r"""
       if (nticks !== (div.layout[name].nticks || 0)) update[`${name}.nticks`] = nticks;
     }
   }
+  // The figure's title keeps under the modebar where its first line reaches the modebar's
+  // left end: the modebar, always shown on a screen with no hover (a phone's), covered
+  // the first line's end at 360 px. Its first line's baseline is at the top margin's
+  // middle (plotly.js's title.y "auto"): the margin grows by twice what it moves down.
+  const ruler = document.createElement("canvas").getContext("2d");
+  function barRoom(div, L, t, update) {
+    const bar = div.querySelector("div.modebar"), title = div.querySelector("g.g-gtitle text");
+    const text = update["title.text"];
+    if (!bar || !title || text === undefined) return 0;
+    const box = div.getBoundingClientRect(), b = bar.getBoundingClientRect();
+    if (b.width === 0) return 0;
+    ruler.font = `${L.title.font.size}px ${L.title.font.family}`;
+    const first = text.split("<br>")[0].replace(/&#?\w+;/g, "x");
+    if (L.width * L.title.x + ruler.measureText(first).width < b.left - box.left) return 0;
+    const ascent = L._size.t / 2 - (title.getBoundingClientRect().top - box.top);
+    return Math.max(0, Math.ceil(2 * (b.bottom - box.top + 2 + ascent)) - t);
+  }
   async function fitTitles(div) {
     const L = div._fullLayout, meta = div.layout.meta;
     if (!L || !meta || !meta.titles) return;
@@ -258,7 +275,8 @@ _SCRIPT = r"""
       // Its width left to the window: a height alone fixed the width too, and a page
       // narrowed after it was drawn scrolled sideways.
       const update = {autosize: true, width: null};
-      const extra = titleUpdate(div, div._fullLayout, meta, update);
+      let extra = titleUpdate(div, div._fullLayout, meta, update);
+      extra += barRoom(div, div._fullLayout, base.t + extra, update);
       repeatUpdate(div, base, meta, update);
       tickUpdate(div, div._fullLayout, update);
       const t = base.t + extra;
