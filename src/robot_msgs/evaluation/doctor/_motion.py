@@ -61,6 +61,7 @@ from robot_msgs.rotations import (
     quat_xyzw_multiply,
     quat_xyzw_rotate,
     rotation_vector_from_matrix,
+    rotation_vector_from_quat_xyzw,
 )
 from robot_msgs.runs.losses import coverage
 from robot_msgs.trajectory import PoseTrajectory, rows_past_limit
@@ -403,8 +404,8 @@ def _turn_noise(traj: PoseTrajectory) -> float:
     as :func:`_distance_noise` to a distance. Zero where those differences are no white
     noise's (:func:`_white_of`).
     """
-    turns = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
-    steps = rotation_vector_from_matrix(np.swapaxes(turns[:-1], 1, 2) @ turns[1:])
+    q = traj.orientations_quat_xyzw
+    steps = rotation_vector_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(q[:-1]), q[1:]))
     second = steps[1:] - steps[:-1]
     if not _white_of(second):
         return 0.0
