@@ -2126,3 +2126,17 @@ def test_window_change_at_float_rounding_is_no_alignment_finding() -> None:
     )
     doubled = circle.replace(positions_xyz=2.0 * circle.positions_xyz)
     assert diagnose(circle, doubled).finding("alignment") is None
+
+
+def test_a_gap_in_the_reference_is_said_with_the_estimate_poses_it_leaves_unmatched() -> None:
+    """fr1_xyz's ground truth with 10 s of its 30 cut out, against the whole of itself:
+    "nothing found", while ``ape`` left 990 of the 3000 estimate poses unmatched."""
+    ref = _ref()
+    t = ref.stamps_s - ref.stamps_s[0]
+    cut = _rows(ref, np.flatnonzero((t < 10.0) | (t > 20.0)))
+    found = diagnose(cut, ref).finding("coverage")
+    assert found is not None
+    assert found.severity == "info"
+    assert found.summary.startswith("the reference has 1 gap(s) longer than 0.1 s over 33% ")
+    assert found.evidence["reference_gaps_share"] == pytest.approx(10.0 / 30.0, abs=0.01)
+    assert diagnose(ref, ref).finding("coverage") is None
