@@ -787,6 +787,19 @@ def test_ref_that_is_also_a_file_says_the_command_without_it(
     assert f"name it once (`robot-msgs traj {est} --ref {ref}`)" in err
 
 
+def test_ref_that_is_also_a_file_is_found_by_the_file_not_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`traj ./a.tum b.tum --ref a.tum` ran on: the paths were compared as text."""
+    (tmp_path / "a.tum").write_text(CLEAN)
+    (tmp_path / "b.tum").write_text(CLEAN)
+    monkeypatch.chdir(tmp_path)
+    assert main(["traj", "./a.tum", "b.tum", "--ref", "a.tum"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith("ERROR: --ref a.tum is also a FILE: ")
+    assert "name it once (`robot-msgs traj b.tum --ref a.tum`)" in err
+
+
 # Fixes on UTM zone 32's central meridian (9° E): on the equator, then at 45° N twice,
 # the second 10 m higher. Rows are t lat lon alt.
 LLA = "0 0.0 9.0 0.0\n1 45.0 9.0 100.0\n2 45.0 9.0 110.0\n"

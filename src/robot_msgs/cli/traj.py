@@ -597,13 +597,21 @@ def _plot(
         print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Say whether paths ``a`` and ``b`` name one file (``./gt.tum`` and ``gt.tum`` do)."""
+    try:
+        return Path(a).samefile(b)
+    except (OSError, ValueError):  # one is missing (or '-'): compare the paths
+        return os.path.normpath(a) == os.path.normpath(b)
+
+
 def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
-    if args.ref is not None and args.ref in args.files:
+    if args.ref is not None and any(_same_file(f, args.ref) for f in args.files):
         # One --topic reads one trajectory of a file: REF and FILE would be the same one
         # (and FILE was dropped from what is aligned, saved and drawn). evo's habit
         # `evo_traj tum A B --ref A` was told of bags only, not what to type.
-        others = [str(f) for f in args.files if f != args.ref]
+        others = [str(f) for f in args.files if not _same_file(f, args.ref)]
         typed = shlex.join(["robot-msgs", "traj", *others, "--ref", str(args.ref)])
         if not others:
             typed = shlex.join(["robot-msgs", "traj", str(args.ref)])
