@@ -207,3 +207,20 @@ def test_a_fifo_given_as_a_bag_is_refused_at_once(tmp_path: Path, fmt: str) -> N
         pytest.raises(FormatError, match=r"run\.bag: is a pipe \(FIFO\): a bag must be a regular"),
     ):
         read_trajectory(fifo, format=fmt)
+
+
+@pytest.mark.parametrize("name", ["run.bag", "run.db3", "run.MCAP"])
+def test_a_fifo_named_as_a_bag_is_refused_at_once_when_the_format_is_detected(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Detecting the format read the magic bytes first, waiting FIFO_WAIT_S (30 s) for a
+    writer before a FIFO error; a bag never reads from a pipe, so it is refused as with format=."""
+    monkeypatch.setattr(bounded, "FIFO_WAIT_S", 5.0)  # the old wait, if any, ends the test
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    shown = re.escape(str(fifo))
+    with (
+        deadline(10),
+        pytest.raises(FormatError, match=rf"^{shown}: is a pipe \(FIFO\): a bag must be a regular"),
+    ):
+        read_trajectory(fifo)

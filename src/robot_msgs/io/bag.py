@@ -108,6 +108,20 @@ def _check_ros1_magic(bag: Path, name: str) -> None:
         raise FormatError(msg)
 
 
+def refuse_stream(bag: Path, name: str) -> None:
+    """Refuse a pipe or a device as a bag at once, named ``name``: ``rosbags`` seeks in a bag.
+
+    Raises
+    ------
+    FormatError
+        ``bag`` is a pipe (a FIFO, ``<(cmd)``), a device or a socket; the message says which.
+    """
+    kind = stream_kind(bag)
+    if kind is not None:
+        msg = f"{name}: is {kind}: a bag must be a regular file or folder (rosbags seeks in it)"
+        raise FormatError(msg)
+
+
 @contextlib.contextmanager
 def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     """Open a bag with ``rosbags``' ``AnyReader``; its errors become :class:`FormatError`.
@@ -139,10 +153,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
             raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), name)
         msg = f"{name}: no such file or folder"
         raise FileNotFoundError(msg)
-    kind = stream_kind(bag)
-    if kind is not None:
-        msg = f"{name}: is {kind}: a bag must be a regular file or folder (rosbags seeks in it)"
-        raise FormatError(msg)
+    refuse_stream(bag, name)
     if bag.is_dir():
         _check_folder_files(bag, name)
     elif bag.suffix == ".bag":

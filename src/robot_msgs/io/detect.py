@@ -166,11 +166,17 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
         if storage:
             return FormatDetection(fmt="bag2", reason=f"a folder of {storage[0]} bag files")
         read_bytes(file, source=source)  # raises: a folder, not a trajectory file
+    suffix = file.suffix.lower()
+    if _SUFFIX.get(suffix) in BAG_FORMATS:
+        # Named as a bag, which is never read from a pipe: refused now, as with --format,
+        # not after reading its magic bytes waited FIFO_WAIT_S for a writer.
+        from robot_msgs.io.bag import refuse_stream  # noqa: PLC0415 - bags only when read
+
+        refuse_stream(file, source)
     head = read_bytes(file, source=source, limit=64)
     for magic, fmt in _MAGIC.items():
         if head.startswith(magic):
             return FormatDetection(fmt=fmt, reason=f"magic bytes {magic.decode('latin-1')!r}")
-    suffix = file.suffix.lower()
     if suffix in _SUFFIX:
         return FormatDetection(fmt=_SUFFIX[suffix], reason=f"extension {suffix}")
     return _text_format(read_head(file, source=source))
