@@ -766,6 +766,32 @@ def test_a_lone_surrogate_in_a_map_of_scalars_is_refused_at_its_entry(name: str,
 
 
 @pytest.mark.parametrize(
+    ("name", "field"),
+    [
+        ("compare/Aggregate", "group"),
+        ("compare/RunReport", "parameters"),
+        ("compare/Ranking", "settings"),
+    ],
+)
+@pytest.mark.parametrize("big", [10**4300, -(10**4299)], ids=["4301 digits", "minus 4300 digits"])
+def test_an_int_of_more_than_4300_characters_in_a_map_of_scalars_is_refused_at_its_entry(
+    name: str, field: str, big: int
+) -> None:
+    # It was kept, and to_json and repr of the message then raised Python's plain
+    # ValueError (int-to-str limit); msgspec refuses such an int when decoding JSON.
+    msg = examples()[name]
+    label = name.partition("/")[2]
+    said = rf"Expected .*\(an int of at most 4300 characters, its sign counted\), got int .* - at `{label}\.{field}\['k'\]`$"
+    with pytest.raises(ValidationError, match=said) as caught:
+        msg.replace(**{field: {"ok": 1, "k": big}})
+    assert caught.value.field == f"{label}.{field}['k']"
+    for longest in (10**4300 - 1, -(10**4299) + 1):  # 4300 characters: msgspec decodes them
+        kept = msg.replace(**{field: {"k": longest}})
+        assert robot_msgs.from_json(robot_msgs.to_json(kept)) == kept
+        assert repr(kept)
+
+
+@pytest.mark.parametrize(
     ("value", "said"),
     [
         # A settings value is a scalar or a flat list of scalars without None. The list's

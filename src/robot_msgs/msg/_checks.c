@@ -369,8 +369,8 @@ checks_frozen_as(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  * plain_scalars(mapping) -> bool
  *
  * True when mapping is exactly a dict whose keys are ASCII str and whose values are
- * float, int, bool or None (exact types): a map of scalars the generated check keeps as
- * it is. False says nothing (a text value, a tuple, a non-ASCII key...): the check's
+ * float, int (of 64 bits), bool or None (exact types): a map of scalars the generated
+ * check keeps as it is. False says nothing (a text value, a tuple, a non-ASCII key...): the check's
  * own item test decides.
  */
 static PyObject *
@@ -396,6 +396,14 @@ checks_plain_scalars(PyObject *Py_UNUSED(module), PyObject *mapping)
         if (!(value == Py_None || PyFloat_CheckExact(value) || PyLong_CheckExact(value)
               || PyBool_Check(value))) {
             Py_RETURN_FALSE;
+        }
+        if (PyLong_CheckExact(value)) {
+            /* An int beyond 64 bits: Python's test bounds it (4300 digits at most). */
+            int overflow = 0;
+            (void)PyLong_AsLongLongAndOverflow(value, &overflow);
+            if (overflow != 0) {
+                Py_RETURN_FALSE;
+            }
         }
     }
     Py_RETURN_TRUE;

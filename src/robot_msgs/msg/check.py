@@ -32,7 +32,13 @@ from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from robot_msgs.msg.arrays import NON_FINITE
-from robot_msgs.msg.fields import FrozenMap, check_value, encodable, immutable
+from robot_msgs.msg.fields import (
+    SCALAR_INT_BOUNDS,
+    FrozenMap,
+    check_value,
+    encodable,
+    immutable,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -132,15 +138,17 @@ def check_fields(msg: Any, specs: dict[str, FieldSpec]) -> None:
             force_setattr(msg, name, checked)
 
 
-#: The types of a settings scalar kept as it is whatever its value.
-_SCALAR_TYPES = frozenset({float, int, bool, type(None)})
+#: The types of a settings scalar kept as it is whatever its value (an int: if short).
+_SCALAR_TYPES = frozenset({float, bool, type(None)})
 
 
 def _scalar_ok(value: object) -> bool:
     """Whether a settings scalar is kept as it is (a text spelling a float is not)."""
     kind = type(value)
-    if kind is float or kind is int or kind is bool or value is None:
+    if kind is float or kind is bool or value is None:
         return True
+    if kind is int:  # 4300 characters at most: to_json and repr could not write a longer one
+        return SCALAR_INT_BOUNDS[0] < value < SCALAR_INT_BOUNDS[1]  # type: ignore[operator]
     return kind is str and encodable(value) and value not in NON_FINITE  # type: ignore[arg-type]
 
 
@@ -196,7 +204,11 @@ def _test(spec: FieldSpec, v: str, names: dict[str, Any], dims: dict[str, str]) 
         return "True"
     if kind in {"scalar", "value"}:  # _scalar_ok, inline: text must not spell a float
         text = f"{v} not in _non_finite and ({v}.isascii() or _encodable({v}))"
-        scalar = f"(type({v}) in _scalar_types or (type({v}) is str and {text}))"
+        short = f"_int_low < {v} < _int_high"
+        scalar = (
+            f"(type({v}) in _scalar_types or (type({v}) is int and {short}) "
+            f"or (type({v}) is str and {text}))"
+        )
         if kind == "scalar":
             return scalar
         return f"({scalar} or (type({v}) is tuple and _value_ok({v})))"
@@ -369,6 +381,8 @@ def compile_check(
         "_float32_max": _FLOAT32_MAX,
         "_scalar_ok": _scalar_ok,
         "_scalar_types": _SCALAR_TYPES,
+        "_int_low": SCALAR_INT_BOUNDS[0],
+        "_int_high": SCALAR_INT_BOUNDS[1],
         "_non_finite": NON_FINITE,
         "_value_ok": _value_ok,
         "_frozen": _frozen if COMPILED is None else COMPILED.frozen,

@@ -54,6 +54,7 @@ __all__ = [
     "FINITE",
     "FINITE_KEY",
     "NON_FINITE",
+    "SCALAR_INT_BOUNDS",
     "FieldSpec",
     "FrozenMap",
     "Scalar",
@@ -76,6 +77,12 @@ _Dims = Dims
 
 Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, usable on 3.10)
 """A JSON scalar: the value type of metadata mappings."""
+
+SCALAR_INT_BOUNDS = (-(10**4299), 10**4300)
+"""A scalar's int lies strictly between these: written in at most 4300 characters, its sign
+counted, what msgspec decodes from JSON (and within Python's default int-to-text limit,
+``sys.int_info.default_max_str_digits``). A longer one was kept, then its message's
+``to_json`` and ``repr`` raised a plain ValueError."""
 
 Value = Union[str, float, int, bool, None, tuple[Union[str, float, int, bool], ...]]  # noqa: UP007
 """A JSON scalar or a flat tuple of them (a JSON list): the value type of settings records,
@@ -356,6 +363,9 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
         raise field_error(expected=_expected(spec, plain), value=value, path=path) from err
     if type(out) is str and (not encodable(out) or (spec.kind == "scalar" and out in NON_FINITE)):
         raise _text_error(spec, value, path)
+    if spec.kind == "scalar" and type(out) is int and not _short_int(out):
+        expected = f"{spec.label} (an int of at most 4300 characters, its sign counted)"
+        raise field_error(expected=expected, value=value, path=path)
     bounds = spec.bounds
     if bounds is not None and not bounds[0] <= out <= bounds[1]:
         expected = spec.label if spec.label != "int" else f"int (int64, {bounds[0]}..{bounds[1]})"
@@ -425,13 +435,18 @@ def _unchanged(spec: FieldSpec, item: Any) -> bool:
         return kind_of is spec.msg_type
     if kind == "scalar":
         text = kind_of is str and item not in NON_FINITE and encodable(item)
-        return kind_of in _SCALAR_TYPES or text
+        return kind_of in _SCALAR_TYPES or (kind_of is int and _short_int(item)) or text
     if kind == "literal":
         return kind_of in (str, int) and item in spec.choices  # type: ignore[operator]
     return False
 
 
-_SCALAR_TYPES = (float, int, bool, type(None))
+_SCALAR_TYPES = (float, bool, type(None))  # an int: told by _short_int
+
+
+def _short_int(value: int) -> bool:
+    """Whether a scalar's int ``value`` is written in at most 4300 characters."""
+    return SCALAR_INT_BOUNDS[0] < value < SCALAR_INT_BOUNDS[1]
 
 
 def _tuple(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
@@ -479,7 +494,7 @@ def _value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa:
     try:
         return _leaf(_SCALAR, value, path)
     except ValidationError as err:
-        if type(value) is str:  # of the type, refused for its text: _leaf says why
+        if type(value) is str or type(value) is int:  # of the type, refused: _leaf says why
             raise
         raise field_error(expected=spec.label, value=value, path=path) from err
 
