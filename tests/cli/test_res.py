@@ -77,7 +77,7 @@ def test_res_shows_ours_and_evos_rmse_of_the_same_evaluation(
     assert "if they were made alike, rank them anyway with --force-ranking" in note
     assert "evaluate them with the same settings" not in note
     # Every setting the zip lacks and ours records is named, as its flag, in one group.
-    for flag in ("--sync nearest", "--max-diff 0.01", "--confidence 0.95", "no --offset auto"):
+    for flag in ("--sync nearest", "--max-diff 0.01", "no --offset auto"):
         assert flag in note.split(f"not recorded in {evo}")[0], flag
     assert "--force-ranking" in text
     assert "None" not in text
@@ -396,10 +396,26 @@ def test_settings_that_do_not_apply_or_are_unset_are_not_noted(
     evo = ZIPS / "fr1_xyz_ape_se3.zip"
     assert main(["res", str(ape), str(evo)]) == 0
     said = " ".join(capsys.readouterr().out.split())
-    noted = f"9 settings (--sync, --max-diff, --spatial-pairs, ...) are not recorded in {evo}"
+    # 8: --confidence, which bounds NEES only, is no setting of an APE of translation
+    noted = f"8 settings (--sync, --max-diff, --spatial-pairs, ...) are not recorded in {evo}"
     assert noted in said
     refused = said.split("cannot all be compared: ", 1)[1].split(" (", 1)[0]
-    assert len(refused.replace(" and ", ", ").split(", ")) == 9  # the same settings
+    assert len(refused.replace(" and ", ", ").split(", ")) == 8  # the same settings
+
+
+def test_confidence_is_no_setting_of_an_rpe_result_beside_an_evo_zip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `res r.json evo_rpe.zip` listed --confidence 0.95 among the settings that
+    block the ranking, though it bounds APE's NEES only (rpe offers no --confidence)."""
+    rpe = tmp_path / "r.json"
+    assert main(["rpe", GT, EST, "--save", str(rpe)]) == 0
+    capsys.readouterr()
+    assert main(["res", str(rpe), str(ZIPS / "fr1_xyz_rpe_se3_1m.zip")]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "refusing to mix" in said  # --align and --delta-unit still differ
+    assert "11 settings (--pairs-from-reference, --delta-tol, --protocol, ...)" in said
+    assert "--confidence" not in said
 
 
 def test_a_switch_left_off_is_said_as_no_flag_and_defaults_are_not_listed(

@@ -20,3 +20,29 @@ def test_comparison_with_a_negative_count_names_it() -> None:
         comparison.replace(counts={"k": -1})
     assert caught.value.field == "Comparison.counts['k']"
     assert comparison.replace(counts={"k": 0}).counts == {"k": 0}
+
+
+@pytest.mark.parametrize(
+    ("metric", "relation", "kept"),
+    [
+        ("ape", "nees", True),
+        ("ape", "nees_planar", True),
+        ("ape", "translation", False),
+        ("rpe", "translation", False),
+    ],
+)
+def test_record_holds_confidence_only_for_a_nees_relation(
+    metric: str, relation: str, *, kept: bool
+) -> None:
+    """--confidence bounds APE's NEES alone: an RPE result recorded it, and res refused to
+    rank it beside an evo zip that does not (a review)."""
+    from robot_msgs.evaluation import EvaluationSettings
+
+    c = Comparison(
+        metric=metric,
+        signals=(),
+        parameters={"relation": relation},
+        settings=EvaluationSettings(confidence=0.9),
+    )
+    assert ("confidence" in c.record()) is kept
+    assert c.record().get("confidence", 0.9) == 0.9

@@ -17,6 +17,7 @@ from robot_msgs.compare.aggregation import check_counts
 from robot_msgs.compare.extrinsic import Extrinsic
 from robot_msgs.compare.signal import Signal, find_signal, signal_summary
 from robot_msgs.compare.time_offset import TimeOffset
+from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.msg import Msg, Value, message
 
@@ -136,6 +137,9 @@ class Comparison(Msg):
     def record(self) -> dict[str, Value]:
         """Return the parameters and the settings as one flat mapping (tables, tallies).
 
+        ``confidence`` only where the relation is a NEES one: it bounds APE's NEES alone,
+        and ``res`` refused to rank an RPE result beside an evo zip for it (a review).
+
         Examples
         --------
         >>> from robot_msgs.evaluation import EvaluationSettings
@@ -145,4 +149,6 @@ class Comparison(Msg):
         ['relation', 'align', 'n_align']
         """
         settings = {} if self.settings is None else self.settings.record()
+        if self.parameters.get("relation") not in NEES_DOF:
+            settings.pop("confidence", None)
         return {**self.parameters, **settings}
