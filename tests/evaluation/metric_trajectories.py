@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
+    matrix_from_rotation_vector,
     normalize_quat_xyzw,
     quat_xyzw_from_matrix,
     quat_xyzw_multiply,
@@ -110,3 +112,24 @@ def noisy_estimate_and_moved(
         translation_m=np.array(translation),
     ).apply(est)
     return ref, est, moved
+
+
+def steady_circle(
+    seed: int, deg: float = 0.2, mm: float = 1.0
+) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """A circle of 3 m at 0.2 rad/s, 20 Hz for 60 s, heading along it, the same poses on
+    both sides with ``deg`` of orientation and ``mm`` of position noise a pose each."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(0.0, 60.0, 0.05)
+    path = np.stack([3 * np.cos(0.2 * t), 3 * np.sin(0.2 * t), 0 * t], 1)
+    turn = np.stack([0 * t, 0 * t, 0.2 * t + math.pi / 2], 1)
+    return tuple(  # type: ignore[return-value]
+        PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=path + rng.normal(0.0, mm * 1e-3, path.shape),
+            orientations_quat_xyzw=quat_xyzw_from_matrix(
+                matrix_from_rotation_vector(turn + rng.normal(0.0, math.radians(deg), turn.shape))
+            ),
+        )
+        for _ in range(2)
+    )

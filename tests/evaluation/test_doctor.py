@@ -43,6 +43,7 @@ from robot_msgs.rotations import (
     rotation_vector_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import steady_circle
 from tests.evaluation.test_offset import wandering
 
 if TYPE_CHECKING:
@@ -2063,25 +2064,6 @@ def test_v1_02_standing_still_with_noise_added_is_said_to_stand_still(evo_data: 
     assert found.evidence["still_side"] == "both"
 
 
-def _steady_circle(seed: int, deg: float, mm: float) -> tuple[PoseTrajectory, PoseTrajectory]:
-    """A circle of 3 m at 0.2 rad/s, 20 Hz for 60 s, heading along it, the same poses on
-    both sides with ``deg`` of orientation and ``mm`` of position noise a pose each."""
-    rng = np.random.default_rng(seed)
-    t = np.arange(0.0, 60.0, 0.05)
-    path = np.stack([3 * np.cos(0.2 * t), 3 * np.sin(0.2 * t), 0 * t], 1)
-    turn = np.stack([0 * t, 0 * t, 0.2 * t + math.pi / 2], 1)
-    return tuple(  # type: ignore[return-value]
-        PoseTrajectory(
-            stamps_s=t,
-            positions_xyz=path + rng.normal(0.0, mm * 1e-3, path.shape),
-            orientations_quat_xyzw=quat_xyzw_from_matrix(
-                matrix_from_rotation_vector(turn + rng.normal(0.0, math.radians(deg), turn.shape))
-            ),
-        )
-        for _ in range(2)
-    )
-
-
 @pytest.mark.parametrize(("seed", "deg", "mm"), [(0, 0.2, 1.0), (3, 0.0, 1.0), (0, 0.2, 0.0)])
 def test_the_same_steady_circle_on_both_sides_is_no_sensor_frame(
     seed: int, deg: float, mm: float
@@ -2091,7 +2073,7 @@ def test_the_same_steady_circle_on_both_sides_is_no_sensor_frame(
     -0.116, 0.005) m ± 0.02" with a fix; without orientation noise "(..., 2.97 m from
     the body)" (a review). A sensor carried round the circle's centre moves alike: the
     rotation about the circle's axis and the translation are not determined."""
-    d = diagnose(*_steady_circle(seed, deg, mm))
+    d = diagnose(*steady_circle(seed, deg, mm))
     assert "frame_extrinsic" in d.checks
     assert "frame_extrinsic" not in d.kinds(), d
 
@@ -2100,7 +2082,7 @@ def test_a_sensor_tilted_on_a_steady_circle_is_said_by_the_axis_alone() -> None:
     """A camera turned 90 deg about the body's x on the same circle: the axis the body
     turns about turns 90 deg, which the motion determines, and is said; the rotation about
     the axis and the translation are said undetermined, with no fix."""
-    ref, body = _steady_circle(0, 0.2, 1.0)
+    ref, body = steady_circle(0, 0.2, 1.0)
     mount = np.eye(4)
     mount[:3, :3] = matrix_from_rotation_vector(np.array([[math.pi / 2, 0.0, 0.0]]))[0]
     camera = apply_transforms(body, EvaluationSettings(transform_right=tuple(mount.ravel())))

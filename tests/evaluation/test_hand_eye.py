@@ -32,6 +32,7 @@ from robot_msgs.rotations import (
     rotation_vector_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import steady_circle
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -453,25 +454,6 @@ def test_the_residual_rms_is_exact_at_any_magnitude(
     assert found.rms_deg == pytest.approx(math.degrees(rms), rel=1e-12, abs=0.0)
 
 
-def _steady_circle(seed: int) -> tuple[PoseTrajectory, PoseTrajectory]:
-    """A circle of 3 m at 0.2 rad/s, 20 Hz for 60 s, heading along it, the same poses on
-    both sides with 0.2 deg of orientation and 1 mm of position noise a pose each."""
-    rng = np.random.default_rng(seed)
-    t = np.arange(0.0, 60.0, 0.05)
-    path = np.stack([3 * np.cos(0.2 * t), 3 * np.sin(0.2 * t), 0 * t], 1)
-    turn = np.stack([0 * t, 0 * t, 0.2 * t + math.pi / 2], 1)
-    return tuple(  # type: ignore[return-value]
-        PoseTrajectory(
-            stamps_s=t,
-            positions_xyz=path + rng.normal(0.0, 1e-3, path.shape),
-            orientations_quat_xyzw=quat_xyzw_from_matrix(
-                matrix_from_rotation_vector(turn + rng.normal(0.0, math.radians(0.2), turn.shape))
-            ),
-        )
-        for _ in range(2)
-    )
-
-
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_steady_circle_determines_no_lever_arm_and_no_turn_about_its_axis(seed: int) -> None:
     """The same circle on both sides (X the identity) gave a lever arm of 0.145 m ± 0.010
@@ -479,7 +461,7 @@ def test_a_steady_circle_determines_no_lever_arm_and_no_turn_about_its_axis(seed
     0.004 (a review): a sensor carried round the circle's centre (3 m off the body) by
     2.7 deg moves alike, 3 m x sin(2.7 deg) = 0.14 m ahead, and one moved toward the
     centre by (1 - s) 3 m with the scale s. None of it is determined."""
-    ref, est = _steady_circle(seed)
+    ref, est = steady_circle(seed)
     with pytest.raises(
         AlignmentError,
         match=r"rotation about z of the estimate's body \(z of the reference's\): σ = inf deg "
