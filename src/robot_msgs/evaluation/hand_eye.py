@@ -796,9 +796,14 @@ def _result(
             motions, fit, cov, screw, unobservable, with_scale=with_scale
         )
     if refuse and unobservable:
+        said = list(unobservable)
+        for i in range(len(said) - 1):  # a reason two items share, said after the second
+            reason = said[i][said[i].rfind(" (") :]
+            if reason.endswith(")") and said[i + 1].endswith(reason):
+                said[i] = said[i].removesuffix(reason)
         msg = (
             "Cannot estimate the extrinsic: the motion does not determine "
-            + "; ".join(u.removeprefix("the ") if i == 0 else u for i, u in enumerate(unobservable))
+            + "; ".join(u.removeprefix("the ") if i == 0 else u for i, u in enumerate(said))
             + f" ({motions.size} motions of {motions.n_poses} poses); relative motions "
             "determine the extrinsic when they turn about two different axes; give it as "
             "`transform_right=` instead"
