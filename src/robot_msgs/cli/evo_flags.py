@@ -55,7 +55,7 @@ EVO_FLAGS: dict[str, str] = {
     "-sa": "--align sim3",
     "-s": "--align scale (-a -s: --align sim3)",
     "--correct_scale": "--align scale (-a --correct_scale: --align sim3)",
-    "--align_origin": "--align origin",  # with -s: _alignment_hint answers
+    "--align_origin": "--align origin",  # with -s: _alignment answers
     "--n_to_align": "--n-align N",
     "-r": "--relation RELATION",
     "--pose_relation": "--relation RELATION",
@@ -224,25 +224,6 @@ def _no_value(following: str | None) -> bool:
 _ALIGN = ("-a", "-va", "--align")
 _SCALE = ("-s", "--correct_scale")
 _BOTH = ("-as", "-sa", "-vas")
-
-
-def _alignment_hint(argv: Sequence[str]) -> str | None:
-    """Answer two or more of evo's alignment switches together with the one ``--align``.
-
-    ``-a -s`` was answered for ``-a`` alone ("here: --align se3"), and ``--align -s``
-    (evo's Sim(3)) so too.
-
-    Examples
-    --------
-    >>> _alignment_hint(["R", "E", "-a", "-s"])
-    "-a -s are evo's; here: --align sim3"
-    >>> _alignment_hint(["R", "E", "--align_origin", "--correct_scale"])
-    "--align_origin --correct_scale are evo's; here: --align origin_scale"
-    >>> _alignment_hint(["R", "E", "--align", "se3"]) is None
-    True
-    """
-    found = _alignment(argv)
-    return None if found is None else f"{' '.join(found[0])} are evo's; here: {found[1]}"
 
 
 def _alignment(argv: Sequence[str]) -> tuple[list[str], str] | None:
