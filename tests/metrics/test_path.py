@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +17,7 @@ from robot_msgs.metrics import (
     Straightness,
     path_length,
     path_smoothness,
+    speed_from_positions,
     straightness,
 )
 
@@ -274,3 +275,35 @@ def test_straightness_of_a_straight_path_is_at_most_1(points: list[list[float]])
     metric = Straightness()
     metric.update(points)
     assert metric.compute() == 1.0
+
+
+@pytest.mark.parametrize("normalization", ["path_length", "points"])
+def test_a_path_still_to_its_last_bit_is_as_smooth_as_a_still_one(
+    normalization: Literal["path_length", "points"],
+) -> None:
+    """A point at 5e5 m moving one ulp (5.8e-11 m) back and forth, x = a, b, a, a, b, a, ...:
+    per three points the changes of step are 2, 1, 1 ulps over 2 ulps of path, and path
+    smoothness said 2.0 (hand: 1.998) of rounding alone, where a still path gets 0 and
+    speed_from_positions gives 0 throughout. Every change is within the rounding of one
+    difference (4 sqrt(3) eps 5e5 m = 7.7e-10 m), so it is 0 now."""
+    x = np.full(1000, 5e5)
+    x[1::3] = np.nextafter(5e5, 1e6)
+    positions = np.stack([x, np.zeros(1000), np.full(1000, -2.0)], axis=1)
+    assert float(path_smoothness(positions, normalization=normalization)) == 0.0
+    assert speed_from_positions(positions, 100.0).tolist() == [0.0] * 1000
+
+
+def test_a_straight_creep_far_from_the_origin_is_as_smooth_as_a_straight_line() -> None:
+    """A point at ECEF coordinates creeping 5 µm/s at 1 kHz in a straight line: its steps
+    of 5e-9 m are 5 or 6 ulps (9.3e-10 m) each, and path smoothness said 0.137 of their
+    rounding, where its speeds are one constant (speed_from_positions). 0 now, as for a
+    straight line at constant speed. A right turn of 1e-8 m steps there keeps its number:
+    hand, in ulps of x (2**-30 m; y's are 2**-33 m), the steps are 11, 10 along x, then
+    86 / 8 = 10.75 along y, so PS = (1 + hypot(10, 10.75)) / 31.75 (sqrt(2)/3 + 5 %)."""
+    t = np.arange(2000) / 1000.0
+    positions = np.stack([4.5e6 + 5e-6 * t, np.full(2000, 6e5), np.full(2000, 4.5e6)], axis=1)
+    assert float(path_smoothness(positions)) == 0.0
+    assert np.ptp(speed_from_positions(positions, 1000.0)) == 0.0
+    turn = np.array([[0.0, 0.0, 0.0], [1e-8, 0.0, 0.0], [2e-8, 0.0, 0.0], [2e-8, 1e-8, 0.0]])
+    expected = (1 + math.hypot(10, 10.75)) / 31.75
+    assert float(path_smoothness(turn + positions[0])) == pytest.approx(expected, rel=1e-12)

@@ -58,8 +58,10 @@ __all__ = [
     "check_points",
     "check_positive",
     "check_samples",
+    "difference_rounding",
     "first_index",
     "norms",
+    "position_rounding",
     "ratio_or",
     "running_max",
     "squared_norms",
@@ -298,6 +300,55 @@ def ratio_or(num: Any, den: Any, fill: float) -> Any:
 def as_result(values: Any) -> Any:
     """Per-item values as returned: an ndarray (0-d for one item) for NumPy, else as they are."""
     return np.asarray(values) if isinstance(values, np.generic) else values
+
+
+# --------------------------------------------------------------------------- rounding
+
+
+def difference_rounding(size: Any, dims: int, eps: float) -> Any:
+    r"""Return the rounding of one difference of positions, metres.
+
+    .. math:: u = 4 \sqrt{D}\, \varepsilon \max \lvert p \rvert
+
+    half an ulp of each of the ``dims`` coordinates of both positions, with room (twice).
+    ``size`` is :math:`\max \lvert p \rvert` (any shape), ``eps`` the positions' machine
+    epsilon. Positions that stay within :math:`u` of each other are still; differences
+    of positions that agree to :math:`u` are equal. The one rule of
+    :func:`~robot_msgs.metrics.speed_from_positions` and
+    :func:`~robot_msgs.metrics.path_smoothness`.
+
+    Examples
+    --------
+    >>> float(difference_rounding(1.0, 4, 2.0**-52))  # 8 eps at 1 m in 4-D
+    1.7763568394002505e-15
+    """
+    return (4.0 * math.sqrt(dims) * eps) * size
+
+
+def position_rounding(points: Any, eps: float) -> tuple[Any, Any]:
+    """Return :func:`difference_rounding` of each trajectory and whether it is still to it.
+
+    Parameters
+    ----------
+    points : ndarray or torch.Tensor, shape (..., L, D), float64, metres
+    eps : float
+        The points' machine epsilon.
+
+    Returns
+    -------
+    step, still : shape (...), float64 metres and bool
+        ``still`` where the points' bounding box has a diagonal within ``step``.
+
+    Examples
+    --------
+    >>> step, still = position_rounding(np.array([[1.0, 0.0], [1.0 + 2.0**-52, 0.0]]), 2.0**-52)
+    >>> bool(still)
+    True
+    """
+    xp = array_namespace(points)
+    step = difference_rounding(xp.max(xp.abs(points), axis=(-2, -1)), points.shape[-1], eps)
+    extent = norms(xp.max(points, axis=-2) - xp.min(points, axis=-2))
+    return step, extent <= step
 
 
 # --------------------------------------------------------------------------- input checks

@@ -6,7 +6,6 @@ at ``sample_rate_hz``. :func:`speed_from_positions` makes one from timed positio
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
@@ -22,6 +21,7 @@ from robot_msgs.metrics.base import (
     check_samples,
     first_index,
     norms,
+    position_rounding,
 )
 
 if TYPE_CHECKING:
@@ -164,12 +164,10 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
     last = norms(points[..., -1:, :] - points[..., -2:-1, :])
     with np.errstate(over="ignore", invalid="ignore"):  # a speed past float64 is inf
         speed = xp.concat([first * fs, inner * (fs / 2.0), last * fs], axis=-1)
-        # The rounding of one position difference, metres (..., 1): u / fs.
-        size = xp.max(xp.abs(points), axis=(-2, -1))[..., None]
-        step = (4.0 * math.sqrt(points.shape[-1]) * _EPS) * size
-        extent = norms(xp.max(points, axis=-2) - xp.min(points, axis=-2))[..., None]
-        speed = _constant_to_rounding(speed, step * fs)
-        return as_result(xp.where(extent <= step, xp.zeros_like(speed), speed))
+        # The rounding of one position difference, metres (...): u / fs; still profiles.
+        step, still = position_rounding(points, _EPS)
+        speed = _constant_to_rounding(speed, step[..., None] * fs)
+        return as_result(xp.where(still[..., None], xp.zeros_like(speed), speed))
 
 
 def _constant_to_rounding(speed: Any, rounding: Any) -> Any:

@@ -28,7 +28,9 @@ from robot_msgs.metrics.base import (
     as_result,
     check_coordinates,
     check_points,
+    difference_rounding,
     norms,
+    position_rounding,
     ratio_or,
     within_limit,
 )
@@ -51,6 +53,7 @@ __all__ = [
     "straightness",
 ]
 
+_EPS = float(np.finfo(np.float64).eps)
 T = TypeVar("T")
 Normalization = Literal["path_length", "points"]
 _NORMALIZATIONS = ("path_length", "points")
@@ -92,11 +95,14 @@ def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
         return list(pool.map(lambda task: task(), tasks))
 
 
-def _block_sums(block: Any, *, turns: bool, n_steps: int | None = None) -> tuple[Any, Any]:
+Sums = tuple[Any, Any, Any]
+
+
+def _block_sums(block: Any, *, turns: bool, n_steps: int | None = None) -> Sums:
     """Sum change-of-step norms and the first ``n_steps`` step norms of a ``(R, L, D)`` block.
 
-    A NumPy block is checked for non-finite values and coordinates past the limit while
-    in cache.
+    With ``turns``, also each row's largest change of step (zeros without). A NumPy
+    block is checked for non-finite values and coordinates past the limit while in cache.
     """
     if isinstance(block, np.ndarray) and not within_limit(block):
         raise _NonFiniteBlockError
@@ -104,17 +110,18 @@ def _block_sums(block: Any, *, turns: bool, n_steps: int | None = None) -> tuple
     steps = block[:, 1:, :] - block[:, :-1, :]
     length = xp.sum(norms(steps[:, :n_steps]), axis=-1)
     if not turns:
-        return xp.zeros_like(length), length
-    change = xp.sum(norms(steps[:, 1:, :] - steps[:, :-1, :]), axis=-1)
-    return change, length
+        zeros = xp.zeros_like(length)
+        return zeros, length, zeros
+    changes = norms(steps[:, 1:, :] - steps[:, :-1, :])
+    return xp.sum(changes, axis=-1), length, xp.max(changes, axis=-1)
 
 
 class _NonFiniteBlockError(Exception):
     """A block is not proven within the limit: :func:`check_coordinates` locates the value."""
 
 
-def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
-    """Per-trajectory ``(Σ‖Δ²p‖, Σ‖Δp‖)``, shape ``(...)``, computed block by block.
+def _path_sums(points: Any, *, turns: bool) -> Sums:
+    """Per-trajectory ``(Σ‖Δ²p‖, Σ‖Δp‖, max‖Δ²p‖)``, shape ``(...)``, block by block.
 
     Short trajectories go by groups of rows; a long one by runs of points overlapping by
     two, so each change of step and each step is counted exactly once. Every block is
@@ -126,11 +133,10 @@ def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
     batch = tuple(points.shape[:-2])
     if not isinstance(points, np.ndarray):
         check_coordinates("trajectory", points)
-        change, length = _block_sums(points.reshape(-1, n_points, dims), turns=turns)
-        return change.reshape(batch), length.reshape(batch)
+        return _reshaped(_block_sums(points.reshape(-1, n_points, dims), turns=turns), batch)
     flat = points.reshape(-1, n_points, dims)
     rows = max(1, BLOCK_POINTS // n_points)
-    tasks: list[Callable[[], tuple[Float64Array, Float64Array]]] = []
+    tasks: list[Callable[[], Sums]] = []
     owners: list[int] = []  # the first row each task's sums belong to
     if n_points <= BLOCK_POINTS:
         for start in range(0, flat.shape[0], rows):
@@ -151,19 +157,50 @@ def _path_sums(points: Any, *, turns: bool) -> tuple[Any, Any]:
     except _NonFiniteBlockError:
         check_coordinates("trajectory", points)  # raises naming the first bad index
         raise  # pragma: no cover - within_limit's False proves a bad value
-    change = np.zeros(flat.shape[0])
-    length = np.zeros(flat.shape[0])
-    for owner, (c, n) in zip(owners, results, strict=True):
-        change[owner : owner + c.size] += c
-        length[owner : owner + n.size] += n
-    return change.reshape(batch), length.reshape(batch)
+    if len(results) == 1:  # every row in one block
+        return _reshaped(results[0], batch)
+    out = np.zeros((3, flat.shape[0]))  # two sums, then a maximum
+    for owner, block_sums in zip(owners, results, strict=True):
+        rows_of = slice(owner, owner + block_sums[0].size)
+        out[:2, rows_of] += block_sums[:2]
+        np.maximum(out[2, rows_of], block_sums[2], out=out[2, rows_of])
+    return _reshaped((out[0], out[1], out[2]), batch)
 
 
-def _path_smoothness_kernel(points: Any, normalization: Normalization) -> Any:
-    change, length = _path_sums(points, turns=True)
+def _reshaped(sums: Sums, batch: tuple[int, ...]) -> Sums:
+    change, length, largest = sums
+    return change.reshape(batch), length.reshape(batch), largest.reshape(batch)
+
+
+def _path_smoothness_kernel(points: Any, normalization: Normalization, eps: float) -> Any:
+    change, length, largest = _path_sums(points, turns=True)
+    change = _without_rounding(points, change, length, largest, eps)
     if normalization == "points":
         return as_result(change / (points.shape[-2] - 2))
     return ratio_or(change, length, 0.0)
+
+
+def _without_rounding(points: Any, change: Any, length: Any, largest: Any, eps: float) -> Any:
+    """``change``, 0 for each trajectory whose changes of step are all rounding.
+
+    By :func:`position_rounding`'s rule, as :func:`~robot_msgs.metrics.speed_from_positions`
+    takes a profile for still or constant: points still to their rounding ``u``, or changes
+    of step (differences of two steps) all within ``u``, a straight line at constant speed.
+    WHY first a bound: ``max |p|`` of each trajectory, taken in every block, cost 19 % of
+    the kernel's time on a batch (40 % on one trajectory). Either case has every change
+    within ``2 u`` (a change is at most twice the still points' extent), and no point is
+    farther from the origin than ``|p_0| + PL``: where even the smallest ``largest``
+    exceeds twice the ``2 u`` of that, no trajectory is rounding (real motion), and NumPy
+    stops there.
+    """
+    if isinstance(points, np.ndarray):
+        if largest.size == 0:
+            return change
+        far = float(np.abs(points[..., 0, :]).max()) + float(length.max())
+        if float(largest.min()) > 4.0 * difference_rounding(far, points.shape[-1], eps):
+            return change
+    step, still = position_rounding(points, eps)
+    return array_namespace(change).where(still | (largest <= step), 0.0, change)
 
 
 def _path_length_kernel(points: Any) -> Any:
@@ -217,13 +254,28 @@ def path_smoothness(trajectory: Any, *, normalization: Normalization = "path_len
     -------
     ndarray, shape (...), float64
         One value per trajectory (a 0-d array for one ``(L, D)`` trajectory). A path that
-        never moves (PL = 0) has no change of direction and gets 0 by definition.
+        never moves (PL = 0) has no change of direction and gets 0 by definition; so does
+        one whose changes of step are all within the rounding of its points, still or a
+        straight line at constant speed to their last bits (see below).
 
     Raises
     ------
     ValidationError
         A shape other than ``(..., L, D)``, ``L < 3``, or a non-finite value (the message
         names its index).
+
+    Notes
+    -----
+    A path whose points stay within the rounding :math:`u` of one difference of them
+    (:func:`~robot_msgs.metrics.base.position_rounding`, :math:`\varepsilon` of
+    float64) is still, and one whose changes of step (differences of two steps) are all
+    within :math:`u` is a straight line at constant speed: both get 0, the rule by which
+    :func:`~robot_msgs.metrics.speed_from_positions` takes a profile for still or
+    constant. WHY: the formula divides rounding by rounding there: a point at 5e5 m
+    moving one ulp back and forth gave 2.0, a point at ECEF coordinates creeping 5 µm/s
+    at 1 kHz in a straight line 0.137, where a still path gets 0 and the speeds of both
+    are 0 and constant (a review). A turn keeps its number: a right turn of centimetre
+    steps at 1e8 m (one change of one ulp, one of a step) still gives 0.4714.
 
     Examples
     --------
@@ -235,7 +287,7 @@ def path_smoothness(trajectory: Any, *, normalization: Normalization = "path_len
     """
     normalization = _check_normalization(normalization)
     points = check_points("trajectory", trajectory, min_points=3, finite=False)
-    return _path_smoothness_kernel(points, normalization)
+    return _path_smoothness_kernel(points, normalization, _EPS)
 
 
 @overload
