@@ -224,3 +224,31 @@ def test_a_creep_far_from_the_origin_is_not_taken_for_a_still_profile() -> None:
     assert math.isfinite(float(sparc(speed, 1000.0)))
     with pytest.raises(ValidationError, match=r"profile without jerk"):
         log_dimensionless_jerk(speed, 1000.0)
+
+
+@pytest.mark.parametrize("origin_m", [0.0, 1000.0])
+def test_constant_speed_from_float32_positions_is_refused_as_without_jerk(
+    origin_m: float,
+) -> None:
+    """A 0.5 m/s line ((0.3, 0.4) m/s) at 100 Hz over 100 samples, stored as float32: its
+    speeds varied by float32's rounding (2.1e-6 m/s from the origin, 6.7e-3 a kilometre
+    away), held to float64's (u = 6e-14 m/s), and LDLJ said 7.8 (-7.3 a kilometre away)
+    where the same line in float64 is refused. float32's u (3.3e-5 and 8.3e-2 m/s) takes
+    them out: the profile is 0.5 m/s to float32, refused as without jerk."""
+    t = np.arange(100) / 100.0
+    line = np.stack([origin_m + 0.3 * t, origin_m + 0.4 * t, np.full(100, origin_m)], axis=1)
+    speed = speed_from_positions(line.astype(np.float32), 100.0)
+    assert np.ptp(speed) == 0.0
+    assert float(speed[0]) == pytest.approx(0.5, rel=1e-4 if origin_m else 1e-6)
+    with pytest.raises(ValidationError, match=r"profile without jerk.*infinite"):
+        log_dimensionless_jerk(speed, 100.0)
+
+
+def test_a_movement_from_float32_positions_keeps_its_ldlj() -> None:
+    """Only float32's rounding is taken out: the Gaussian movement's positions (0.25 m)
+    stored as float32 give the LDLJ of the float64 positions to 1e-4 (-5.82441, -5.82443)."""
+    x = np.cumsum(GAUSSIAN) * 0.01
+    positions = np.stack([x, 0 * x], axis=1)
+    ldlj64 = float(log_dimensionless_jerk(speed_from_positions(positions, 100.0), 100.0))
+    speed32 = speed_from_positions(positions.astype(np.float32), 100.0)
+    assert float(log_dimensionless_jerk(speed32, 100.0)) == pytest.approx(ldlj64, abs=1e-4)

@@ -334,6 +334,22 @@ def test_speed_from_positions_of_a_tensor_is_a_tensor_with_gradients() -> None:
     np.testing.assert_allclose(x.grad[0].numpy(), [-9.0, -12.0], rtol=1e-14)
 
 
+def test_a_float32_tensor_is_held_to_float32_rounding_as_a_float32_array() -> None:
+    """A 0.5 m/s line a kilometre away stored as float32, as a tensor: its speeds varied by
+    float32's rounding (6.7e-3 m/s), read as jerk, where the float32 array's are one
+    constant now; both refuse its LDLJ and give its path smoothness 0."""
+    t = np.arange(100) / 100.0
+    line = np.stack([1000.0 + 0.3 * t, 1000.0 + 0.4 * t, np.full(100, 1000.0)], axis=1)
+    array = line.astype(np.float32)
+    speed = npm.speed_from_positions(torch.from_numpy(array), 100.0)
+    expected = npm.speed_from_positions(array, 100.0)
+    np.testing.assert_allclose(speed.numpy(), expected, rtol=1e-15)
+    assert float(speed.max() - speed.min()) == 0.0
+    with pytest.raises(ValidationError, match=r"profile without jerk"):
+        npm.log_dimensionless_jerk(speed, 100.0)
+    assert npm.path_smoothness(torch.from_numpy(array)).item() == 0.0
+
+
 def test_a_wrong_sparc_argument_is_said_of_sparc_itself() -> None:
     """The torch SPARC named SparcOptions.__init__ too (a review); its options still work."""
     with pytest.raises(TypeError, match=r"^SPARC\.__init__\(\) got an unexpected keyword"):

@@ -20,6 +20,7 @@ from robot_msgs.metrics.base import (
     check_positive,
     check_samples,
     first_index,
+    input_eps,
     norms,
     position_rounding,
 )
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
-
-_EPS = float(np.finfo(np.float64).eps)
 
 __all__ = [
     "LogDimensionlessJerk",
@@ -131,7 +130,8 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
     -----
     Each speed is known to the rounding of the positions it comes from, up to
     :math:`u = 4 \sqrt{D}\, \varepsilon \max \lvert p \rvert f_s` (half an ulp of each
-    coordinate, with room); speeds all within it of their mean are that mean. WHY: that
+    coordinate, with room; :math:`\varepsilon` of the positions' type, float32's for
+    float32 positions); speeds all within it of their mean are that mean. WHY: that
     rounding, not the speeds' own, is what a profile of constant speed carries, so
     :func:`log_dimensionless_jerk` of 1 mm steps at 100 Hz over 1000 samples said 37.3
     ("smoother" than any movement), 19.7 a kilometre from the origin, where it refuses
@@ -146,6 +146,11 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
     of a creep is known far better than each speed; a point at ECEF coordinates
     (4.5e6 m) creeping 10 µm in 2 s at 1 kHz (5 µm/s, below :math:`u` = 7e-6 m/s, ten
     thousand ulps of travel) was said still, and SPARC refused it (a review).
+
+    WHY float32's :math:`\varepsilon` for float32 positions: held to float64's, the
+    rounding of a constant speed stored as float32 stayed in its speeds (a 0.5 m/s line
+    of 100 samples from the origin: 2.1e-6 m/s apart, :math:`u` 6e-14), and LDLJ read
+    it as jerk, 7.8, where the same line in float64 is refused as without jerk.
 
     Examples
     --------
@@ -165,7 +170,7 @@ def speed_from_positions(positions: Any, sample_rate_hz: float) -> Any:
     with np.errstate(over="ignore", invalid="ignore"):  # a speed past float64 is inf
         speed = xp.concat([first * fs, inner * (fs / 2.0), last * fs], axis=-1)
         # The rounding of one position difference, metres (...): u / fs; still profiles.
-        step, still = position_rounding(points, _EPS)
+        step, still = position_rounding(points, input_eps(positions))
         speed = _constant_to_rounding(speed, step[..., None] * fs)
         return as_result(xp.where(still[..., None], xp.zeros_like(speed), speed))
 

@@ -29,6 +29,7 @@ from robot_msgs.metrics.base import (
     check_coordinates,
     check_points,
     difference_rounding,
+    input_eps,
     norms,
     position_rounding,
     ratio_or,
@@ -53,7 +54,6 @@ __all__ = [
     "straightness",
 ]
 
-_EPS = float(np.finfo(np.float64).eps)
 T = TypeVar("T")
 Normalization = Literal["path_length", "points"]
 _NORMALIZATIONS = ("path_length", "points")
@@ -267,8 +267,8 @@ def path_smoothness(trajectory: Any, *, normalization: Normalization = "path_len
     Notes
     -----
     A path whose points stay within the rounding :math:`u` of one difference of them
-    (:func:`~robot_msgs.metrics.base.position_rounding`, :math:`\varepsilon` of
-    float64) is still, and one whose changes of step (differences of two steps) are all
+    (:func:`~robot_msgs.metrics.base.position_rounding`, :math:`\varepsilon` of their
+    type) is still, and one whose changes of step (differences of two steps) are all
     within :math:`u` is a straight line at constant speed: both get 0, the rule by which
     :func:`~robot_msgs.metrics.speed_from_positions` takes a profile for still or
     constant. WHY: the formula divides rounding by rounding there: a point at 5e5 m
@@ -287,7 +287,7 @@ def path_smoothness(trajectory: Any, *, normalization: Normalization = "path_len
     """
     normalization = _check_normalization(normalization)
     points = check_points("trajectory", trajectory, min_points=3, finite=False)
-    return _path_smoothness_kernel(points, normalization, _EPS)
+    return _path_smoothness_kernel(points, normalization, input_eps(trajectory))
 
 
 @overload
