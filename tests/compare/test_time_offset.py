@@ -90,6 +90,19 @@ def test_a_cost_curve_rms_below_zero_or_infinite_is_refused_naming_its_index(
         offset(candidates_s=np.linspace(-1.0, 1.0, 100), cost_rms_m=many)
 
 
+def five_point_curve(costs: object) -> TimeOffset:
+    """A fit at 0 s over the candidates -1, -0.5, 0, 0.5, 1 s with these costs."""
+    return offset(
+        offset_s=0.0,
+        std_s=0.001,
+        n_poses=10,
+        rms_m=0.1,
+        contrast=1.0,
+        candidates_s=np.array([-1.0, -0.5, 0.0, 0.5, 1.0]),
+        cost_rms_m=costs,
+    )
+
+
 @pytest.mark.skipif(COMPILED is None, reason="built without the compiled tests")
 def test_a_cost_curve_with_nan_at_its_ends_is_tested_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
     # NaN where too few poses overlap took NumPy's five passes, 5 us more than one without
@@ -100,17 +113,7 @@ def test_a_cost_curve_with_nan_at_its_ends_is_tested_in_c(monkeypatch: pytest.Mo
         raise AssertionError(msg)
 
     monkeypatch.setattr(np, "isnan", numpy_road)
-    t = TimeOffset(
-        offset_s=0.0,
-        std_s=0.001,
-        search_s=(-1.0, 1.0),
-        n_poses=10,
-        rms_m=0.1,
-        contrast=1.0,
-        candidates_s=np.array([-1.0, -0.5, 0.0, 0.5, 1.0]),
-        cost_rms_m=costs,
-    )
-    assert t.cost_rms_m[2] == 0.1
+    assert five_point_curve(costs).cost_rms_m[2] == 0.1
 
 
 @pytest.mark.parametrize(("bad", "index"), [(-1.0, 2), (math.inf, 3)])
@@ -118,13 +121,4 @@ def test_a_cost_curve_with_nan_still_refuses_a_bad_cost(bad: float, index: int) 
     costs = np.array([math.nan, 0.2, 0.1, 0.2, math.nan])
     costs[index] = bad
     with pytest.raises(ValidationError, match=rf"`TimeOffset\.cost_rms_m\[{index}\]`"):
-        TimeOffset(
-            offset_s=0.0,
-            std_s=0.001,
-            search_s=(-1.0, 1.0),
-            n_poses=10,
-            rms_m=0.1,
-            contrast=1.0,
-            candidates_s=np.array([-1.0, -0.5, 0.0, 0.5, 1.0]),
-            cost_rms_m=costs,
-        )
+        five_point_curve(costs)
