@@ -6,6 +6,7 @@ series with a copy of the same dozen lines, with drifting wording.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -17,7 +18,16 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import Float64Array
 
-__all__ = ["check_series", "is_complex", "real_array", "real_float", "refuse_non_real"]
+__all__ = [
+    "check_series",
+    "input_eps",
+    "is_complex",
+    "real_array",
+    "real_float",
+    "refuse_non_real",
+]
+
+_EPS = float(np.finfo(np.float64).eps)
 
 
 def is_complex(value: object) -> bool:
@@ -210,3 +220,25 @@ def check_series(
             msg = f"Expected finite `{name}`, got {float(arr[i])!r} at index {i}"
             raise ValidationError(msg)
     return arr
+
+
+def input_eps(value: Any) -> float:
+    """Machine epsilon of ``value``'s floats: float64's, or a coarser type's (float32's).
+
+    The checks cast every input to float64; this is what its values were rounded to
+    before. WHY: float32 positions held to float64's rounding, 2**29 times finer than
+    their own, kept their rounding as speeds (LDLJ read it as jerk) and as a turn of a
+    fitted line. A value without a ``dtype`` (a list) is read as float64.
+
+    Examples
+    --------
+    >>> input_eps(np.zeros(2, dtype=np.float32)) == float(np.finfo(np.float32).eps)
+    True
+    """
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype):
+        return max(_EPS, float(np.finfo(dtype).eps)) if dtype.kind == "f" else _EPS
+    torch = sys.modules.get("torch")  # a tensor means torch is imported: never import it
+    if torch is not None and isinstance(dtype, torch.dtype) and dtype.is_floating_point:
+        return max(_EPS, float(torch.finfo(dtype).eps))
+    return _EPS

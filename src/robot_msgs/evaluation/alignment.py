@@ -28,6 +28,7 @@ from robot_msgs.evaluation.arguments import check_argument, check_points
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.stamp_units import ROBOT_SPEEDS_M_S, stamp_text
 from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
+from robot_msgs.series import input_eps
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -199,7 +200,7 @@ def umeyama(
         raise ValidationError(msg)
     # WHY: float32 points were held to float64's rounding, 2**29 times finer than their
     # own: a 10 m line at 1 km rounded to float32 was fitted, turned 1.1 deg about itself.
-    eps = max(_input_eps(source_xyz), _input_eps(target_xyz))
+    eps = max(input_eps(source_xyz), input_eps(target_xyz))
     return _noncollinear_umeyama(x, y, with_scale=bool(with_scale), eps=eps)[:3]
 
 
@@ -210,14 +211,6 @@ def _static_tol(eps: float) -> float:
     arithmetic after the cast keeps its 64 ulps.
     """
     return STATIC_TOL + (eps - _EPS)
-
-
-def _input_eps(values: object) -> float:
-    """Return the unit roundoff (times two) of ``values``' floats: float64's or coarser."""
-    dtype = getattr(values, "dtype", None)
-    if isinstance(dtype, np.dtype) and np.issubdtype(dtype, np.floating):
-        return max(_EPS, float(np.finfo(dtype).eps))
-    return _EPS
 
 
 def _noncollinear_umeyama(

@@ -60,7 +60,6 @@ __all__ = [
     "check_samples",
     "difference_rounding",
     "first_index",
-    "input_eps",
     "norms",
     "position_rounding",
     "ratio_or",
@@ -305,31 +304,6 @@ def as_result(values: Any) -> Any:
 
 # --------------------------------------------------------------------------- rounding
 
-_EPS = float(np.finfo(np.float64).eps)
-
-
-def input_eps(value: Any) -> float:
-    """Machine epsilon of ``value``'s floats: float64's, or a coarser type's (float32's).
-
-    The checks cast every input to float64; this is what its values were rounded to
-    before. WHY: float32 positions of a constant speed were held to float64's rounding,
-    2**29 times finer than their own, so :func:`~robot_msgs.metrics.speed_from_positions`
-    kept their rounding as speeds and LDLJ read it as jerk (a review). A value without a
-    ``dtype`` (a list) is read as float64.
-
-    Examples
-    --------
-    >>> input_eps(np.zeros(2, dtype=np.float32)) == float(np.finfo(np.float32).eps)
-    True
-    """
-    dtype = getattr(value, "dtype", None)
-    if isinstance(dtype, np.dtype):
-        return max(_EPS, float(np.finfo(dtype).eps)) if dtype.kind == "f" else _EPS
-    torch = sys.modules.get("torch")  # a tensor means torch is imported: never import it
-    if torch is not None and isinstance(dtype, torch.dtype) and dtype.is_floating_point:
-        return max(_EPS, float(torch.finfo(dtype).eps))
-    return _EPS
-
 
 def difference_rounding(size: Any, dims: int, eps: float) -> Any:
     r"""Return the rounding of one difference of positions, metres.
@@ -338,9 +312,9 @@ def difference_rounding(size: Any, dims: int, eps: float) -> Any:
 
     half an ulp of each of the ``dims`` coordinates of both positions, with room (twice).
     ``size`` is :math:`\max \lvert p \rvert` (any shape), ``eps`` the positions' machine
-    epsilon (:func:`input_eps`). Positions that stay within :math:`u` of each other are
-    still; differences of positions that agree to :math:`u` are equal. The one rule of
-    :func:`~robot_msgs.metrics.speed_from_positions` and
+    epsilon (:func:`~robot_msgs.series.input_eps`). Positions that stay within :math:`u`
+    of each other are still; differences of positions that agree to :math:`u` are equal.
+    The one rule of :func:`~robot_msgs.metrics.speed_from_positions` and
     :func:`~robot_msgs.metrics.path_smoothness`.
 
     Examples
@@ -358,7 +332,7 @@ def position_rounding(points: Any, eps: float) -> tuple[Any, Any]:
     ----------
     points : ndarray or torch.Tensor, shape (..., L, D), float64, metres
     eps : float
-        The points' machine epsilon (:func:`input_eps`).
+        The points' machine epsilon (:func:`~robot_msgs.series.input_eps`).
 
     Returns
     -------

@@ -20,10 +20,10 @@ from robot_msgs.metrics.base import (
     check_positive,
     check_samples,
     first_index,
-    input_eps,
     norms,
     position_rounding,
 )
+from robot_msgs.series import input_eps
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike

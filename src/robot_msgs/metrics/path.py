@@ -29,12 +29,12 @@ from robot_msgs.metrics.base import (
     check_coordinates,
     check_points,
     difference_rounding,
-    input_eps,
     norms,
     position_rounding,
     ratio_or,
     within_limit,
 )
+from robot_msgs.series import input_eps
 
 if TYPE_CHECKING:
     from collections.abc import Callable
