@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import DataWarning, FormatError, OutputExistsError, ValidationError
 from robot_msgs.io import read_euroc, read_trajectory, write_euroc
+from robot_msgs.io.euroc import EUROC_HEADER
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -214,3 +215,54 @@ def test_write_euroc_refuses_two_stamps_on_one_nanosecond(tmp_path: Path) -> Non
     ):
         write_euroc(tmp_path / "data.csv", traj)
     assert not (tmp_path / "data.csv").exists()
+
+
+def test_nanoseconds_that_are_a_unix_date_as_microseconds_are_read_as_stated_and_said(
+    tmp_path: Path,
+) -> None:
+    """1.6e15 + 1e7 k under `#timestamp [ns]` are 18.5 days after 1970 began at 100 Hz
+    (nanoseconds since boot?) or 2020-09-13 at 0.1 Hz (Unix microseconds?): read as the
+    header says, as before, but no longer without a word. Nothing is changed, so `strict`
+    reads them too, with the same warning."""
+    rows = "".join(f"{1_600_000_000_000_000 + k * 10_000_000},{k},0,0,1,0,0,0\n" for k in range(3))
+    path = write(tmp_path, EUROC_HEADER + "\n" + rows)
+    said = (
+        r"data\.csv: stamps read as nanoseconds \(the header, line 1, states timestamp \[ns\], "
+        r"but as nanoseconds they fall in 1970, as microseconds in 2020 \(18\.5 days after "
+        r"1970 began at 100 Hz, or at 0\.1 Hz\): the rate cannot tell a clock since boot from "
+        r"Unix time, so the statement is believed\)"
+    )
+    for strict in (False, True):
+        with pytest.warns(DataWarning, match=said) as caught:
+            back = read_euroc(path, strict=strict)
+        assert len(caught) == 1
+        assert back.stamps_s.tolist() == [1.6e6, 1.6e6 + 0.01, 1.6e6 + 0.02]
+
+
+@pytest.mark.parametrize(
+    ("header", "stated"),
+    [
+        (EUROC_HEADER, r"the header, line 1, states timestamp \[ns\]"),
+        ("#timestamp,px,py,pz,qw,qx,qy,qz", r"EuRoC's stamps are nanoseconds"),
+    ],
+)
+def test_unix_microseconds_at_100_hz_are_read_as_microseconds_as_under_a_tum_header(
+    tmp_path: Path, header: str, stated: str
+) -> None:
+    """1.6e15 + 1e4 k (Unix microseconds at 100 Hz, 100 kHz as nanoseconds) read as
+    nanoseconds, 18.5 days after 1970 began, where `# t[ns]` in a TUM file read them as
+    microseconds: one rule (`stated_ns_unit`) for both, refused by `strict`. EuRoC's
+    format states nanoseconds, so a header without the unit follows it too."""
+    rows = "".join(f"{1_600_000_000_000_000 + k * 10_000},{k},0,0,1,0,0,0\n" for k in range(3))
+    path = write(tmp_path, header + "\n" + rows)
+    said = (
+        rf"stamps read as microseconds and divided by 1e6, not 1e9 \({stated}, but as "
+        r"nanoseconds they fall in 1970, as microseconds in 2020 "
+        r"\(18\.5 days after 1970 began at 1e\+05 Hz, or at 100 Hz\)\)"
+    )
+    with pytest.warns(DataWarning, match=said) as caught:
+        back = read_euroc(path)
+    assert len(caught) == 1
+    assert back.stamps_s.tolist() == [1.6e9, 1.6e9 + 0.01, 1.6e9 + 0.02]
+    with pytest.raises(FormatError, match=said):
+        read_euroc(path, strict=True)

@@ -337,7 +337,8 @@ def test_a_nanosecond_header_over_unix_microseconds_is_said_and_read_as_microsec
     path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n" + rows)
     said = (
         r"traj\.tum: stamps read as microseconds and divided by 1e6 \(the header, line 1, "
-        r"states t\[ns\], but as nanoseconds they fall in 1970, as microseconds in 2020\)"
+        r"states t\[ns\], but as nanoseconds they fall in 1970, as microseconds in 2020 "
+        r"\(18\.5 days after 1970 began at 1e\+05 Hz, or at 100 Hz\)\)"
     )
     with pytest.warns(DataWarning, match=said) as caught:
         back = read_tum(path)
@@ -367,3 +368,24 @@ def test_a_nanosecond_header_over_nanoseconds_since_boot_is_believed(
     with pytest.warns(DataWarning, match=r"stamps read as nanoseconds and divided by 1e9 \(the"):
         back = read_tum(path)
     assert back.stamps_s.tolist() == [start_ns / 1e9 + k * 0.01 for k in range(3)]
+
+
+def test_unix_microseconds_at_10_hz_under_a_nanosecond_header_are_said_in_both_readings(
+    tmp_path: Path,
+) -> None:
+    """`# t[ns]` over 1305031102e6 + 1e5 k (Unix microseconds, 2011-05-10, 10 Hz) read as
+    nanoseconds, 15.1 days after 1970 began at 10 kHz, a pose rate: the rate cannot tell
+    them from a clock since boot, so the header is believed, and the one warning now
+    names both readings (it only repeated the header)."""
+    rows = "".join(f"{1_305_031_102_000_000 + k * 100_000} {k} 0 0 0 0 0 1\n" for k in range(3))
+    path = write(tmp_path, "# t[ns] x y z qx qy qz qw\n" + rows)
+    said = (
+        r"stamps read as nanoseconds and divided by 1e9 \(the header, line 1, states t\[ns\], "
+        r"but as nanoseconds they fall in 1970, as microseconds in 2011 \(15\.1 days after "
+        r"1970 began at 1e\+04 Hz, or at 10 Hz\): the rate cannot tell a clock since boot "
+        r"from Unix time, so the statement is believed\)"
+    )
+    with pytest.warns(DataWarning, match=said) as caught:
+        back = read_tum(path)
+    assert len(caught) == 1
+    assert back.stamps_s.tolist() == [1305031.102, 1305031.1021, 1305031.1022]

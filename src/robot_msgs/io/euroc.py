@@ -15,6 +15,14 @@ EuRoC's own and what :func:`write_euroc` writes) overrules the rate: integer sta
 under it are nanoseconds at any rate, so a trajectory sampled at 2 MHz or more reads
 back equal (the rate they then give is still checked: a wrong header shows); integer
 seconds at 1 Hz under a header without a unit (``#timestamp,...``) are still seconds.
+
+Integer nanoseconds that fall in 1970 but are a Unix date in a coarser unit follow the
+rule TUM's ``# t[ns]`` follows (:func:`~robot_msgs.io.sniff.stated_ns_unit`): Unix time
+plainly in that unit (1.6e15 at 100 Hz: microseconds in 2020, 100 kHz as nanoseconds) is
+read in it, with a warning (refused by ``strict``); at a pose rate as nanoseconds (a
+clock since boot, 1.6e15 being 18.5 days in, or Unix microseconds at 10 Hz or slower:
+the rate cannot tell) they are read as nanoseconds, with a warning naming both readings
+that ``strict`` does not refuse, as nothing was changed.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import numpy as np
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.clean import finish_trajectory, report
-from robot_msgs.io.sniff import check_header, read_head, seconds_evidence
+from robot_msgs.io.sniff import check_header, read_head, seconds_evidence, stated_ns_unit
 from robot_msgs.io.table import format_rows, read_table
 
 if TYPE_CHECKING:
@@ -109,7 +117,31 @@ def read_euroc(
     if seconds is not None and seconds[1] is None and stated_ns:
         seconds = None  # only the rate says seconds, the header says ns: believed (module)
     if seconds is None:
-        stamps_ns /= 1e9  # now seconds (the table's own array, as each part)
+        unit, divisor, said = stated_ns_unit(stamps_ns)
+        if said:
+            header = head.header
+            stated = (
+                f"the header, line {header.line}, states {header.names[0].lstrip('#').strip()}"
+                if header is not None and stated_ns
+                else "EuRoC's stamps are nanoseconds"
+            )
+            if divisor == 1e9:  # believed, as stated: said, never refused (nothing changed)
+                report(
+                    f"{source}: stamps read as nanoseconds ({stated}, {said}); Unix time "
+                    "written as nanoseconds is read without this warning",
+                    strict=False,
+                    kind="stamp_units",
+                    fixed=False,
+                )
+            else:
+                report(
+                    f"{source}: stamps read as {unit} and divided by "
+                    f"1e{len(str(int(divisor))) - 1}, not 1e9 ({stated}, {said}); EuRoC stamps "
+                    "are integer nanoseconds: write them as such",
+                    strict=strict,
+                    kind="stamp_units",
+                )
+        stamps_ns /= divisor  # now seconds (the table's own array, as each part)
     else:
         why, row = seconds
         if row is not None:

@@ -58,7 +58,7 @@ __all__ = [
     "nanosecond_evidence",
     "read_head",
     "seconds_evidence",
-    "unit_over_stated_ns",
+    "stated_ns_unit",
 ]
 
 #: Integer stamps at or above this are nanoseconds: as seconds, 31,700 years.
@@ -495,34 +495,66 @@ def dated_unit(stamps: Float64Array) -> tuple[str, float, int] | None:
     return dated[0] if len(dated) == 1 else None
 
 
-def unit_over_stated_ns(stamps: Float64Array) -> tuple[str, float, int] | None:
-    """Return the unit that overrules a header stating nanoseconds, its divisor and year.
+def stated_ns_unit(stamps: Float64Array) -> tuple[str, float, str]:
+    """Return the unit of integer stamps stated as nanoseconds, its divisor, and what to say.
 
-    Stamps a header states as nanoseconds are read in a coarser unit only where two
-    rules of :func:`integer_stamp_unit` agree: they are a Unix date in that unit
-    (:func:`dated_unit`), and as nanoseconds their rate is above
-    :data:`MAX_POSE_RATE_HZ`. None otherwise: the header is believed.
+    The one rule for stamps a header (``#timestamp [ns]``, ``# t[ns]``) or the format
+    (EuRoC) states as nanoseconds. They are believed, and nothing is said, unless as
+    nanoseconds they fall in 1970 while in exactly one coarser unit they are a Unix date
+    (:func:`dated_unit`). Then both readings are said, and:
 
-    WHY both: the date alone overruled real nanoseconds since boot. A clock 16 to 68
-    minutes after boot (or 11 to 47 days) in nanoseconds is a date from 2000 to 2100 in
-    milliseconds (microseconds): a 100 Hz recording 20 minutes after boot, under
-    ``# t[ns]``, was read as milliseconds in 2008 at 1e-4 Hz. Unix microseconds at a
-    pose rate (100 Hz) are 100 kHz as nanoseconds; nanoseconds since boot at a pose rate
-    are not.
+    1. As nanoseconds above :data:`MAX_POSE_RATE_HZ`: read in that unit (Unix
+       microseconds at 100 Hz are 100 kHz as nanoseconds).
+    2. Otherwise read as nanoseconds, as stated: the rate cannot tell a clock since boot
+       in nanoseconds at a pose rate from Unix time in a unit 1000 times coarser at a
+       rate 1000 times lower (Unix microseconds at 10 Hz are 10 kHz as nanoseconds).
+
+    WHY: the date alone overruled real nanoseconds since boot (a 100 Hz recording 20
+    minutes after boot, under ``# t[ns]``, read as milliseconds in 2008 at 1e-4 Hz); the
+    rate alone read 1.6e15 under ``#timestamp [ns]`` as 18.5 days after 1970 began
+    without a word, and Unix microseconds at 10 Hz likewise.
+
+    Returns
+    -------
+    tuple of (str, float, str)
+        The unit's name, its divisor to seconds, and ``""`` or the clause that names
+        both readings (to follow the statement of the unit: ``"but as nanoseconds ..."``).
 
     Examples
     --------
-    >>> unit_over_stated_ns(np.array([1.6e15, 1.6e15 + 1e4]))  # 100 Hz as microseconds
-    ('microseconds', 1000000.0, 2020)
-    >>> unit_over_stated_ns(np.array([1.2e12, 1.2e12 + 1e7])) is None  # 100 Hz as ns
-    True
+    >>> stated_ns_unit(np.array([1.6e15, 1.6e15 + 1e4]))[:2]  # 100 Hz as microseconds
+    ('microseconds', 1000000.0)
+    >>> unit, divisor, said = stated_ns_unit(np.array([1.6e15, 1.6e15 + 1e7]))
+    >>> unit, said  # 100 Hz as nanoseconds # doctest: +NORMALIZE_WHITESPACE
+    ('nanoseconds', 'but as nanoseconds they fall in 1970, as microseconds in 2020
+    (18.5 days after 1970 began at 100 Hz, or at 0.1 Hz): the rate cannot tell a clock
+    since boot from Unix time, so the statement is believed')
+    >>> stated_ns_unit(np.array([1.4e18, 1.4e18 + 1e7]))
+    ('nanoseconds', 1000000000.0, '')
     """
     values = _finite(stamps)
     dated = dated_unit(values)
+    if dated is None or dated[1] == 1e9:
+        return "nanoseconds", 1e9, ""
+    unit, divisor, year = dated
     step = _mean_step(values)
-    if dated is None or dated[1] == 1e9 or step is None or 1e9 / step <= MAX_POSE_RATE_HZ:
-        return None
-    return dated
+    rates = "" if step is None else f" at {1e9 / step:.3g} Hz, or at {divisor / step:.3g} Hz"
+    said = (
+        f"but as nanoseconds they fall in 1970, as {unit} in {year} "
+        f"({_elapsed(float(values.min()) / 1e9)} after 1970 began{rates})"
+    )
+    if step is not None and 1e9 / step > MAX_POSE_RATE_HZ:
+        return unit, divisor, said
+    said += ": the rate cannot tell a clock since boot from Unix time, so the statement is believed"
+    return "nanoseconds", 1e9, said
+
+
+def _elapsed(seconds: float) -> str:
+    """``"18.5 days"``, ``"20 minutes"``: a time in the largest unit it has 2 of."""
+    for name, size in (("days", 86_400.0), ("hours", 3_600.0), ("minutes", 60.0)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.3g} {name}"
+    return f"{seconds:.3g} s"
 
 
 def seconds_evidence(stamps: Float64Array) -> tuple[str, int | None] | None:

@@ -18,11 +18,13 @@ whatever they are (1e6 s apart, or 1e12 s). Files without it (those of earlier r
 whose header was ``# t x y z qx qy qz qw``) read as before. A header stating nanoseconds
 (``# t[ns] ...``) over whole-number stamps is taken at its word too: they are divided by
 ``1e9``, with the same warning (refused by ``strict``), whatever their size or rate (the
-rate they then give is still checked: a wrong header shows). Only Unix time plainly in
-another unit overrules it (1.6e15 at 100 Hz, a date in 2020 as microseconds, in 1970 and
-at 100 kHz as nanoseconds: :func:`~robot_msgs.io.sniff.unit_over_stated_ns`): read in
-that unit, the warning names the header's line and both dates. Nanoseconds since boot
-at a pose rate are believed, whatever date they would be in a coarser unit.
+rate they then give is still checked: a wrong header shows). Stamps that fall in 1970 as
+nanoseconds but are a date in a coarser unit follow the rule EuRoC's follow
+(:func:`~robot_msgs.io.sniff.stated_ns_unit`): Unix time plainly in that unit overrules
+the header (1.6e15 at 100 Hz, a date in 2020 as microseconds, 100 kHz as nanoseconds)
+and is read in it; at a pose rate as nanoseconds (a clock since boot, or Unix
+microseconds at 10 Hz or slower: the rate cannot tell) the header is believed. Either
+way the warning names the header's line and both readings.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from robot_msgs.io.sniff import (
     integer_stamp_unit,
     nanosecond_evidence,
     read_head,
-    unit_over_stated_ns,
+    stated_ns_unit,
 )
 from robot_msgs.io.table import format_rows, read_table
 
@@ -119,12 +121,9 @@ def read_tum(
         # Taken at its word: integer stamps 1e6 apart (1 kHz) read as seconds without a
         # word, as seconds 1e-6 Hz not below the rate the guess needs (a review).
         named = header.names[0].lstrip("#").strip()
-        ns = f"the header, line {header.line}, states {named}"
-        unit, divisor, why = "nanoseconds", 1e9, ""  # the rate is still checked, as seconds
-        dated = unit_over_stated_ns(stamps)
-        if dated is not None:  # Unix time in a coarser unit, too fast as nanoseconds
-            unit, divisor, year = dated  # as nanoseconds, days or minutes after 1970 began
-            ns += f", but as nanoseconds they fall in 1970, as {unit} in {year}"
+        unit, divisor, said = stated_ns_unit(stamps)  # the rate is still checked, as seconds
+        ns = f"the header, line {header.line}, states {named}{', ' + said if said else ''}"
+        why = ""
     elif ns is not None:
         unit, divisor, why = integer_stamp_unit(stamps)
     if ns is not None:
