@@ -474,7 +474,10 @@ def _mapping(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
             raise field_error(expected="str key", value=key, path=path)
         if not encodable(key):
             raise _text_error(_STR, key, path)
-        out[key] = check_value(inner, item, f"{path}[{key!r}]", dims)
+        # A str subclass (NumPy's np.str_) is kept as the plain str it equals, as values
+        # are (_leaf): its repr and pickle differed from the same message built from str.
+        name = key if type(key) is str else str.__str__(key)
+        out[name] = check_value(inner, item, f"{path}[{name!r}]", dims)
     return FrozenMap(out)
 
 
