@@ -373,10 +373,9 @@ def finish_trajectory(
         The rotation blocks as read, kept to be used as given (KITTI); they follow
         their rows like ``covariance_6x6``.
     unit_stated : bool
-        The file states its stamps' unit (a TUM header ``# t[s] ...``, an EuRoC one
-        ``#timestamp [ns],...``): a mean rate below 1e-6 Hz or above 1 MHz is not said
-        to be another unit (its guess, "nanoseconds read as seconds?", is what the file
-        denies).
+        The file states its stamps' unit (a TUM header ``# t[s] ...``): a mean rate
+        below 1e-6 Hz or above 1 MHz is not said to be another unit (its guess,
+        "nanoseconds read as seconds?", is what the file denies).
 
     Returns
     -------

@@ -12,11 +12,9 @@ nanoseconds gives a rate above 1 MHz; see :mod:`robot_msgs.io.sniff`) are not di
 seconds with a warning; an 8-column file without such a header is refused, as it looks
 like a TUM file. A header whose stamp column states nanoseconds (``#timestamp [ns]``,
 EuRoC's own and what :func:`write_euroc` writes) overrules the rate: integer stamps
-under it are nanoseconds at any rate, and the rate they give is not said to be another
-unit (its guess, "seconds divided by 1e9?", is what the header denies), as TUM's
-``# t[s]`` turns it off: a trajectory sampled at 2 MHz (up to one pose a nanosecond, all
-:func:`write_euroc` can write) reads back equal, also under ``strict``. Integer seconds
-at 1 Hz under a header without a unit (``#timestamp,...``) are still seconds.
+under it are nanoseconds at any rate, so a trajectory sampled at 2 MHz or more reads
+back equal (the rate they then give is still checked: a wrong header shows); integer
+seconds at 1 Hz under a header without a unit (``#timestamp,...``) are still seconds.
 
 Integer nanoseconds that fall in 1970 but are a Unix date in a coarser unit follow the
 rule TUM's ``# t[ns]`` follows (:func:`~robot_msgs.io.sniff.stated_ns_unit`): Unix time
@@ -118,10 +116,8 @@ def read_euroc(
     stated_ns = head.header is not None and head.header.stamp_unit == "ns"
     if seconds is not None and seconds[1] is None and stated_ns:
         seconds = None  # only the rate says seconds, the header says ns: believed (module)
-    believed = False  # the header's `[ns]`, taken at its word: no rate guess (module)
     if seconds is None:
         unit, divisor, said = stated_ns_unit(stamps_ns)
-        believed = stated_ns and divisor == 1e9
         if said:
             header = head.header
             stated = (
@@ -166,7 +162,7 @@ def read_euroc(
         )
     return finish_trajectory(
         stamps_ns, xyz, wxyz[:, [1, 2, 3, 0]], source=table.source, where=table.where,
-        strict=strict, owned=True, repeated_stamps=repeated_stamps, unit_stated=believed,
+        strict=strict, owned=True, repeated_stamps=repeated_stamps,
     )  # fmt: skip
 
 
