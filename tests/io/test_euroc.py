@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -237,6 +238,21 @@ def test_nanoseconds_that_are_a_unix_date_as_microseconds_are_read_as_stated_and
             back = read_euroc(path, strict=strict)
         assert len(caught) == 1
         assert back.stamps_s.tolist() == [1.6e6, 1.6e6 + 0.01, 1.6e6 + 0.02]
+
+
+def test_nanoseconds_since_boot_whose_coarser_reading_is_no_pose_rate_are_read_in_silence(
+    tmp_path: Path,
+) -> None:
+    """1.8e12 + 1e7 k under `#timestamp [ns]` are 30 minutes after boot at 100 Hz, or Unix
+    milliseconds in 2027 at 1e-4 Hz (one pose in 2.8 hours): the rate tells, so they are
+    read as stated without a word, as before 056f506, also under `strict`."""
+    rows = "".join(f"{1_800_000_000_000 + k * 10_000_000},{k},0,0,1,0,0,0\n" for k in range(3))
+    path = write(tmp_path, EUROC_HEADER + "\n" + rows)
+    for strict in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            back = read_euroc(path, strict=strict)
+        assert back.stamps_s.tolist() == [1800.0, 1800.01, 1800.02]
 
 
 @pytest.mark.parametrize(

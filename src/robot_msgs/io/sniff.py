@@ -72,6 +72,11 @@ UNIX_SECONDS = (946_684_800.0, 4_102_444_800.0)
 #: is higher are read in the next larger unit (:func:`integer_stamp_unit`).
 MAX_POSE_RATE_HZ = 1e4
 
+#: Poses slower than this (one in about 17 minutes) are no trajectory's: a coarser unit
+#: that would give such a rate is no reading of stamps stated as nanoseconds
+#: (:func:`stated_ns_unit`).
+MIN_POSE_RATE_HZ = 1e-3
+
 #: Integer stamps' units finer than seconds, and their divisors to seconds.
 _UNIT_DIVISORS = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
 _YEAR_S = 31_556_952  # the mean Gregorian year
@@ -508,6 +513,9 @@ def stated_ns_unit(stamps: Float64Array) -> tuple[str, float, str]:
     2. Otherwise read as nanoseconds, as stated: the rate cannot tell a clock since boot
        in nanoseconds at a pose rate from Unix time in a unit 1000 times coarser at a
        rate 1000 times lower (Unix microseconds at 10 Hz are 10 kHz as nanoseconds).
+       Nothing is said where the coarser unit's rate is below :data:`MIN_POSE_RATE_HZ`:
+       then the rate does tell (nanoseconds 30 minutes after boot at 100 Hz are 1e-4 Hz
+       as milliseconds).
 
     WHY: the date alone overruled real nanoseconds since boot (a 100 Hz recording 20
     minutes after boot, under ``# t[ns]``, read as milliseconds in 2008 at 1e-4 Hz); the
@@ -531,6 +539,8 @@ def stated_ns_unit(stamps: Float64Array) -> tuple[str, float, str]:
     since boot from Unix time, so the statement is believed')
     >>> stated_ns_unit(np.array([1.4e18, 1.4e18 + 1e7]))
     ('nanoseconds', 1000000000.0, '')
+    >>> stated_ns_unit(np.array([1.8e12, 1.8e12 + 1e7]))  # since boot: 1e-4 Hz as ms
+    ('nanoseconds', 1000000000.0, '')
     """
     values = _finite(stamps)
     dated = dated_unit(values)
@@ -545,6 +555,8 @@ def stated_ns_unit(stamps: Float64Array) -> tuple[str, float, str]:
     )
     if step is not None and 1e9 / step > MAX_POSE_RATE_HZ:
         return unit, divisor, said
+    if step is not None and divisor / step < MIN_POSE_RATE_HZ:
+        return "nanoseconds", 1e9, ""
     said += ": the rate cannot tell a clock since boot from Unix time, so the statement is believed"
     return "nanoseconds", 1e9, said
 
