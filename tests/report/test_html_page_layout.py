@@ -455,3 +455,30 @@ def test_no_title_line_runs_under_the_modebar(
         if _overlap(line, bar) > 0
     ]
     assert covered == [], (which, width)
+
+
+#: The trajectories' panels: each one's [left, width, height].
+_PANELS = """Array.from(document.querySelector('div.plot[data-kind="trajectories"]')
+  .querySelectorAll('rect.nsewdrag')).map(e => { const r = e.getBoundingClientRect();
+  return [Math.round(r.left), r.width, r.height]; })"""
+
+
+@pytest.mark.parametrize(("width", "columns"), [(360, 1), (800, 2), (1280, 3)])
+def test_trajectory_panels_take_as_many_columns_as_keep_each_160_px_wide(
+    page: tuple[Browser, Path], three: Path, width: int, columns: int
+) -> None:
+    """At 360 px the three trajectories' panels stood side by side, 42 px wide each, their
+    axes on one scale (147 px at 800 px; a review). They take as many columns as keep
+    each 160 px wide (four a row on a page 1,200 px wide), one where none does, at most
+    as high as wide where fewer than planned."""
+    browser, _ = page
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(three.resolve().as_uri())
+    browser.drain(1.0)
+    panels = browser.evaluate(_PANELS)
+    assert len(panels) == 3
+    assert len({left for left, _, _ in panels}) == columns
+    assert min(wide for _, wide, _ in panels) >= 160
+    if columns < 3:
+        assert [(wide, high) for _, wide, high in panels if high > wide + 1] == []

@@ -209,7 +209,9 @@ _SCRIPT = r"""
       const title = div.querySelector(`g.g-y${axis}title`);
       const r = title ? title.getBoundingClientRect() : null;
       if (r && r.width > 0) base.need[axis] = x._offset - (r.left - left);
-      const gap = x._offset - before._offset - before._length;
+      // Reflowed (reflow), the first of a row has no neighbour on its left.
+      const first = x._offset <= before._offset;
+      const gap = first ? Infinity : x._offset - before._offset - before._length;
       const text = div.layout[`yaxis${axis}`].title.text;
       base.titles[axis] = base.titles[axis] === undefined ? text : base.titles[axis];
       update[`yaxis${axis}.title.text`] = base.need[axis] > gap ? "" : base.titles[axis];
@@ -247,6 +249,36 @@ _SCRIPT = r"""
     const ascent = L._size.t / 2 - (title.getBoundingClientRect().top - box.top);
     return Math.max(0, Math.ceil(2 * (b.bottom - box.top + 2 + ascent)) - t);
   }
+  // Panels side by side (meta.grid) take as many columns as keep each MIN_PANEL px wide,
+  // else one, and stand in more rows: at 360 px the three trajectories' panels were 42 px
+  // wide, their axes on one scale (a review). 160 px is a panel of four a row on a page
+  // 1,200 px wide, as planned (interactive.py). A panel reflowed is at most as high as
+  // wide: printed, the trajectories' two rows as high as planned took more than a page.
+  const MIN_PANEL = 160;
+  async function reflow(div, g, meta) {
+    const w = div._fullLayout._size.w, n = g.titles.length;
+    let c = g.columns;
+    while (c > 1 && w * (1 / c - 2 * g.gap) < MIN_PANEL) c -= 1;
+    const rows = Math.ceil(n / c), gap = c > 1 ? g.gap : 0;
+    const high = c < g.columns ? Math.min(g.high, Math.round(w * (1 / c - 2 * gap))) : g.high;
+    const paper = rows * high + (rows - 1) * g.between;
+    if (`${c} ${high}` === (div.grid || `${g.columns} ${g.high}`)) return paper;
+    div.grid = `${c} ${high}`;
+    const update = {};
+    for (let k = 0; k < n; k++) {
+      const s = k ? String(k + 1) : "", x = [(k % c) / c + gap, (k % c + 1) / c - gap];
+      const top = 1 - Math.floor(k / c) * (high + g.between) / paper;
+      update[`xaxis${s}.domain`] = x;
+      update[`yaxis${s}.domain`] = [Math.max(0, top - high / paper), top];
+      if (g.titles[k] >= 0) {
+        update[`annotations[${g.titles[k]}].x`] = (x[0] + x[1]) / 2;
+        update[`annotations[${g.titles[k]}].y`] = top;
+      }
+    }
+    for (const t of meta.titles) if (t.at !== "title") t.share = 1 / c - 2 * gap;
+    await Plotly.relayout(div, update);
+    return paper;
+  }
   async function fitTitles(div) {
     const L = div._fullLayout, meta = div.layout.meta;
     if (!L || !meta || !meta.titles) return;
@@ -259,7 +291,7 @@ _SCRIPT = r"""
     });
     div.fitting = true;  // its own relayouts are no resize
     try {
-      let paper = meta.paper;
+      let paper = meta.grid ? await reflow(div, meta.grid, meta) : meta.paper;
       if (meta.beside) {
         const m = div.layout.margin, side = meta.beside.side + base.wide;
         const below = L.width - m.l - m.r - side < 0.4 * L.width;

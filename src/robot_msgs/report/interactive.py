@@ -212,6 +212,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     shapes, data = [], []
     fits = [_fit(spec.title, "title", 14, 0, 1.0)] if spec.title else []
     repeats: list[list[str]] = []  # [axis, its left neighbour's]: the page's script
+    numbered: list[int] = []  # each panel's title's annotation (-1: none): the page's script
     for i, panel in enumerate(spec.panels):
         suffix = "" if i == 0 else str(i + 1)
         row, column, _ = spec.place(i)
@@ -241,6 +242,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             key = f"annotations[{len(annotations)}]"
             fits.append(_fit(panel.title, key, 12, heading, domain[1] - domain[0]))
             annotations.append(_PANEL_TITLE | place)
+        numbered.append(len(annotations) - 1 if panel.title else -1)
         at = {"xref": f"x{suffix} domain", "yref": f"y{suffix}"}
         shapes += [_GUIDE | at | {"y0": y, "y1": y} for y in panel.guides_y]
         drawn_y = [t.y for t in panel.traces if t.kind in {"line", "step", "markers"}]
@@ -273,10 +275,15 @@ def plotly_figure(spec: FigureSpec) -> Figure:
     if fits:  # for the page to wrap them to the width it draws (html_page's script)
         # The legend below the panels (several), or beside the one where it leaves it 40 %
         # of the width, else below it, the panel ``alone`` px high (html_page's script).
-        place = {"paper": paper} if n > 1 else {"beside": {"paper": alone, "side": side}}
+        sizes: dict[str, Any] = {"paper": paper}
+        if n > 1:  # several: their grid, for the page to reflow into fewer columns
+            grid = {"columns": n_columns, "gap": gap, "high": high * paper, "between": between}
+            sizes["grid"] = grid | {"titles": numbered}
+        else:
+            sizes = {"beside": {"paper": alone, "side": side}}
         # A y axis' title that repeats its left neighbour's is left to it where the gap
         # between them is too narrow for it (``repeats``).
-        layout["meta"] = {"titles": fits, "below": _LEGEND_GAP_PX, "repeats": repeats} | place
+        layout["meta"] = {"titles": fits, "below": _LEGEND_GAP_PX, "repeats": repeats} | sizes
     if any(d.get("mode") == "text" for d in data):  # a label beside its bar
         layout["scattermode"] = "group"
     if any(d.get("hoverinfo") == "skip" and "offsetgroup" in d for d in data):
