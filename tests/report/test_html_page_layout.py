@@ -482,3 +482,37 @@ def test_trajectory_panels_take_as_many_columns_as_keep_each_160_px_wide(
     assert min(wide for _, wide, _ in panels) >= 160
     if columns < 3:
         assert [(wide, high) for _, wide, high in panels if high > wide + 1] == []
+
+
+#: Per figure: its kind, its height with its caption, and how it breaks across pages.
+_FIGURES = """Array.from(document.querySelectorAll('figure')).map(f => [
+  f.querySelector('div.plot').dataset.kind, f.getBoundingClientRect().height,
+  getComputedStyle(f).breakInside])"""
+
+
+def test_a_printed_figure_keeps_to_one_page(
+    page: tuple[Browser, Path], example_outputs: dict[str, Path]
+) -> None:
+    """Printed (``chromium --print-to-pdf``), the example report's trajectories of
+    fr1_xyz ran from the foot of page 3 onto page 4, and every figure could (a review).
+    No figure breaks across pages, and each is drawn within a Letter page at Chromium's
+    margins (10.2 in, 979 px): reflowed for the paper (680 px) into two rows as high as
+    planned, fr2_desk's trajectories took 1,015 px."""
+    browser, _ = page
+    metrics = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(example_outputs["html"].resolve().as_uri())
+    browser.drain(1.0)
+    browser.send(
+        "Runtime.evaluate",
+        {
+            "expression": "dispatchEvent(new Event('beforeprint'));"
+            "new Promise(done => setTimeout(done, 0))",
+            "awaitPromise": True,
+        },
+    )
+    printed = browser.evaluate(_FIGURES)
+    browser.evaluate("dispatchEvent(new Event('afterprint'))")
+    browser.drain(1.0)
+    assert len(printed) == 9
+    assert [(kind, high, how) for kind, high, how in printed if how != "avoid" or high > 979] == []

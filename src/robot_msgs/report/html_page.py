@@ -45,7 +45,9 @@ __all__ = ["render_html", "render_results_html", "script_json"]
 
 # Every text breaks a word that would run past its line (body: overflow-wrap), a note
 # naming a long path as well as the Notes box; break-word, not anywhere, so that a table's
-# columns keep their words whole and the table scrolls in its box instead.
+# columns keep their words whole and the table scrolls in its box instead. Printed, a
+# figure keeps to one page (a page's end cut the trajectories in two) and a heading to
+# what follows it.
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
        max-width: 1200px; color: #1b1b1b; background: #ffffff; line-height: 1.4; padding: 0 1em;
@@ -63,7 +65,8 @@ p.note { font-size: 0.85em; color: #555; margin: 0.2em 0; }
 div.warn, div.info { padding: 0.5em 0.8em; margin: 0.8em 0; }
 div.warn { background: #fff4e5; border-left: 4px solid #ff9800; }
 div.info { background: #eef6ff; border-left: 4px solid #1f77b4; }
-figure { margin: 0.8em 0; }
+figure { margin: 0.8em 0; break-inside: avoid; }
+h2, h3 { break-after: avoid; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #555; }
 div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; overflow: hidden; }
