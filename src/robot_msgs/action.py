@@ -45,7 +45,14 @@ class UUID(Msg):
 
 @message("action/GoalInfo", ros2="action_msgs/msg/GoalInfo")
 class GoalInfo(Msg):
-    """A goal's id and when the server accepted it."""
+    """A goal's id and when the server accepted it.
+
+    Attributes
+    ----------
+    goal_id : UUID
+    stamp : Time
+        When the server accepted the goal.
+    """
 
     goal_id: UUID = UUID()
     stamp: Time = Time()

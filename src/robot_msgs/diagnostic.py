@@ -13,7 +13,15 @@ __all__ = ["DiagnosticArray", "DiagnosticStatus", "KeyValue"]
 
 @message("diagnostic/KeyValue", ros2="diagnostic_msgs/msg/KeyValue")
 class KeyValue(Msg):
-    """One named reading of a diagnostic status (``"temperature"``: ``"41.5"``), as text."""
+    """One named reading of a diagnostic status, as text.
+
+    Attributes
+    ----------
+    key : str
+        The reading's name (``"temperature"``).
+    value : str
+        The reading, as text (``"41.5"``).
+    """
 
     key: str = ""
     value: str = ""

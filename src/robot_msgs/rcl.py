@@ -68,8 +68,10 @@ class Log(Msg):
 class ParameterType(Msg):
     """ROS's names of the parameter types (:attr:`ParameterValue.type`); no content.
 
-    Its one field is the ``structure_needs_at_least_one_member`` of an empty IDL struct, as
-    in :class:`robot_msgs.std.Empty`.
+    Attributes
+    ----------
+    structure_needs_at_least_one_member : uint8
+        The one field of an empty IDL struct, as in :class:`robot_msgs.std.Empty`.
     """
 
     PARAMETER_NOT_SET: ClassVar[int] = 0
@@ -147,7 +149,13 @@ class ParameterEvent(Msg):
 class FloatingPointRange(Msg):
     """The values a float parameter may take: ``from_value`` to ``to_value`` by ``step``.
 
-    ``step`` 0 means any value in the range; units are the parameter's.
+    Units are the parameter's.
+
+    Attributes
+    ----------
+    from_value, to_value : float
+    step : float
+        0 means any value in the range.
     """
 
     from_value: float = 0.0
@@ -159,7 +167,11 @@ class FloatingPointRange(Msg):
 class IntegerRange(Msg):
     """The values an integer parameter may take: ``from_value`` to ``to_value`` by ``step``.
 
-    ``from_value``, ``to_value``: int64; ``step``: uint64 (0: any value in the range).
+    Attributes
+    ----------
+    from_value, to_value : int64
+    step : uint64
+        0: any value in the range.
     """
 
     from_value: Int64 = 0

@@ -294,21 +294,36 @@ class ColorRGBA(Msg):
 
 @message("std/Bool", ros2="std_msgs/msg/Bool")
 class Bool(Msg):
-    """A bare flag, such as an enable switch. ``data``: bool."""
+    """A bare flag, such as an enable switch.
+
+    Attributes
+    ----------
+    data : bool
+    """
 
     data: bool = False
 
 
 @message("std/Byte", ros2="std_msgs/msg/Byte")
 class Byte(Msg):
-    """A bare octet (ROS 2 ``byte``). ``data``: int in ``[0, 255]``."""
+    """A bare octet (ROS 2 ``byte``).
+
+    Attributes
+    ----------
+    data : int in ``[0, 255]``
+    """
 
     data: p.Byte = 0
 
 
 @message("std/Char", ros2="std_msgs/msg/Char")
 class Char(Msg):
-    """A bare character code (ROS 2 ``char``, an octet). ``data``: int in ``[0, 255]``."""
+    """A bare character code (ROS 2 ``char``, an octet).
+
+    Attributes
+    ----------
+    data : int in ``[0, 255]``
+    """
 
     data: p.Char = 0
 
@@ -317,10 +332,13 @@ class Char(Msg):
 class Empty(Msg):
     """A message with no content: a trigger or heartbeat.
 
-    Its one field is ROS 2's ``uint8 structure_needs_at_least_one_member``; ROS writes 0,
-    and whatever a bag holds is kept.
-
     WHY a field: an empty struct is not allowed in IDL, and the CDR bytes carry it.
+
+    Attributes
+    ----------
+    structure_needs_at_least_one_member : uint8
+        ROS 2's one field of an empty message; ROS writes 0, and whatever a bag holds is
+        kept.
     """
 
     structure_needs_at_least_one_member: p.UInt8 = 0
@@ -328,77 +346,132 @@ class Empty(Msg):
 
 @message("std/String", ros2="std_msgs/msg/String")
 class String(Msg):
-    """A bare text, such as a mode or state name. ``data``: str (UTF-8 on the wire)."""
+    """A bare text, such as a mode or state name.
+
+    Attributes
+    ----------
+    data : str (UTF-8 on the wire)
+    """
 
     data: str = ""
 
 
 @message("std/Float32", ros2="std_msgs/msg/Float32")
 class Float32(Msg):
-    """A bare single-precision number. ``data``: float32, the topic's unit."""
+    """A bare single-precision number.
+
+    Attributes
+    ----------
+    data : float32, the topic's unit
+    """
 
     data: p.Float32 = 0.0
 
 
 @message("std/Float64", ros2="std_msgs/msg/Float64")
 class Float64(Msg):
-    """A bare double-precision number, such as a setpoint. ``data``: float64, the topic's unit."""
+    """A bare double-precision number, such as a setpoint.
+
+    Attributes
+    ----------
+    data : float64, the topic's unit
+    """
 
     data: float = 0.0
 
 
 @message("std/Int8", ros2="std_msgs/msg/Int8")
 class Int8(Msg):
-    """A bare 8-bit signed integer. ``data``: int in ``[-128, 127]``."""
+    """A bare 8-bit signed integer.
+
+    Attributes
+    ----------
+    data : int in ``[-128, 127]``
+    """
 
     data: p.Int8 = 0
 
 
 @message("std/Int16", ros2="std_msgs/msg/Int16")
 class Int16(Msg):
-    """A bare 16-bit signed integer. ``data``: int in ``[-32768, 32767]``."""
+    """A bare 16-bit signed integer.
+
+    Attributes
+    ----------
+    data : int in ``[-32768, 32767]``
+    """
 
     data: p.Int16 = 0
 
 
 @message("std/Int32", ros2="std_msgs/msg/Int32")
 class Int32(Msg):
-    """A bare 32-bit signed integer. ``data``: int32."""
+    """A bare 32-bit signed integer.
+
+    Attributes
+    ----------
+    data : int32
+    """
 
     data: p.Int32 = 0
 
 
 @message("std/Int64", ros2="std_msgs/msg/Int64")
 class Int64(Msg):
-    """A bare 64-bit signed integer, such as a counter. ``data``: int64."""
+    """A bare 64-bit signed integer, such as a counter.
+
+    Attributes
+    ----------
+    data : int64
+    """
 
     data: p.Int64 = 0
 
 
 @message("std/UInt8", ros2="std_msgs/msg/UInt8")
 class UInt8(Msg):
-    """A bare 8-bit unsigned integer, such as a percentage. ``data``: int in ``[0, 255]``."""
+    """A bare 8-bit unsigned integer, such as a percentage.
+
+    Attributes
+    ----------
+    data : int in ``[0, 255]``
+    """
 
     data: p.UInt8 = 0
 
 
 @message("std/UInt16", ros2="std_msgs/msg/UInt16")
 class UInt16(Msg):
-    """A bare 16-bit unsigned integer. ``data``: int in ``[0, 65535]``."""
+    """A bare 16-bit unsigned integer.
+
+    Attributes
+    ----------
+    data : int in ``[0, 65535]``
+    """
 
     data: p.UInt16 = 0
 
 
 @message("std/UInt32", ros2="std_msgs/msg/UInt32")
 class UInt32(Msg):
-    """A bare 32-bit unsigned integer. ``data``: uint32."""
+    """A bare 32-bit unsigned integer.
+
+    Attributes
+    ----------
+    data : uint32
+    """
 
     data: p.UInt32 = 0
 
 
 @message("std/UInt64", ros2="std_msgs/msg/UInt64")
 class UInt64(Msg):
-    """A bare 64-bit unsigned integer. ``data``: uint64."""
+    """A bare 64-bit unsigned integer.
+
+    Attributes
+    ----------
+    data : uint64
+    """
 
     data: p.UInt64 = 0
 
@@ -451,9 +524,14 @@ def _zeros(dtype: str, shape: int | tuple[int, ...] = 0) -> Callable[[], np.ndar
 class ByteMultiArray(Msg):
     """Octets (ROS ``byte``, 0..255 here) with a layout.
 
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), uint8 (a list or ``bytes`` is accepted). No
-    rule ties the two: ROS states none.
+    No rule ties the two fields: ROS states none.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array.
+    data : ndarray, shape (N,), uint8
+        Read-only (a list or ``bytes`` is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -462,7 +540,13 @@ class ByteMultiArray(Msg):
 
 @message("std/Int8MultiArray", ros2="std_msgs/msg/Int8MultiArray")
 class Int8MultiArray(Msg):
-    """Signed 8-bit integers with a layout: ``data`` int8, as :class:`Float64MultiArray`."""
+    """Signed 8-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), int8
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int8Array, Shape("N")] = field(default_factory=_zeros("i1"))
@@ -470,7 +554,13 @@ class Int8MultiArray(Msg):
 
 @message("std/UInt8MultiArray", ros2="std_msgs/msg/UInt8MultiArray")
 class UInt8MultiArray(Msg):
-    """Unsigned 8-bit integers with a layout: ``data`` uint8, as :class:`Float64MultiArray`."""
+    """Unsigned 8-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), uint8
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt8Array, Shape("N")] = field(default_factory=_zeros("u1"))
@@ -478,7 +568,13 @@ class UInt8MultiArray(Msg):
 
 @message("std/Int16MultiArray", ros2="std_msgs/msg/Int16MultiArray")
 class Int16MultiArray(Msg):
-    """Signed 16-bit integers with a layout: ``data`` int16, as :class:`Float64MultiArray`."""
+    """Signed 16-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), int16
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int16Array, Shape("N")] = field(default_factory=_zeros("i2"))
@@ -486,7 +582,13 @@ class Int16MultiArray(Msg):
 
 @message("std/UInt16MultiArray", ros2="std_msgs/msg/UInt16MultiArray")
 class UInt16MultiArray(Msg):
-    """Unsigned 16-bit integers with a layout: ``data`` uint16, as :class:`Float64MultiArray`."""
+    """Unsigned 16-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), uint16
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt16Array, Shape("N")] = field(default_factory=_zeros("u2"))
@@ -494,7 +596,13 @@ class UInt16MultiArray(Msg):
 
 @message("std/Int32MultiArray", ros2="std_msgs/msg/Int32MultiArray")
 class Int32MultiArray(Msg):
-    """Signed 32-bit integers with a layout: ``data`` int32, as :class:`Float64MultiArray`."""
+    """Signed 32-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), int32
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int32Array, Shape("N")] = field(default_factory=_zeros("i4"))
@@ -502,7 +610,13 @@ class Int32MultiArray(Msg):
 
 @message("std/UInt32MultiArray", ros2="std_msgs/msg/UInt32MultiArray")
 class UInt32MultiArray(Msg):
-    """Unsigned 32-bit integers with a layout: ``data`` uint32, as :class:`Float64MultiArray`."""
+    """Unsigned 32-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), uint32
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt32Array, Shape("N")] = field(default_factory=_zeros("u4"))
@@ -510,7 +624,13 @@ class UInt32MultiArray(Msg):
 
 @message("std/Int64MultiArray", ros2="std_msgs/msg/Int64MultiArray")
 class Int64MultiArray(Msg):
-    """Signed 64-bit integers with a layout: ``data`` int64, as :class:`Float64MultiArray`."""
+    """Signed 64-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), int64
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Int64Array, Shape("N")] = field(default_factory=_zeros("i8"))
@@ -518,7 +638,13 @@ class Int64MultiArray(Msg):
 
 @message("std/UInt64MultiArray", ros2="std_msgs/msg/UInt64MultiArray")
 class UInt64MultiArray(Msg):
-    """Unsigned 64-bit integers with a layout: ``data`` uint64, as :class:`Float64MultiArray`."""
+    """Unsigned 64-bit integers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), uint64
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[UInt64Array, Shape("N")] = field(default_factory=_zeros("u8"))
@@ -526,7 +652,13 @@ class UInt64MultiArray(Msg):
 
 @message("std/Float32MultiArray", ros2="std_msgs/msg/Float32MultiArray")
 class Float32MultiArray(Msg):
-    """Single-precision numbers with a layout: ``data`` float32, as :class:`Float64MultiArray`."""
+    """Single-precision numbers with a layout, as :class:`Float64MultiArray`.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+    data : ndarray, shape (N,), float32
+    """
 
     layout: MultiArrayLayout = MultiArrayLayout()
     data: Annotated[Float32Array, Shape("N")] = field(default_factory=_zeros("f4"))
@@ -536,9 +668,14 @@ class Float32MultiArray(Msg):
 class Float64MultiArray(Msg):
     """Double-precision numbers with a layout, such as ros2_control commands.
 
-    ``layout`` says how ``data`` is read as a multi-dimensional array; ``data`` is a
-    read-only NumPy array, shape (N,), of the element type, in the topic's unit (a
-    list is accepted). No rule ties the two: ROS states none.
+    No rule ties the two fields: ROS states none.
+
+    Attributes
+    ----------
+    layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array.
+    data : ndarray, shape (N,), float64, the topic's unit
+        Read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()

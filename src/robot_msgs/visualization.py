@@ -17,7 +17,12 @@ __all__ = ["Marker", "MarkerArray", "MeshFile", "UVCoordinate"]
 
 @message("visualization/UVCoordinate", ros2="visualization_msgs/msg/UVCoordinate")
 class UVCoordinate(Msg):
-    """A texture coordinate of one marker vertex: ``u``, ``v`` in ``[0, 1]`` (float32)."""
+    """A texture coordinate of one marker vertex.
+
+    Attributes
+    ----------
+    u, v : float32 in ``[0, 1]``
+    """
 
     u: Float32 = 0.0
     v: Float32 = 0.0

@@ -31,13 +31,19 @@ __all__ = ["Comparison", "Estimates"]
 class Estimates(Msg):
     """What an evaluation estimated or derived from its data, as opposed to what was chosen.
 
-    ``time_offset``: the clock offset estimated for the association
-    (``EvaluationSettings.offset_auto``), with its uncertainty and cost curve.
-    ``extrinsic``: the sensor-to-body transform estimated and applied as
-    ``transform_right`` (``EvaluationSettings.transform_right_auto``).
-    ``nees_dof``, ``nees_mean_bounds`` and ``nees_pose_bounds``: the chi-square degrees
-    of freedom and the two-sided bounds (``(low, high)``) of the mean and of one pose's
-    NEES, for the run's pose count and the settings' ``confidence``.
+    Attributes
+    ----------
+    time_offset : TimeOffset or None
+        The clock offset estimated for the association
+        (``EvaluationSettings.offset_auto``), with its uncertainty and cost curve.
+    extrinsic : Extrinsic or None
+        The sensor-to-body transform estimated and applied as ``transform_right``
+        (``EvaluationSettings.transform_right_auto``).
+    nees_dof : int or None
+        The chi-square degrees of freedom of the NEES.
+    nees_mean_bounds, nees_pose_bounds : tuple of float or None
+        The two-sided bounds (``(low, high)``) of the mean and of one pose's NEES, for
+        the run's pose count and the settings' ``confidence``.
 
     Examples
     --------

@@ -20,23 +20,41 @@ class StepResponse(Msg):
 
     Times are in seconds from the first sample (the step is taken to be applied at
     ``t[0]``). With ``r(t) = (y(t) - initial) / (final - initial)`` the normalised
-    response (0 before, 1 after the step, whatever its direction):
-
-    - ``rise_time_s``: from ``r`` first reaching ``rise_limits[0]`` to first reaching
-      ``rise_limits[1]`` (10 % to 90 % by default); NaN if never reached;
-    - ``settling_time_s``: when ``|r - 1|`` last leaves ``settling_threshold`` (2 %) of the
-      step size and stays inside; NaN if still outside at the last sample;
-    - ``overshoot_pct``: ``100 · max(0, max r - 1)``; ``undershoot_pct``: ``100 · max(0,
-      -min r)`` (first moving the wrong way);
-    - ``peak`` and ``peak_time_s``: the sample furthest in the direction of the step (the
-      lowest one for a downward step);
-    - ``steady_state``: the last sample, to compare with ``final``, the target.
-
-    ``initial_given``/``final_given`` say whether a figure is relative to a commanded
-    target or to a measured end value.
+    response (0 before, 1 after the step, whatever its direction).
 
     WHY ``initial_given``/``final_given``: a figure relative to a measured end value and one
     relative to a commanded target are different numbers; the message says which it is.
+
+    Attributes
+    ----------
+    initial, final : float
+        The values ``r`` is relative to: the commanded ones where given
+        (``initial_given``, ``final_given``), else the first and the last sample.
+    steady_state : float
+        The last sample, to compare with ``final``, the target.
+    rise_time_s : float, s
+        From ``r`` first reaching ``rise_limits[0]`` to first reaching
+        ``rise_limits[1]`` (10 % to 90 % by default); NaN if never reached.
+    settling_time_s : float, s
+        When ``|r - 1|`` last leaves ``settling_threshold`` (2 %) of the step size and
+        stays inside; NaN if still outside at the last sample.
+    overshoot_pct : float, %
+        ``100 · max(0, max r - 1)``.
+    undershoot_pct : float, %
+        ``100 · max(0, -min r)`` (first moving the wrong way).
+    peak : float
+        The sample furthest in the direction of the step (the lowest one for a downward
+        step).
+    peak_time_s : float, s
+        When ``peak`` was sampled.
+    rise_limits : tuple of float
+        The levels of ``r`` the rise time is taken between (default 10 % and 90 %).
+    settling_threshold : float
+        The band around ``r = 1``, as a share of the step size (default 2 %).
+    initial_given, final_given : bool
+        Whether ``initial`` and ``final`` are commanded targets, not measured end values.
+    n : int
+        The number of samples.
     """
 
     initial: float

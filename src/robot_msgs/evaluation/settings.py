@@ -648,10 +648,14 @@ class Rpe(Msg):
     """The relative pose error as a metric of :func:`~robot_msgs.evaluation.evaluate`.
 
     ``relation`` (``--relation``): one of :data:`~robot_msgs.evaluation.RPE_RELATIONS`.
-    ``pairs``: one :class:`PairSettings` per delta; several must differ only in
-    ``delta`` (one result keeps one set of rules) and give one signal each. The TUM
-    protocol (``PairSettings.protocol="tum"``) takes ``translation``, ``angle_rad`` or
-    ``angle_deg`` only.
+    The TUM protocol (``PairSettings.protocol="tum"``) takes ``translation``,
+    ``angle_rad`` or ``angle_deg`` only.
+
+    Attributes
+    ----------
+    pairs : tuple of PairSettings
+        One per delta; several must differ only in ``delta`` (one result keeps one set
+        of rules) and give one signal each.
 
     Examples
     --------

@@ -93,9 +93,19 @@ _OWN_KEYS = frozenset(
 class MetricSpec(Msg):
     """One metric computed for every run: APE or RPE, its relation and, for RPE, its pairs.
 
-    ``name`` labels the metric's rows and columns (default ``metric:relation`` plus the
-    pairs' label for RPE: ``rpe:translation:1s:all``). ``settings`` is this metric's own
-    evaluation settings, or ``None`` for the run settings' shared ones.
+    Attributes
+    ----------
+    name : str
+        Labels the metric's rows and columns (default ``metric:relation`` plus the
+        pairs' label for RPE: ``rpe:translation:1s:all``).
+    metric : str
+        APE or RPE.
+    relation : str
+    pairs : PairSettings or None
+        For RPE, its pairs.
+    settings : EvaluationSettings or None
+        This metric's own evaluation settings, or ``None`` for the run settings' shared
+        ones.
     """
 
     name: str
@@ -169,18 +179,24 @@ DEFAULT_METRICS = default_metrics()
 class RunSettings(Msg):
     """How every run of a report or a sweep is evaluated and judged.
 
-    ``evaluation``: the time range, association and alignment (default SE(3)).
-    ``reading``: how every run's files are read (repeated stamps, KITTI rotation blocks),
-    once for all its metrics: unset, repeated stamps keep the first row, also for an RPE
-    with ``protocol="tum"`` (``rpe --protocol tum`` alone keeps the last).
-    ``metrics``: computed for every run with a reference, in order; the first is the
-    one rankings and the per-group summaries use.
     ``statistic``: the ``ErrorStats`` field aggregates and rankings compare (``"rms"``).
     ``coverage_gap_s``: consecutive estimate poses further apart leave the time between
     uncovered, seconds. ``end_tolerance_s``: a run succeeds when its last valid pose is
     at most this before the end of the sequence, seconds. ``min_coverage``: and when its
     valid poses cover at least this share of the sequence (default 0.5: a keyframe-only
     output, poses seconds apart, covering 19 % is no success).
+
+    Attributes
+    ----------
+    evaluation : EvaluationSettings
+        The time range, association and alignment (default SE(3)).
+    reading : ReadSettings
+        How every run's files are read (repeated stamps, KITTI rotation blocks), once for
+        all its metrics: unset, repeated stamps keep the first row, also for an RPE with
+        ``protocol="tum"`` (``rpe --protocol tum`` alone keeps the last).
+    metrics : tuple of MetricSpec
+        Computed for every run with a reference, in order; the first is the one
+        rankings and the per-group summaries use.
     """
 
     evaluation: EvaluationSettings = RUN_DEFAULTS

@@ -128,8 +128,12 @@ class CompressedImage(Msg):
 class RegionOfInterest(Msg):
     """A rectangle of an image: where it starts and its size, in pixels.
 
-    Attributes: ``x_offset``, ``y_offset``, ``height``, ``width`` uint32, pixels (all 0: the
-    full image); ``do_rectify`` bool, whether the region is taken from the rectified image.
+    Attributes
+    ----------
+    x_offset, y_offset, height, width : uint32, pixels
+        All four 0: the full image.
+    do_rectify : bool
+        Whether the region is taken from the rectified image.
     """
 
     x_offset: UInt32 = 0

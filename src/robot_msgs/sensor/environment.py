@@ -15,8 +15,12 @@ __all__ = ["FluidPressure", "Illuminance", "Range", "RelativeHumidity", "Tempera
 class FluidPressure(Msg):
     """A pressure reading, as barometers (altitude) and water-depth sensors give it.
 
-    Attributes: ``fluid_pressure`` float, pascals (absolute); ``variance`` float, Pa²
-    (0: unknown).
+    Attributes
+    ----------
+    header : Header
+    fluid_pressure : float, pascals (absolute)
+    variance : float, Pa²
+        0: unknown.
     """
 
     header: Header = Header()
@@ -26,7 +30,14 @@ class FluidPressure(Msg):
 
 @message("sensor/Temperature", ros2="sensor_msgs/msg/Temperature")
 class Temperature(Msg):
-    """A temperature reading. Attributes: ``temperature`` float, °C; ``variance`` float, °C²."""
+    """A temperature reading.
+
+    Attributes
+    ----------
+    header : Header
+    temperature : float, °C
+    variance : float, °C²
+    """
 
     header: Header = Header()
     temperature: float = 0.0
@@ -35,7 +46,14 @@ class Temperature(Msg):
 
 @message("sensor/Illuminance", ros2="sensor_msgs/msg/Illuminance")
 class Illuminance(Msg):
-    """A light reading. Attributes: ``illuminance`` float, lux; ``variance`` float, lux²."""
+    """A light reading.
+
+    Attributes
+    ----------
+    header : Header
+    illuminance : float, lux
+    variance : float, lux²
+    """
 
     header: Header = Header()
     illuminance: float = 0.0
@@ -44,7 +62,14 @@ class Illuminance(Msg):
 
 @message("sensor/RelativeHumidity", ros2="sensor_msgs/msg/RelativeHumidity")
 class RelativeHumidity(Msg):
-    """A humidity reading. Attributes: ``relative_humidity`` float in ``[0, 1]``; ``variance``."""
+    """A humidity reading.
+
+    Attributes
+    ----------
+    header : Header
+    relative_humidity : float in ``[0, 1]``
+    variance : float
+    """
 
     header: Header = Header()
     relative_humidity: float = 0.0
