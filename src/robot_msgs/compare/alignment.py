@@ -85,12 +85,21 @@ class Alignment(Msg):
     90° says the estimate's world frame was turned; reporting the transform lets a reader see
     that, and lets the same transform be applied to other runs or plots.
 
-    ``method`` says
-    which degrees of freedom were fitted (one of ``EvaluationSettings.align``'s choices,
-    :data:`~robot_msgs.evaluation.ALIGNMENT_METHODS`), ``n_fit`` how many poses the fit
-    used (0 for ``"none"``).
-    ``rotation`` is a proper rotation matrix ``(3, 3)``, ``translation_m`` metres ``(3,)``,
-    ``scale`` > 0. There is no ROS equivalent.
+    There is no ROS equivalent.
+
+    Attributes
+    ----------
+    method : str
+        Which degrees of freedom were fitted (one of ``EvaluationSettings.align``'s
+        choices, :data:`~robot_msgs.evaluation.ALIGNMENT_METHODS`).
+    rotation : ndarray, shape (3, 3), float64
+        A proper rotation matrix, ``R``.
+    translation_m : ndarray, shape (3,), float64, metres
+        ``t``.
+    scale : float > 0
+        ``s``.
+    n_fit : int
+        How many poses the fit used (0 for ``"none"``).
 
     Examples
     --------

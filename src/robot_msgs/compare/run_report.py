@@ -48,11 +48,18 @@ NAN = math.nan
 class TrackingLoss(Msg):
     """One interval during which the estimate was not valid (tracking lost).
 
-    ``start_s`` is when tracking was lost and ``end_s`` when it recovered, both on the
-    sensor (acquisition) clock in seconds; ``recovery_s = end_s - start_s`` is the
-    recovery time the guide asks for. A loss never recovered has ``recovered=False``
-    and ends at the end of the sequence (or of what is known about it), so its
-    duration counts as lost time, not as a recovery.
+    ``recovery_s = end_s - start_s`` is the recovery time the guide asks for. A loss
+    never recovered has ``recovered=False`` and ends at the end of the sequence (or of
+    what is known about it), so its duration counts as lost time, not as a recovery.
+
+    Attributes
+    ----------
+    start_s : float, seconds on the sensor (acquisition) clock
+        When tracking was lost.
+    end_s : float, seconds on the sensor (acquisition) clock
+        When it recovered.
+    recovered : bool
+        ``False``: never recovered.
     """
 
     start_s: float

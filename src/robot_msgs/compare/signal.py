@@ -31,12 +31,17 @@ __all__ = ["ErrorSeries", "Signal", "delta_words", "find_signal", "signal_name",
 class ErrorSeries(Msg):
     """The per-sample errors one ``ErrorStats`` summarised, with their time axis.
 
-    ``errors`` (``(N,)``, in the signal's unit, NaN where a sample has no value, such as
-    an RPE distance ratio over a zero reference distance) at ``stamps_s`` (``(N,)``,
-    seconds on the estimate's clock: the matched pose's stamp for APE, the end pose's for
-    a pair). ``pairs`` (``(N, 2)``, int64) are the rows ``(i, j)`` of each pair in the
-    result's matched trajectories, for relative errors (RPE, drift segments); ``None``
-    for absolute errors, where row ``k`` is matched pose ``k``.
+    Attributes
+    ----------
+    stamps_s : ndarray, shape (N,), float64, seconds on the estimate's clock
+        The matched pose's stamp for APE, the end pose's for a pair.
+    errors : ndarray, shape (N,), float64, the signal's unit
+        NaN where a sample has no value, such as an RPE distance ratio over a zero
+        reference distance.
+    pairs : ndarray, shape (N, 2), int64, or None
+        The rows ``(i, j)`` of each pair in the result's matched trajectories, for
+        relative errors (RPE, drift segments); ``None`` for absolute errors, where row
+        ``k`` is matched pose ``k``.
 
     Examples
     --------
@@ -176,13 +181,28 @@ def _stats_said(
 class Signal(Msg):
     """One computed quantity: its name, what it is, its unit, its statistics and its series.
 
-    ``quantity`` is what was computed (``"translation"``, ``"angle_deg"``,
-    ``"translation_pct"``, a control channel, ``"coverage"``); ``unit`` its unit
-    (``"m"``, ``"deg"``, ``"%"``, ``""`` for a ratio). ``stats`` summarises ``series``
-    (``None`` in a summary). The parameters that tell signals of one quantity apart are
-    fields: ``delta`` and ``delta_unit`` (an RPE interval, ``f``/``s``/``m``/``rad``/
-    ``deg``), ``length_m`` (a drift segment length, metres). ``name`` is their label
-    (:func:`signal_name`), unique within a comparison.
+    The parameters that tell signals of one quantity apart are fields (``delta``,
+    ``delta_unit``, ``length_m``).
+
+    Attributes
+    ----------
+    name : str
+        The parameters' label (:func:`signal_name`), unique within a comparison.
+    quantity : str
+        What was computed (``"translation"``, ``"angle_deg"``, ``"translation_pct"``, a
+        control channel, ``"coverage"``).
+    unit : str
+        Its unit (``"m"``, ``"deg"``, ``"%"``, ``""`` for a ratio).
+    stats : ErrorStats
+        Summarises ``series``.
+    series : ErrorSeries or None
+        ``None`` in a summary.
+    delta : float or None
+        An RPE interval, in ``delta_unit``.
+    delta_unit : str or None
+        ``f``/``s``/``m``/``rad``/``deg``.
+    length_m : float or None, metres
+        A drift segment length.
 
     Examples
     --------

@@ -21,19 +21,34 @@ _WEAK_CONTRAST = 1.0
 class TimeOffset(Msg):
     """The clock offset that best lines an estimate's motion up with the reference's.
 
-    ``offset_s`` is added to the estimate's stamps to put them on the reference's clock
-    (the meaning of ``EvaluationSettings.offset_s``), seconds. ``std_s`` is its standard
-    uncertainty, seconds (``inf`` when the cost curve has no curvature at the optimum).
-    ``search_s`` is the range searched, ``(low, high)`` seconds. ``n_poses`` counts the
-    estimate poses the cost was computed on at the optimum; ``rms_m`` is the RMS position
-    error there after the fit, metres. ``contrast`` is how much the cost rises away from
-    the optimum: the median over the searched offsets of the mean squared error, divided
-    by its minimum, minus 1 (0: a flat curve, nothing to time the trajectories by).
-    ``candidates_s`` and ``cost_rms_m`` (``(K,)``) are the cost curve: RMS error, metres,
-    finite and >= 0 (NaN: too few poses overlap there), at each offset of the coarse
-    search, seconds. ``notes`` say what a reader must know
-    about the estimate's quality (an optimum at the edge of the search, a flat curve, a
-    second minimum, little overlap). There is no ROS equivalent.
+    There is no ROS equivalent.
+
+    Attributes
+    ----------
+    offset_s : float, seconds
+        Added to the estimate's stamps to put them on the reference's clock (the meaning
+        of ``EvaluationSettings.offset_s``).
+    std_s : float, seconds
+        Its standard uncertainty (``inf`` when the cost curve has no curvature at the
+        optimum).
+    search_s : tuple of float, seconds
+        The range searched, ``(low, high)``.
+    n_poses : int
+        The estimate poses the cost was computed on at the optimum.
+    rms_m : float, metres
+        The RMS position error there after the fit.
+    contrast : float
+        How much the cost rises away from the optimum: the median over the searched
+        offsets of the mean squared error, divided by its minimum, minus 1 (0: a flat
+        curve, nothing to time the trajectories by).
+    candidates_s : ndarray, shape (K,), float64, seconds
+        Each offset of the coarse search: with ``cost_rms_m``, the cost curve.
+    cost_rms_m : ndarray, shape (K,), float64, metres
+        The RMS error at each of ``candidates_s``, finite and >= 0 (NaN: too few poses
+        overlap there).
+    notes : tuple of str
+        What a reader must know about the estimate's quality (an optimum at the edge of
+        the search, a flat curve, a second minimum, little overlap).
 
     Examples
     --------
