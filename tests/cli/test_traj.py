@@ -787,6 +787,28 @@ def test_ref_that_is_also_a_file_says_the_command_without_it(
     assert f"name it once (`robot-msgs traj {est} --ref {ref}`)" in err
 
 
+def test_ref_that_is_also_a_file_offers_the_command_with_every_other_flag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`traj A B --ref A --align se3 --plot x.pdf` was offered `traj B --ref A`, flags dropped.
+
+    With no FILE left REF is the FILE, and the flags that need --ref go (--align would be
+    refused without it); the others stay, as typed.
+    """
+    (tmp_path / "a.tum").write_text(CLEAN)
+    (tmp_path / "b.tum").write_text(CLEAN)
+    monkeypatch.chdir(tmp_path)
+    argv = ["traj", "a.tum", "b.tum", "--ref", "a.tum", "--align", "se3", "--plot", "x.pdf"]
+    assert main([*argv, "--t-start", "0.5", "--label", "my b"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    offered = "robot-msgs traj b.tum --ref a.tum --align se3 --plot x.pdf --t-start 0.5"
+    assert f"name it once (`{offered} --label 'my b'`)" in err
+    argv = ["traj", "--ref", "a.tum", "./a.tum", "--al=se3", "--sync", "nearest", "--check"]
+    assert main([*argv, "--transform-right", "auto", "--save", "o.tum"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "name it once (`robot-msgs traj ./a.tum --check --save o.tum`)" in err
+
+
 def test_ref_that_is_also_a_file_is_found_by_the_file_not_the_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

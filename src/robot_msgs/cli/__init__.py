@@ -27,7 +27,7 @@ from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, UsageError, ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Collection, Sequence
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -304,6 +304,61 @@ def _flag_values(after: list[str], command: str) -> set[int]:
             at += 1
             most -= 1
     return places
+
+
+def typed_without(
+    args: argparse.Namespace,
+    *,
+    inputs: Callable[[str], bool],
+    flags: Collection[str] = (),
+) -> str:
+    """Return the command line typed, less the inputs ``inputs`` picks and ``flags``.
+
+    What a refusal offers to type keeps every other word the user gave (``traj A B --ref
+    A --align se3 --plot x.pdf`` was offered ``robot-msgs traj B --ref A``, its flags
+    dropped). A flag is dropped with its values, abbreviated (``--al``) or with ``=``.
+    ``args`` holds the words typed (:func:`main` keeps them), else its ``files``.
+
+    Examples
+    --------
+    >>> args = argparse.Namespace(
+    ...     typed=["traj", "a.tum", "b.tum", "--ref", "a.tum", "--al", "se3", "--check"]
+    ... )
+    >>> typed_without(args, inputs="a.tum".__eq__)
+    'robot-msgs traj b.tum --ref a.tum --al se3 --check'
+    >>> typed_without(args, inputs="b.tum".__eq__, flags=("--ref", "--align"))
+    'robot-msgs traj a.tum --check'
+    """
+    import shlex  # noqa: PLC0415 - only for a refusal
+
+    given = list(getattr(args, "typed", None) or [args.command, *args.files])
+    command = _command_of(given)
+    at = given.index(command) + 1
+    after = given[at:]
+    values = _flag_values(after, command)
+    options = _options_of(command)
+    kept = given[:at]
+    dropping = False  # the values of a dropped flag go with it
+    positional = False  # after "--" every word is an input
+    for k, word in enumerate(after):
+        if k in values and not positional:
+            if not dropping:
+                kept.append(word)
+            continue
+        dropping = False
+        if word == "--" and not positional:
+            positional = True
+        elif _is_flag(word) and not positional:
+            flag = word.split("=", 1)[0]
+            known = [o for o in options if flag.startswith("--") and o.startswith(flag)]
+            full = flag if flag in options or len(known) != 1 else known[0]
+            if full in flags:
+                dropping = True
+                continue
+        elif inputs(word):
+            continue
+        kept.append(word)
+    return shlex.join(["robot-msgs", *kept])
 
 
 def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
@@ -597,6 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args, unknown = parser.parse_known_args(given)
             if unknown:
                 sub.error(_unknown_said(unknown, command, sub))
+            args.typed = given  # what a refusal offers to type keeps it (typed_without)
         else:
             args = parser.parse_args(given)
         with warnings.catch_warnings():

@@ -597,6 +597,12 @@ def _plot(
         print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
 
 
+#: The flags that only go with ``--ref REF`` (and ``--transform-right auto``).
+_WITH_REF = (
+    "--ref", "--align", "--sync", "--max-diff", "--max-gap", "--spatial-pairs", "--max-distance",
+)  # fmt: skip
+
+
 def _same_file(a: str, b: str) -> bool:
     """Say whether paths ``a`` and ``b`` name one file (``./gt.tum`` and ``gt.tum`` do)."""
     try:
@@ -611,10 +617,21 @@ def run(args: argparse.Namespace) -> int:
         # One --topic reads one trajectory of a file: REF and FILE would be the same one
         # (and FILE was dropped from what is aligned, saved and drawn). evo's habit
         # `evo_traj tum A B --ref A` was told of bags only, not what to type.
-        others = [str(f) for f in args.files if not _same_file(f, args.ref)]
-        typed = shlex.join(["robot-msgs", "traj", *others, "--ref", str(args.ref)])
-        if not others:
-            typed = shlex.join(["robot-msgs", "traj", str(args.ref)])
+        from robot_msgs.cli import typed_without  # noqa: PLC0415 - only for a refusal
+
+        # Every other flag typed is kept (`--align se3 --plot x.pdf` were dropped); with
+        # no FILE left, REF is the FILE, and the flags that need --ref go with it.
+        others = [f for f in args.files if not _same_file(f, args.ref)]
+        unref = [*_WITH_REF, *(["--transform-right"] if args.transform_right == "auto" else [])]
+        seen: list[str] = []  # with no FILE left, the first stays: REF as the FILE
+
+        def dropped(word: str) -> bool:
+            if not _same_file(word, args.ref):
+                return False
+            seen.append(word)
+            return bool(others) or len(seen) > 1
+
+        typed = typed_without(args, inputs=dropped, flags=[] if others else unref)
         msg = (
             f"--ref {args.ref} is also a FILE: name it once (`{typed}`); for two topics of "
             "one bag, `robot-msgs ape BAG BAG --ref-topic A --est-topic B` compares them"
