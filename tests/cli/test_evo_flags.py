@@ -135,6 +135,22 @@ SYNTAX = [
     ("drift", ["kitti", "gt.txt", "est.txt"], "kitti is evo's; here: REF EST [--format kitti]"),
     ("doctor", ["bag", "x.bag", "/a", "/b"], "bag is evo's; here: --ref-topic T1 --est-topic T2"),
     ("traj", ["bag", "x.bag", "/odom"], "bag is evo's; here: BAG --topic /odom"),
+    # evo_traj draws each topic; here one --topic a run: the second was dropped
+    (
+        "traj",
+        ["bag", "x.bag", "/a", "/b"],
+        "bag is evo's; here: BAG --topic /a, then BAG --topic /b",
+    ),
+    (
+        "traj",
+        ["bag", "ROS_example.bag", "groundtruth", "ORB-SLAM", "--check"],
+        "bag is evo's; here: --topic groundtruth, then ORB-SLAM",  # in 80 columns
+    ),
+    (
+        "traj",
+        ["bag2", "folder", "/groundtruth", "/ORB_SLAM/pose", "/S_PTAM/pose"],
+        "bag2 is evo's; here: BAG --topic TOPIC, once per topic",
+    ),
 ]
 
 

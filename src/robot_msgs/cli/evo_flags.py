@@ -576,6 +576,8 @@ def evo_syntax_hint(
     "tum is evo's; here: REF EST [--format tum]"
     >>> evo_syntax_hint("ape", parser, ["bag", "x.bag", "/a", "/b"])
     "bag is evo's; here: BAG BAG --ref-topic /a --est-topic /b"
+    >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/a", "/b"])
+    "bag is evo's; here: BAG --topic /a, then BAG --topic /b"
     >>> evo_syntax_hint("ape", parser, ["gt.txt", "e.txt"]) is None
     True
     """
@@ -588,7 +590,15 @@ def evo_syntax_hint(
     if EVO_FORMATS[fmt]:
         return f"{fmt} is evo's; here: {EVO_COMMANDS[command]} {EVO_FORMATS[fmt]}"
     room = WIDTH - len(f"robot-msgs {command}: error: ")
-    if command == "traj":
+    if command == "traj" and len(topics) > 1:  # evo_traj draws each: one --topic a run
+        first, *rest = topics  # `bag x.bag t1 t2` was answered `BAG --topic t1`, t2 gone
+        said = [
+            ", then ".join(f"BAG --topic {t}" for t in topics),
+            ", then ".join([f"BAG --topic {first}", *rest]),
+            ", then ".join([f"--topic {first}", *rest]),
+            "BAG --topic TOPIC, once per topic",
+        ]
+    elif command == "traj":
         said = [f"BAG --topic {t}" for t in topics[:1]] + ["BAG --topic TOPIC"]
     else:
         ref, est = (topics + ["T1", "T2"][len(topics) :])[:2]
