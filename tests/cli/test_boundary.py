@@ -164,6 +164,31 @@ def test_sigterm_in_any_command_is_143(
     assert signal.getsignal(signal.SIGTERM) == before  # the handler is put back
 
 
+def test_sigterm_the_moment_its_handler_is_set_is_143_too(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A SIGTERM right after the handler was set, before the guarded block, was a traceback.
+
+    That is the moment a parent watching the child's handlers (below) signals it.
+    """
+    from robot_msgs.cli import _boundary
+
+    setting = signal.signal
+
+    def set_then_signalled(signum: int, handler: object) -> object:
+        before = setting(signum, handler)  # type: ignore[arg-type]
+        if handler is _boundary._on_sigterm:  # the handler under test
+            os.kill(os.getpid(), signal.SIGTERM)
+        return before
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(signal, "signal", set_then_signalled)
+    _fail_with(monkeypatch, lambda: None)
+    assert main(["traj", "x.tum"]) == 143
+    assert capsys.readouterr().err == "ERROR: terminated (SIGTERM); nothing was left half-written\n"
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
 def test_every_command_runs_inside_the_boundary(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -248,13 +273,49 @@ def large_tum(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _started(process: subprocess.Popen[str], seconds: float) -> None:
-    """Wait ``seconds`` for the child to be at work (imports done), or fail if it ended."""
-    time.sleep(seconds)
-    assert process.poll() is None, "the command ended before the signal"
+#: What a child shows of its work, from /proc (Linux): these tests wait on it, not a clock.
+_PROC = Path("/proc/self/status").exists()
+
+
+def _at_work(process: subprocess.Popen[str], large_tum: Path, moment: str) -> None:
+    """Wait until the child reaches ``moment`` of ``traj large.tum --save``; fail if it ends.
+
+    ``started``: its SIGTERM handler is set, so the boundary answers a signal from here
+    on; ``reading``: that, and it opened ``large_tum`` (or has read it: a poll may miss
+    the open file); ``converting``: it read as many bytes as ``large_tum`` holds (its
+    imports read a few MB, the file 46) and closed it. WHY not a sleep: 0.8 s was the
+    moment to signal, and under the load of six helpers on two cores the child could be
+    still starting, when a signal ends it with no line (-15) or a traceback (Ctrl-C).
+    """
+    size = large_tum.stat().st_size
+    proc = Path(f"/proc/{process.pid}")
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            status = (proc / "status").read_text()
+            caught = int(status.split("SigCgt:")[1].split()[0], 16)
+            io = (proc / "io").read_text()
+            read = int(io.split("rchar:")[1].split()[0])
+            opened = any(
+                os.path.realpath(fd) == str(large_tum.resolve()) for fd in (proc / "fd").iterdir()
+            )
+        except (OSError, IndexError):  # it ended between two reads
+            continue
+        started = bool(caught & 1 << (signal.SIGTERM - 1))
+        reached = {
+            "started": started,
+            "reading": started and (opened or read >= size),
+            "converting": started and not opened and read >= size,
+        }
+        if reached[moment]:
+            return
+        time.sleep(0.001)
+    assert process.poll() is None, f"the command ended before the signal ({moment})"
+    pytest.fail(f"the command did not reach {moment} in 120 s")  # pragma: no cover
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not _PROC, reason="waits on the child's /proc entries (Linux)")
 @pytest.mark.parametrize(
     ("signum", "code", "line"),
     [
@@ -266,18 +327,18 @@ def test_a_signal_during_traj_save_is_one_line_its_status_and_nothing_left(
     large_tum: Path, tmp_path: Path, signum: int, code: int, line: str
 ) -> None:
     out = tmp_path / "out.tum"
-    for delay in (0.8, 1.6):  # while reading, then (for a larger delay) while converting
+    for moment in ("started", "reading", "converting"):
         process = subprocess.Popen(  # noqa: S603 - our own interpreter and module
             [*ROBOT_MSGS, "traj", str(large_tum), "--save", str(out), "--force"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        _started(process, delay)
+        _at_work(process, large_tum, moment)
         process.send_signal(signum)
         _, err = process.communicate(timeout=60)
-        assert process.returncode == code, err
-        assert err == line + "\n"
+        assert process.returncode == code, (moment, err)
+        assert err == line + "\n", moment
         assert list(tmp_path.iterdir()) == []  # no output, no temporary file
 
 

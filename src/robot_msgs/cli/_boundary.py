@@ -235,11 +235,15 @@ def run_guarded(
     thread only; the previous handler is put back after).
     """
     main_thread = threading.current_thread() is threading.main_thread()
-    previous: Any = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    previous: Any = signal.getsignal(signal.SIGTERM)
     stdout: TextIO | None = sys.stdout
     if stdout is None:  # started with standard output closed (>&-)
         sys.stdout = _ClosedStdout()
     try:
+        # Set inside the try: a signal in the bytecodes between setting it and the try
+        # (the moment a child shows its handler) was a traceback, not one line.
+        if main_thread:
+            signal.signal(signal.SIGTERM, _on_sigterm)
         code = command()
         if sys.stdout is not None:
             sys.stdout.flush()  # a reader that went away shows here, not at exit
