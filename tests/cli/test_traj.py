@@ -755,6 +755,28 @@ def test_save_with_ref_and_align_writes_the_aligned_estimate(
     assert rms[0] < 0.02  # and not the unaligned 2 m of a monocular estimate
 
 
+@pytest.mark.evo_data
+def test_a_file_or_ref_that_is_a_topic_of_a_bag_given_says_so_and_what_to_type(
+    evo_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo's `bag x.bag gt` without `bag`, and evo_traj's `--ref /gt` (a topic there).
+
+    Both were "groundtruth: no such file", of a topic the bag lists.
+    """
+    pytest.importorskip("rosbags")
+    monkeypatch.chdir(evo_data)
+    bag = "ROS_example.bag"
+    assert main(["traj", bag, "groundtruth", "--check"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    said = f"groundtruth: no such file; it is a topic of {bag}: `robot-msgs traj {bag} --check"
+    assert f"{said} --topic groundtruth` reads it" in err
+    assert main(["traj", bag, "--topic", "ORB-SLAM", "--ref", "/groundtruth"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    ape = f"robot-msgs ape {bag} {bag} --ref-topic groundtruth --est-topic ORB-SLAM"
+    assert err.startswith(f"ERROR: /groundtruth: no such file; it is a topic of {bag}, ")
+    assert f"`{ape}` compares two topics of one bag" in err
+
+
 def test_ref_that_is_also_a_file_is_refused_not_dropped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -396,6 +396,38 @@ def _as_given(message: str, path: str) -> str:
     return message.replace(file, path) if file != path else message
 
 
+def _as_topic(
+    path: str, located: dict[str, _Located | Exception], args: argparse.Namespace, *, is_ref: bool
+) -> str:
+    """Say that a missing FILE or REF is a topic of a bag given, and what to type; or "".
+
+    evo's bag syntax without its ``bag`` word (``traj x.bag /gt``), and evo_traj's
+    ``--ref /gt`` (a topic there, a file here), were "/gt: no such file".
+    """
+    for bag, where in located.items():
+        if isinstance(where, Exception) or where.fmt not in BAG_FORMATS:
+            continue
+        names = [t["topic"] for t in where.report.get("topics", [])]
+        topic = next((n for n in names if n.lstrip("/") == path.lstrip("/")), None)
+        if topic is None:
+            continue
+        if is_ref:
+            est = args.topic or "TOPIC"
+            typed = shlex.join(
+                ["robot-msgs", "ape", bag, bag, "--ref-topic", topic, "--est-topic", est]
+            )
+            return (
+                f"; it is a topic of {bag}, and --ref names a file here (a topic in "
+                f"evo_traj's bag mode): `{typed}` compares two topics of one bag"
+            )
+        from robot_msgs.cli import typed_without  # noqa: PLC0415 - only for an error
+
+        spelled = {f"{lead}{n.lstrip('/')}" for n in names for lead in ("", "/")}
+        kept = typed_without(args, inputs=spelled.__contains__, flags=["--topic"])
+        return f"; it is a topic of {bag}: `{kept} --topic {shlex.quote(topic)}` reads it"
+    return ""
+
+
 def _shown(value: Any) -> Any:
     """``value`` with every text in it escaped for the terminal (names come from files)."""
     if isinstance(value, str):
@@ -727,6 +759,8 @@ def run(args: argparse.Namespace) -> int:
             traj, report = _read(path, where, args, None if is_ref else settings, frame)
         except (RobotMsgsError, OSError) as err:
             message = flags_in_text(_as_given(error_text(err), path))
+            if isinstance(err, FileNotFoundError):
+                message += _as_topic(path, located, args, is_ref=is_ref)
             if args.save is not None:
                 raise type(err)(message) from err
             reports.append({"path": path, "error": message})
