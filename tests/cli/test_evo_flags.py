@@ -146,6 +146,17 @@ SYNTAX = [
         ["bag", "ROS_example.bag", "groundtruth", "ORB-SLAM", "--check"],
         "bag is evo's; here: --topic groundtruth, then ORB-SLAM",  # in 80 columns
     ),
+    # evo_traj's --ref names a topic in its bag mode: two topics of one bag are ape's
+    (
+        "traj",
+        ["bag", "x.bag", "/a", "/b", "--ref", "/a"],
+        "bag is evo's; here: ape --ref-topic /a --est-topic /b",
+    ),
+    (
+        "traj",
+        ["bag", "ROS_example.bag", "ORB-SLAM", "--ref", "groundtruth"],
+        "bag is evo's; here: ape --ref-topic R --est-topic E",  # the rest is over 80
+    ),
     (
         "traj",
         ["bag2", "folder", "/groundtruth", "/ORB_SLAM/pose", "/S_PTAM/pose"],

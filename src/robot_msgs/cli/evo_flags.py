@@ -556,6 +556,24 @@ def _positionals(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[s
     return out
 
 
+def _value_of(flag: str, argv: Sequence[str]) -> str | None:
+    """Return the value given to ``flag`` in ``argv`` (``--ref x`` or ``--ref=x``), or None.
+
+    Examples
+    --------
+    >>> _value_of("--ref", ["a", "--ref", "/gt"]), _value_of("--ref", ["--ref=/gt"])
+    ('/gt', '/gt')
+    >>> _value_of("--ref", ["--ref"]) is None
+    True
+    """
+    for at, word in enumerate(argv):
+        if word.startswith(f"{flag}="):
+            return word.split("=", 1)[1]
+        if word == flag and at + 1 < len(argv):
+            return argv[at + 1]
+    return None
+
+
 def evo_syntax_hint(
     command: str, parser: argparse.ArgumentParser, argv: Sequence[str]
 ) -> str | None:
@@ -578,6 +596,8 @@ def evo_syntax_hint(
     "bag is evo's; here: BAG BAG --ref-topic /a --est-topic /b"
     >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/a", "/b"])
     "bag is evo's; here: BAG --topic /a, then BAG --topic /b"
+    >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/b", "--ref", "/a"])
+    "bag is evo's; here: ape --ref-topic /a --est-topic /b"
     >>> evo_syntax_hint("ape", parser, ["gt.txt", "e.txt"]) is None
     True
     """
@@ -590,7 +610,16 @@ def evo_syntax_hint(
     if EVO_FORMATS[fmt]:
         return f"{fmt} is evo's; here: {EVO_COMMANDS[command]} {EVO_FORMATS[fmt]}"
     room = WIDTH - len(f"robot-msgs {command}: error: ")
-    if command == "traj" and len(topics) > 1:  # evo_traj draws each: one --topic a run
+    ref = _value_of("--ref", argv)
+    if command == "traj" and ref is not None:  # evo_traj's bag --ref is a topic: ape's
+        ests = [t for t in topics if t != ref]
+        ests = ests or ["TOPIC"]
+        said = [
+            ", then ".join([f"ape BAG BAG --ref-topic {ref} --est-topic {ests[0]}", *ests[1:]]),
+            ", then ".join([f"ape --ref-topic {ref} --est-topic {ests[0]}", *ests[1:]]),
+            "ape --ref-topic R --est-topic E",
+        ]
+    elif command == "traj" and len(topics) > 1:  # evo_traj draws each: one --topic a run
         first, *rest = topics  # `bag x.bag t1 t2` was answered `BAG --topic t1`, t2 gone
         said = [
             ", then ".join(f"BAG --topic {t}" for t in topics),
