@@ -301,3 +301,11 @@ def test_a_bag_name_is_never_given_text() -> None:
     with pytest.raises(FormatError, match=r"x\.db3: the name says a db3 bag, the format kitti"):
         trajectory_outputs("x.db3", "kitti")
     assert trajectory_outputs("x.txt", "tum")[0] == "tum"  # a text name takes any text format
+
+
+def test_trajectory_outputs_says_a_ros1_bag_is_read_not_written() -> None:
+    """evo's --save_as_bag writes x.bag; here it was "cannot tell the format from '.bag'"."""
+    from robot_msgs.io import trajectory_outputs
+
+    with pytest.raises(FormatError, match=r"x\.bag: a ROS 1 bag \(\.bag\) is read, not written; "):
+        trajectory_outputs("x.bag")

@@ -519,6 +519,12 @@ def trajectory_outputs(
             f"the format (`format=` {' or '.join(text)})"
         )
         raise FormatError(msg)
+    if fmt is None and out.suffix.lower() == ".bag":  # evo's --save_as_bag: said apart
+        msg = (
+            f"{path}: a ROS 1 bag (.bag) is read, not written; write a ROS 2 bag "
+            "(name it .mcap or .db3) or text (.tum, .kitti, .csv)"
+        )
+        raise FormatError(msg)
     if fmt not in WRITE_FORMATS:
         msg = (
             f"{path}: cannot tell the trajectory format from {out.suffix!r}; name it "
