@@ -357,6 +357,8 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
         (["-u", "d"], "--delta-unit deg"),  # evo's units said as ours
         (["-u", "r"], "--delta-unit rad"),
         (["-u", "x"], "--delta-unit UNIT"),  # not one of evo's: the placeholder
+        (["-u", "s"], "--delta-unit s"),  # not evo's, but ours: said as typed
+        (["--delta_unit", "deg"], "--delta-unit deg"),
         (["-r", "--all_pairs"], "--relation RELATION --all-pairs"),  # no value given; both
         # every evo flag at once: rpe answered --delta_unit, then --all_pairs a try later
         (["--delta", "1", "--delta_unit", "m", "--all_pairs"], "--delta-unit m --all-pairs"),

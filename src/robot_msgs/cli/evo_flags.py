@@ -166,7 +166,8 @@ _FILLED: dict[str, dict[str, str]] = {
     },
     # evo's plot modes that are planes here (its yx, zx, zy are not).
     "PLANE": {plane: plane for plane in ("xy", "xz", "yz", "xyz")},
-    "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad"},
+    # and ours, which `-u` takes too (`-u s` was answered `--delta-unit UNIT`)
+    "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad", "s": "s", "deg": "deg", "rad": "rad"},
     # evo's interpolation is interpolate-longer: nearest's matches, the longer trajectory
     # resampled at the shorter one's stamps; interpolate resamples the reference at every
     # estimate stamp (a review: RPE n=80 against evo's 54, rmse -20 %).
