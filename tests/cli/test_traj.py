@@ -777,6 +777,23 @@ def test_a_file_or_ref_that_is_a_topic_of_a_bag_given_says_so_and_what_to_type(
     assert f"`{ape}` compares two topics of one bag" in err
 
 
+def test_ref_without_a_common_time_names_no_offset_flag_traj_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`traj EST --ref REF --align se3` of two clocks was told '--offset 0 s' and to give
+    '--offset SECONDS', which traj refuses as a flag of ape and others."""
+    ref = write(tmp_path, CLEAN, "ref.tum")
+    late = "".join(
+        f"{100 + float(r.split()[0])} {r.split(' ', 1)[1]}\n" for r in CLEAN.splitlines()[1:]
+    )
+    est = write(tmp_path, late, "est.tum")
+    assert main(["traj", str(est), "--ref", str(ref), "--align", "se3"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "No pose pairs found with --sync nearest, --max-diff 0.01 s: " in err
+    assert "they differ by -100.000000 s if both recordings started together" in err
+    assert "--offset" not in err
+
+
 def test_ref_that_is_also_a_file_is_refused_not_dropped(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -562,6 +562,25 @@ def test_no_overlap_raises_with_spans_and_an_offset_suggestion() -> None:
         associate(traj([100.0, 101.0, 102.0]), traj([0.0, 1.0]))
 
 
+@pytest.mark.parametrize("sync", ["nearest", "one_to_one", "interpolate", "interpolate_longer"])
+def test_no_overlap_without_offset_advice_says_the_clocks_difference_not_the_setting(
+    sync: str,
+) -> None:
+    """`traj EST --ref REF` (no --offset there) was told '--offset 0 s' and '(--offset ...) is'."""
+    with pytest.raises(AssociationError, match=r"^No pose pairs found") as caught:
+        associate(
+            traj([100.0, 101.0, 102.0]),
+            traj([0.0, 1.0]),
+            EvaluationSettings(sync=sync),  # type: ignore[arg-type]
+            advise_offset=False,
+        )
+    said = str(caught.value)
+    assert f"No pose pairs found with `sync={sync!r}`, `max_diff_s=0.01` s: " in said
+    assert "estimate spans 0.000000 .. 1.000000 s" in said
+    assert "they differ by 100.000000 s if both recordings started together" in said
+    assert "offset_s" not in said
+
+
 def test_no_overlap_points_a_library_caller_at_diagnose_not_at_the_command() -> None:
     # The error named `robot-msgs doctor` beside `diagnose()` to a library caller, who
     # has no use for the command (the command line names the command: flags_in_text).

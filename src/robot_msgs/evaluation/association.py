@@ -202,6 +202,8 @@ def associate(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     settings: EvaluationSettings | None = None,
+    *,
+    advise_offset: bool = True,
 ) -> Association:
     """Match the poses of ``estimate`` with those of ``reference`` in time.
 
@@ -223,6 +225,9 @@ def associate(
         reference poses are further apart, seconds (default 10 x the median reference
         interval, infinite with one reference pose). The time range is applied before,
         by :func:`~robot_msgs.evaluation.prepare`. Default: evo's settings.
+    advise_offset : bool
+        No pair found: the error names the clock offset as a setting to give; ``False``
+        for a caller that offers none (``robot-msgs traj``).
 
     Returns
     -------
@@ -311,9 +316,9 @@ def associate(
         )
         raise ValidationError(msg, field="sync", reason=msg)
     if method == "interpolate":
-        return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
+        return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s, advise_offset)
     if method == "interpolate_longer":
-        return _interpolate_longer(reference, estimate, max_diff_s, offset_s)
+        return _interpolate_longer(reference, estimate, max_diff_s, offset_s, advise_offset)
     if method == "nearest":
         ref_idx, est_idx, dropped = _nearest_pairs(ref_t, est_t, max_diff_s, offset_s)
         if dropped:
@@ -329,7 +334,9 @@ def associate(
                 "and were dropped"
             )
     if ref_idx.size == 0:
-        raise _no_match(reference, estimate, method, max_diff_s, offset_s)
+        raise _no_match(
+            reference, estimate, method, max_diff_s, offset_s, advise_offset=advise_offset
+        )
     shorter = min(len(reference), len(estimate))
     _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's", (reference, estimate))
     ref_rows = _frozen(ref_idx)
@@ -386,6 +393,7 @@ def _interpolate(
     max_diff: float,
     offset: float,
     max_gap: float | None,
+    advise_offset: bool,  # noqa: FBT001 - private, passed on to _no_match
 ) -> Association:
     """Resample the reference at the estimate's stamps (+ offset)."""
     ref_t = reference.stamps_s
@@ -408,7 +416,15 @@ def _interpolate(
             f"`max_gap_s={max_gap:g}` s and were not interpolated"
         )
     if est_idx.size == 0:
-        raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
+        raise _no_match(
+            reference,
+            estimate,
+            "interpolate",
+            max_diff,
+            offset,
+            max_gap,
+            advise_offset=advise_offset,
+        )
     _note_low_share(notes, est_idx.size, len(estimate), "the estimate's", (reference, estimate))
     at = _moved_stamps(estimate.stamps_s[est_idx], offset, "estimate", offset)  # when[est_idx]
     interpolated, left, used = _resampled(
@@ -432,7 +448,11 @@ def _interpolate(
 
 
 def _interpolate_longer(
-    reference: PoseTrajectory, estimate: PoseTrajectory, max_diff: float, offset: float
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    max_diff: float,
+    offset: float,
+    advise_offset: bool,  # noqa: FBT001 - private, passed on to _no_match
 ) -> Association:
     """Apply evo's ``interpolation``: ``nearest``'s stamps, the longer side resampled there.
 
@@ -445,7 +465,9 @@ def _interpolate_longer(
     ref_t, est_t = reference.stamps_s, estimate.stamps_s
     ref_idx, est_idx, _ = _nearest_pairs(ref_t, est_t, max_diff, offset, keep_shared=True)
     if est_idx.size == 0:
-        raise _no_match(reference, estimate, "interpolate_longer", max_diff, offset)
+        raise _no_match(
+            reference, estimate, "interpolate_longer", max_diff, offset, advise_offset=advise_offset
+        )
     notes: list[str] = []
     shorter = min(len(reference), len(estimate))
     _note_low_share(notes, est_idx.size, shorter, "the shorter trajectory's", (reference, estimate))

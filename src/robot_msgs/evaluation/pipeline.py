@@ -369,12 +369,17 @@ def same_poses(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
 
 
 def match_poses(
-    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    *,
+    advise_offset: bool = True,
 ) -> Association:
     """Match the poses by the settings' ``sync``: in space (``spatial``) or in time.
 
     :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m`` and
-    ``spatial_pairs`` for ``spatial``, else :func:`~robot_msgs.evaluation.associate`.
+    ``spatial_pairs`` for ``spatial``, else :func:`~robot_msgs.evaluation.associate`
+    (``advise_offset`` is its own).
     """
     if settings.sync == "spatial":
         return associate_spatially(
@@ -383,7 +388,7 @@ def match_poses(
             max_distance_m=settings.max_distance_m,
             spatial_pairs=settings.spatial_pairs,
         )[0]
-    return associate(reference, estimate, settings)
+    return associate(reference, estimate, settings, advise_offset=advise_offset)
 
 
 def _estimated_offset(
@@ -524,8 +529,9 @@ def prepare(
     estimate_name : str
         The estimate's label (a file name), which a warning about it starts with.
     advise_offset : bool
-        The warning of few matched poses advises the clock offset settings; ``False``
-        for a caller that offers none (``robot-msgs traj``): it says to check the clocks.
+        The warning of few matched poses, and the error of none, advise the clock offset
+        settings; ``False`` for a caller that offers none (``robot-msgs traj``): they
+        say to check the clocks.
 
     Returns
     -------
@@ -608,7 +614,7 @@ def prepare(
         matching = settings.replace(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
         )
-    association = match_poses(cut, estimate, matching)
+    association = match_poses(cut, estimate, matching, advise_offset=advise_offset)
     extrinsic = None  # X moves no stamp: the same pairs are matched again, with X applied
     if settings.transform_right_auto:  # X from the matched motions, then applied as given
         extrinsic = estimate_extrinsic(
@@ -618,7 +624,7 @@ def prepare(
         )
         mount = EvaluationSettings(transform_right=extrinsic.transform_right())
         estimate = apply_transforms(estimate, mount)
-        association = match_poses(cut, estimate, matching)
+        association = match_poses(cut, estimate, matching, advise_offset=advise_offset)
     few = association.low_match_note(offset=advise_offset)
     try:
         alignment, sim3_scale = fit_alignment_and_scale(
