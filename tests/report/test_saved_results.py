@@ -246,3 +246,25 @@ def test_settings_equal_but_for_the_sign_of_zero_are_shared_not_differing() -> N
     assert table.differing == []
     assert table.ranking is not None
     assert table.notes == []
+
+
+def test_confidence_is_not_said_unrecorded_in_a_result_it_does_not_apply_to() -> None:
+    """713681d left --confidence out of a translation APE's record, and `res NEES APE`
+    then noted '1 setting (--confidence) is not recorded in' the APE result: it bounds
+    NEES alone, so that result has not lost it."""
+    rng = np.random.default_rng(3)
+    n = 50
+    ref = PoseTrajectory(
+        stamps_s=np.arange(float(n)),
+        positions_xyz=rng.normal(0.0, 5.0, (n, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+    cov = np.tile(np.diag([0.01] * 3 + [1e-4] * 3), (n, 1, 1))
+    est = ref.replace(positions_xyz=ref.positions_xyz + 0.1, covariance_6x6=cov)
+    named = [
+        ("nees", ape(ref, est, relation="nees_position")),
+        ("translation", ape(ref, est)),
+    ]
+    table = compare_results(named)
+    assert "confidence" not in table.unrecorded
+    assert not any("not recorded" in note for t in table.tables for note in t.notes)

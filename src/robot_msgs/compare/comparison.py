@@ -140,11 +140,25 @@ class Comparison(Msg):
             return self
         return self.replace(signals=tuple(s.summary() for s in self.signals))
 
+    def applies(self, name: str) -> bool:
+        """Say whether the setting ``name`` is one of this comparison's.
+
+        ``confidence`` bounds APE's NEES alone: a result of another relation that lacks
+        it has not lost it (``res`` noted it as "not recorded" there, and refused to rank
+        an RPE result beside an evo zip for it).
+
+        Examples
+        --------
+        >>> c = Comparison(metric="ape", signals=(), parameters={"relation": "translation"})
+        >>> c.applies("confidence"), c.applies("align")
+        (False, True)
+        """
+        return name != "confidence" or self.parameters.get("relation") in NEES_DOF
+
     def record(self) -> dict[str, Value]:
         """Return the parameters and the settings as one flat mapping (tables, tallies).
 
-        ``confidence`` only where the relation is a NEES one: it bounds APE's NEES alone,
-        and ``res`` refused to rank an RPE result beside an evo zip for it (a review).
+        Only the settings that :meth:`applies` names as this comparison's.
 
         Examples
         --------
@@ -155,6 +169,4 @@ class Comparison(Msg):
         ['relation', 'align', 'n_align']
         """
         settings = {} if self.settings is None else self.settings.record()
-        if self.parameters.get("relation") not in NEES_DOF:
-            settings.pop("confidence", None)
-        return {**self.parameters, **settings}
+        return {**self.parameters, **{k: v for k, v in settings.items() if self.applies(k)}}

@@ -161,6 +161,7 @@ class ResultsComparison:
         # A setting a result lacks matters where a result of its metric sets it: RPE's
         # --delta is no setting of an APE result, nor an unset --n-align one of evo's zip
         # (the refusal compares it as unset); both were listed as not compared (a review).
+        # And where it applies to that result: --confidence to a NEES relation only.
         set_for = {
             k: {c.metric for c, r in zip(comparisons, self.records, strict=True)
                 if r.get(k) is not None}
@@ -169,7 +170,7 @@ class ResultsComparison:
         #: Settings some results do not record, where it matters, with those results' names.
         self.unrecorded: dict[str, list[str]] = {
             k: [name for (name, r) in named if name in missing[k]
-                and r.comparison.metric in set_for[k]]
+                and r.comparison.metric in set_for[k] and r.comparison.applies(k)]
             for k in keys
         }  # fmt: skip
         self.unrecorded = {k: v for k, v in self.unrecorded.items() if v}
