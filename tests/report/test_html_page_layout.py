@@ -516,3 +516,47 @@ def test_a_printed_figure_keeps_to_one_page(
     browser.drain(1.0)
     assert len(printed) == 9
     assert [(kind, high, how) for kind, high, how in printed if how != "avoid" or high > 979] == []
+
+
+#: Per plot: its kind and its x axes' tick labels (a list of texts per axis).
+_TICKS = """Array.from(document.querySelectorAll('div.plot')).map(d => [d.dataset.kind,
+  Array.from(d.querySelectorAll('g.xaxislayer-above')).map(
+    g => Array.from(g.querySelectorAll('text')).map(t => t.textContent))])"""
+
+
+@pytest.fixture(scope="module")
+def example_page(page: tuple[Browser, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The interactive page of the shipped example runs (``report`` with its defaults)."""
+    from robot_msgs.cli import main
+    from tests.report.conftest import example_manifest
+
+    out = tmp_path_factory.mktemp("example") / "report.html"
+    assert (
+        main(["report", str(example_manifest()), "--quiet", "--no-progress", "--html", str(out)])
+        == 0
+    )
+    return out
+
+
+def test_a_refit_keeps_the_x_ticks_and_labels_that_fit_are_kept(
+    page: tuple[Browser, Path], example_page: Path
+) -> None:
+    """7634e5e foretold an axis' count from the labels last drawn, themselves drawn with
+    the count it had set: at 360 px each refit flipped the example's trajectories between
+    1 and 2 labels and its repeatability's between "0" and "-0.5 0 0.5 1", which fit
+    (since 8598525 reflows the panels: "-2 0 2")."""
+    browser, _ = page
+    metrics = {"width": 360, "height": 900, "deviceScaleFactor": 1, "mobile": True}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(example_page.resolve().as_uri())
+    browser.drain(1.0)
+    drawn = browser.evaluate(_TICKS)
+    browser.evaluate(
+        "document.querySelectorAll('div.plot').forEach(d => Plotly.relayout(d, {autosize: true}))"
+    )
+    browser.drain(1.0)
+    assert browser.evaluate(_TICKS) == drawn
+    repeatability = [axes for kind, axes in drawn if kind == "repeatability"]
+    assert repeatability
+    # plotly draws 3 or 4 (its own count, by the panel's width); 7634e5e cut them to one.
+    assert all(len(labels) >= 3 for axes in repeatability for labels in axes), repeatability

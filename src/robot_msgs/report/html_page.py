@@ -220,20 +220,33 @@ _SCRIPT = r"""
       update[`yaxis${axis}.title.text`] = base.need[axis] > gap ? "" : base.titles[axis];
     }
   }
-  // An x axis gets no more ticks than its labels fit side by side, as last drawn (plotly.js
-  // draws 5 whatever the panel's width, then stands them upright: the trajectories' "0.2",
-  // "0.4"... ran into each other in panels 40 px wide at 360 px); as many as plotly.js
-  // draws where they fit (its count: a tick per 80 px, 5 to 10).
+  // An x axis gets no more ticks than its labels fit side by side: plotly.js draws 5
+  // whatever the panel's width, then stands them upright (the trajectories' "0.2",
+  // "0.4"... ran into each other in panels 40 px wide at 360 px). Each fit starts from
+  // plotly.js's own count, then takes one label off an axis while plotly.js turns its
+  // labels or they touch, as drawn: a count foretold from the labels last drawn (themselves
+  // drawn with the count it set) flipped at each refit, 1 and 2 labels, 1 and 4 (one "0"
+  // where "-0.5 0 0.5 1" fit, the repeatability's at 360 px).
+  const xAxes = L => Object.keys(L).filter(k => /^xaxis\d*$/.test(k) &&
+    L[k].type !== "category" && L[k].type !== "multicategory");
   function tickUpdate(div, L, update) {
-    for (const name of Object.keys(L).filter(k => /^xaxis\d*$/.test(k))) {
+    for (const name of xAxes(L)) if (div.layout[name].nticks) update[`${name}.nticks`] = 0;
+  }
+  function crowdedTicks(div) {
+    const L = div._fullLayout, update = {};
+    for (const name of xAxes(L)) {
       const ax = L[name];
-      if (ax.type === "category" || ax.type === "multicategory") continue;
-      const labels = Array.from(div.querySelectorAll(`g.xaxislayer-above g.${ax._id}tick text`));
-      const wide = Math.max(0, ...labels.map(t => t.getBBox().width));
-      const fits = Math.max(1, Math.floor(ax._length / (wide + 8)));
-      const nticks = fits < Math.min(Math.max(ax._length / 80, 4), 9) + 1 ? fits : 0;
-      if (nticks !== (div.layout[name].nticks || 0)) update[`${name}.nticks`] = nticks;
+      const boxes = Array.from(div.querySelectorAll(`g.xaxislayer-above g.${ax._id}tick text`))
+        .map(t => t.getBoundingClientRect()).filter(r => r.width > 0)
+        .sort((a, b) => a.left - b.left);
+      const turned = Object.values(ax._tickAngles || {}).some(a => a);
+      const touch = boxes.some((r, k) => k > 0 && r.left < boxes[k - 1].right + 4);
+      // plotly.js's nticks is a bound it may pass by one (ticks on both ends): from the
+      // bound it was given, so the loop below ends.
+      const nticks = Math.min(boxes.length, div.layout[name].nticks || Infinity) - 1;
+      if (nticks >= 1 && (turned || touch)) update[`${name}.nticks`] = nticks;
     }
+    return update;
   }
   // The figure's title keeps under the modebar where its first line reaches the modebar's
   // left end: the modebar, always shown on a screen with no hover (a phone's), covered
@@ -338,6 +351,10 @@ _SCRIPT = r"""
         update["legend.maxheight"] = 1;
       }
       await Plotly.relayout(div, update);
+      for (let crowded = crowdedTicks(div); Object.keys(crowded).length;
+           crowded = crowdedTicks(div)) {
+        await Plotly.relayout(div, crowded);  // a lower bound each time, down to 1
+      }
     } finally {
       div.fitting = false;
     }
