@@ -129,7 +129,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     Raises
     ------
     FormatError
-        The content fits no format, or fits two; the message says what was seen.
+        The content fits no format, or fits two, or a pipe is named as a bag; the message
+        says what was seen.
     FileNotFoundError, IsADirectoryError
         ``path`` does not exist, or is a folder that is no ROS 2 bag.
 
@@ -148,7 +149,9 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
     Raises
     ------
     FormatError
-        The content fits no format, or fits two (the candidates and ``--format`` named).
+        The content fits no format, or fits two (the candidates and ``--format`` named);
+        or ``path`` is named as a bag (``.bag``, ``.db3``, ``.mcap``) and is a pipe or a
+        device, refused before any read.
     FileNotFoundError, IsADirectoryError
         ``path`` does not exist, or is a folder that is no ROS 2 bag.
 
