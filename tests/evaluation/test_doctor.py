@@ -299,6 +299,21 @@ def test_a_short_reference_on_the_same_clock_is_no_clock_error(
     assert found.evidence["outside_reference_share"] == pytest.approx(24.097 / 26.563, abs=1e-3)
 
 
+def test_a_short_reference_inside_the_estimate_on_the_same_clock_is_no_clock_error() -> None:
+    """fr1_xyz's ground truth 10-16 s (or 15-21 s) beside rgbdslam's 26.6 s: the far
+    search's best, 0.0163 s, is the near search's own minimum, its RMS larger by a
+    rounding (5e-17 m), and was said "lines up at an offset of 0.0163 s (a clock error)"."""
+    ref = _ref()
+    t = ref.stamps_s - ref.stamps_s[0]
+    for start in (10.0, 15.0):
+        piece = _rows(ref, np.flatnonzero((t >= start) & (t <= start + 6.0)))
+        d = diagnose(piece, _est())
+        assert d.finding("clock_domain") is None
+        found = d.finding("time_offset")
+        assert found is not None
+        assert abs(found.evidence["offset_s"]) < 0.02  # type: ignore[arg-type]
+
+
 @pytest.mark.evo_data
 def test_an_offset_the_motion_does_not_tell_is_not_offered_as_the_fix(evo_data: Path) -> None:
     """fr2_desk against freiburg1_xyz (two sequences, 0% overlap): its best offset is
