@@ -1071,6 +1071,24 @@ def test_frame_indices_written_as_tum_stamps_are_stamp_units_not_a_clock_offset(
     )  # nothing timed on frame indices
 
 
+def test_the_estimate_beyond_a_kitti_reference_in_frames_is_said_in_frames(
+    tmp_path: Path,
+) -> None:
+    """Both KITTI files read without times, the reference the estimate's first 400 frames:
+    the span outside the reference's was said in seconds (KITTI 00's ground truth cut to
+    2000 frames beside ORB: "56% ... (2.54e+03 s after its end)")."""
+    est = _est()
+    ref = tmp_path / "ref.kitti"
+    whole = tmp_path / "est.kitti"
+    write_trajectory(ref, _rows(est, np.arange(400)), "kitti")  # no times files: frames
+    write_trajectory(whole, est, "kitti")
+    found = _doctor(str(whole), str(ref)).finding("coverage")
+    assert found is not None
+    after = len(est) - 400
+    assert f"lies outside the reference's ({after} frames after its end)" in found.summary
+    assert re.search(r"\d s\b", found.summary) is None
+
+
 def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: Path) -> None:
     """Both KITTI files read without times, the estimate from the 100th frame: the doctor
     was silent where the first frames of the two were paired (or called it another

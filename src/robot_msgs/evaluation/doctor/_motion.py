@@ -86,7 +86,7 @@ def _coverage(
     lost = float(steps[gaps].sum())
     lost_share = lost / max(estimate.duration_s, 1e-12)
     held, held_share = _reference_gaps(reference, stamps) if stamps.size > 1 else ("", 0.0)
-    beyond, beyond_share = _beyond_reference(r0, r1, stamps)
+    beyond, beyond_share = _beyond_reference(r0, r1, stamps, frames=estimate.stamps_are_frames)
     said = {"reference_gaps_share": _round(held_share, 4)} if held else {}
     said |= {"outside_reference_share": _round(beyond_share, 4)} if beyond else {}
     if lost_share < _GAP_SHARE and covered >= _PARTIAL_COVERAGE:
@@ -134,13 +134,16 @@ def _coverage(
     )
 
 
-def _beyond_reference(r0: float, r1: float, stamps: Float64Array) -> tuple[str, float]:
+def _beyond_reference(
+    r0: float, r1: float, stamps: Float64Array, *, frames: bool
+) -> tuple[str, float]:
     """Say the share of the estimate's span (``stamps``) outside the reference's ``r0..r1``.
 
     WHY: fr1_xyz's first 6 s as the reference beside rgbdslam's 26.6 s was said "the
     estimate covers 42% of the reference's span", true of the reference's 6 s, silent on
     the 24 s of the estimate after it, whose poses match none. Returns the clause (""
-    under :data:`_GAP_SHARE`) and the share.
+    under :data:`_GAP_SHARE`) and the share, its lengths in frames where ``frames`` (KITTI
+    without times was said "2.54e+03 s after its end").
     """
     e0, e1 = float(stamps[0]), float(stamps[-1])
     if not e1 > e0:
@@ -149,9 +152,10 @@ def _beyond_reference(r0: float, r1: float, stamps: Float64Array) -> tuple[str, 
     share = (before + after) / (e1 - e0)
     if not share >= _GAP_SHARE:
         return "", share
+    unit = " frames" if frames else " s"
     where = " and ".join(
-        [f"{before:.3g} s before its start"] * (before > 0)
-        + [f"{after:.3g} s after its end"] * (after > 0)
+        [f"{before:.3g}{unit} before its start"] * (before > 0)
+        + [f"{after:.3g}{unit} after its end"] * (after > 0)
     )
     said = (
         f"; {share:.0%} of the estimate's span lies outside the reference's ({where}): "
