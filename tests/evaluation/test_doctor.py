@@ -2180,3 +2180,19 @@ def test_a_gap_in_the_reference_is_said_with_the_estimate_poses_it_leaves_unmatc
     assert found.summary.startswith("the reference has 1 gap(s) longer than 0.1 s over 33% ")
     assert found.evidence["reference_gaps_share"] == pytest.approx(10.0 / 30.0, abs=0.01)
     assert diagnose(ref, ref).finding("coverage") is None
+
+
+def test_a_gap_in_the_reference_the_matching_bridges_is_not_said() -> None:
+    """The same 10 s gap with ``sync="interpolate", max_gap_s=15``: ``ape`` matches every
+    estimate pose across it, and the doctor said they "match none, and are in no error";
+    ``nearest`` with ``max_diff_s=6`` matches them too, from either end."""
+    ref = _ref()
+    t = ref.stamps_s - ref.stamps_s[0]
+    cut = _rows(ref, np.flatnonzero((t < 10.0) | (t > 20.0)))
+    for bridging in (
+        EvaluationSettings(sync="interpolate", max_gap_s=15.0),
+        EvaluationSettings(max_diff_s=6.0),
+    ):
+        assert diagnose(cut, ref, bridging).finding("coverage") is None
+    found = diagnose(cut, ref, EvaluationSettings(sync="interpolate", max_gap_s=5.0))
+    assert found.finding("coverage") is not None

@@ -298,7 +298,7 @@ def _time_checks(
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     checks += ["coverage", "rate_mismatch"]
     sliced = _in_range(estimate, settings, settings.offset_s)
-    gaps = _coverage(reference, estimate if sliced is None else sliced, settings.offset_s)
+    gaps = _coverage(reference, estimate if sliced is None else sliced, settings)
     if gaps is not None:
         out.append(gaps)
     try:
