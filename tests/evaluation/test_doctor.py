@@ -2182,6 +2182,25 @@ def test_a_gap_in_the_reference_is_said_with_the_estimate_poses_it_leaves_unmatc
     assert diagnose(ref, ref).finding("coverage") is None
 
 
+def test_a_gap_both_sides_share_is_said_as_the_estimates_own() -> None:
+    """The same 10 s cut out of both sides: the estimate's own gap was said, and the
+    reference's too, "over 38% of the estimate's span ... the estimate's poses there match
+    none", where it has no pose; with the estimate's gap 2 s shorter, those 2 s are left."""
+    ref, est = _ref(), _est()
+    t, te = ref.stamps_s - ref.stamps_s[0], est.stamps_s - ref.stamps_s[0]
+    cut = _rows(ref, np.flatnonzero((t < 10.0) | (t > 20.0)))
+    both = _rows(est, np.flatnonzero((te < 10.0) | (te > 20.0)))
+    found = diagnose(cut, both).finding("coverage")
+    assert found is not None
+    assert "1 gap(s) longer than 0.327 s take 38% of its own" in found.summary
+    assert "the reference has" not in found.summary
+    assert "reference_gaps_share" not in found.evidence
+    shorter = _rows(est, np.flatnonzero((te < 11.0) | (te > 19.0)))
+    found = diagnose(cut, shorter).finding("coverage")
+    assert found is not None
+    assert found.evidence["reference_gaps_share"] == pytest.approx(2.0 / 27.0, abs=0.005)
+
+
 def test_a_gap_in_the_reference_the_matching_bridges_is_not_said() -> None:
     """The same 10 s gap with ``sync="interpolate", max_gap_s=15``: ``ape`` matches every
     estimate pose across it, and the doctor said they "match none, and are in no error";

@@ -190,8 +190,18 @@ def _reference_gaps(
         bridged = settings.max_gap_s
     gap = max(DEFAULT_GAP_INTERVALS * step, bridged)
     steps = np.diff(t)
-    lost = np.clip(np.minimum(t[1:], e1) - np.maximum(t[:-1], e0), 0.0, None)
-    lost = np.where(steps > gap, lost, 0.0)
+    a, b = np.maximum(t[:-1], e0), np.minimum(t[1:], e1)
+    lost = np.where(steps > gap, np.clip(b - a, 0.0, None), 0.0)
+    # Less the estimate's own gaps (said apart, as its own): the same 10 s cut out of both
+    # sides was "38% of the estimate's span ... match none", where it has no pose at all.
+    # ``gone`` is the time in the estimate's gaps before each knot (piecewise linear).
+    own_step = float(np.median(np.diff(stamps)))
+    own = np.flatnonzero(np.diff(stamps) > DEFAULT_GAP_INTERVALS * own_step)
+    if own.size:
+        knots = np.stack([stamps[own], stamps[own + 1]], 1).ravel()
+        gone = np.cumsum(np.diff(knots, prepend=knots[0]) * np.tile([0.0, 1.0], own.size))
+        lost -= np.where(lost > 0, np.interp(b, knots, gone) - np.interp(a, knots, gone), 0.0)
+        lost = np.where(lost > own_step, lost, 0.0)  # no estimate pose left there
     share = float(lost.sum()) / (e1 - e0) if e1 > e0 else 0.0
     if not share >= _GAP_SHARE:
         return "", share
