@@ -299,6 +299,19 @@ def test_a_short_reference_on_the_same_clock_is_no_clock_error(
     assert found.evidence["outside_reference_share"] == pytest.approx(24.097 / 26.563, abs=1e-3)
 
 
+def test_most_of_the_estimate_beyond_the_reference_is_a_warning() -> None:
+    """fr1_xyz's first 8 s beside rgbdslam: "the estimate covers 57% ...; 83% of the
+    estimate's span lies outside the reference's" was an info, where that clause alone
+    is a warning from half."""
+    ref = _ref()
+    piece = _rows(ref, np.flatnonzero(ref.stamps_s - ref.stamps_s[0] <= 8.0))
+    found = diagnose(piece, _est()).finding("coverage")
+    assert found is not None
+    assert "the estimate covers 57% of the reference's span" in found.summary
+    assert found.evidence["outside_reference_share"] == pytest.approx(0.83, abs=0.01)
+    assert found.severity == "warning"
+
+
 def test_a_short_reference_inside_the_estimate_on_the_same_clock_is_no_clock_error() -> None:
     """fr1_xyz's ground truth 10-16 s (or 15-21 s) beside rgbdslam's 26.6 s: the far
     search's best, 0.0163 s, is the near search's own minimum, its RMS larger by a

@@ -100,7 +100,13 @@ def _coverage(
             summary=(held + beyond)[2:],
             evidence=said,
         )
-    warning = lost_share >= _GAP_SHARE or covered < _LOW_COVERAGE
+    # WHY the clauses' shares too: "warning from half", as alone above (fr1_xyz's first 8 s
+    # beside rgbdslam, covered 57%, 83% of the estimate's span beyond it, was an info).
+    warning = (
+        lost_share >= _GAP_SHARE
+        or covered < _LOW_COVERAGE
+        or max(held_share, beyond_share) >= _LOW_COVERAGE
+    )
     # Frame indices are counted in frames, as the README promises (KITTI without times
     # said "gaps longer than 10 s"; a review).
     unit = " frames" if estimate.stamps_are_frames else " s"
