@@ -293,6 +293,23 @@ def test_a_path_still_to_its_last_bit_is_as_smooth_as_a_still_one(
     assert speed_from_positions(positions, 100.0).tolist() == [0.0] * 1000
 
 
+def test_a_path_still_to_its_last_bit_is_as_straight_as_a_still_one() -> None:
+    """The same one-ulp back and forth at 5e5 m, x = a, b, a, ...: straightness said 0
+    (net 0 or 1 ulp over 666 ulps of path), a path that returns, where one that never
+    moves gets 1 by definition. Its extent, 1 ulp, is within its rounding, so it is 1
+    now, and a batch beside a moving path keeps the moving path's number (hand: 1)."""
+    x = np.full(1000, 5e5)
+    x[1::3] = np.nextafter(5e5, 1e6)
+    positions = np.stack([x, np.zeros(1000), np.full(1000, -2.0)], axis=1)
+    assert float(straightness(positions)) == 1.0
+    line = positions.copy()
+    line[:, 1] = np.arange(1000) * 0.01
+    assert straightness(np.stack([positions, line])).tolist() == [1.0, 1.0]
+    back = positions.copy()
+    back[:, 1] = np.abs(np.arange(1000) - 500) * 0.01  # out 5 m and back to 0.01 m
+    assert float(straightness(back)) == pytest.approx(0.01 / 9.99, rel=1e-9)
+
+
 def test_a_straight_creep_far_from_the_origin_is_as_smooth_as_a_straight_line() -> None:
     """A point at ECEF coordinates creeping 5 µm/s at 1 kHz in a straight line: its steps
     of 5e-9 m are 5 or 6 ulps (9.3e-10 m) each, and path smoothness said 0.137 of their

@@ -203,13 +203,33 @@ def _without_rounding(points: Any, change: Any, length: Any, largest: Any, eps: 
     return array_namespace(change).where(still | (largest <= step), 0.0, change)
 
 
+def _still_is_straight(points: Any, ratio: Any, length: Any, eps: float) -> Any:
+    """``ratio``, 1 for each trajectory still to its rounding (:func:`position_rounding`).
+
+    WHY: a point at 5e5 m moving one ulp back and forth was a path that returns (0),
+    where one that never moves gets 1 (a review). A still path's steps are each within
+    its rounding ``u``, so its length is at most ``(L - 1) u``: where even the shortest
+    exceeds that bound at the farthest point, none is still, and NumPy stops there.
+    """
+    if isinstance(points, np.ndarray):
+        if length.size == 0:
+            return ratio
+        far = float(np.abs(points[..., 0, :]).max()) + float(length.max())
+        bound = (points.shape[-2] - 1) * difference_rounding(far, points.shape[-1], eps)
+        if float(length.min()) > bound:
+            return ratio
+    still = position_rounding(points, eps)[1]
+    return array_namespace(ratio).where(still, 1.0, ratio)
+
+
 def _path_length_kernel(points: Any) -> Any:
     return _path_sums(points, turns=False)[1]
 
 
-def _straightness_kernel(points: Any) -> Any:
+def _straightness_kernel(points: Any, eps: float) -> Any:
     length = _path_length_kernel(points)  # first: its blocks check the coordinates
     ratio = ratio_or(norms(points[..., -1, :] - points[..., 0, :]), length, 1.0)
+    ratio = _still_is_straight(points, ratio, length, eps)
     # At most 1 (the triangle inequality), which the rounding of the step norms broke:
     # [[0, 0], [0.1, 0.1], [1, 1]] gave 1.0000000000000002 (a review). `where`, not
     # `minimum`: a straight path keeps its whole gradient (torch halves it at a tie).
@@ -335,14 +355,16 @@ def straightness(trajectory: Any) -> Any:
     Returns
     -------
     ndarray, shape (...), float64
-        A path that never moves (PL = 0) made no detour and gets 1 by definition.
+        A path that never moves (PL = 0), or moves only by its coordinates' rounding,
+        made no detour and gets 1 by definition.
 
     Examples
     --------
     >>> float(straightness([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]))  # √2 / 2
     0.7071067811865476
     """
-    return _straightness_kernel(check_points("trajectory", trajectory, min_points=2, finite=False))
+    points = check_points("trajectory", trajectory, min_points=2, finite=False)
+    return _straightness_kernel(points, input_eps(trajectory))
 
 
 # --------------------------------------------------------------------------- streaming classes
