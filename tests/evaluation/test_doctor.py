@@ -346,6 +346,48 @@ def test_an_offset_the_motion_does_not_tell_is_not_offered_as_the_fix(evo_data: 
     assert d.finding("motion_mismatch") is not None
 
 
+def _random_walk(
+    seed: int, start_s: float, n: int, *, step_s: float = 0.05, smooth: bool = False
+) -> PoseTrajectory:
+    """A random walk of 1 cm steps (``smooth``: its velocity walks, by 1 mm a step)."""
+    steps = np.random.default_rng(seed).normal(scale=0.01, size=(n, 3))
+    if smooth:
+        steps = 0.1 * np.cumsum(steps, axis=0)
+    return PoseTrajectory(
+        stamps_s=start_s + step_s * np.arange(n, dtype=np.float64),
+        positions_xyz=np.cumsum(steps, axis=0),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
+    )
+
+
+def test_two_unrelated_random_walks_apart_in_time_are_not_said_to_line_up() -> None:
+    """Two random walks at 20 Hz, 100 s and 20 s, 3 900 s apart: each offset fits a walk
+    onto another, and the best, -3957.37 s, was offered as the fix "± 0.5 s"; a second
+    minimum 27 s away fits as well (0.1 m against 0.0993 m RMS)."""
+    d = diagnose(_random_walk(1, 1000.0, 2000), _random_walk(101, 5000.0, 400))
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.fix == {}
+    assert "the motion does not tell the offset (its best fit, -3957.3746 s, ambiguous" in (
+        found.summary
+    )
+
+
+def test_two_unrelated_smooth_paths_are_not_said_to_line_up() -> None:
+    """Smooth random paths at 50 Hz, 60 s and 20 s, 0% overlap: "lines up at an offset of
+    2021.5750 s ± 0.7 s" with no note from the estimator; a clock is one for the whole
+    recording, and the halves of the estimate line up 5.2 s apart."""
+    ref = _random_walk(14, 2000.0, 3000, step_s=0.02, smooth=True)
+    d = diagnose(ref, _random_walk(114, 0.0, 1000, step_s=0.02, smooth=True))
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.fix == {}
+    assert (
+        "the motion does not tell the offset (its best fit, 2021.5750 s, its halves, each "
+        "timed alone, line up at 2020.2920 s and 2025.4600 s)"
+    ) in found.summary
+
+
 @pytest.mark.evo_data
 def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path) -> None:
     """nav2's ``/tf:map.odom`` (AMCL's correction) against ``/odom``: "another sequence, or

@@ -21,10 +21,12 @@ Each check is the package's own, run once here (one road per idea):
   counts (matched by index: :func:`~robot_msgs.evaluation.pipeline.frames_by_index`);
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
-  (a different recording start), else over the evaluation's range (``offset_search_s``
-  with ``offset_auto``, else ±1 s: a clock error) and, when its optimum lies at the edge,
-  its curve is flat or it finds none, once more over every offset that keeps half the
-  estimate inside the reference (a clock error of seconds); an offset is kept only when
+  (a different recording start; kept when the estimator notes nothing of its optimum
+  and the estimate's two halves, timed alone, agree), else over the evaluation's range
+  (``offset_search_s`` with ``offset_auto``, else ±1 s: a clock error) and, when its
+  optimum lies at the edge, its curve is flat or it finds none, once more over every
+  offset that keeps half the estimate inside the reference (a clock error of seconds);
+  an offset is kept only when
   the poses it shares with the evaluation's offset fit better too
   (:func:`~robot_msgs.evaluation.offset.shared_costs`: not a fit over fewer poses); when
   none is told and the evaluation fits no scale, all of it once more with a scale fitted

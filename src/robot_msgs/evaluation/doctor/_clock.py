@@ -27,6 +27,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _spread,
 )
 from robot_msgs.evaluation.offset import coarse_offsets, estimate_offset, shared_costs
+from robot_msgs.evaluation.pipeline import time_range
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 
 if TYPE_CHECKING:
@@ -94,8 +95,9 @@ def _clock_domain(
         offset_s=settings.offset_s + (low + high) / 2.0,
         offset_search_s=(high - low) / 2.0 + 1.0,
     )
+    spread = _spread(estimate)[0]
     try:
-        found = estimate_offset(reference, _spread(estimate)[0], search)
+        found = estimate_offset(reference, spread, search)
     except AssociationError as err:
         finding = Finding(
             kind="clock_domain",
@@ -121,14 +123,14 @@ def _clock_domain(
         return None, settings.offset_s
     offset = found.offset_s
     evidence.update(offset_s=offset, std_s=_round(found.std_s, 3))
-    if not math.isfinite(found.std_s):
-        # WHY no fix: the best offset is no sharper than its neighbours (01fa2f6), as
-        # between two unrelated sequences; the checks go on with it, and say so.
+    why = _untold(found) or _halves_apart(reference, spread, search)
+    if why:
+        # WHY no fix: the checks go on with the best offset, and say so (01fa2f6).
         finding = Finding(
             kind="clock_domain",
             severity="error",
             summary=f"{start}: {_percent(share)} overlap, and the motion does not tell the "
-            f"offset (its best fit, {offset:.4f} s, is no sharper than its neighbours)",
+            f"offset (its best fit, {offset:.4f} s, {why})",
             evidence=evidence,
         )
         return finding, offset
@@ -142,6 +144,36 @@ def _clock_domain(
         fix={"offset_s": round(offset, 6)},
     )
     return finding, offset
+
+
+def _halves_apart(
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> str:
+    """Say where the two halves of the estimate's span line up when timed apart, or ``""``.
+
+    A clock offset is one for the whole recording: each half, searched alone over the
+    same offsets, lines up at it within 3 standard uncertainties of their difference.
+    ``""`` where they do, or a half alone is refused. WHY: two unrelated smooth random
+    paths (a random walk's velocity), 0% overlap, were said to line up at 2021.5750 s ±
+    0.7 s with no note: a 20 s stretch of one bends as some stretch of the other does;
+    its halves line up 5.2 s apart, fr1_xyz's rgbdslam's (10 000 s late) 13 ms (± 8 ms).
+    """
+    mid = 0.5 * float(estimate.stamps_s[0] + estimate.stamps_s[-1])
+    try:
+        first, second = (
+            estimate_offset(reference, time_range(estimate, start, end)[0], settings)
+            for start, end in ((None, mid), (mid, None))
+        )
+    except AssociationError:
+        return ""
+    if abs(first.offset_s - second.offset_s) <= _SIGNIFICANT * math.hypot(
+        first.std_s, second.std_s
+    ):
+        return ""
+    return (
+        f"its halves, each timed alone, line up at {first.offset_s:.4f} s and "
+        f"{second.offset_s:.4f} s"
+    )
 
 
 def _search(
@@ -326,13 +358,38 @@ def _offset_searched_as(
         # a pose, on time, was said off by -35 ms ± 10 ms and +25 ms ± 3 ms by the seed,
         # the second minimum 0.14 s and 0.30 s away as deep (a review): the uncertainty
         # of one minimum's curvature does not see the other.
-        if any(note.startswith("ambiguous:") for note in first.notes):
+        if _ambiguous(first):
             return first, None, refused
         return first, _timed(reference, spread, settings, first), refused
     edge = wide if wide is not None else first
     if edge is None or not edge.at_edge or edge.flat:
         return first, None, refused
     return first, _timed(reference, spread, settings, edge), refused
+
+
+def _untold(found: TimeOffset) -> str:
+    """Say why the far search's ``found`` does not tell the offset, or ``""``.
+
+    No sharper than its neighbours (infinite uncertainty: two unrelated sequences,
+    01fa2f6), at the edge of the offsets searched, flat, or with a second minimum as
+    deep: the wide search's rule (:func:`_offset_searched_as` keeps a wide optimum only
+    when the estimator notes nothing of it). WHY: with no overlap the motion is all there
+    is, and two unrelated random walks (1 cm steps at 20 Hz) were said to line up at
+    -3957.3746 s ± 0.5 s, a second minimum as deep 27 s away; nav2's /odom 10 000 s late
+    at -10001.1960 s ± 1 s, the edge of the search, 1.2 s off its /amcl_pose.
+    """
+    if not math.isfinite(found.std_s):
+        return "is no sharper than its neighbours"
+    if found.at_edge:
+        return "lies at the edge of the offsets searched"
+    if found.flat:
+        return f"fits hardly better than the median offset: contrast {found.contrast:.2g}"
+    return _ambiguous(found)
+
+
+def _ambiguous(found: TimeOffset) -> str:
+    """Return the estimator's note of a second minimum as deep as ``found``'s, or ``""``."""
+    return next((note for note in found.notes if note.startswith("ambiguous:")), "")
 
 
 def _timed(
