@@ -388,6 +388,32 @@ def test_two_unrelated_smooth_paths_are_not_said_to_line_up() -> None:
     ) in found.summary
 
 
+def _turning_in_place(seed: int) -> PoseTrajectory:
+    """20 s at 20 Hz turning 0.5 rad/s about z, in place: 1 mm of noise a pose."""
+    t = np.arange(0.0, 20.0, 0.05)
+    yaw = np.stack([0 * t, 0 * t, 0.5 * t], 1)
+    return PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.random.default_rng(seed).normal(scale=1e-3, size=(t.size, 3)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(matrix_from_rotation_vector(yaw)),
+    )
+
+
+def test_a_side_turning_in_place_is_not_said_to_stand_still() -> None:
+    """Its positions stand still, but it turns 10 rad: "the estimate stands still" hid it."""
+    turning = _turning_in_place(0)
+    t = turning.stamps_s
+    moving = turning.replace(positions_xyz=np.stack([np.cos(t), 0 * t, 0.1 * t], 1))
+    found = diagnose(moving, turning).finding("motion_mismatch")
+    assert found is not None
+    assert found.summary.startswith("the estimate turns in place: over 400 matched poses")
+    assert "while it turns up to 180 deg from its first orientation, where" in found.summary
+    both = diagnose(_turning_in_place(1), turning).finding("motion_mismatch")
+    assert both is not None
+    assert both.summary.startswith("both hold their positions: over 400 matched poses")
+    assert both.summary.count("while it turns up to 180 deg") == 2
+
+
 @pytest.mark.evo_data
 def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path) -> None:
     """nav2's ``/tf:map.odom`` (AMCL's correction) against ``/odom``: "another sequence, or
@@ -2019,7 +2045,8 @@ def test_one_side_standing_still_is_said_not_sent_to_sim3(still_side: str) -> No
     assert found.severity == ("warning" if still_side == "reference" else "error")
     assert ("is the estimate's drift" in found.summary) == (still_side == "reference")
     assert found.fix == {}
-    assert f"the {still_side} stands still" in found.summary
+    # Its positions stand still; it turns 0.5 rad/s, as the moving side does.
+    assert f"the {still_side} turns in place" in found.summary
     assert found.evidence["still_side"] == still_side
     # Hand figures: noise of 0.1 mm on each axis spreads sqrt(3) 0.1 mm about its mean;
     # the path var(cos t) + var(sin 2t) + var(0.1 t) = 0.5 + 0.5 + 0.01 * 30² / 12.

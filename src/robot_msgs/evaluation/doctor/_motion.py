@@ -713,6 +713,7 @@ def _still(
         )
 
     still, moving = ("reference", "estimate") if ref_still else ("estimate", "reference")
+    turn = _in_place(matched_ref if ref_still else matched_est)
     sides = {"reference": said(ref_spread, ref_noise), "estimate": said(est_spread, est_noise)}
     # WHY a reference standing still is a warning: a robot held still while its estimate
     # drifts is a test of its own (the APE without alignment is the drift; a review).
@@ -721,8 +722,9 @@ def _still(
         kind="motion_mismatch",
         severity="warning" if stood else "error",
         summary=(
-            f"the {still} stands still: over {len(matched_ref)} matched poses it moves "
-            f"{sides[still]}, where the {moving} moves {sides[moving]}; neither follows "
+            f"the {still} {'turns in place' if turn else 'stands still'}: over "
+            f"{len(matched_ref)} matched poses it moves {sides[still]}{turn}, where the "
+            f"{moving} moves {sides[moving]}; neither follows "
             f"the other (Sim(3) explains {max(explained, 0.0):.0%} of the reference's "
             + (
                 "variance), and no alignment fits them "
@@ -763,18 +765,20 @@ def _both_still(
         _spread_and_noise(matched_ref), _spread_and_noise(matched_est)
     )  # fmt: skip
     noisier = max(ref_noise, est_noise)
+    turns = [_in_place(side) for side in (matched_ref, matched_est)]
 
-    def said(whose: str, spread: float, noise: float) -> str:
+    def said(whose: str, spread: float, noise: float, turn: str) -> str:
         own = f", {noise:.3g} m of noise a pose" if noise > 0 else ", without noise"
-        return f"the {whose} spreads {spread:.3g} m RMS about its mean{own}"
+        return f"the {whose} spreads {spread:.3g} m RMS about its mean{own}{turn}"
 
     return Finding(
         kind="motion_mismatch",
         severity="warning",
         summary=(
-            f"both stand still: over {len(matched_ref)} matched poses "
-            f"{said('reference', ref_spread, ref_noise)}, "
-            f"{said('estimate', est_spread, est_noise)}; each spreads no more than "
+            ("both hold their positions" if any(turns) else "both stand still")
+            + f": over {len(matched_ref)} matched poses "
+            f"{said('reference', ref_spread, ref_noise, turns[0])}, "
+            f"{said('estimate', est_spread, est_noise, turns[1])}; each spreads no more than "
             f"{_STILL:g} times the noisier side's noise ({noisier:.3g} m a pose), so there "
             "is nothing to align or scale (se3 would turn noise onto noise, sim3 scale it)"
             f"{_matched_at(settings)}: the APE with `align='none'` is the estimate's error "
@@ -788,6 +792,24 @@ def _both_still(
             "estimate_noise_m": _round(est_noise),
         },
     )
+
+
+def _in_place(traj: PoseTrajectory) -> str:
+    """Say how far a side whose positions stand still turns (``""``: within its noise).
+
+    The largest angle from its first orientation, said where it exceeds :data:`_STILL`
+    times the orientations' own noise (from the turns' second differences, as
+    :func:`_turn_noise`) and half a degree (:data:`_MOVES`). WHY: a robot turning in
+    place, 0.5 rad/s for 20 s, was said to "stand still": true of its positions only.
+    """
+    q = traj.orientations_quat_xyzw
+    turned = angle_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(q[[0] * len(q)]), q))
+    steps = rotation_vector_from_quat_xyzw(quat_xyzw_multiply(quat_xyzw_conjugate(q[:-1]), q[1:]))
+    noise = math.sqrt(_noise_variance(steps[1:] - steps[:-1])) if len(q) > 2 else 0.0
+    most = float(np.max(turned))
+    if most <= max(_MOVES[1], _STILL * noise):
+        return ""
+    return f", while it turns up to {math.degrees(most):.3g} deg from its first orientation"
 
 
 def _mirrored(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
