@@ -414,6 +414,20 @@ def test_a_side_turning_in_place_is_not_said_to_stand_still() -> None:
     assert both.summary.count("while it turns up to 180 deg") == 2
 
 
+def test_fewer_than_ten_matched_poses_say_which_checks_are_not_run(tmp_path: Path) -> None:
+    """Nine poses of the rgbdslam estimate matched: the checks of matched poses were
+    skipped, and only ``Diagnosis.checks`` said so; the doctor printed the coverage."""
+    d = _doctor(_write(tmp_path, "nine.tum", _rows(_est(), np.arange(100, 109))))
+    found = d.finding("alignment")
+    assert found is not None
+    assert found.severity == "info"
+    assert found.summary.startswith(
+        "only 9 poses matched, fewer than the 10 the checks of matched poses need: not run: "
+        "motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "
+    )
+    assert "scale" not in d.checks
+
+
 @pytest.mark.evo_data
 def test_nav2_map_to_odom_against_odom_is_said_held_between_jumps(evo_data: Path) -> None:
     """nav2's ``/tf:map.odom`` (AMCL's correction) against ``/odom``: "another sequence, or

@@ -319,9 +319,35 @@ def _time_checks(
     if rate is not None:
         out.append(rate)
     if association.n_matched < _MIN_FIRST:
+        # WHY said: nine poses matched left the checks below unrun, which only
+        # Diagnosis.checks recorded; the doctor printed the coverage alone.
+        out.append(
+            Finding(
+                kind="alignment",
+                severity="info",
+                summary=f"only {association.n_matched} poses matched, fewer than the "
+                f"{_MIN_FIRST} the checks of matched poses need: not run: "
+                f"{', '.join(_MATCHED_KINDS)}",
+                evidence={"matched": association.n_matched},
+            )
+        )
         return out
     out += _matched_checks(association, settings, checks, (reference, estimate))
     return out
+
+
+#: What the matched poses are checked for (:func:`_matched_checks`).
+_MATCHED_KINDS = (
+    "motion_mismatch",
+    "inverted",
+    "mirrored",
+    "planar",
+    "scale",
+    "quaternion_order",
+    "frame_extrinsic",
+    "alignment",
+    "worst_intervals",
+)
 
 
 def _matched_checks(
