@@ -30,7 +30,9 @@ from robot_msgs.evaluation import (
     estimate_extrinsic,
     estimate_offset,
     evaluate,
+    hand_eye,
 )
+from robot_msgs.evaluation.doctor import _motion
 from robot_msgs.evaluation.stamp_units import other_stamp_unit
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.evaluation_inputs import InputFile
@@ -426,6 +428,24 @@ def test_fewer_than_ten_matched_poses_say_which_checks_are_not_run(tmp_path: Pat
         "motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "
     )
     assert "scale" not in d.checks
+
+
+def test_the_doctor_finds_a_screw_axis_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The steady circle's screw axis was found by ``estimate_extrinsic`` and again by the
+    doctor: the same finding, from one search."""
+    calls = []
+    original = hand_eye._one_screw_axis
+
+    def counted(traj: PoseTrajectory) -> Float64Array | None:
+        calls.append(len(traj))
+        return original(traj)
+
+    monkeypatch.setattr(hand_eye, "_one_screw_axis", counted)
+    monkeypatch.setattr(_motion, "_one_screw_axis", counted, raising=False)
+    d = diagnose(*steady_circle(0, 0.2, 1.0))
+    assert len(calls) == 1
+    assert "frame_extrinsic" in d.checks
+    assert "frame_extrinsic" not in d.kinds(), d  # as test_the_same_steady_circle_...
 
 
 @pytest.mark.evo_data

@@ -207,6 +207,32 @@ def estimate_extrinsic(
 determine translation along z of the estimate's body (z of the reference's): \
 σ = inf m (no information) (...
     """
+    return _extrinsic_and_screw(
+        reference,
+        estimate,
+        with_scale=with_scale,
+        max_std_m=max_std_m,
+        max_std_deg=max_std_deg,
+        max_scale_std=max_scale_std,
+        refuse=refuse,
+    )[0]
+
+
+def _extrinsic_and_screw(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    *,
+    with_scale: bool = False,
+    max_std_m: float = 0.05,
+    max_std_deg: float = 1.0,
+    max_scale_std: float = 0.05,
+    refuse: bool = True,
+) -> tuple[Extrinsic, Float64Array | None]:
+    """Estimate as :func:`estimate_extrinsic`; also return the reference's screw axis.
+
+    The axis is :func:`_one_screw_axis`'s, which the estimate finds on the way (``None``:
+    the reference does not turn about one line). WHY: the doctor asked for it again.
+    """
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
     for name, switch in (("with_scale", with_scale), ("refuse", refuse)):
@@ -248,7 +274,7 @@ determine translation along z of the estimate's body (z of the reference's): \
                 limits=(max_std_m, math.radians(max_std_deg), max_scale_std),
                 refuse=refuse,
                 screw=screw,
-            )
+            ), screw
     except (FloatingPointError, np.linalg.LinAlgError) as err:
         sizes = ", ".join(
             f"{float(np.max(np.abs(t.positions_xyz))):.3g} m in `{name}`"

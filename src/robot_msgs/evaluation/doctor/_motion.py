@@ -50,7 +50,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _round,
     _spread,
 )
-from robot_msgs.evaluation.hand_eye import _one_screw_axis, estimate_extrinsic
+from robot_msgs.evaluation.hand_eye import _extrinsic_and_screw
 from robot_msgs.evaluation.offset import held_between_jumps
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -924,13 +924,14 @@ def _extrinsic(
 ) -> tuple[Finding | None, Extrinsic | None]:
     """Find a significant sensor-to-body extrinsic; also return it when it is a warning."""
     try:
-        x = estimate_extrinsic(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
+        x, screw = _extrinsic_and_screw(
+            *_spread(matched_ref, matched_est), with_scale=True, refuse=False
+        )
     except AlignmentError:
         return None, None
     line = _line_unturned(matched_ref)
     if line is not None:
         return _extrinsic_on_a_line(x, line), None
-    screw = _one_screw_axis(*_spread(matched_ref))
     if screw is not None:
         return _extrinsic_on_a_line(x, screw, turning=True), None
     rotvec = np.degrees(rotation_vector_from_matrix(x.rotation[None])[0])
