@@ -108,7 +108,16 @@ class TopicError(FormatError):
 
 
 class AssociationError(RobotMsgsError, ValueError):
-    """Two trajectories cannot be matched in time (no overlap, too few matches, bad tolerance)."""
+    """Two trajectories cannot be matched in time (no overlap, too few matches, bad tolerance).
+
+    ``cause``: the end of the message that says why the motion cannot time them, where
+    another finding may say it better (a flat offset cost that a scale fitted times);
+    ``""`` for other refusals.
+    """
+
+    def __init__(self, message: str, *, cause: str = "") -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 class AlignmentError(RobotMsgsError, ValueError):

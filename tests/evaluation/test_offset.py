@@ -193,6 +193,20 @@ def test_a_circle_at_constant_speed_cannot_be_timed() -> None:
         estimate_offset(ref, est, EvaluationSettings(offset_auto=True))
 
 
+def test_a_flat_cost_refusal_carries_its_cause_as_a_field() -> None:
+    """The evaluation replaces the cause where a scale fitted times the estimate; it found
+    it in the message by its wording (the text before " poses): ")."""
+    t, te = np.arange(0.0, 20.0, 0.01), np.arange(3.0, 17.0, 1 / 30)
+    ref, est = periodic(t, np.cos(t), np.sin(t)), periodic(te, np.cos(te), np.sin(te))
+    with pytest.raises(AssociationError, match=r"hardly changes") as caught:
+        estimate_offset(ref, est, EvaluationSettings(offset_auto=True))
+    assert caught.value.cause.startswith("it barely moves, or it moves so that turning it")
+    assert str(caught.value).endswith(f" poses): {caught.value.cause}")
+    with pytest.raises(AssociationError, match=r"fewer than 10 estimate poses") as caught:
+        estimate_offset(ref, est.replace(stamps_s=te + 100.0), EvaluationSettings())
+    assert caught.value.cause == ""  # no cause another finding could say better
+
+
 def test_little_overlap_is_said() -> None:
     est = lissajous(np.arange(26.0, 46.0, 1 / 30))  # 4 of its 20 s overlap the reference
     found = estimate_offset(REFERENCE, est, EvaluationSettings(offset_auto=True))

@@ -555,12 +555,6 @@ def _motion_and_noise(
     return motion, noise, int(rows.size)
 
 
-#: How the refusal of a flat cost curve begins; its cause follows the curve's figures,
-#: "... poses): ". The evaluation says another cause where a scale fitted times the
-#: estimate (``evaluation.pipeline``).
-HARDLY_CHANGES = "Cannot estimate a time offset: the alignment error hardly changes"
-
-
 def _too_narrow(
     reference: PoseTrajectory,
     span_s: tuple[float, float],
@@ -797,8 +791,17 @@ def estimate_offset(
         )
         raise AssociationError(msg)
     if contrast < _REFUSE_CONTRAST or rise <= _REFUSE_RISE * sy:
+        cause = (
+            f"{coarse_grid}, or give `offset_s=`"
+            if coarse_grid
+            else _too_narrow(reference, (start, end), half, motion, math.sqrt(j0))
+            or "it barely moves, or it moves so that turning it looks like a shift in "
+            "time (a circle at constant speed); its motion cannot time the estimate: give "
+            "`offset_s=`"
+        )
         msg = (
-            f"{HARDLY_CHANGES} over the offsets {low:g} .. {high:g} s ("
+            "Cannot estimate a time offset: the alignment error hardly changes over the "
+            f"offsets {low:g} .. {high:g} s ("
             + (
                 f"median {100 * contrast:.2g} % above its minimum {math.sqrt(j0):.3g} m RMS"
                 if contrast >= 0.0
@@ -808,16 +811,9 @@ def estimate_offset(
                 "the best offset found"
             )
             + f", the reference {math.sqrt(sy):.3g} m RMS about its mean over {n_used} poses): "
-            + (
-                f"{coarse_grid}, or give `offset_s=`"
-                if coarse_grid
-                else _too_narrow(reference, (start, end), half, motion, math.sqrt(j0))
-                or "it barely moves, or it moves so that turning it looks like a shift in "
-                "time (a circle at constant speed); its motion cannot time the estimate: give "
-                "`offset_s=`"
-            )
+            + cause
         )
-        raise AssociationError(msg)
+        raise AssociationError(msg, cause=cause)
     finest = float(median(np.diff(reference.stamps_s)))
     curvature = _curvature(cost, fine_rows, tau, step, finest)
     params = 8 if cost.with_scale else 7

@@ -28,7 +28,7 @@ from robot_msgs.evaluation.alignment import fit_alignment_and_scale, length_unit
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate, take_rows
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
-from robot_msgs.evaluation.offset import HARDLY_CHANGES, estimate_offset
+from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -415,9 +415,8 @@ def _estimated_offset(
         # turning it looks like a shift in time" (and fr2_desk_ORB at half scale "the range
         # is too narrow") before the scale that times it (a review): that is the cause.
         text = str(err)
-        head, figures, _ = text.partition(" poses): ")
-        if text.startswith(HARDLY_CHANGES) and figures:
-            text = f"{head}{figures}without a scale the motion cannot time it"
+        if err.cause:  # a flat cost curve: its figures, then the cause a scale replaces
+            text = text.removesuffix(err.cause) + "without a scale the motion cannot time it"
         msg = f"{text}; {advice}"
         raise AssociationError(msg) from err
 
