@@ -315,3 +315,31 @@ def test_unit_rotations_checks_every_row_in_chunks(row: int, off: float, divided
     assert abs(float(np.sum(out.orientations_quat_xyzw[row] ** 2)) - 1.0) < (
         1e-15 if divided else 1e-14
     )
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "said"),
+    [
+        (10.0, None, "`t_start_s=10` is 990 s before the reference's first stamp"),
+        (None, 1100.0, "`t_end_s=1100` is 70 s after the reference's last stamp"),
+        (971.0, None, None),  # 29 s before a 30 s span: no more than its span
+        (1005.0, 1030.0, None),
+    ],
+)
+def test_a_time_range_bound_farther_than_the_span_is_said_as_on_the_stamps_clock(
+    start: float | None, end: float | None, said: str | None
+) -> None:
+    """`--t-start 10` (evo's --t_start, typed as seconds from the start) on stamps at
+    1.3e9 s kept every pose without a word. A bound farther from the reference than its
+    span (30 s here, stamps 1000 .. 1030 s) is said; one within it is the user's cut."""
+    body = _body()
+    body = body.replace(stamps_s=body.stamps_s + 1000.0)
+    notes = evaluate(body, body, EvaluationSettings(t_start_s=start, t_end_s=end), metrics=[Ape()])[
+        0
+    ].notes
+    far = [note for note in notes if "stamps' own clock" in note]
+    if said is None:
+        assert far == []
+    else:
+        tail = "the time range is on the stamps' own clock, not in seconds from their start"
+        assert far == [f"{said} (1000.000000 .. 1030.000000 s), and cuts no pose: {tail}"]

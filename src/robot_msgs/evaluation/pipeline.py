@@ -284,6 +284,35 @@ def time_range(
     return take_rows(trajectory, slice(first, stop)), first
 
 
+def _far_range(reference: PoseTrajectory, settings: EvaluationSettings) -> str | None:
+    """Say a bound of the time range farther from the reference than its own span.
+
+    WHY: ``t_start_s=10`` (evo's ``--t_start 10``, typed as seconds from the start) on
+    stamps at 1.3e9 s kept every pose without a word. The range is on the stamps' clock;
+    a bound more than the reference's span before its first stamp (after its last) cuts
+    nothing and was most likely meant from the start. ``None`` otherwise.
+    """
+    stamps = reference.stamps_s
+    if not len(stamps):
+        return None
+    first, last = float(stamps[0]), float(stamps[-1])
+    span = last - first
+    start, end = settings.t_start_s, settings.t_end_s
+    far = []
+    if start is not None and start < first - span:
+        far.append(
+            f"`t_start_s={start:g}` is {first - start:.3g} s before the reference's first stamp"
+        )
+    if end is not None and end > last + span:
+        far.append(f"`t_end_s={end:g}` is {end - last:.3g} s after the reference's last stamp")
+    if not far:
+        return None
+    return (
+        f"{' and '.join(far)} ({stamp_text(first)} .. {stamp_text(last)} s), and cuts no "
+        "pose: the time range is on the stamps' own clock, not in seconds from their start"
+    )
+
+
 def _dropped_blocks(
     reference: PoseTrajectory, estimate: PoseTrajectory, association: Association
 ) -> list[str]:
@@ -641,7 +670,7 @@ def prepare(
             f"{association.n_matched} matched pose(s): {few}"
         )
         raise AlignmentError(msg) from err
-    notes = [note for note in (itself, by_index) if note]
+    notes = [note for note in (itself, by_index, _far_range(reference, settings)) if note]
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
     if extrinsic is not None:
