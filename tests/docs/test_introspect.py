@@ -66,7 +66,8 @@ def test_error_stats_summary_import_and_ros_match_the_seed() -> None:
         "Summary of one error signal over its finite samples, in the signal's own SI unit."
     )
     assert doc.body.startswith("`mean`, `median`, `min`, `max` and `final` keep the error's")
-    assert doc.body.endswith("were observed. They are NaN without a time axis.")  # notes left out
+    prose = sections(doc.body)[""]  # the seed's text; the Attributes section follows it
+    assert prose.endswith("were observed. They are NaN without a time axis.")  # notes left out
     assert doc.import_line == "from robot_msgs.compare import ErrorStats"
     assert doc.ros2 is None
     assert doc.type_name == "compare/ErrorStats"
@@ -314,7 +315,7 @@ def test_a_field_without_a_docstring_entry_shows_its_declared_description() -> N
     assert sorted(settings) == sorted(f.name for f in dataclasses.fields(EvaluationSettings))
     assert field_descriptions(Rpe)["relation"].startswith("each pair (i, j)'s error E")
     assert field_descriptions(Rpe)["pairs"].startswith("tuple of PairSettings: One per delta")
-    assert field_descriptions(ErrorStats) == {}
+    assert field_descriptions(ErrorStats)["iae"].startswith("float, the signal's unit × s: ")
 
 
 def test_no_field_is_described_in_running_text_only() -> None:
@@ -357,3 +358,19 @@ def test_a_result_whose_docstring_says_what_each_field_is_describes_each_one() -
         described = field_descriptions(cls)
         assert sorted(described) == sorted(f.name for f in dataclasses.fields(cls)), cls
     assert field_descriptions(TimeOffset)["std_s"].startswith("float, seconds: Its standard")
+
+
+def test_error_stats_field_descriptions_say_what_the_seed_page_says() -> None:
+    """The seed page: mean, median, min, max and final keep the error's sign; rms,
+    max_abs and p95_abs are of its magnitude; missing data is NaN with ``n == 0``; the
+    integrals are in unit × s, unit² × s and unit × s², NaN without a time axis."""
+    described = field_descriptions(ErrorStats)
+    for name in ("mean", "median", "min", "max", "final"):
+        assert "keeping the error's sign" in described[name], name
+    for name in ("rms", "max_abs", "p95_abs"):
+        assert "magnitude" in described[name], name
+    assert "0: no data, and every other field is then NaN" in described["n"]
+    units = {"iae": "unit × s", "ise": "unit² × s", "itae": "unit × s²"}
+    for name, unit in units.items():
+        assert described[name].startswith(f"float, the signal's {unit}: "), name
+        assert described[name].endswith("NaN without a time axis."), name

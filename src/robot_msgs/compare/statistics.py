@@ -49,6 +49,39 @@ class ErrorStats(Msg):
 
     WHY NaN by default: a series given without its time axis has no integral, and data
     serialised before these fields existed still loads.
+
+    Attributes
+    ----------
+    n : int
+        The finite samples summarised; 0: no data, and every other field is then NaN.
+    rms : float, the signal's unit
+        Root mean square, ``sqrt(mean(e²))``: of the error's magnitude, >= 0.
+    mean : float, the signal's unit
+        Mean, keeping the error's sign.
+    median : float, the signal's unit
+        Median, keeping the error's sign.
+    std : float, the signal's unit
+        Population standard deviation (ddof 0, as evo's), >= 0.
+    min : float, the signal's unit
+        The smallest sample, keeping the error's sign.
+    max : float, the signal's unit
+        The largest sample, keeping the error's sign.
+    max_abs : float, the signal's unit
+        The worst magnitude, ``max(|min|, |max|)``.
+    p95_abs : float, the signal's unit
+        95th percentile of the magnitude (linear interpolation): the worst magnitude
+        ignoring a single glitch sample; at most ``max_abs``.
+    final : float, the signal's unit
+        The last finite sample, keeping the error's sign: the error left when the motion
+        ends.
+    iae : float, the signal's unit × s
+        ∫|e| dt, trapezoids over the intervals whose both ends were observed; NaN
+        without a time axis.
+    ise : float, the signal's unit² × s
+        ∫e² dt, trapezoids as for ``iae``; NaN without a time axis.
+    itae : float, the signal's unit × s²
+        ∫(t - t₀)|e| dt, t₀ the series' first time, trapezoids as for ``iae``; NaN
+        without a time axis.
     """
 
     n: int
@@ -404,10 +437,10 @@ def error_stats(errors: Any, t: Any = None) -> ErrorStats:
     Returns
     -------
     ErrorStats
-        ``rms``, ``mean``, ``median``, ``std`` (population, ddof 0), ``min``, ``max``,
-        ``final`` (the last finite sample) keep the sign; ``max_abs`` and ``p95_abs``
-        (linear interpolation) are of the magnitude. No finite sample: every float is NaN
-        and ``n == 0``.
+        ``mean``, ``median``, ``min``, ``max`` and ``final`` (the last finite sample)
+        keep the sign; ``rms``, ``max_abs`` and ``p95_abs`` (linear interpolation) are of
+        the magnitude, ``std`` is the population's (ddof 0). No finite sample: every
+        float is NaN and ``n == 0``.
 
     Raises
     ------
