@@ -65,18 +65,38 @@ def check_counts(
 class Aggregate(Msg):
     """A summary of many comparisons made with the same settings: runs, trials, sequences.
 
-    For each signal, its ``stats`` are the ``ErrorStats`` *across runs* of one per-run
-    statistic (``statistic``, ``"rms"`` by default): their ``median`` is the median run's
-    RMSE, their ``max`` the worst run's (signals without series; ``stats`` views them by
-    name). Failed runs are counted in ``n_runs`` and ``failures`` (reason to count), never
-    folded into the error statistics. ``group`` says what was pooled (``{"algorithm":
-    "orb", "sequence": "MH_01"}``, with ``"configuration": "orb 2.0"`` when the runs held
-    several versions or parameter sets of the algorithm); ``settings`` are the shared
-    parameters and evaluation settings, flat (:meth:`Comparison.record`; ``"<mixed>"``
-    where a forced mix differs).
+    Each signal's ``stats`` are the ``ErrorStats`` *across runs* of one per-run
+    statistic: their ``median`` is the median run's RMSE, their ``max`` the worst run's
+    (``stats`` views them by name). Failed runs are counted, never folded into the error
+    statistics.
 
     WHY success apart from accuracy: the SLAM guide asks for "the overall success rate
     separately from the error on evaluable intervals".
+
+    Attributes
+    ----------
+    metric : str
+        The runs' metric (``"ape"``, ``"rpe"``...), as their comparisons name it; ``""``
+        when no run succeeded.
+    signals : tuple of Signal
+        One per signal every successful run has, without series; its ``stats`` are of
+        the runs' ``statistic`` (one value per run), in the signal's unit.
+    n_runs : int
+        Every run: those that succeeded and those counted in ``failures``.
+    statistic : str
+        The ``ErrorStats`` field of each run that is distributed across runs
+        (``"rms"``: the runs' RMSEs).
+    settings : mapping of str to value
+        The shared parameters and evaluation settings, flat
+        (:meth:`Comparison.record`); ``"<mixed>"`` where a forced mix differs.
+    group : mapping of str to scalar
+        What was pooled (``{"algorithm": "orb", "sequence": "MH_01"}``, with
+        ``"configuration": "orb 2.0"`` when the runs held several versions or parameter
+        sets of the algorithm); empty when not said.
+    failures : mapping of str to int
+        Failed runs by reason (``{"tracking lost": 2}``); empty when every run succeeded.
+    notes : tuple of str
+        What a reader must know, such as which settings a forced mix mixes.
     """
 
     metric: str

@@ -62,22 +62,36 @@ class Estimates(Msg):
 class Comparison(Msg):
     """One estimate against one reference: its signals, and how they were made.
 
-    ``metric`` names what was computed (``"ape"``, ``"rpe"``, ``"kitti_drift"``,
-    ``"relative_error"``, ``"tracking"``...); ``signals`` are its
-    :class:`~robot_msgs.compare.Signal` values, with their series in a full result and
-    without in a summary (:meth:`summary`).
-
     WHY the settings travel with the numbers: an APE after Sim(3) alignment and one
     after SE(3) alignment are different quantities; rankings and aggregates compare
     ``settings`` and ``parameters`` and refuse to mix (the SLAM guide: "do not silently
     mix these evaluation settings").
 
-    ``settings`` is ``None`` where no trajectory was
-    associated (control tracking). ``parameters`` are the metric's own (``relation``,
-    ``delta``, ``lengths_m``...). ``estimated`` holds what was estimated per
-    evaluation, which may differ between comparisons made the same way. ``counts``
-    records sample bookkeeping such as ``{"estimate": 788, "reference": 3000,
-    "matched": 788}`` and ``notes`` the warnings a reader must see.
+    Attributes
+    ----------
+    metric : str
+        What was computed (``"ape"``, ``"rpe"``, ``"kitti_drift"``,
+        ``"relative_error"``, ``"tracking"``...).
+    signals : tuple of Signal
+        Its :class:`~robot_msgs.compare.Signal` values, names distinct, with their series
+        in a full result and without in a summary (:meth:`summary`).
+    settings : EvaluationSettings or None
+        How the trajectories were associated and aligned; ``None`` where no trajectory
+        was associated (control tracking).
+    parameters : mapping of str to value
+        The metric's own (``relation``, ``delta``, ``lengths_m``...).
+    estimated : Estimates or None
+        What was estimated per evaluation (a clock offset, an extrinsic, NEES bounds),
+        which may differ between comparisons made the same way; ``None``: nothing.
+    estimate : str
+        The estimate's label (a file name, a run name); ``""`` when not said.
+    reference : str
+        The reference's label; ``""`` when not said.
+    counts : mapping of str to int
+        Sample bookkeeping, each count >= 0, such as ``{"estimate": 788, "reference":
+        3000, "matched": 788}``.
+    notes : tuple of str
+        The warnings a reader must see.
 
     Examples
     --------

@@ -18,17 +18,40 @@ __all__ = ["Ranking", "RankingRow"]
 class RankingRow(Msg):
     """One algorithm's line in a :class:`Ranking`: one configuration of it.
 
-    ``version`` and ``parameters`` say which configuration of ``algorithm`` the line is
-    (:class:`~robot_msgs.compare.Configuration`): runs of one algorithm with another
-    version or other parameters have their own line. ``label`` is what tables call it:
-    the algorithm alone when it had one configuration among the runs ranked, else told
-    apart by what differs (``orb 2.0``, ``orb (n_features=1000)``); :attr:`name` reads it.
-    ``scores[sequence]`` is the median over the algorithm's successful runs of that
-    sequence of the ranked figure (NaN: no successful evaluable run); ``ranks[sequence]``
-    its rank among the algorithms on that sequence (1 is best, ties share the mean
-    rank; an algorithm that ran but has no score takes the worst rank, one that did
-    not run there is left out). ``mean_rank`` averages ``ranks``. ``success_rate`` and
-    ``mean_coverage`` are over all its runs on the ranked sequences, failed ones included.
+    Runs of one algorithm with another version or other parameters have their own line
+    (:class:`~robot_msgs.compare.Configuration`); :attr:`name` reads what tables call it.
+
+    Attributes
+    ----------
+    algorithm : str
+        The algorithm the line ranks.
+    position : int
+        The line's place in the ranking, 1 first: by ``mean_rank``, then higher success
+        rate, then name.
+    mean_rank : float
+        The mean of ``ranks`` over the sequences the algorithm ran on.
+    n_runs : int
+        Its runs on the ranked sequences, failed ones included.
+    n_succeeded : int
+        Those of them that succeeded, at most ``n_runs``.
+    mean_coverage : float
+        The mean share of the sequence its runs covered, in ``[0, 1]``, over all its
+        runs on the ranked sequences, failed ones included (NaN: none said one).
+    scores : mapping of str to float, the ranked figure's unit
+        ``scores[sequence]``: the median over the algorithm's successful runs of that
+        sequence of the ranked figure (NaN: no successful evaluable run).
+    ranks : mapping of str to float
+        ``ranks[sequence]``: its rank among the algorithms on that sequence (1 is best,
+        ties share the mean rank; an algorithm that ran but has no score takes the worst
+        rank, one that did not run there is left out).
+    version : str
+        Which version of ``algorithm`` the line is; ``""`` when not said.
+    parameters : mapping of str to scalar
+        Which parameters of ``algorithm`` the line is; empty when not said.
+    label : str
+        What tables call the line: the algorithm alone when it had one configuration
+        among the runs ranked, else told apart by what differs (``orb 2.0``,
+        ``orb (n_features=1000)``); ``""`` in rankings saved without one.
     """
 
     algorithm: str
@@ -79,22 +102,48 @@ class RankingRow(Msg):
 class Ranking(Msg):
     """Algorithms ranked by one statistic of one metric's signal, across sequences.
 
-    ``metric``/``signal``/``statistic`` name the ranked figure (``"ape"``,
-    ``"translation"``, ``"rms"``) in ``unit``. ``settings`` are the evaluation settings
-    shared by every comparison behind it: a ranking of comparisons with differing
-    settings is refused unless forced, and then ``forced`` is true, the differing
-    settings read ``"<mixed>"`` and ``notes`` say so. ``left_out`` counts, by why, the
-    runs of a sweep it lacks: they failed to evaluate or were not evaluated, and count for
-    no algorithm. Every figure is ranked closest to zero best
-    (:func:`~robot_msgs.compare.statistics.rank_value`): ``magnitude`` is true when the
-    statistic keeps the sign of errors that take one (some run's ``min`` below zero), and
-    each score is then the statistic's magnitude (``|median|``). ``target`` is what a
-    consistent estimate scores where that is not 0: a NEES is ranked by its mean's
-    distance from its degrees of freedom (``|mean - 3|``,
-    :func:`~robot_msgs.evaluation.consistency.rank_target`).
+    Every figure is ranked closest to zero best
+    (:func:`~robot_msgs.compare.statistics.rank_value`). A ranking of comparisons with
+    differing settings is refused unless forced.
 
     WHY they travel: the guide says "do not silently mix these evaluation settings
     within one ranking".
+
+    Attributes
+    ----------
+    metric : str
+        The metric of the ranked figure (``"ape"``).
+    signal : str
+        Its signal (``"translation"``).
+    statistic : str
+        The ``ErrorStats`` field of that signal ranked (``"rms"``).
+    unit : str
+        The ranked figure's unit (``"m"``; ``"m·s"`` for an IAE of metres); ``""`` for a
+        count or a ratio.
+    sequences : tuple of str
+        The ranked sequences: those where some run evaluated.
+    rows : tuple of RankingRow
+        One per algorithm configuration, in position order (1, 2, ...).
+    settings : mapping of str to value
+        The evaluation settings shared by every comparison behind it; the differing ones
+        read ``"<mixed>"`` when ``forced``.
+    forced : bool
+        True when comparisons with differing settings were ranked together; ``notes``
+        then say which.
+    notes : tuple of str
+        What a reader must know: a forced mix, ties, algorithms that ran on different
+        sequences.
+    left_out : mapping of str to int
+        The runs of a sweep it lacks, by why: they failed to evaluate or were not
+        evaluated, and count for no algorithm.
+    magnitude : bool
+        True when the statistic keeps the sign of errors that take one (some run's
+        ``min`` below zero): each score is then the statistic's magnitude
+        (``|median|``).
+    target : float, the ranked figure's unit
+        What a consistent estimate scores where that is not 0: a NEES is ranked by its
+        mean's distance from its degrees of freedom (``|mean - 3|``,
+        :func:`~robot_msgs.evaluation.consistency.rank_target`).
     """
 
     metric: str

@@ -21,16 +21,34 @@ __all__ = ["GroupSummary", "Report"]
 class GroupSummary(Msg):
     """Repeated runs of one algorithm on one sequence, summarised across runs.
 
-    ``version`` and ``parameters`` say which configuration of ``algorithm`` the runs are
-    (:class:`~robot_msgs.compare.Configuration`): runs of another version or with other
-    parameters are another group, never pooled with these.
-    ``failures`` counts each failure reason; the success rate is reported from it,
-    apart from accuracy. ``accuracy`` is the :class:`Aggregate` of the APE comparisons
-    of the successful runs (``None`` without a reference). ``signals`` holds, for each
-    per-run figure (``"coverage"``, ``"lost_s"``, ``"latency_p95_s"``,
-    ``"peak_rss_bytes"``...), its distribution across the runs that have it (a signal
-    without series; :meth:`signal` finds one by name). ``repeatability`` is set when
-    there is no reference and at least two runs produced an estimate.
+    Runs of another version or with other parameters are another group, never pooled
+    with these (:class:`~robot_msgs.compare.Configuration`). The success rate is
+    reported from ``failures``, apart from accuracy.
+
+    Attributes
+    ----------
+    algorithm : str
+        The algorithm the runs ran.
+    sequence : str
+        The sequence they ran on.
+    n_runs : int
+        Every run of the group, failed ones included.
+    failures : mapping of str to int
+        Failed runs by reason; empty when every run succeeded.
+    accuracy : Aggregate or None
+        The :class:`Aggregate` of the APE comparisons of the successful runs (their
+        RMSEs across runs, in metres); ``None`` without a reference.
+    signals : tuple of Signal
+        For each per-run figure (``"coverage"``, ``"lost_s"``, ``"latency_p95_s"``,
+        ``"peak_rss_bytes"``...), its distribution across the runs that have it, in the
+        figure's unit (a signal without series; :meth:`signal` finds one by name); a
+        figure no run has is left out.
+    repeatability : Repeatability or None
+        Set when there is no reference and at least two runs produced an estimate.
+    version : str
+        Which version of ``algorithm`` the runs are; ``""`` when not said.
+    parameters : mapping of str to scalar
+        Which parameters of ``algorithm`` the runs are; empty when not said.
     """
 
     algorithm: str
@@ -78,10 +96,22 @@ class GroupSummary(Msg):
 class Report(Msg):
     """A whole evaluation: every run's report, per-group summaries and the ranking.
 
-    ``settings`` are the evaluation settings asked for (alignment, association
-    tolerance, RPE deltas, gap and end tolerances); ``ranking`` is ``None`` when no
-    run had a reference. ``notes`` carry what a reader must see (forced mixes,
-    runs without a reference).
+    Attributes
+    ----------
+    runs : tuple of RunReport
+        Every run's report, failed ones included.
+    groups : tuple of GroupSummary
+        One per (algorithm configuration, sequence): its runs summarised.
+    ranking : Ranking or None
+        The algorithms ranked by accuracy; ``None`` when no run had a reference (or an
+        accuracy figure).
+    settings : mapping of str to value
+        The evaluation settings asked for (alignment, association tolerance, RPE
+        deltas, gap and end tolerances), flat.
+    tool_version : str
+        The robot_msgs version that made the report; ``""`` when not said.
+    notes : tuple of str
+        What a reader must see (forced mixes, runs without a reference).
     """
 
     runs: tuple[RunReport, ...]

@@ -72,21 +72,32 @@ def drift_title(protocol: str) -> str:
 class EvaluationResult(Msg):
     """One evaluation of an estimate against a reference: the comparison and its evidence.
 
-    ``comparison`` holds the signals with their series, the settings, counts and notes.
-    ``reference`` is the matched reference poses as compared (interpolated for
-    ``sync="interpolate"``, and for ``"interpolate_longer"`` when the reference has more
-    poses; projected with ``project_to_plane``); ``matched_estimate`` the matched
-    estimate poses before ``alignment`` (after the settings' transforms; interpolated for
-    ``"interpolate_longer"`` when the estimate has more poses).
-    :attr:`estimate`, the estimate as compared, is derived from them on first use;
-    ``compared_estimate`` holds it instead where it is not that derivation (rpg's scaled
-    estimate, a result read from evo's zip, a result saved by release 3ddaaa9 or
-    earlier); ``matched_estimate`` is then ``None``. ``reference_index``/``estimate_index``
-    (``(K,)``, int64) are the rows of the matched poses in the input trajectories (of an
-    interpolated side, the pose at or before each stamp). ``metric``, ``stats``,
-    ``units``, ``series``, ``settings``, ``counts``, ``notes`` and ``time_offset`` are
-    views of the comparison; the names of the two inputs are ``comparison.reference`` and
-    ``comparison.estimate``.
+    :attr:`estimate`, the estimate as compared, is derived from ``matched_estimate`` and
+    ``alignment`` on first use. ``metric``, ``stats``, ``units``, ``series``,
+    ``settings``, ``counts``, ``notes`` and ``time_offset`` are views of the comparison;
+    the names of the two inputs are ``comparison.reference`` and ``comparison.estimate``.
+
+    Attributes
+    ----------
+    comparison : Comparison
+        The signals with their series, the settings, counts and notes.
+    reference : PoseTrajectory
+        The matched reference poses as compared (interpolated for
+        ``sync="interpolate"``, and for ``"interpolate_longer"`` when the reference has
+        more poses; projected with ``project_to_plane``).
+    alignment : Alignment
+        The transform that moves ``matched_estimate`` onto ``reference``.
+    matched_estimate : PoseTrajectory or None
+        The matched estimate poses before ``alignment``, one per reference pose (after
+        the settings' transforms; interpolated for ``"interpolate_longer"`` when the
+        estimate has more poses); ``None`` where ``compared_estimate`` is held.
+    compared_estimate : PoseTrajectory or None
+        The estimate as compared where it is not that derivation (rpg's scaled estimate,
+        a result read from evo's zip, a result saved by release 3ddaaa9 or earlier);
+        else ``None``.
+    reference_index, estimate_index : ndarray, shape (K,), int64
+        The rows of the matched poses in the input trajectories (of an interpolated
+        side, the pose at or before each stamp); empty when not known.
     """
 
     comparison: Comparison
