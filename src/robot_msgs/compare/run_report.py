@@ -83,23 +83,51 @@ class TrackingLoss(Msg):
 class Latency(Msg):
     """Per-frame timing: acquisition-to-available latency apart from processing time.
 
-    ``latency_*`` is ``available - acquisition``: the age of the newest estimate
-    when it appears, queueing and transport included; ``processing_*`` is
-    ``available - processing_start``, the work on one frame alone: a system that keeps up
-    shows equal p50s, one that falls behind shows latency grow while processing stays
-    flat. Percentiles use linear interpolation between order
+    A system that keeps up shows equal p50s; one that falls behind shows latency grow
+    while processing stays flat. Percentiles use linear interpolation between order
     statistics (NumPy's default, Hyndman & Fan 1996 type 7): each figure is a finite
     duration >= 0 and ``p50 <= p95 <= max``. Unknown figures are NaN (a bag proxy has no
-    processing times). ``source`` says how the stamps were obtained:
-    ``"timing_log"`` (a per-frame log) or ``"bag_receive_proxy"`` (bag receive time
-    minus header stamp: a proxy, see :func:`robot_msgs.runs.latency.latency_from_bag`);
-    ``clock`` states how the clocks were synchronised, as reported by the run.
-    ``n_dropped`` counts the input frames the log skips: the gaps in its ``frame``
-    numbers, the input's own numbering (``-1``: unknown, as from a bag proxy or frames
-    that are not increasing integers). Frames after the log's last one are not counted.
+    processing times).
 
     WHY both: the guide says "per-frame processing time differs from latency including
     queueing".
+
+    Attributes
+    ----------
+    source : str
+        How the stamps were obtained: ``"timing_log"`` (a per-frame log) or
+        ``"bag_receive_proxy"`` (bag receive time minus header stamp: a proxy, see
+        :func:`robot_msgs.runs.latency.latency_from_bag`).
+    n_frames : int
+        The frames timed (latency samples).
+    latency_p50_s : float, seconds
+        Median latency, ``available - acquisition``: the age of the newest estimate when
+        it appears, queueing and transport included. NaN: no frame timed.
+    latency_p95_s : float, seconds
+        95th percentile of the latency.
+    latency_max_s : float, seconds
+        Largest latency.
+    latency_mean_s : float, seconds
+        Mean latency.
+    processing_p50_s : float, seconds
+        Median processing time, ``available - processing_start``: the work on one frame
+        alone (frames without one left out). NaN: unknown (a bag proxy, a log without
+        processing times).
+    processing_p95_s : float, seconds
+        95th percentile of the processing time; NaN: unknown.
+    processing_max_s : float, seconds
+        Largest processing time; NaN: unknown.
+    processing_mean_s : float, seconds
+        Mean processing time; NaN: unknown.
+    clock : str
+        How the clocks were synchronised, as reported by the run; ``""`` when not said.
+    notes : tuple of str
+        Caveats for the reader (a bag proxy, clock synchronisation not stated, dropped
+        frames unknown).
+    n_dropped : int
+        The input frames the log skips: the gaps in its ``frame`` numbers, the input's
+        own numbering (``-1``: unknown, as from a bag proxy or frames that are not
+        increasing integers). Frames after the log's last one are not counted.
     """
 
     source: str
@@ -190,10 +218,31 @@ _RESOURCE_FIGURES = (
 class Resources(Msg):
     """Resource use sampled while the run ran: memory, CPU, threads, GPU.
 
-    ``cpu_percent`` follows ``top``/``psutil``: 100 is one core fully busy, so a
-    multi-threaded process can exceed 100. ``mean_cpu_percent`` is the plain mean of
-    the samples (they are assumed evenly spaced). Memory is resident set size in bytes.
+    Peaks are sample maxima, so a spike shorter than the sampling interval can be missed.
     Absent columns give NaN (floats) or -1 (``peak_threads``).
+
+    Attributes
+    ----------
+    n_samples : int
+        The samples logged (rows of ``resources.csv``).
+    duration_s : float, seconds
+        From the first sample to the last (0 for one sample).
+    peak_rss_bytes : float, bytes
+        The largest resident set size sampled; NaN: not logged.
+    mean_cpu_percent : float, percent
+        The plain mean of the CPU use sampled (the samples are assumed evenly spaced), as
+        ``top``/``psutil`` give it: 100 is one core fully busy, so a multi-threaded
+        process can exceed 100. NaN: not logged.
+    peak_cpu_percent : float, percent
+        The largest CPU use sampled (100: one core fully busy); NaN: not logged.
+    peak_threads : int
+        The most threads sampled; -1: not logged.
+    peak_gpu_mem_bytes : float, bytes
+        The largest GPU memory use sampled; NaN: not logged.
+    mean_gpu_percent : float, percent
+        The mean GPU use sampled; NaN: not logged.
+    peak_gpu_percent : float, percent
+        The largest GPU use sampled; NaN: not logged.
     """
 
     n_samples: int
@@ -217,14 +266,26 @@ class Resources(Msg):
 class Repeatability(Msg):
     """How much repeated runs of one sequence agree with each other (no ground truth).
 
-    ``pairwise_ape_rms_m[i, j]`` is the translation APE RMSE, in metres, of run ``j``
-    evaluated against run ``i`` as if it were the reference, with ``settings`` (for
-    i < j; the matrix is mirrored, diagonal 0). ``pairwise`` summarises the K(K-1)/2
-    pair values. ``endpoint_spread_m`` is the RMS distance of the runs' final positions,
-    each expressed relative to its own first pose, from their mean; ``endpoint_max_m``
-    the largest distance between two such endpoints. ``statement`` is always
-    :data:`REPEATABILITY_STATEMENT`: agreement between runs says nothing about a bias
-    they share.
+    Attributes
+    ----------
+    runs : tuple of str
+        The K runs compared, by name, in the matrix's order.
+    pairwise_ape_rms_m : ndarray, shape (K, K), float64, metres
+        ``[i, j]``: the translation APE RMSE of run ``j`` evaluated against run ``i`` as
+        if it were the reference, with ``settings`` (for i < j; the matrix is mirrored,
+        diagonal 0; NaN: the pair gave none).
+    pairwise : ErrorStats
+        Summarises the K(K-1)/2 pair values, metres.
+    endpoint_spread_m : float, metres
+        The RMS distance of the runs' final positions, each expressed relative to its
+        own first pose, from their mean.
+    endpoint_max_m : float, metres
+        The largest distance between two such endpoints.
+    settings : mapping of str to value
+        The evaluation settings the pairs were compared with, flat.
+    statement : str
+        Always :data:`REPEATABILITY_STATEMENT`: agreement between runs says nothing
+        about a bias they share.
     """
 
     runs: tuple[str, ...]
@@ -264,24 +325,79 @@ class RunReport(Msg):
     """One run of one algorithm on one sequence: success, losses, accuracy, timing, resources.
 
     ``success``/``failure``, ``losses`` and ``coverage`` are reported beside accuracy,
-    never folded into it.
-
-    ``comparisons`` holds one ``Comparison`` per metric of the run settings, by the
-    metric's name (``"ape:translation"``, ``"rpe:translation:1s:all"``), computed on the
-    evaluable intervals only (the valid poses); it is empty without a reference, and then
-    ``repeatability`` may describe the spread of this run's repeats instead. ``accuracy``
-    is the first comparison (the one rankings use), ``rpe`` the RPE ones.
+    never folded into it. :attr:`accuracy` is the first comparison (the one rankings
+    use), :attr:`rpe` the RPE ones. Time fields are seconds on the sensor clock.
 
     WHY success and accuracy apart: the guide's "keep the hard intervals" - removing
     the hard sections leaves an accuracy score for successful tracking only.
 
-    Time fields are seconds on the sensor clock. ``sequence_start_s``/``sequence_end_s``
-    is the span the run was supposed to cover (``span_source``: ``"reference"``,
-    ``"timing"``, ``"runs"``: the span the other runs of its sequence show,
-    :mod:`robot_msgs.runs.spans`, or ``""`` when unknown); ``coverage`` is the share of
-    it with a valid estimate (NaN when the span is unknown). ``input_rate_hz`` is the
-    effective rate of frames processed, ``nominal_input_rate_hz`` the rate the sensor
-    delivered (from the metadata), ``output_rate_hz`` the rate of estimates.
+    Attributes
+    ----------
+    name : str
+        The run's name, what tables and notes call it.
+    success : bool
+        Whether the run produced a usable estimate.
+    algorithm : str
+        What ran; ``""`` when not said.
+    sequence : str
+        What it ran on; ``""`` when not said.
+    version : str
+        The algorithm's version, as the run's ``meta.json`` says; ``""`` when not said.
+    dataset : str
+        The dataset of ``sequence``, as ``meta.json`` says; ``""`` when not said.
+    hardware : str
+        The machine the run ran on (``"8-core x86-64, 32 GB"``), as ``meta.json`` says;
+        ``""`` when not said.
+    trial : str
+        Which repeat of ``algorithm`` on ``sequence``; ``""`` when not said.
+    parameters : mapping of str to scalar
+        The algorithm's parameters of the run, as its ``meta.json`` says.
+    software : mapping of str to str
+        ``{package: version}`` of the software the run used.
+    failure : str
+        Why the run failed; ``""`` for a successful run (never for a failed one).
+    n_estimate : int
+        The estimate's poses.
+    n_valid : int
+        Those outside every tracking loss, at most ``n_estimate``: the ones evaluated.
+    estimate_start_s : float, seconds
+        The stamp of the estimate's first pose; NaN without a pose.
+    estimate_end_s : float, seconds
+        The stamp of its last pose; NaN without a pose.
+    sequence_start_s : float, seconds
+        The start of the span the run was supposed to cover; NaN when unknown.
+    sequence_end_s : float, seconds
+        The end of that span; NaN when unknown.
+    span_source : str
+        Where that span comes from: ``"reference"``, ``"timing"``, ``"runs"`` (the span
+        the other runs of its sequence show, :mod:`robot_msgs.runs.spans`), or ``""``
+        when unknown.
+    losses : tuple of TrackingLoss
+        The intervals without a valid estimate, in time order, not overlapping.
+    coverage : float
+        The share of the sequence's span with a valid estimate, in ``[0, 1]``; NaN when
+        the span is unknown.
+    comparisons : mapping of str to Comparison
+        One per metric of the run settings, by the metric's name
+        (``"ape:translation"``, ``"rpe:translation:1s:all"``), computed on the valid
+        poses only, without series; empty without a reference.
+    latency : Latency or None
+        Per-frame latency and processing time; ``None`` without a timing log or bag.
+    input_rate_hz : float, hertz
+        The effective rate of frames processed (the timing log's acquisition stamps);
+        NaN when unknown.
+    nominal_input_rate_hz : float, hertz
+        The rate the sensor delivered (from the metadata); NaN when not said.
+    output_rate_hz : float, hertz
+        The effective rate of estimates, ``(N - 1) / (t_last - t_first)``; NaN for fewer
+        than two poses.
+    resources : Resources or None
+        Memory, CPU and GPU use; ``None`` without a ``resources.csv``.
+    repeatability : Repeatability or None
+        Without a reference, the spread of this run's repeats (at least two runs of its
+        sequence with an estimate); else ``None``.
+    notes : tuple of str
+        What a reader must know (a time range, poses left out, no reference).
     """
 
     name: str

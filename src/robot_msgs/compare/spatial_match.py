@@ -19,23 +19,45 @@ __all__ = ["SpatialMatch"]
 class SpatialMatch(Msg):
     """The evidence of an association in space (:func:`~robot_msgs.evaluation.associate_spatially`).
 
-    ``reference_index`` and ``estimate_index`` (``(K,)``, int64) are the rows of the
-    matched poses in the inputs, ``distance_m`` (``(K,)``) how far apart their positions
-    are. ``spatial_pairs`` is the rule that kept them: ``"path"`` (both rows increasing)
-    or ``"first"``, trajectopy's (reference rows increasing, estimate rows distinct but
-    running backwards where a pair does). ``nearest_index`` and ``nearest_distance_m``
-    (``(N,)``, one per estimate pose) are each estimate pose's nearest reference
-    position, before the tolerance and the rule were applied (-1 and NaN for none).
-    ``max_distance_m`` is the tolerance (``None``: none). Of the ``n_estimate`` estimate
-    poses, ``n_within`` had a reference position within the tolerance; ``n_shared`` of
-    those lost their reference pose to a closer (``"first"``: an earlier) estimate pose,
-    ``n_backward`` ran backwards along the reference's path (another pass of a place it
-    visits more than once) and were dropped (``"first"`` drops none).
+    There is no ROS equivalent.
 
-    ``offset_s`` is the median of ``t_reference - t_estimate`` over the pairs (the clock
-    offset the matches imply, seconds; NaN without pairs), ``offset_spread_s`` the
-    half-width of their central 68 % (seconds): a small spread says the clocks differ by
-    a constant. There is no ROS equivalent.
+    Attributes
+    ----------
+    reference_index, estimate_index : ndarray, shape (K,), int64
+        The rows of the matched poses in the inputs, one pair per row.
+    distance_m : ndarray, shape (K,), float64, metres
+        How far apart each pair's positions are.
+    nearest_index : ndarray, shape (N,), int64
+        Each estimate pose's nearest reference position's row, before the tolerance and
+        the rule were applied (-1 for none).
+    nearest_distance_m : ndarray, shape (N,), float64, metres
+        The distance to it (NaN for none).
+    n_reference, n_estimate : int
+        The poses of each input.
+    n_within : int
+        The estimate poses with a reference position within the tolerance.
+    offset_s : float, seconds
+        The median of ``t_reference - t_estimate`` over the pairs: the clock offset the
+        matches imply (NaN without pairs).
+    offset_spread_s : float, seconds
+        The half-width of the central 68 % of those differences: a small spread says
+        the clocks differ by a constant.
+    max_distance_m : float or None, metres
+        The tolerance (``None``: none).
+    n_shared : int
+        Estimate poses within the tolerance that lost their reference pose to a closer
+        (``"first"``: an earlier) estimate pose, and were dropped.
+    n_backward : int
+        Estimate poses within the tolerance that ran backwards along the reference's
+        path (another pass of a place it visits more than once), and were dropped
+        (``"first"`` drops none).
+    spatial_pairs : {"path", "first"}
+        The rule that kept the pairs: ``"path"`` (both rows increasing) or ``"first"``,
+        trajectopy's (reference rows increasing, estimate rows distinct but running
+        backwards where a pair does).
+    notes : tuple of str
+        What a reader must know of the association (matched in space, not in time;
+        poses without a match or dropped; the stamps the matched poses carry).
 
     Examples
     --------
