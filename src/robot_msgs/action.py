@@ -85,6 +85,12 @@ class GoalStatus(Msg):
 
 @message("action/GoalStatusArray", ros2="action_msgs/msg/GoalStatusArray")
 class GoalStatusArray(Msg):
-    """The status of every goal an action server knows, as ``_action/status`` carries it."""
+    """The status of every goal an action server knows, as ``_action/status`` carries it.
+
+    Attributes
+    ----------
+    status_list : tuple of GoalStatus
+        One per goal: its ID, when it was accepted, and its state.
+    """
 
     status_list: tuple[GoalStatus, ...] = ()

@@ -54,7 +54,15 @@ class DiagnosticStatus(Msg):
 
 @message("diagnostic/DiagnosticArray", ros2="diagnostic_msgs/msg/DiagnosticArray")
 class DiagnosticArray(Msg):
-    """The statuses of many components at one time, as ``/diagnostics`` carries them."""
+    """The statuses of many components at one time, as ``/diagnostics`` carries them.
+
+    Attributes
+    ----------
+    header : Header
+        ``stamp`` is when the statuses were reported.
+    status : tuple of DiagnosticStatus
+        One per component reported on.
+    """
 
     header: Header = Header()
     status: tuple[DiagnosticStatus, ...] = ()

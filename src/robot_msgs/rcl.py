@@ -120,7 +120,15 @@ class ParameterValue(Msg):
 
 @message("rcl/Parameter", ros2="rcl_interfaces/msg/Parameter")
 class Parameter(Msg):
-    """A named parameter value."""
+    """A named parameter value.
+
+    Attributes
+    ----------
+    name : str
+        The parameter's full name.
+    value : ParameterValue
+        Its value, of the type its ``type`` says (:class:`ParameterType`).
+    """
 
     name: str = ""
     value: ParameterValue = ParameterValue()
@@ -205,7 +213,19 @@ class ParameterDescriptor(Msg):
 
 @message("rcl/ParameterEventDescriptors", ros2="rcl_interfaces/msg/ParameterEventDescriptors")
 class ParameterEventDescriptors(Msg):
-    """Descriptors of parameters added, changed or removed."""
+    """Descriptors of parameters added, changed or removed.
+
+    One atomic update: a parameter name is in at most one of the three lists.
+
+    Attributes
+    ----------
+    new_parameters : tuple of ParameterDescriptor
+        The parameters declared.
+    changed_parameters : tuple of ParameterDescriptor
+        The parameters whose descriptors changed.
+    deleted_parameters : tuple of ParameterDescriptor
+        The parameters undeclared.
+    """
 
     new_parameters: tuple[ParameterDescriptor, ...] = ()
     changed_parameters: tuple[ParameterDescriptor, ...] = ()

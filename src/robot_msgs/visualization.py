@@ -113,6 +113,12 @@ class Marker(Msg):
 
 @message("visualization/MarkerArray", ros2="visualization_msgs/msg/MarkerArray")
 class MarkerArray(Msg):
-    """Markers published together, replacing or deleting by ``(ns, id)``."""
+    """Markers published together, replacing or deleting by ``(ns, id)``.
+
+    Attributes
+    ----------
+    markers : tuple of Marker
+        Each applied by its own ``action`` to the marker of its ``(ns, id)``.
+    """
 
     markers: tuple[Marker, ...] = ()

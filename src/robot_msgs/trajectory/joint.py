@@ -98,6 +98,16 @@ class MultiDOFJointTrajectory(Msg):
     """A commanded motion of multi-DOF joints (a floating base, a drone's pose) over time.
 
     Every point's non-empty lists hold one entry per joint name, as the ROS definition says.
+
+    Attributes
+    ----------
+    header : Header
+        ``frame_id`` is the frame of the points' transforms, ``stamp`` the time their
+        ``time_from_start`` counts from (0: now).
+    joint_names : tuple of str
+        The joints, in the order of each point's lists.
+    points : tuple of MultiDOFJointTrajectoryPoint
+        The waypoints.
     """
 
     header: Header = Header()
