@@ -560,3 +560,48 @@ def test_a_refit_keeps_the_x_ticks_and_labels_that_fit_are_kept(
     assert repeatability
     # plotly draws 3 or 4 (its own count, by the panel's width); 7634e5e cut them to one.
     assert all(len(labels) >= 3 for axes in repeatability for labels in axes), repeatability
+
+
+#: Per table of the page: its heading, its box's scrolled and shown widths, the height of
+#: its box's scrollbar, the right edge of the table and the page's width.
+_TABLES = """Array.from(document.querySelectorAll('div.table')).map(d => [
+  d.previousElementSibling.textContent, d.scrollWidth, d.clientWidth,
+  d.offsetHeight - d.clientHeight, d.querySelector('table').getBoundingClientRect().right,
+  document.documentElement.clientWidth])"""
+
+
+@pytest.mark.parametrize("kind", ["html", "static.html"])
+def test_a_printed_table_fits_the_paper_with_no_scrollbar(
+    page: tuple[Browser, Path], example_outputs: dict[str, Path], kind: str
+) -> None:
+    """Printed (``chromium --print-to-pdf``, Letter), the example report's wide tables
+    scrolled in their boxes as on screen: "Per algorithm and sequence" and the 21 columns
+    of Runs were cut at the paper's right edge (Runs' box 1,569 px wide in 769), and a
+    scrollbar was printed (a review). Laid out for print at the paper's width (8.5 in less
+    Chromium's 0.4 in margins: 739 px), every table fits; on screen, Runs still scrolls in
+    its box at the size it had."""
+    browser, _ = page
+    metrics = {"width": 739, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.send("Emulation.setScrollbarsHidden", {"hidden": True})  # paper has none
+    browser.send("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        browser.navigate(example_outputs[kind].resolve().as_uri())
+        browser.drain(0.5)
+        printed = browser.evaluate(_TABLES)
+    finally:
+        browser.send("Emulation.setEmulatedMedia", {"media": ""})
+        browser.send("Emulation.setScrollbarsHidden", {"hidden": False})
+    assert [t[0] for t in printed] == [
+        "Ranking", "Per algorithm and sequence", "Repeatability (no reference)", "Runs",
+        "Environment",
+    ]  # fmt: skip
+    assert [t for t in printed if t[1] > t[2] or t[3] > 0 or t[4] > t[5]] == []
+    browser.send("Emulation.setDeviceMetricsOverride", metrics | {"width": 1280})
+    browser.navigate(example_outputs[kind].resolve().as_uri())
+    browser.drain(0.5)
+    runs = next(t for t in browser.evaluate(_TABLES) if t[0] == "Runs")
+    assert runs[1] > runs[2] > 0  # scrolls sideways in its box, as before
+    assert browser.evaluate("getComputedStyle(document.querySelector('table')).fontSize") == (
+        "13.6px"
+    )

@@ -47,7 +47,10 @@ __all__ = ["render_html", "render_results_html", "script_json"]
 # naming a long path as well as the Notes box; break-word, not anywhere, so that a table's
 # columns keep their words whole and the table scrolls in its box instead. Printed, a
 # figure keeps to one page (a page's end cut the trajectories in two) and a heading to
-# what follows it.
+# what follows it. Paper does not scroll: a printed table fits the page's width, in a
+# smaller font, its words broken where they must (numbers and a row's name kept whole
+# or nearly), so the example report's 21-column Runs table keeps its last columns
+# (they were cut at the paper's edge, its scrollbar printed a page later).
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
        max-width: 1200px; color: #1b1b1b; background: #ffffff; line-height: 1.4; padding: 0 1em;
@@ -72,6 +75,13 @@ figcaption { font-size: 0.85em; color: #555; }
 div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; overflow: hidden; }
 code { background: #f4f6f8; padding: 0 0.2em; overflow-wrap: anywhere; }
 th.differs, td.differs { background: #fff3c4; }
+@media print {
+  div.table { overflow: visible; }
+  table { font-size: 0.6em; }
+  th, td { padding: 0.15em 0.25em; overflow-wrap: anywhere; min-width: 2.5em; }
+  td:first-child:not(.num) { min-width: 7em; }
+  td.num { overflow-wrap: normal; }
+}
 """
 
 
