@@ -320,6 +320,21 @@ _PRINTED = """Array.from(document.querySelectorAll('div.plot')).map(d => {
 })"""
 
 
+def _before_print(browser: Browser) -> None:
+    """Lay the page out for the paper as printing does, once "beforeprint"'s tasks are done.
+
+    What is drawn by then (microtasks, no timer) is what is printed.
+    """
+    browser.send(
+        "Runtime.evaluate",
+        {
+            "expression": "dispatchEvent(new Event('beforeprint'));"
+            "new Promise(done => setTimeout(done, 0))",
+            "awaitPromise": True,
+        },
+    )
+
+
 def test_a_page_printed_draws_its_figures_as_wide_as_the_paper(
     page: tuple[Browser, Path], tmp_path: Path
 ) -> None:
@@ -343,16 +358,7 @@ def test_a_page_printed_draws_its_figures_as_wide_as_the_paper(
     for path in (report, res):
         browser.navigate(path.resolve().as_uri())
         browser.drain(1.0)
-        # Printing lays the page out for the paper once "beforeprint"'s tasks are done:
-        # what is drawn by then (microtasks, no timer) is what is printed.
-        browser.send(
-            "Runtime.evaluate",
-            {
-                "expression": "dispatchEvent(new Event('beforeprint'));"
-                "new Promise(done => setTimeout(done, 0))",
-                "awaitPromise": True,
-            },
-        )
+        _before_print(browser)
         printed = browser.evaluate(_PRINTED)
         assert [p for p in printed if p[1] > 683 or p[2] > p[1] or p[3] > 0] == [], path.name
         browser.evaluate("dispatchEvent(new Event('afterprint'))")
@@ -503,14 +509,7 @@ def test_a_printed_figure_keeps_to_one_page(
     browser.send("Emulation.setDeviceMetricsOverride", metrics)
     browser.navigate(example_outputs["html"].resolve().as_uri())
     browser.drain(1.0)
-    browser.send(
-        "Runtime.evaluate",
-        {
-            "expression": "dispatchEvent(new Event('beforeprint'));"
-            "new Promise(done => setTimeout(done, 0))",
-            "awaitPromise": True,
-        },
-    )
+    _before_print(browser)
     printed = browser.evaluate(_FIGURES)
     browser.evaluate("dispatchEvent(new Event('afterprint'))")
     browser.drain(1.0)
