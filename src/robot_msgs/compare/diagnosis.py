@@ -101,14 +101,24 @@ FINDING_KINDS: dict[str, str] = {
 class Finding(Msg):
     """One thing a careful evaluator would check, found: what, how bad, why, and the fix.
 
-    ``kind`` is one of :data:`FINDING_KINDS`, stable for tools; ``severity`` ``error``
-    (the numbers would be wrong or cannot be computed), ``warning`` (they are likely
-    misleading) or ``info`` (worth knowing). ``summary`` is one line for people.
-    ``evidence`` holds the figures it rests on (units in the key names: ``_s``, ``_m``,
-    ``_deg``) and where they come from (``lines``, ``times_s``). ``fix`` gives the settings
-    (fields of :class:`~robot_msgs.evaluation.EvaluationSettings`, or reading arguments
-    such as ``format``) that fix or accept it, as a call would pass them; the command line
-    shows them as flags. There is no ROS equivalent.
+    There is no ROS equivalent.
+
+    Attributes
+    ----------
+    kind : str
+        What was checked, one of :data:`FINDING_KINDS`; stable for tools.
+    severity : {"error", "warning", "info"}
+        ``error``: the numbers would be wrong or cannot be computed; ``warning``: they
+        are likely misleading; ``info``: worth knowing.
+    summary : str
+        One line for people.
+    evidence : mapping of str to value
+        The figures the finding rests on, units in the key names (``_s``, ``_m``,
+        ``_deg``), and where they come from (``lines``, ``times_s``).
+    fix : mapping of str to value
+        The settings that fix or accept it, as a call would pass them: fields of
+        :class:`~robot_msgs.evaluation.EvaluationSettings`, or reading arguments such
+        as ``format``; the command line shows them as flags. Empty: no setting fixes it.
 
     Examples
     --------
@@ -144,10 +154,19 @@ class Finding(Msg):
 class Diagnosis(Msg):
     """What :func:`~robot_msgs.evaluation.diagnose` found about a reference and an estimate.
 
-    ``findings`` are ordered most serious first; ``reference`` and ``estimate`` name the
-    inputs; ``checks`` lists the kinds that were checked (a kind absent from
-    ``findings`` but present here was checked and found nothing). There is no ROS
-    equivalent.
+    There is no ROS equivalent.
+
+    Attributes
+    ----------
+    reference : str
+        The reference's name (its file or topic), ``""`` when not given.
+    estimate : str
+        The estimate's name, ``""`` when not given.
+    findings : tuple of Finding
+        What was found, most serious first; empty when nothing was.
+    checks : tuple of str
+        The kinds checked: a kind here but absent from ``findings`` was checked and
+        found nothing; one absent from both was not checked.
 
     Examples
     --------

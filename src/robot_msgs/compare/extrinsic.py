@@ -26,24 +26,51 @@ __all__ = ["Extrinsic"]
 class Extrinsic(Msg):
     """The transform ``X`` with ``reference_i ≈ S · estimate_i · X``, its uncertainty and evidence.
 
-    ``rotation`` ``(3, 3)`` and ``translation_m`` ``(3,)`` (metres, the reference's units)
-    make ``X``: the reference body's orientation and origin in the estimate's body frame
-    (a camera's estimate against a motion-capture body: the body seen from the camera).
-    ``scale`` converts the estimate's units to metres (fitted when ``with_scale``: a
-    monocular estimate; else 1). ``covariance_6x6`` is the standard uncertainty of
-    ``(t_x, t_y, t_z, δ_x, δ_y, δ_z)`` (the ROS order: translation m, then rotation rad,
-    the rotation as ``R = exp([δ]_×) R̂``, in the estimate's body frame); NaN in the rows of
-    parameters the motion does not determine at all; ``scale_std`` that of ``scale``
-    (0 when not fitted, NaN when not determined).
-
-    ``unobservable`` names each direction the data does not determine well enough (the
-    estimate refuses then, unless asked to report): empty when ``X`` is determined.
-    ``n_poses`` matched poses gave ``n_pairs`` relative motions, between poses ``strides``
-    rows apart; ``pair_index`` ``(M, 2)`` holds their rows ``(i, j)`` in the matched
-    trajectories, ``residual_translation_m`` and ``residual_rotation_rad`` ``(M, 3)`` what
-    ``X`` leaves of each motion (in the estimate's body frame at ``i``); ``rms_m`` and
-    ``rms_deg`` their root mean square norms. ``notes`` say what a reader must know.
     There is no ROS equivalent.
+
+    Attributes
+    ----------
+    rotation : ndarray, shape (3, 3)
+        ``X``'s rotation: the reference body's orientation in the estimate's body frame
+        (a camera's estimate against a motion-capture body: the body seen from the camera).
+    translation_m : ndarray, shape (3,), metres
+        ``X``'s translation: the reference body's origin in the estimate's body frame, in
+        the reference's units.
+    covariance_6x6 : ndarray, shape (6, 6)
+        The standard uncertainty of ``(t_x, t_y, t_z, δ_x, δ_y, δ_z)`` (the ROS order:
+        translation m, then rotation rad, the rotation as ``R = exp([δ]_×) R̂`` in the
+        estimate's body frame); NaN in the rows of parameters the motion does not
+        determine at all.
+    n_poses : int
+        The matched poses the motions were taken from.
+    n_pairs : int
+        The relative motions fitted, ``M``.
+    strides : tuple of int
+        How many rows apart the two poses of a motion are.
+    pair_index : ndarray, shape (M, 2), int64
+        Each motion's rows ``(i, j)`` in the matched trajectories.
+    residual_translation_m : ndarray, shape (M, 3), metres
+        What ``X`` leaves of each motion's translation, in the estimate's body frame at
+        ``i``.
+    residual_rotation_rad : ndarray, shape (M, 3), radians
+        What ``X`` leaves of each motion's rotation (a rotation vector), in the same frame.
+    rms_m : float, metres
+        The root mean square norm of ``residual_translation_m``; NaN: unknown.
+    rms_deg : float, degrees
+        The root mean square angle of ``residual_rotation_rad``; NaN: unknown.
+    scale : float
+        ``S``, converting the estimate's units to metres: fitted when ``with_scale`` (a
+        monocular estimate), else 1.
+    with_scale : bool
+        Whether ``scale`` was fitted.
+    scale_std : float
+        The standard uncertainty of ``scale``: 0 when not fitted, NaN when the motion
+        does not determine it.
+    unobservable : tuple of str
+        Each direction the data does not determine well enough (the estimate refuses
+        then, unless asked to report); empty when ``X`` is determined.
+    notes : tuple of str
+        What a reader of the estimate must know.
 
     Examples
     --------
