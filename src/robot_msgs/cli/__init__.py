@@ -236,6 +236,8 @@ def _show_warning(
     lineno: int,
     file: object = None,
     line: str | None = None,
+    *,
+    command: str = "",
 ) -> None:
     from robot_msgs.cli._boundary import escape, folded  # noqa: PLC0415
 
@@ -248,7 +250,8 @@ def _show_warning(
         return
     # On a terminal a long warning (KITTI's rounding note is 230 characters) is folded to
     # its width under its label; in a pipe or a log it stays one line, for grep.
-    print(folded(escape(f"{label}: {flags_in_text(str(message))}"), stream), file=stream)
+    said = flags_in_text(str(message), command=command)
+    print(folded(escape(f"{label}: {said}"), stream), file=stream)
 
 
 @functools.cache
@@ -627,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The library names fields and arguments; the command line, its flags.
         from robot_msgs.cli._flag_text import flags_in_text  # noqa: PLC0415
 
-        return flags_in_text(error_text(err))
+        return flags_in_text(error_text(err), command=_command_of(given))
 
     def run_command() -> int:
         command = _command_of(given)
@@ -659,7 +662,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Data problems fixed by a stated rule are shown to the user, whatever the
             # interpreter's warning filters say (pytest turns warnings into errors).
             warnings.simplefilter("always", DataWarning)
-            warnings.showwarning = _show_warning
+            warnings.showwarning = functools.partial(_show_warning, command=command)
             try:
                 if args.max_bytes is None and args.max_document is None:
                     code: int = args.run(args)

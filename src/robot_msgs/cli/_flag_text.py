@@ -249,14 +249,19 @@ _CALLED = re.compile(r"`(\w+)\(\)`")
 _FUNCTION_COMMANDS = {"diagnose": "robot-msgs doctor"}
 
 
-def flags_in_text(text: str) -> str:
+def flags_in_text(text: str, *, command: str = "") -> str:
     """Replace the fields and arguments a library message names by their flags.
 
     Library messages name what to change as a call would (`` `align='origin'` ``,
     `` `force=True` ``, `` `t_start_s=` `` for any value); on the command line those are
     flags. A function they send the caller to (`` `diagnose()` ``) is its command
     (`` `robot-msgs doctor` ``). Other backticked names (a manifest's keys, a field
-    path) stay.
+    path) stay. With ``command``, a setting whose flag it has not is said with the
+    command that has it: ``traj`` has no ``--offset``, and its messages named it as
+    traj's (the library cannot tell which command calls it: one place says it, here).
+    Only where the command gives others of the setting's group by flags: ``res`` (no
+    settings flags: they come from results) and ``bench`` (no pair flags: the
+    manifest's) are not sent to another command.
 
     Examples
     --------
@@ -270,9 +275,27 @@ def flags_in_text(text: str) -> str:
     'different settings of --offset SECONDS and --offset auto'
     >>> flags_in_text("the doctor (`diagnose()`) estimates it; `prepare()` chooses")
     'the doctor (`robot-msgs doctor`) estimates it; `prepare()` chooses'
+    >>> flags_in_text("the offset (`offset_s=`) and `max_diff_s=0.1`", command="traj")
+    'the offset (`robot-msgs ape --offset SECONDS`) and --max-diff 0.1'
+    >>> flags_in_text("the offset (`offset_s=`), `delta=`", command="res")
+    'the offset (--offset SECONDS), --delta'
     """
 
     def flag(match: re.Match[str]) -> str:
+        said = flag_said(match)
+        row = declared_flags().get(match.group(1))
+        if not command or row is None or not row.group or not said.startswith("--"):
+            return said
+        from robot_msgs.cli import _options_of  # noqa: PLC0415 - its parsers import this
+        from robot_msgs.cli.evo_flags import _placed  # noqa: PLC0415
+
+        given = _options_of(command)
+        if not any(r.group == row.group and r.name in given for r in declared_flags().values()):
+            return said
+        placed = _placed(said, command, _options_of)
+        return said if placed == said else f"`robot-msgs {placed}`"
+
+    def flag_said(match: re.Match[str]) -> str:
         name, value = match.group(1), match.group(2)
         if not flag_of(name):
             return match.group(0)
@@ -289,11 +312,11 @@ def flags_in_text(text: str) -> str:
         # A switch left off is the switch not given (`all_pairs=False`: no --all-pairs).
         return flag_text(name, given) or f"no {flag_text(name, value=True) or flag_of(name)}"
 
-    def command(match: re.Match[str]) -> str:
+    def called(match: re.Match[str]) -> str:
         found = _FUNCTION_COMMANDS.get(match.group(1))
         return match.group(0) if found is None else f"`{found}`"
 
-    return _CALLED.sub(command, _NAMED.sub(flag, text))
+    return _CALLED.sub(called, _NAMED.sub(flag, text))
 
 
 #: A word a shell reads back as written, unquoted (:func:`shlex.quote`'s, any letter).

@@ -582,9 +582,7 @@ def _against_reference(
         invert_transform_right=False,
     )
     for path, traj in estimates:
-        # traj has no --offset: a low match's warning and a no-match error name the flags
-        # it has (a warning the FILE too).
-        (result,) = evaluate(read[args.ref], traj, fit, estimate_name=path, advise_offset=False)
+        (result,) = evaluate(read[args.ref], traj, fit, estimate_name=path)
         estimated = result.comparison.estimated
         extrinsic = estimated.extrinsic if estimated is not None else None
         if extrinsic is not None:

@@ -81,12 +81,6 @@ __all__ = [
 
 #: How the note of a low match starts (:meth:`Association.low_match_note` finds it).
 _LOW_MATCH_START = "only "
-#: What the note of a low match advises, by whether the caller can shift the clock.
-_LOW_MATCH_ADVICE = {
-    True: "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
-    "`max_diff_s=`",
-    False: "check that the clocks agree, and `max_diff_s=`",
-}
 
 #: Below this share of the shorter trajectory's poses matched, a note warns the reader.
 LOW_MATCH_SHARE = 0.3
@@ -157,11 +151,8 @@ class Association:
         """Number of matched pairs."""
         return int(self.estimate_index.shape[0])
 
-    def low_match_note(self, *, offset: bool = True) -> str | None:
+    def low_match_note(self) -> str | None:
         """Return the note of a match under :data:`LOW_MATCH_SHARE`, if this one is.
-
-        ``offset``: the advice names the clock offset settings; without, a caller that
-        offers none (``robot-msgs traj``) is told to check the clocks.
 
         Examples
         --------
@@ -169,14 +160,11 @@ class Association:
         >>> ref = PoseTrajectory(stamps_s=np.arange(10.0), positions_xyz=np.zeros((10, 3)),
         ...                      orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (10, 1)))
         >>> few = associate(ref, ref.replace(stamps_s=np.arange(10.0) + 8))
-        >>> few.low_match_note(offset=False)
-        "only 20 % of the shorter trajectory's poses matched (2 of 10); check that the \
-clocks agree, and `max_diff_s=`"
+        >>> few.low_match_note()
+        "only 20 % of the shorter trajectory's poses matched (2 of 10); check the clock \
+offset (`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`"
         """
-        note = next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
-        if note is None or offset:
-            return note
-        return note.replace(_LOW_MATCH_ADVICE[True], _LOW_MATCH_ADVICE[False], 1)
+        return next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
 
     def counts(self) -> dict[str, int]:
         """Count matched and unmatched poses on both sides, for ``Comparison.counts``.
@@ -202,8 +190,6 @@ def associate(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     settings: EvaluationSettings | None = None,
-    *,
-    advise_offset: bool = True,
 ) -> Association:
     """Match the poses of ``estimate`` with those of ``reference`` in time.
 
@@ -225,9 +211,6 @@ def associate(
         reference poses are further apart, seconds (default 10 x the median reference
         interval, infinite with one reference pose). The time range is applied before,
         by :func:`~robot_msgs.evaluation.prepare`. Default: evo's settings.
-    advise_offset : bool
-        No pair found: the error names the clock offset as a setting to give; ``False``
-        for a caller that offers none (``robot-msgs traj``).
 
     Returns
     -------
@@ -316,9 +299,9 @@ def associate(
         )
         raise ValidationError(msg, field="sync", reason=msg)
     if method == "interpolate":
-        return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s, advise_offset)
+        return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
     if method == "interpolate_longer":
-        return _interpolate_longer(reference, estimate, max_diff_s, offset_s, advise_offset)
+        return _interpolate_longer(reference, estimate, max_diff_s, offset_s)
     if method == "nearest":
         ref_idx, est_idx, dropped = _nearest_pairs(ref_t, est_t, max_diff_s, offset_s)
         if dropped:
@@ -334,9 +317,7 @@ def associate(
                 "and were dropped"
             )
     if ref_idx.size == 0:
-        raise _no_match(
-            reference, estimate, method, max_diff_s, offset_s, advise_offset=advise_offset
-        )
+        raise _no_match(reference, estimate, method, max_diff_s, offset_s)
     shorter = min(len(reference), len(estimate))
     _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's", (reference, estimate))
     ref_rows = _frozen(ref_idx)
@@ -393,7 +374,6 @@ def _interpolate(
     max_diff: float,
     offset: float,
     max_gap: float | None,
-    advise_offset: bool,  # noqa: FBT001 - private, passed on to _no_match
 ) -> Association:
     """Resample the reference at the estimate's stamps (+ offset)."""
     ref_t = reference.stamps_s
@@ -416,15 +396,7 @@ def _interpolate(
             f"`max_gap_s={max_gap:g}` s and were not interpolated"
         )
     if est_idx.size == 0:
-        raise _no_match(
-            reference,
-            estimate,
-            "interpolate",
-            max_diff,
-            offset,
-            max_gap,
-            advise_offset=advise_offset,
-        )
+        raise _no_match(reference, estimate, "interpolate", max_diff, offset, max_gap)
     _note_low_share(notes, est_idx.size, len(estimate), "the estimate's", (reference, estimate))
     at = _moved_stamps(estimate.stamps_s[est_idx], offset, "estimate", offset)  # when[est_idx]
     interpolated, left, used = _resampled(
@@ -448,11 +420,7 @@ def _interpolate(
 
 
 def _interpolate_longer(
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    max_diff: float,
-    offset: float,
-    advise_offset: bool,  # noqa: FBT001 - private, passed on to _no_match
+    reference: PoseTrajectory, estimate: PoseTrajectory, max_diff: float, offset: float
 ) -> Association:
     """Apply evo's ``interpolation``: ``nearest``'s stamps, the longer side resampled there.
 
@@ -465,9 +433,7 @@ def _interpolate_longer(
     ref_t, est_t = reference.stamps_s, estimate.stamps_s
     ref_idx, est_idx, _ = _nearest_pairs(ref_t, est_t, max_diff, offset, keep_shared=True)
     if est_idx.size == 0:
-        raise _no_match(
-            reference, estimate, "interpolate_longer", max_diff, offset, advise_offset=advise_offset
-        )
+        raise _no_match(reference, estimate, "interpolate_longer", max_diff, offset)
     notes: list[str] = []
     shorter = min(len(reference), len(estimate))
     _note_low_share(notes, est_idx.size, shorter, "the shorter trajectory's", (reference, estimate))
@@ -596,7 +562,8 @@ def _note_low_share(
         other = other_stamp_unit(*sides)
         notes.append(
             f"{_LOW_MATCH_START}{_percent(share)} of {whose} poses matched ({matched} of {of}); "
-            f"{_LOW_MATCH_ADVICE[True]}"
+            "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
+            "`max_diff_s=`"
             + ("" if unit is None else f"; {unit.hint()}")
             + ("" if other is None else f"; {other.text()}")
         )

@@ -79,7 +79,6 @@ def evaluate(
     metrics: Iterable[Metric] = (Ape(),),
     reference_name: str = "",
     estimate_name: str = "",
-    advise_offset: bool = True,
 ) -> list[EvaluationResult]:
     """Evaluate ``estimate`` against ``reference`` by every metric, preparing them once.
 
@@ -96,9 +95,6 @@ def evaluate(
         protocol), :class:`Drift` (KITTI or rpg segments).
     reference_name, estimate_name : str
         Labels stored in the results (file names, algorithm names).
-    advise_offset : bool
-        A warning of few matched poses advises the clock offset settings; ``False`` for
-        a caller that offers none (``robot-msgs traj``): it says to check the clocks.
 
     Returns
     -------
@@ -166,13 +162,7 @@ def evaluate(
             results.append(tum_rpe_result(reference, estimate, settings, spec, names))
             continue
         if prepared is None:
-            prepared = prepare(
-                reference,
-                estimate,
-                settings,
-                estimate_name=estimate_name,
-                advise_offset=advise_offset,
-            )
+            prepared = prepare(reference, estimate, settings, estimate_name=estimate_name)
         if isinstance(spec, Ape):
             results.append(ape_result(prepared, spec, names))
         elif isinstance(spec, Rpe):

@@ -48,21 +48,19 @@ def _no_match(
     max_diff: float,
     offset: float,
     max_gap: float | None = None,
-    *,
-    advise_offset: bool = True,
 ) -> AssociationError:
     """Build the error for an association without a single pair: spans, settings, a suggestion.
 
-    ``advise_offset``: the clock offset is named as a setting to give; ``False`` for a
-    caller that offers none (``robot-msgs traj``: "--offset 0 s" and "the offset (--offset
-    SECONDS) is ..." named a flag it refuses), which is told the clocks' difference.
+    The offset is said among the settings only when one was given: ``offset_s=0`` is no
+    setting to a caller that offers none (``robot-msgs traj``, which was told "--offset 0
+    s"); the suggestion names it, and the command line says where the flag is.
     """
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     e0, e1 = float(estimate.stamps_s[0]) + offset, float(estimate.stamps_s[-1]) + offset
     # KITTI read without its times file is stamped by frame index: "spans 0.000000 ..
     # 4540.000000 s" and "median intervals are 1 s" said seconds of frames.
     u = " frames" if reference.stamps_are_frames and estimate.stamps_are_frames else " s"
-    said_offset = advise_offset or offset != 0
+    said_offset = offset != 0
     text = (
         f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}`{u}"
         + (f", `offset_s={offset!r}`{u}" if said_offset else "")
@@ -86,9 +84,8 @@ def _no_match(
             )
         else:
             text += "The time spans do not overlap: if the clocks differ, "
-        offset_is = "the offset (`offset_s=`) is" if advise_offset else "they differ by"
         text += (
-            f"{offset_is} {stamp_text(r0 - (e0 - offset))}{u} if both recordings "
+            f"the offset (`offset_s=`) is {stamp_text(r0 - (e0 - offset))}{u} if both recordings "
             "started together (reference start - estimate start); the doctor "
             "(`diagnose()`) estimates it from the motion"
         )

@@ -398,17 +398,12 @@ def same_poses(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
 
 
 def match_poses(
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    settings: EvaluationSettings,
-    *,
-    advise_offset: bool = True,
+    reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> Association:
     """Match the poses by the settings' ``sync``: in space (``spatial``) or in time.
 
     :func:`~robot_msgs.evaluation.associate_spatially` with ``max_distance_m`` and
-    ``spatial_pairs`` for ``spatial``, else :func:`~robot_msgs.evaluation.associate`
-    (``advise_offset`` is its own).
+    ``spatial_pairs`` for ``spatial``, else :func:`~robot_msgs.evaluation.associate`.
     """
     if settings.sync == "spatial":
         return associate_spatially(
@@ -417,7 +412,7 @@ def match_poses(
             max_distance_m=settings.max_distance_m,
             spatial_pairs=settings.spatial_pairs,
         )[0]
-    return associate(reference, estimate, settings, advise_offset=advise_offset)
+    return associate(reference, estimate, settings)
 
 
 def _estimated_offset(
@@ -539,7 +534,6 @@ def prepare(
     settings: EvaluationSettings | None = None,
     *,
     estimate_name: str = "",
-    advise_offset: bool = True,
 ) -> Prepared:
     """Cut, associate and align ``estimate`` against ``reference``, as every metric does first.
 
@@ -556,10 +550,6 @@ def prepare(
         matched trajectories are projected onto ``project_to_plane``, as evo does.
     estimate_name : str
         The estimate's label (a file name), which a warning about it starts with.
-    advise_offset : bool
-        The warning of few matched poses, and the error of none, advise the clock offset
-        settings; ``False`` for a caller that offers none (``robot-msgs traj``): they
-        say to check the clocks.
 
     Returns
     -------
@@ -642,7 +632,7 @@ def prepare(
         matching = settings.replace(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
         )
-    association = match_poses(cut, estimate, matching, advise_offset=advise_offset)
+    association = match_poses(cut, estimate, matching)
     extrinsic = None  # X moves no stamp: the same pairs are matched again, with X applied
     if settings.transform_right_auto:  # X from the matched motions, then applied as given
         extrinsic = estimate_extrinsic(
@@ -652,8 +642,8 @@ def prepare(
         )
         mount = EvaluationSettings(transform_right=extrinsic.transform_right())
         estimate = apply_transforms(estimate, mount)
-        association = match_poses(cut, estimate, matching, advise_offset=advise_offset)
-    few = association.low_match_note(offset=advise_offset)
+        association = match_poses(cut, estimate, matching)
+    few = association.low_match_note()
     try:
         alignment, sim3_scale = fit_alignment_and_scale(
             association.reference, association.estimate, settings=settings
