@@ -274,7 +274,9 @@ def large_tum(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 #: What a child shows of its work, from /proc (Linux): these tests wait on it, not a clock.
-_PROC = Path("/proc/self/status").exists()
+#: All three: without io (a kernel without I/O accounting) the wait spun 120 s, then
+#: failed as if the command had ended early.
+_PROC = all(Path("/proc/self", entry).exists() for entry in ("status", "io", "fd"))
 
 
 def _at_work(process: subprocess.Popen[str], large_tum: Path, moment: str) -> None:
@@ -299,18 +301,21 @@ def _at_work(process: subprocess.Popen[str], large_tum: Path, moment: str) -> No
             opened = any(
                 os.path.realpath(fd) == str(large_tum.resolve()) for fd in (proc / "fd").iterdir()
             )
-        except (OSError, IndexError):  # it ended between two reads
-            continue
-        started = bool(caught & 1 << (signal.SIGTERM - 1))
-        reached = {
-            "started": started,
-            "reading": started and (opened or read >= size),
-            "converting": started and not opened and read >= size,
-        }
-        if reached[moment]:
-            return
+        except (OSError, IndexError):  # it ended between two reads: poll() says so
+            pass  # (a `continue` skipped the sleep: a spin on a core of two, 120 s)
+        else:
+            started = bool(caught & 1 << (signal.SIGTERM - 1))
+            reached = {
+                "started": started,
+                "reading": started and (opened or read >= size),
+                "converting": started and not opened and read >= size,
+            }
+            if reached[moment]:
+                return
         time.sleep(0.001)
     assert process.poll() is None, f"the command ended before the signal ({moment})"
+    process.kill()  # not left converting 46 MB beside the next test
+    process.communicate()
     pytest.fail(f"the command did not reach {moment} in 120 s")  # pragma: no cover
 
 
