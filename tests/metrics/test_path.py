@@ -338,3 +338,22 @@ def test_a_float32_straight_line_is_straight_and_a_float32_turn_keeps_its_number
     assert float(path_smoothness(line.astype(np.float32), normalization="points")) == 0.0
     turn = (np.array(TURN) + 1000.0).astype(np.float32)
     assert float(path_smoothness(turn)) == pytest.approx(math.sqrt(2) / 3, rel=1e-15)
+
+
+def test_a_curve_finely_sampled_far_from_the_origin_keeps_its_number() -> None:
+    """Changes of step all within the rounding u are not yet rounding: a float32 circle
+    of 5 m radius 100 m from the origin, 1 m/s at 100 Hz, changes its 1 cm steps by
+    2e-5 m a sample (u = 4 sqrt(3) eps32 100 m = 8e-5 m), and a car's square of 2 m steps
+    at float32 ECEF coordinates (exact there) turns by 2.8 m (u = 5.3 m). Both were 0, as
+    if straight; neither lies on the line between its ends. Hand: the circle's PS is its
+    turn per step, 0.01 / 5 = 0.002 (0.00208 with float32's rounding); the square's is
+    its 3 inner corners' changes of 2 sqrt(2) m over 200 steps of 2 m, 3 sqrt(2) / 200."""
+    t = np.arange(3000) / 100.0
+    circle = np.stack([5.0 * np.cos(t / 5.0), 5.0 * np.sin(t / 5.0), 0.0 * t], axis=1) + 100.0
+    assert float(path_smoothness(circle.astype(np.float32))) == pytest.approx(0.002, rel=0.05)
+    sides = [np.repeat([direction], 50, axis=0) for direction in np.eye(3)[[0, 1]]]
+    steps = 2.0 * np.concatenate([sides[0], sides[1], -sides[0], -sides[1]])
+    ecef = np.array([4.5e6, 6e5, 4.5e6])
+    square = np.concatenate([np.zeros((1, 3)), np.cumsum(steps, axis=0)]) + ecef
+    expected = 3 * math.sqrt(2) / 200
+    assert float(path_smoothness(square.astype(np.float32))) == pytest.approx(expected, rel=1e-12)
