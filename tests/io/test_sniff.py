@@ -11,7 +11,7 @@ import pytest
 
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.io import explain_format, read_euroc, read_trajectory, read_tum
-from robot_msgs.io.sniff import nanosecond_evidence, read_head, seconds_evidence
+from robot_msgs.io.sniff import dated_unit, nanosecond_evidence, read_head, seconds_evidence
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -324,3 +324,15 @@ def test_a_lone_carriage_return_after_one_field_is_said_of_one_field(tmp_path: P
     path = tmp_path / "a.txt"
     path.write_bytes(b"5\r  \n1 2 3 4 5 6 7 8\n")
     assert "only blanks after it on the line (1 field);" in read_head(path).bad
+
+
+@pytest.mark.parametrize(
+    ("seconds", "year"),
+    [(946_684_800, 2000), (978_307_199, 2000), (4_102_444_799, 2099), (1_600_000_000, 2020)],
+)
+def test_dated_unit_names_the_calendar_year_at_new_year(seconds: int, year: int) -> None:
+    """2000-01-01 00:00 UTC (the first Unix date read) in microseconds was said to be in
+    1999 by the mean Gregorian year, and 2099-12-31 23:59:59 in 2100 (EuRoC's and TUM's
+    `[ns]` warnings name it)."""
+    stamps = np.array([seconds * 1e6, seconds * 1e6 + 1e4])
+    assert dated_unit(stamps) == ("microseconds", 1e6, year)

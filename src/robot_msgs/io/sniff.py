@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -79,7 +80,6 @@ MIN_POSE_RATE_HZ = 1e-3
 
 #: Integer stamps' units finer than seconds, and their divisors to seconds.
 _UNIT_DIVISORS = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 1e3))
-_YEAR_S = 31_556_952  # the mean Gregorian year
 
 SNIFF_BYTES = 1 << 16
 _MAX_ROWS = 200
@@ -493,11 +493,21 @@ def dated_unit(stamps: Float64Array) -> tuple[str, float, int] | None:
         return None
     low, high = float(values.min()), float(values.max())
     dated = [
-        (name, divisor, 1970 + int(low / divisor // _YEAR_S))
+        (name, divisor, _utc_year(low / divisor))
         for name, divisor in _UNIT_DIVISORS
         if UNIX_SECONDS[0] <= low / divisor and high / divisor <= UNIX_SECONDS[1]
     ]
     return dated[0] if len(dated) == 1 else None
+
+
+def _utc_year(seconds: float) -> int:
+    """Return the calendar year (UTC) of a Unix time in seconds.
+
+    WHY not ``1970 + seconds // 31_556_952`` (the mean Gregorian year): it is off by one
+    near New Year, 2000-01-01 00:00 being said to be in 1999 and 2099-12-31 in 2100 (a
+    review).
+    """
+    return datetime.fromtimestamp(seconds, tz=timezone.utc).year
 
 
 def stated_ns_unit(stamps: Float64Array) -> tuple[str, float, str]:
