@@ -50,6 +50,7 @@ class GoalInfo(Msg):
     Attributes
     ----------
     goal_id : UUID
+        The goal's unique id, chosen by the client that sent it.
     stamp : Time
         When the server accepted the goal.
     """
@@ -65,6 +66,7 @@ class GoalStatus(Msg):
     Attributes
     ----------
     goal_info : GoalInfo
+        Which goal, and when the server accepted it.
     status : int8
         :attr:`STATUS_UNKNOWN`, :attr:`STATUS_ACCEPTED`, :attr:`STATUS_EXECUTING`,
         :attr:`STATUS_CANCELING`, :attr:`STATUS_SUCCEEDED`, :attr:`STATUS_CANCELED` or

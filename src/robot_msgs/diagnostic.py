@@ -38,6 +38,7 @@ class DiagnosticStatus(Msg):
     name, message, hardware_id : str
         The component, a human-readable summary, and the device it runs on.
     values : tuple of KeyValue
+        Named readings of the component, as text (``"temperature"``: ``"41.5"``).
     """
 
     OK: ClassVar[int] = 0

@@ -97,11 +97,17 @@ class ParameterValue(Msg):
     type : uint8
         A :class:`ParameterType` constant (``PARAMETER_DOUBLE``...).
     bool_value : bool
+        The value where ``type`` is ``PARAMETER_BOOL``.
     integer_value : int64
+        The value where ``type`` is ``PARAMETER_INTEGER``.
     double_value : float
+        The value where ``type`` is ``PARAMETER_DOUBLE``.
     string_value : str
+        The value where ``type`` is ``PARAMETER_STRING``.
     byte_array_value : ndarray, shape (B,), uint8 (ROS ``byte[]``)
+        The value where ``type`` is ``PARAMETER_BYTE_ARRAY``; read-only.
     bool_array_value, integer_array_value, double_array_value, string_array_value : tuple
+        The value where ``type`` is the matching ``PARAMETER_..._ARRAY``.
     """
 
     type: UInt8 = 0
@@ -141,9 +147,11 @@ class ParameterEvent(Msg):
     Attributes
     ----------
     stamp : Time
+        When the change happened.
     node : str
         The node's fully qualified name.
     new_parameters, changed_parameters, deleted_parameters : tuple of Parameter
+        The parameters declared, set, and undeclared by this change.
     """
 
     stamp: Time = Time()
@@ -162,6 +170,7 @@ class FloatingPointRange(Msg):
     Attributes
     ----------
     from_value, to_value : float
+        The range's ends, both allowed.
     step : float
         0 means any value in the range.
     """
@@ -178,6 +187,7 @@ class IntegerRange(Msg):
     Attributes
     ----------
     from_value, to_value : int64
+        The range's ends, both allowed.
     step : uint64
         0: any value in the range.
     """
@@ -194,9 +204,13 @@ class ParameterDescriptor(Msg):
     Attributes
     ----------
     name, description, additional_constraints : str
+        The parameter's name, what it means, and any rule on its value the ranges cannot
+        state, in words.
     type : uint8
         A :class:`ParameterType` constant.
     read_only, dynamic_typing : bool
+        Whether the value cannot change once set, and whether a value of another type may
+        replace it.
     floating_point_range, integer_range : tuple of at most one range
         ROS's bounded sequences ``[<=1]``: empty when the parameter has no range.
     """

@@ -299,6 +299,7 @@ class Bool(Msg):
     Attributes
     ----------
     data : bool
+        The flag; what ``True`` means is the topic's (an enable switch: on).
     """
 
     data: bool = False
@@ -311,6 +312,7 @@ class Byte(Msg):
     Attributes
     ----------
     data : int in ``[0, 255]``
+        The octet, as an unsigned number.
     """
 
     data: p.Byte = 0
@@ -323,6 +325,7 @@ class Char(Msg):
     Attributes
     ----------
     data : int in ``[0, 255]``
+        The character's code, an octet (ROS 2's ``char`` names no encoding).
     """
 
     data: p.Char = 0
@@ -351,6 +354,7 @@ class String(Msg):
     Attributes
     ----------
     data : str (UTF-8 on the wire)
+        The text, any length (ROS 2's ``string`` is unbounded).
     """
 
     data: str = ""
@@ -363,6 +367,8 @@ class Float32(Msg):
     Attributes
     ----------
     data : float32, the topic's unit
+        The value, held to float32 when set: ``0.1`` is stored as 0.10000000149011612, as
+        the wire carries it.
     """
 
     data: p.Float32 = 0.0
@@ -387,6 +393,8 @@ class Int8(Msg):
     Attributes
     ----------
     data : int in ``[-128, 127]``
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.Int8 = 0
@@ -399,6 +407,8 @@ class Int16(Msg):
     Attributes
     ----------
     data : int in ``[-32768, 32767]``
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.Int16 = 0
@@ -411,6 +421,8 @@ class Int32(Msg):
     Attributes
     ----------
     data : int32
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.Int32 = 0
@@ -423,6 +435,8 @@ class Int64(Msg):
     Attributes
     ----------
     data : int64
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.Int64 = 0
@@ -435,6 +449,8 @@ class UInt8(Msg):
     Attributes
     ----------
     data : int in ``[0, 255]``
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.UInt8 = 0
@@ -447,6 +463,8 @@ class UInt16(Msg):
     Attributes
     ----------
     data : int in ``[0, 65535]``
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.UInt16 = 0
@@ -459,6 +477,8 @@ class UInt32(Msg):
     Attributes
     ----------
     data : uint32
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.UInt32 = 0
@@ -471,6 +491,8 @@ class UInt64(Msg):
     Attributes
     ----------
     data : uint64
+        The value, in the topic's unit; one outside the type's range is refused on
+        construction, not wrapped.
     """
 
     data: p.UInt64 = 0
@@ -545,7 +567,9 @@ class Int8MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), int8
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -559,7 +583,9 @@ class UInt8MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), uint8
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -573,7 +599,9 @@ class Int16MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), int16
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -587,7 +615,9 @@ class UInt16MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), uint16
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -601,7 +631,9 @@ class Int32MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), int32
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -615,7 +647,9 @@ class UInt32MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), uint32
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -629,7 +663,9 @@ class Int64MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), int64
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -643,7 +679,9 @@ class UInt64MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), uint64
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()
@@ -657,7 +695,9 @@ class Float32MultiArray(Msg):
     Attributes
     ----------
     layout : MultiArrayLayout
+        How ``data`` is read as a multi-dimensional array (no ``dim``: a plain vector).
     data : ndarray, shape (N,), float32
+        The values, flat, in the topic's unit; read-only (a list is accepted).
     """
 
     layout: MultiArrayLayout = MultiArrayLayout()

@@ -35,7 +35,9 @@ class MeshFile(Msg):
     Attributes
     ----------
     filename : str
+        Its name, whose extension tells the format (``.stl``, ``.dae``).
     data : ndarray, shape (B,), uint8
+        The file's bytes; read-only.
     """
 
     filename: str = ""
@@ -49,6 +51,7 @@ class Marker(Msg):
     Attributes
     ----------
     header : Header
+        When, and in which frame ``pose`` and ``points`` are given.
     ns : str
         Namespace; ``ns`` and ``id`` name the marker, so a later one replaces it.
     id, type, action : int32
@@ -57,15 +60,27 @@ class Marker(Msg):
     pose : Pose, metres and unit quaternion
     scale : Vector3, metres (what each axis means depends on ``type``)
     color : ColorRGBA
-    lifetime : Duration (0: forever)
+        For every type but a mesh drawn with its own materials; ``a`` 0 is invisible.
+    lifetime : Duration
+        How long the marker is shown after it is received; 0: until deleted or replaced.
     frame_locked : bool
         Re-transform the marker into its frame at every frame shown.
     points, colors : tuple of Point (m) and of ColorRGBA
         For line, list and point types; ``colors`` empty or one per point.
-    texture_resource, texture, uv_coordinates : the texture of a mesh or triangle list
+    texture_resource : str
+        Where the texture image is (a URI); empty for none.
+    texture : CompressedImage
+        The texture image sent inline.
+    uv_coordinates : tuple of UVCoordinate
+        Where each vertex of a mesh or triangle list lies on the texture.
     text : str
         For ``TEXT_VIEW_FACING``.
-    mesh_resource, mesh_file, mesh_use_embedded_materials : the mesh of ``MESH_RESOURCE``
+    mesh_resource : str
+        For ``MESH_RESOURCE``: where the mesh file is (a URI).
+    mesh_file : MeshFile
+        For ``MESH_RESOURCE``: the mesh sent inline.
+    mesh_use_embedded_materials : bool
+        For ``MESH_RESOURCE``: draw the mesh's own materials, not ``color``.
     """
 
     ARROW: ClassVar[int] = 0

@@ -27,7 +27,7 @@ from robot_msgs.docs.introspect import (
     package_facts,
     used_by,
 )
-from robot_msgs.docs.rst import sections
+from robot_msgs.docs.rst import entries, sections
 from robot_msgs.errors import UnknownTypeError
 from robot_msgs.evaluation import EvaluationSettings, Rpe
 from robot_msgs.geometry import (
@@ -301,7 +301,7 @@ def test_a_type_that_describes_its_fields_describes_each_one() -> None:
     assert (
         described["type"] == "uint8: A :class:`ParameterType` constant (``PARAMETER_DOUBLE``...)."
     )
-    assert described["integer_value"] == "int64"
+    assert described["integer_value"] == "int64: The value where ``type`` is ``PARAMETER_INTEGER``."
     assert field_descriptions(MultiEchoLaserScan)["range_min"] == "float32, metres"
 
 
@@ -389,3 +389,22 @@ def test_error_stats_field_descriptions_say_what_the_seed_page_says() -> None:
     for name, unit in units.items():
         assert described[name].startswith(f"float, the signal's {unit}: "), name
         assert described[name].endswith("NaN without a time axis."), name
+
+
+def test_the_std_sensor_and_ros_interface_fields_say_more_than_their_type() -> None:
+    """c715b5d moved running text into Attributes entries and gave the rest entries of a
+    type alone: ``data : bool``, ``header : Header``, ``goal_id : UUID``, which the
+    pages showed as the field's description, saying nothing the type column did not
+    (a review). Each field of these modules' types now has a text, or a unit with its
+    type (``float32, metres``)."""
+    modules = ("std", "action", "diagnostic", "rcl", "visualization", "sensor", "runs")
+    bare = [
+        (name, names)
+        for name, cls in documented_types().items()
+        if name.split("/")[0] in modules
+        for names, kind, text in entries(
+            sections(inspect.cleandoc(cls.__doc__ or "")).get("Attributes", "")
+        )
+        if not text and "," not in kind
+    ]
+    assert bare == []

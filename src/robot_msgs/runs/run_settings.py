@@ -101,6 +101,9 @@ class MetricSpec(Msg):
     metric : str
         APE or RPE.
     relation : str
+        The error measured: ``translation``, ``angle_deg``...
+        (:data:`~robot_msgs.evaluation.relations.APE_RELATIONS`; RPE also
+        ``point_distance_error_ratio``).
     pairs : PairSettings or None
         For RPE, its pairs.
     settings : EvaluationSettings or None

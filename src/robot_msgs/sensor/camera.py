@@ -113,6 +113,7 @@ class CompressedImage(Msg):
     Attributes
     ----------
     header : Header
+        ``stamp`` is when the image was acquired; ``frame_id`` the optical frame.
     format : str
         ``"jpeg"``, ``"png"``, or ``"rgb8; jpeg compressed bgr8"`` as ROS writes it.
     data : ndarray, shape (B,), uint8
@@ -153,6 +154,7 @@ class CameraInfo(Msg):
     Attributes
     ----------
     header : Header
+        ``stamp`` is the image's it describes; ``frame_id`` the optical frame.
     height, width : uint32, pixels
     distortion_model : str
         ``"plumb_bob"`` (5 coefficients), ``"rational_polynomial"`` (8), ``"equidistant"``.
@@ -168,6 +170,7 @@ class CameraInfo(Msg):
     binning_x, binning_y : uint32
         Pixels combined per output pixel (0 or 1: none).
     roi : RegionOfInterest
+        The part of the image the camera sent (all 0: the whole image).
     """
 
     header: Header = Header()
@@ -195,6 +198,7 @@ class DisparityImage(Msg):
     Attributes
     ----------
     header : Header
+        As ``image.header``: when the pair was taken, in the left camera's optical frame.
     image : Image
         ``32FC1`` disparities, pixels.
     f : float32, pixels

@@ -18,7 +18,10 @@ class FluidPressure(Msg):
     Attributes
     ----------
     header : Header
+        When the reading was taken, and the sensor's frame (``frame_id``).
     fluid_pressure : float, pascals (absolute)
+        The pressure measured, not relative to the atmosphere's (about 101325 Pa at sea
+        level).
     variance : float, Pa²
         0: unknown.
     """
@@ -35,8 +38,10 @@ class Temperature(Msg):
     Attributes
     ----------
     header : Header
+        When the reading was taken, and the sensor's frame (``frame_id``).
     temperature : float, °C
     variance : float, °C²
+        0: unknown.
     """
 
     header: Header = Header()
@@ -51,8 +56,11 @@ class Illuminance(Msg):
     Attributes
     ----------
     header : Header
+        When the reading was taken, and the sensor's frame (``frame_id``).
     illuminance : float, lux
+        The light measured, photometric (weighted to the eye's sensitivity).
     variance : float, lux²
+        0: unknown.
     """
 
     header: Header = Header()
@@ -67,8 +75,11 @@ class RelativeHumidity(Msg):
     Attributes
     ----------
     header : Header
+        When the reading was taken, and the sensor's frame (``frame_id``).
     relative_humidity : float in ``[0, 1]``
+        A fraction, not a percentage: 0 is dry air, 1 air saturated with water vapour.
     variance : float
+        Of ``relative_humidity`` (a fraction, squared); 0: unknown.
     """
 
     header: Header = Header()

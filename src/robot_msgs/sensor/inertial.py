@@ -28,6 +28,8 @@ class Imu(Msg):
     header : Header
         ``frame_id`` is the IMU's frame.
     orientation : Quaternion
+        Of the IMU's frame in a fixed frame (unit); not estimated where
+        ``orientation_covariance[0, 0]`` is -1.
     orientation_covariance : ndarray, shape (3, 3), float64, rad² (about x, y, z)
     angular_velocity : Vector3, rad/s
     angular_velocity_covariance : ndarray, shape (3, 3), float64, (rad/s)²
@@ -51,6 +53,7 @@ class MagneticField(Msg):
     Attributes
     ----------
     header : Header
+        When the field was measured; ``frame_id`` is the magnetometer's frame.
     magnetic_field : Vector3, tesla (not gauss)
     magnetic_field_covariance : ndarray, shape (3, 3), float64, T² (all zeros: unknown)
     """

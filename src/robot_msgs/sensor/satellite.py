@@ -50,6 +50,8 @@ class NavSatFix(Msg):
     header : Header
         ``stamp`` is the time of the fix, ``frame_id`` the antenna's frame.
     status : NavSatStatus
+        Whether the fix is valid and augmented (``status``), and which satellite systems
+        gave it (``service``).
     latitude, longitude : float, degrees (north and east positive)
     altitude : float, metres above the WGS 84 ellipsoid (NaN if unknown)
     position_covariance : ndarray, shape (3, 3), float64, m², east-north-up

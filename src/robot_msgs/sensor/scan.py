@@ -117,10 +117,13 @@ class PointCloud2(Msg):
     Attributes
     ----------
     header : Header
+        When the cloud was measured, and the frame its points are in.
     height, width : uint32
         Rows and points per row (``height == 1`` for an unordered cloud).
     fields : tuple of PointField
+        Each value of a point: its name, byte offset in the point, type and count.
     is_bigendian : bool
+        Whether ``data`` holds multi-byte values big-endian.
     point_step, row_step : uint32, bytes per point and per row
     data : ndarray, shape (B,), uint8
         ``B = row_step * height`` bytes; :meth:`points` is the structured NumPy view and
@@ -295,6 +298,7 @@ class ChannelFloat32(Msg):
     Attributes
     ----------
     name : str
+        What the channel holds (``"intensity"``, ``"rgb"``...).
     values : ndarray, shape (N,), float32, the channel's unit
     """
 
@@ -313,6 +317,7 @@ class PointCloud(Msg):
     Attributes
     ----------
     header : Header
+        When the cloud was measured, and the frame its points are in.
     points : tuple of Point32, metres
     channels : tuple of ChannelFloat32
         Each with one value per point, as ROS requires.

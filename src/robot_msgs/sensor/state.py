@@ -27,6 +27,7 @@ class JointState(Msg):
     Attributes
     ----------
     header : Header
+        When the joints were measured.
     name : tuple of str
         Joint names.
     position : tuple of float, rad or m
@@ -55,7 +56,9 @@ class MultiDOFJointState(Msg):
     Attributes
     ----------
     header : Header
+        When the joints were measured.
     joint_names : tuple of str
+        The joints, in the order of the other lists.
     transforms : tuple of Transform, metres and unit quaternions
     twist : tuple of Twist, m/s and rad/s
     wrench : tuple of Wrench, N and N·m
@@ -84,6 +87,7 @@ class BatteryState(Msg):
     Attributes
     ----------
     header : Header
+        When the battery was read.
     voltage : float32, V
     temperature : float32, °C
     current : float32, A (negative while discharging)
@@ -92,9 +96,12 @@ class BatteryState(Msg):
     power_supply_status, power_supply_health, power_supply_technology : uint8
         ROS's ``POWER_SUPPLY_*`` constants (:attr:`POWER_SUPPLY_STATUS_CHARGING`, ...).
     present : bool
+        Whether a battery is in place.
     cell_voltage : tuple of float32, V (NaN for a cell not measured)
     cell_temperature : tuple of float32, °C
     location, serial_number : str
+        Where the battery sits (a slot or connector name) and its serial number; empty when
+        unknown.
     """
 
     # ROS's constants, as sensor_msgs/msg/BatteryState.msg names them.
@@ -151,6 +158,7 @@ class Joy(Msg):
     Attributes
     ----------
     header : Header
+        When the device was read.
     axes : tuple of float32, 1 (each in ``[-1, 1]``)
     buttons : tuple of int32 (1 pressed, 0 not)
     """
