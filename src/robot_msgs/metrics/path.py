@@ -194,20 +194,39 @@ def _without_rounding(points: Any, change: Any, length: Any, largest: Any, eps: 
     ECEF coordinates (exact there) 0 where it gives 0.0212 (a review).
     WHY first a bound: ``max |p|`` of each trajectory, taken in every block, cost 19 % of
     the kernel's time on a batch (40 % on one trajectory). Either case has every change
-    within ``2 u`` (a change is at most twice the still points' extent), and no point is
-    farther from the origin than ``|p_0| + PL``: where even the smallest ``largest``
-    exceeds twice the ``2 u`` of that, no trajectory is rounding (real motion), and NumPy
-    stops there.
+    within ``2 u`` (a change is at most twice the still points' extent), and no
+    coordinate is farther from 0 than ``|p_0| + PL``: a trajectory whose ``largest``
+    exceeds twice the ``2 u`` of that is not rounding (real motion), and NumPy tests
+    only the others.
     """
     if isinstance(points, np.ndarray):
-        if largest.size == 0:
-            return change
-        far = float(np.abs(points[..., 0, :]).max()) + float(length.max())
-        if float(largest.min()) > 4.0 * difference_rounding(far, points.shape[-1], eps):
-            return change
+        return _without_rounding_numpy(points, change, length, largest, eps)
     step, still = position_rounding(points, eps)
     xp = array_namespace(change)
     return xp.where(still | ((largest <= step) & _on_line(points, step)), 0.0, change)
+
+
+def _without_rounding_numpy(
+    points: Float64Array, change: Any, length: Any, largest: Any, eps: float
+) -> Any:
+    """:func:`_without_rounding` of NumPy trajectories: the full test on candidates only.
+
+    WHY per trajectory: one still trajectory in a batch (a zero-padded row) opened the
+    batch-wide bound for every row, and the full test over all of them made
+    ``path_smoothness`` of a 1000 x 1000 x 3 batch 7 times slower (a review).
+    """
+    n_points, dims = points.shape[-2], points.shape[-1]
+    flat = points.reshape(-1, n_points, dims)
+    far = np.abs(flat[:, 0, :]).max(axis=-1) + length.reshape(-1)
+    candidates = largest.reshape(-1) <= 4.0 * difference_rounding(far, dims, eps)
+    if not candidates.any():
+        return change
+    rows = flat[candidates]
+    step, still = position_rounding(rows, eps)
+    rounding = still | ((largest.reshape(-1)[candidates] <= step) & _on_line(rows, step))
+    out = np.array(change, dtype=np.float64).reshape(-1)
+    out[np.flatnonzero(candidates)[rounding]] = 0.0
+    return out.reshape(np.shape(change))
 
 
 def _on_line(points: Any, step: Any) -> Any:
