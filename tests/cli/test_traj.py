@@ -625,16 +625,21 @@ def _folded(out: str, start: str) -> bool:
 
 
 def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> None:
-    for flags in (
-        ["--align", "se3"],
-        ["--sync", "spatial", "--spatial-pairs", "path"],
-        ["--transform-right", "auto"],  # estimated against REF: once accepted and ignored
+    """Each flag that needs --ref and was given is named: all five were named, whichever
+    was given, and the list was written apart from the one the refusal of a REF also
+    given as FILE drops (--max-gap and --max-distance were in that one only)."""
+    for flags, named in (
+        (["--align", "se3"], "--align aligns"),
+        (
+            ["--sync", "spatial", "--spatial-pairs", "path", "--max-distance", "0.1"],
+            "--sync, --spatial-pairs and --max-distance align",
+        ),
+        (["--sync", "interpolate", "--max-gap", "0.5"], "--sync and --max-gap align"),
+        (["--transform-right", "auto"], "--transform-right auto aligns"),  # once ignored
     ):
         assert main(["traj", "example:fr1_xyz/rgbdslam.tum", *flags]) == 2
-        assert capsys.readouterr().err == (
-            "ERROR: --align, --sync, --max-diff, --spatial-pairs and --transform-right auto "
-            "align each FILE to --ref REF; give that too\n"
-        )
+        said = f"ERROR: {named} each FILE to --ref REF; give that too\n"
+        assert capsys.readouterr().err == said
 
 
 @pytest.mark.parametrize("align", [[], ["--align", "se3"]])

@@ -628,7 +628,8 @@ def _plot(
         print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
 
 
-#: The flags that only go with ``--ref REF`` (and ``--transform-right auto``).
+#: The flags that only go with ``--ref REF`` (and ``--transform-right auto``): refused
+#: without it, dropped with it where REF is also the FILE.
 _WITH_REF = (
     "--ref", "--align", "--sync", "--max-diff", "--max-gap", "--spatial-pairs", "--max-distance",
 )  # fmt: skip
@@ -693,17 +694,12 @@ def run(args: argparse.Namespace) -> int:
             msg = "; ".join(said)
             raise UsageError(msg)
     settings = settings_from_args(args, EvaluationSettings())  # errors name the flag
-    if args.ref is None and (
-        args.align
-        or args.sync
-        or args.max_diff is not None
-        or args.spatial_pairs
-        or settings.transform_right_auto
-    ):
-        msg = (
-            "--align, --sync, --max-diff, --spatial-pairs and --transform-right auto align "
-            "each FILE to --ref REF; give that too"
-        )
+    given = [f for f in _WITH_REF[1:] if getattr(args, f[2:].replace("-", "_")) is not None]
+    given += ["--transform-right auto"] if settings.transform_right_auto else []
+    if args.ref is None and given:  # each flag given is named (all five were, any given)
+        named = ", ".join(given[:-1]) + " and " + given[-1] if len(given) > 1 else given[0]
+        verb = "align" if len(given) > 1 else "aligns"
+        msg = f"{named} {verb} each FILE to --ref REF; give that too"
         raise UsageError(msg)
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"
