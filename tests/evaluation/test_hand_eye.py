@@ -500,3 +500,30 @@ def test_a_spin_in_place_keeps_its_scale_undetermined_not_zero() -> None:
     assert math.isnan(found.scale_std)
     assert "the scale: σ = inf (no information: the estimate does not move)" in found.unobservable
     assert found.unobservable[0].startswith("the rotation about z of the estimate's body")
+
+
+@pytest.mark.parametrize("motion", ["spin", "no translation"])
+def test_a_scale_left_at_one_does_not_hang_on_the_words_that_say_so(
+    motion: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An estimate that does not move gets scale 1 and NaN uncertainty: the estimate, the
+    screw's replacement and the doctor chose by the item's words (``u.endswith("the
+    estimate does not move)")``); reworded, a spin in place was refused as "motions that do
+    not agree". The reason is a value now, said as written."""
+    monkeypatch.setattr(hand_eye, "_ESTIMATE_STILL", "no information: it holds still")
+    t = np.arange(0.0, 20.0, 0.05)
+    ref = (
+        body()
+        if motion == "no translation"
+        else PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=np.zeros((len(t), 3)),
+            orientations_quat_xyzw=quat_xyzw_from_matrix(
+                matrix_from_rotation_vector(np.stack([0 * t, 0 * t, 0.5 * t], 1))
+            ),
+        )
+    )
+    ref = ref.replace(positions_xyz=np.zeros((len(ref), 3)))
+    found = estimate_extrinsic(ref, ref, with_scale=True, refuse=False)
+    assert (found.scale, math.isnan(found.scale_std)) == (1.0, True)
+    assert "the scale: σ = inf (no information: it holds still)" in found.unobservable

@@ -97,7 +97,8 @@ autocorrelation consistent covariance matrix", Econometrica 55(3), 1987.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from itertools import pairwise
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import numpy as np
 
@@ -131,6 +132,41 @@ _NO_INFORMATION = 1e6  # an uncertainty this many times the limit: none either
 _AXIS_COS = math.cos(math.radians(10.0))
 _FEW_PAIRS = 30
 _T, _R, _S = slice(0, 3), slice(3, 6), 6  # parameter layout: translation, rotation, scale
+#: :func:`estimate_extrinsic`'s limits, also the doctor's: translation m, rotation deg, scale.
+_LIMITS = (0.05, 1.0, 0.05)
+#: Why a scale is not determined where the estimate does not move: 1 is given then.
+_ESTIMATE_STILL = "no information: the estimate does not move"
+
+
+class _Undetermined(NamedTuple):
+    """A direction the motion does not determine: its ``part``, what is said of it, ``why``.
+
+    WHY a value: the scale left at 1, the screw's replacements and the doctor's choice
+    of items went by the words of ``Extrinsic.unobservable`` (``u.startswith("the
+    translation")``, ``u.endswith("the estimate does not move)")``), which a rewording
+    would have broken without a test failing.
+    """
+
+    part: Literal["translation", "rotation", "scale"]
+    said: str
+    why: str = ""
+
+    @property
+    def text(self) -> str:
+        """Return the item of ``Extrinsic.unobservable``: ``said``, then ``(why)``."""
+        return f"{self.said} ({self.why})" if self.why else self.said
+
+
+class _Estimated(NamedTuple):
+    """The extrinsic, the reference's screw axis and the directions left undetermined.
+
+    ``screw``: :func:`_one_screw_axis`'s (``None``: the reference does not turn about one
+    line); ``undetermined``: ``extrinsic.unobservable`` item by item, with their parts.
+    """
+
+    extrinsic: Extrinsic
+    screw: Float64Array | None
+    undetermined: tuple[_Undetermined, ...]
 
 
 def estimate_extrinsic(
@@ -138,9 +174,9 @@ def estimate_extrinsic(
     estimate: PoseTrajectory,
     *,
     with_scale: bool = False,
-    max_std_m: float = 0.05,
-    max_std_deg: float = 1.0,
-    max_scale_std: float = 0.05,
+    max_std_m: float = _LIMITS[0],
+    max_std_deg: float = _LIMITS[1],
+    max_scale_std: float = _LIMITS[2],
     refuse: bool = True,
 ) -> Extrinsic:
     """Estimate ``X`` with ``reference_i ≈ S · estimate_i · X`` from relative motions.
@@ -207,31 +243,24 @@ def estimate_extrinsic(
 determine translation along z of the estimate's body (z of the reference's): \
 σ = inf m (no information) (...
     """
-    return _extrinsic_and_screw(
-        reference,
-        estimate,
-        with_scale=with_scale,
-        max_std_m=max_std_m,
-        max_std_deg=max_std_deg,
-        max_scale_std=max_scale_std,
-        refuse=refuse,
-    )[0]
+    limits = (max_std_m, max_std_deg, max_scale_std)
+    return _estimated(
+        reference, estimate, with_scale=with_scale, limits=limits, refuse=refuse
+    ).extrinsic
 
 
-def _extrinsic_and_screw(
+def _estimated(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
     *,
-    with_scale: bool = False,
-    max_std_m: float = 0.05,
-    max_std_deg: float = 1.0,
-    max_scale_std: float = 0.05,
-    refuse: bool = True,
-) -> tuple[Extrinsic, Float64Array | None]:
-    """Estimate as :func:`estimate_extrinsic`; also return the reference's screw axis.
+    with_scale: bool,
+    refuse: bool,
+    limits: tuple[float, float, float] = _LIMITS,
+) -> _Estimated:
+    """Estimate as :func:`estimate_extrinsic`; also return what the estimate found on the way.
 
-    The axis is :func:`_one_screw_axis`'s, which the estimate finds on the way (``None``:
-    the reference does not turn about one line). WHY: the doctor asked for it again.
+    ``limits``: ``max_std_m``, ``max_std_deg``, ``max_scale_std``. WHY: the doctor asked
+    :func:`_one_screw_axis` again, and read the undetermined parts back from their words.
     """
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
@@ -240,6 +269,7 @@ def _extrinsic_and_screw(
         if isinstance(flag, np.ndarray):
             msg = f"Expected `{name}` as True or False, got {flag!r:.60}"
             raise ValidationError(msg, field=name, reason=msg)
+    max_std_m, max_std_deg, max_scale_std = limits
     for name, value in (
         ("max_std_m", max_std_m),
         ("max_std_deg", max_std_deg),
@@ -267,14 +297,15 @@ def _extrinsic_and_screw(
             motions = _Motions(reference, estimate)
             start = _start(motions, with_scale=with_scale)
             fit = _refine(motions, start, with_scale=with_scale)
-            return _result(
+            extrinsic, undetermined = _result(
                 motions,
                 fit,
                 with_scale=with_scale,
                 limits=(max_std_m, math.radians(max_std_deg), max_scale_std),
                 refuse=refuse,
                 screw=screw,
-            ), screw
+            )
+            return _Estimated(extrinsic, screw, undetermined)
     except (FloatingPointError, np.linalg.LinAlgError) as err:
         sizes = ", ".join(
             f"{float(np.max(np.abs(t.positions_xyz))):.3g} m in `{name}`"
@@ -701,14 +732,15 @@ def _unobservable(
     *,
     with_scale: bool,
     limits: tuple[float, float, float],
-) -> list[str]:
+) -> list[_Undetermined]:
     """Name each direction with no information, or with an uncertainty above its limit.
 
     Along a null direction the covariance is 0 (a pseudo-inverse), so the limits speak of
     the other directions; an uncertainty a million times the limit is no information too
     (what rounding leaves of a null direction).
     """
-    out: list[str] = []
+    out: list[_Undetermined] = []
+    noun: Literal["translation", "rotation"]
     for key, noun, prep, block, limit, unit, factor in (
         ("t", "translation", "along", _T, limits[0], "m", 1.0),
         ("r", "rotation", "about", _R, limits[1], "deg", math.degrees(1.0)),
@@ -720,27 +752,34 @@ def _unobservable(
             if std > limit:
                 bad.append((math.inf if std > _NO_INFORMATION * limit else std, u))
 
-        def sigma(
-            std: float, limit: float = limit, unit: str = unit, factor: float = factor
-        ) -> str:
+        def item(
+            where: str,
+            std: float,
+            noun: Literal["translation", "rotation"] = noun,
+            limit: float = limit,
+            unit: str = unit,
+            factor: float = factor,
+        ) -> _Undetermined:
             if math.isinf(std):
-                return f"σ = inf {unit} (no information)"
-            return f"σ = {std * factor:.3g} {unit} > {limit * factor:.3g} {unit}"
+                return _Undetermined(noun, f"the {noun} {where}: σ = inf {unit}", "no information")
+            return _Undetermined(
+                noun,
+                f"the {noun} {where}: σ = {std * factor:.3g} {unit} > {limit * factor:.3g} {unit}",
+            )
 
         if len(bad) >= 3:
-            out.append(f"the {noun} in any direction: {sigma(min(std for std, _ in bad))}")
+            out.append(item("in any direction", min(std for std, _ in bad)))
             continue
-        out.extend(
-            f"the {noun} {prep} {_direction(u, fit.rotation)}: {sigma(std)}" for std, u in bad
-        )
+        out.extend(item(f"{prep} {_direction(u, fit.rotation)}", std) for std, u in bad)
     if with_scale:
         std = math.sqrt(max(float(cov[_S, _S]), 0.0))
         if any(_block(v) == "s" for v in nulls) or std > _NO_INFORMATION * limits[2] * abs(
             fit.scale
         ):
-            out.append("the scale: σ = inf (no information: the estimate does not move)")
+            out.append(_Undetermined("scale", "the scale: σ = inf", _ESTIMATE_STILL))
         elif std > limits[2] * abs(fit.scale):
-            out.append(f"the scale: σ = {std / abs(fit.scale):.3g} of it > {limits[2]:.3g}")
+            said = f"the scale: σ = {std / abs(fit.scale):.3g} of it > {limits[2]:.3g}"
+            out.append(_Undetermined("scale", said))
     return out
 
 
@@ -749,10 +788,10 @@ def _screw_unobservable(
     fit: _Fit,
     cov: Float64Array,
     screw: Float64Array,
-    unobservable: list[str],
+    unobservable: list[_Undetermined],
     *,
     with_scale: bool,
-) -> list[str]:
+) -> list[_Undetermined]:
     """Name what a reference turning about one line leaves undetermined; mark ``cov``.
 
     Every motion turns about the same line (:func:`_one_screw_axis`, ``screw`` its
@@ -771,10 +810,12 @@ def _screw_unobservable(
     """
     image = fit.rotation @ screw
     why = "the reference turns about one line, and a sensor carried round it moves alike"
-    out = [u for u in unobservable if not u.startswith("the translation")]
+    out = [u for u in unobservable if u.part != "translation"]
     out[:0] = [
-        f"the rotation about {_direction(image, fit.rotation)}: σ = inf deg ({why})",
-        f"the translation in any direction: σ = inf m ({why})",
+        _Undetermined(
+            "rotation", f"the rotation about {_direction(image, fit.rotation)}: σ = inf deg", why
+        ),
+        _Undetermined("translation", "the translation in any direction: σ = inf m", why),
     ]
     across = np.eye(7)
     across[_R, _R] -= np.outer(image, image)
@@ -782,12 +823,15 @@ def _screw_unobservable(
     cov[_T, :] = np.nan
     cov[:, _T] = np.nan
     along = np.abs(motions.t_b @ screw)
-    still = any(u.endswith("the estimate does not move)") for u in out)  # kept: 1 is given
+    still = any(u.why == _ESTIMATE_STILL for u in out)  # kept: 1 is given
     if with_scale and not still and not float(np.max(along)) > _SCREW_SHARE * motions.length_m:
-        out = [u for u in out if not u.startswith("the scale")]
+        out = [u for u in out if u.part != "scale"]
         out.append(
-            "the scale: σ = inf (no information: the reference turns about one line "
-            "and does not move along it)"
+            _Undetermined(
+                "scale",
+                "the scale: σ = inf",
+                "no information: the reference turns about one line and does not move along it",
+            )
         )
         cov[_S, :] = np.nan
         cov[:, _S] = np.nan
@@ -813,7 +857,7 @@ def _result(
     limits: tuple[float, float, float],
     refuse: bool,
     screw: Float64Array | None = None,
-) -> Extrinsic:
+) -> tuple[Extrinsic, tuple[_Undetermined, ...]]:
     free = np.arange(7 if with_scale else 6)
     cov, nulls = _covariance(motions, fit, free)
     unobservable = _unobservable(fit, cov, nulls, with_scale=with_scale, limits=limits)
@@ -822,11 +866,10 @@ def _result(
             motions, fit, cov, screw, unobservable, with_scale=with_scale
         )
     if refuse and unobservable:
-        said = list(unobservable)
-        for i in range(len(said) - 1):  # a reason two items share, said after the second
-            reason = said[i][said[i].rfind(" (") :]
-            if reason.endswith(")") and said[i + 1].endswith(reason):
-                said[i] = said[i].removesuffix(reason)
+        said = [  # a reason two items share, said after the second
+            u.said if u.why and u.why == after.why else u.text
+            for u, after in pairwise(unobservable)
+        ] + [unobservable[-1].text]
         msg = (
             "Cannot estimate the extrinsic: the motion does not determine "
             + "; ".join(u.removeprefix("the ") if i == 0 else u for i, u in enumerate(said))
@@ -837,7 +880,7 @@ def _result(
         raise AlignmentError(msg)
     notes: list[str] = []
     scale = fit.scale if with_scale else 1.0
-    no_scale = any(u.endswith("the estimate does not move)") for u in unobservable)
+    no_scale = any(u.why == _ESTIMATE_STILL for u in unobservable)
     if no_scale:
         scale = 1.0
         notes.append("the scale is not determined (the estimate does not move): 1 is given")
@@ -859,7 +902,7 @@ def _result(
     res = fit.residuals
     if motions.size < _FEW_PAIRS:
         notes.append(f"only {motions.size} motions: the uncertainty is itself uncertain")
-    return Extrinsic(
+    extrinsic = Extrinsic(
         rotation=fit.rotation,
         translation_m=fit.translation,
         scale=scale,
@@ -874,6 +917,7 @@ def _result(
         residual_rotation_rad=res[:, 3:],
         rms_m=_rms_of_rows(res[:, :3]),
         rms_deg=math.degrees(_rms_of_rows(res[:, 3:])),
-        unobservable=tuple(unobservable),
+        unobservable=tuple(u.text for u in unobservable),
         notes=tuple(notes),
     )
+    return extrinsic, tuple(unobservable)

@@ -50,7 +50,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _round,
     _spread,
 )
-from robot_msgs.evaluation.hand_eye import _extrinsic_and_screw
+from robot_msgs.evaluation.hand_eye import _Estimated, _estimated
 from robot_msgs.evaluation.offset import held_between_jumps
 from robot_msgs.evaluation.relations import ape_errors, rpe_errors
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
@@ -924,16 +924,15 @@ def _extrinsic(
 ) -> tuple[Finding | None, Extrinsic | None]:
     """Find a significant sensor-to-body extrinsic; also return it when it is a warning."""
     try:
-        x, screw = _extrinsic_and_screw(
-            *_spread(matched_ref, matched_est), with_scale=True, refuse=False
-        )
+        found = _estimated(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
     except AlignmentError:
         return None, None
+    x = found.extrinsic
     line = _line_unturned(matched_ref)
     if line is not None:
-        return _extrinsic_on_a_line(x, line), None
-    if screw is not None:
-        return _extrinsic_on_a_line(x, screw, turning=True), None
+        return _extrinsic_on_a_line(found, line), None
+    if found.screw is not None:
+        return _extrinsic_on_a_line(found, found.screw, turning=True), None
     rotvec = np.degrees(rotation_vector_from_matrix(x.rotation[None])[0])
     angle = float(np.linalg.norm(rotvec))
     dist = float(np.linalg.norm(x.translation_m))
@@ -1002,7 +1001,7 @@ def _line_unturned(traj: PoseTrajectory) -> Float64Array | None:
 
 
 def _extrinsic_on_a_line(
-    x: Extrinsic, line: Float64Array, *, turning: bool = False
+    found: _Estimated, line: Float64Array, *, turning: bool = False
 ) -> Finding | None:
     """Say the extrinsic of a reference moving along one ``line`` without turning, if any.
 
@@ -1024,6 +1023,7 @@ def _extrinsic_on_a_line(
     carried round the circle's centre by 2.84 deg, 0.149 m ahead, moves alike, and only
     the noise told the fit where; without orientation noise, "2.97 m from the body".
     """
+    x = found.extrinsic
     image = x.rotation @ line
     cross = np.cross(line, image)
     sine = float(np.linalg.norm(cross))
@@ -1042,13 +1042,13 @@ def _extrinsic_on_a_line(
     axis = ", ".join(f"{sign * v + 0.0:+.2f}" for v in np.round(line, 2))
     where = "turns about" if turning else "moves along"
     why = "it turns about one line" if turning else "it does not turn"
+    parts = found.undetermined
+    translation = () if turning else tuple(u.text for u in parts if u.part == "translation")
     unobservable = (
         f"the rotation about the line the reference {where} ({axis}) of its body: {why}",
-        *(u for u in x.unobservable if not u.startswith(("the rotation", "the translation"))),
-        *(u for u in x.unobservable if u.startswith("the translation") and not turning),
+        *(u.text for u in parts if u.part == "scale"),
+        *(translation or (f"the translation in any direction: the reference {why[3:]}",)),
     )
-    if not any(u.startswith("the translation") for u in unobservable):
-        unobservable += (f"the translation in any direction: the reference {why[3:]}",)
     return Finding(
         kind="frame_extrinsic",
         severity="info",
