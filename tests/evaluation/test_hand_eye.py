@@ -527,3 +527,26 @@ def test_a_scale_left_at_one_does_not_hang_on_the_words_that_say_so(
     found = estimate_extrinsic(ref, ref, with_scale=True, refuse=False)
     assert (found.scale, math.isnan(found.scale_std)) == (1.0, True)
     assert "the scale: σ = inf (no information: it holds still)" in found.unobservable
+
+
+@pytest.mark.parametrize("scale", [0.5, 1000.0])
+def test_a_straight_motion_without_turning_names_each_part_once(scale: float) -> None:
+    """A line without turning, its estimate along x and the reference along (0.6, 0.8, 0):
+    the translation and the rotation about the line are undetermined, and the solver's
+    basis of that null space mixed the two. At half scale the items said "the rotation in
+    any direction" and no translation, at 1000 the translation along two directions and
+    "the rotation about x" twice (a review)."""
+    t = np.arange(0.0, 20.0, 0.05)
+    line = np.stack([0.1 * t, 0 * t, 0 * t], 1)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=line @ np.array([[0.6, 0.8, 0.0], [0, 0, 0], [0, 0, 0]]),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    found = estimate_extrinsic(
+        ref, ref.replace(positions_xyz=scale * line), with_scale=True, refuse=False
+    )
+    translation, rotation = found.unobservable
+    assert translation == "the translation in any direction: σ = inf m (no information)"
+    assert rotation.startswith("the rotation about x of the estimate's body ((+0.60, +0.80, ")
+    assert rotation.endswith(" of the reference's): σ = inf deg (no information)")

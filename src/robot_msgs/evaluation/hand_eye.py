@@ -129,6 +129,7 @@ _RMS_FLOOR = 1e-9
 _STEP_TOL = 1e-10  # rad and m (and scale): far below any uncertainty
 _NULL_TOL = 1e-10  # scaled information below this share of the largest: none
 _NO_INFORMATION = 1e6  # an uncertainty this many times the limit: none either
+_IN_PART = 1e-6  # a null direction this close to one part lies in it (_by_part)
 _AXIS_COS = math.cos(math.radians(10.0))
 _FEW_PAIRS = 30
 _T, _R, _S = slice(0, 3), slice(3, 6), 6  # parameter layout: translation, rotation, scale
@@ -547,8 +548,33 @@ def _observed(
     natural[:, :3, :] /= motions.length_m
     values, vectors = np.linalg.eigh(np.einsum("mki,mkj->ij", natural, natural))
     null = values <= _NULL_TOL * max(float(values[-1]), 0.0)
-    nulls = [(v * units) / np.linalg.norm(v * units) for v in vectors[:, null].T]
+    nulls = [(v * units) / np.linalg.norm(v * units) for v in _by_part(vectors[:, null], free).T]
     return vectors[:, ~null], nulls
+
+
+def _by_part(null: Float64Array, free: IntpArray) -> Float64Array:
+    """Turn an orthonormal basis ``(F, K)`` of null directions into one part each, if it can.
+
+    Any orthonormal basis of the null space is one to the eigensolver, and it mixed the
+    parts where the translation and a rotation are both undetermined: a straight motion
+    without turning, 1000 m long, its estimate along x and the reference along (0.6,
+    0.8, 0), with a scale, named the translation along two directions and "the rotation
+    about x" twice (a review). The directions of each part (translation, rotation,
+    scale) that lie in the null space (a singular value of the basis' rows of that part
+    within :data:`_IN_PART` of 1) come first; what is left mixes parts, and stays so.
+    """
+    out = []
+    rest = null
+    for part in (_T, _R, _S):
+        rows = np.flatnonzero(np.isin(free, np.arange(7)[part]))
+        if rest.shape[1] == 0 or rows.size == 0:
+            continue
+        values, vt = np.linalg.svd(rest[rows], full_matrices=True)[1:]
+        inside = int(np.count_nonzero(values > 1.0 - _IN_PART))
+        out.append(rest @ vt[:inside].T)
+        rest = rest @ vt[inside:].T
+    by_part: Float64Array = np.concatenate([*out, rest], axis=1)
+    return by_part
 
 
 def _restricted_inverse(
