@@ -436,10 +436,14 @@ def test_a_still_side_with_orientation_noise_is_not_said_to_turn_in_place(seed: 
     assert "turns" not in found.summary
 
 
-def test_fewer_than_ten_matched_poses_say_which_checks_are_not_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sync", ["nearest", "spatial"])
+def test_fewer_than_ten_matched_poses_say_which_checks_are_not_run(
+    tmp_path: Path, sync: str
+) -> None:
     """Nine poses of the rgbdslam estimate matched: the checks of matched poses were
-    skipped, and only ``Diagnosis.checks`` said so; the doctor printed the coverage."""
-    d = _doctor(_write(tmp_path, "nine.tum", _rows(_est(), np.arange(100, 109))))
+    skipped, and only ``Diagnosis.checks`` said so; the doctor printed the coverage.
+    Matched in space, the nine were checked as if they were enough, and nothing found."""
+    d = _doctor(_write(tmp_path, "nine.tum", _rows(_est(), np.arange(100, 109))), sync=sync)
     found = d.finding("alignment")
     assert found is not None
     assert found.severity == "info"

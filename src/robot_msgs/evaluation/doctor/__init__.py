@@ -318,20 +318,6 @@ def _time_checks(
     rate = _rate_mismatch(reference, estimate, association)
     if rate is not None:
         out.append(rate)
-    if association.n_matched < _MIN_FIRST:
-        # WHY said: nine poses matched left the checks below unrun, which only
-        # Diagnosis.checks recorded; the doctor printed the coverage alone.
-        out.append(
-            Finding(
-                kind="alignment",
-                severity="info",
-                summary=f"only {association.n_matched} poses matched, fewer than the "
-                f"{_MIN_FIRST} the checks of matched poses need: not run: "
-                f"{', '.join(_MATCHED_KINDS)}",
-                evidence={"matched": association.n_matched},
-            )
-        )
-        return out
     out += _matched_checks(association, settings, checks, (reference, estimate))
     return out
 
@@ -360,6 +346,20 @@ def _matched_checks(
 
     ``inputs``: the reference and the estimate the association matched (its indices' rows).
     """
+    if association.n_matched < _MIN_FIRST:
+        # WHY said: nine poses matched left the checks below unrun, which only
+        # Diagnosis.checks recorded; the doctor printed the coverage alone. WHY here:
+        # matched in space (sync='spatial'), 4 poses were checked, and nothing found.
+        return [
+            Finding(
+                kind="alignment",
+                severity="info",
+                summary=f"only {association.n_matched} poses matched, fewer than the "
+                f"{_MIN_FIRST} the checks of matched poses need: not run: "
+                f"{', '.join(_MATCHED_KINDS)}",
+                evidence={"matched": association.n_matched},
+            )
+        ]
     out: list[Finding] = []
     ref, est = association.reference, association.estimate
     checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
