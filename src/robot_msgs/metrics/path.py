@@ -200,33 +200,52 @@ def _without_rounding(points: Any, change: Any, length: Any, largest: Any, eps: 
     only the others.
     """
     if isinstance(points, np.ndarray):
-        return _without_rounding_numpy(points, change, length, largest, eps)
+        bound = 4.0 * difference_rounding(_farthest(points, length), points.shape[-1], eps)
+        flat_largest = largest.reshape(-1)
+        return _fill_candidates(
+            points,
+            change,
+            largest <= bound,
+            lambda rows, index: _rounding(rows, flat_largest[index], eps),
+            0.0,
+        )
+    return array_namespace(change).where(_rounding(points, largest, eps), 0.0, change)
+
+
+def _rounding(points: Any, largest: Any, eps: float) -> Any:
+    """Whether each trajectory is still, or a straight line at constant speed, to its rounding."""
     step, still = position_rounding(points, eps)
-    xp = array_namespace(change)
-    return xp.where(still | ((largest <= step) & _on_line(points, step)), 0.0, change)
+    return still | ((largest <= step) & _on_line(points, step))
 
 
-def _without_rounding_numpy(
-    points: Float64Array, change: Any, length: Any, largest: Any, eps: float
+def _farthest(points: Float64Array, length: Float64Array) -> Float64Array:
+    """Bound ``max |p|`` of each trajectory, shape ``(...)``, by ``max |p_0| + PL``."""
+    far: Float64Array = np.abs(points[..., 0, :]).max(axis=-1) + length
+    return far
+
+
+def _fill_candidates(
+    points: Float64Array,
+    value: Any,
+    candidates: Any,
+    test: Callable[[Float64Array, Any], Any],
+    fill: float,
 ) -> Any:
-    """:func:`_without_rounding` of NumPy trajectories: the full test on candidates only.
+    """``value`` with ``fill`` where a trajectory among ``candidates`` passes ``test``.
 
-    WHY per trajectory: one still trajectory in a batch (a zero-padded row) opened the
-    batch-wide bound for every row, and the full test over all of them made
-    ``path_smoothness`` of a 1000 x 1000 x 3 batch 7 times slower (a review).
+    ``test`` takes the candidates' points ``(C, L, D)`` and their flat indices. WHY per
+    trajectory, not one bound for the whole batch: one still trajectory in a batch (a
+    zero-padded row) opened a batch-wide bound for every row, and the full test over all
+    of them made ``path_smoothness`` of a 1000 x 1000 x 3 batch 7 times slower and
+    ``straightness`` 8 times (a review).
     """
-    n_points, dims = points.shape[-2], points.shape[-1]
-    flat = points.reshape(-1, n_points, dims)
-    far = np.abs(flat[:, 0, :]).max(axis=-1) + length.reshape(-1)
-    candidates = largest.reshape(-1) <= 4.0 * difference_rounding(far, dims, eps)
-    if not candidates.any():
-        return change
-    rows = flat[candidates]
-    step, still = position_rounding(rows, eps)
-    rounding = still | ((largest.reshape(-1)[candidates] <= step) & _on_line(rows, step))
-    out = np.array(change, dtype=np.float64).reshape(-1)
-    out[np.flatnonzero(candidates)[rounding]] = 0.0
-    return out.reshape(np.shape(change))
+    index = np.flatnonzero(candidates)
+    if index.size == 0:
+        return value
+    rows = points.reshape(-1, points.shape[-2], points.shape[-1])[index]
+    out = np.array(value, dtype=np.float64).reshape(-1)
+    out[index[test(rows, index)]] = fill
+    return out.reshape(np.shape(value))
 
 
 def _on_line(points: Any, step: Any) -> Any:
@@ -244,16 +263,19 @@ def _still_is_straight(points: Any, ratio: Any, length: Any, eps: float) -> Any:
 
     WHY: a point at 5e5 m moving one ulp back and forth was a path that returns (0),
     where one that never moves gets 1 (a review). A still path's steps are each within
-    its rounding ``u``, so its length is at most ``(L - 1) u``: where even the shortest
-    exceeds that bound at the farthest point, none is still, and NumPy stops there.
+    its rounding ``u``, so its length is at most ``(L - 1) u`` with ``max |p|`` at most
+    ``|p_0| + PL``: a trajectory longer than that is not still, and NumPy tests only the
+    others (:func:`_fill_candidates`).
     """
     if isinstance(points, np.ndarray):
-        if length.size == 0:
-            return ratio
-        far = float(np.abs(points[..., 0, :]).max()) + float(length.max())
-        bound = (points.shape[-2] - 1) * difference_rounding(far, points.shape[-1], eps)
-        if float(length.min()) > bound:
-            return ratio
+        bound = (points.shape[-2] - 1) * difference_rounding(
+            _farthest(points, length), points.shape[-1], eps
+        )
+
+        def still(rows: Float64Array, _: Any) -> Any:
+            return position_rounding(rows, eps)[1]
+
+        return _fill_candidates(points, ratio, length <= bound, still, 1.0)
     still = position_rounding(points, eps)[1]
     return array_namespace(ratio).where(still, 1.0, ratio)
 
