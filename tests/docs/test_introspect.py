@@ -388,7 +388,12 @@ def test_error_stats_field_descriptions_say_what_the_seed_page_says() -> None:
     units = {"iae": "unit × s", "ise": "unit² × s", "itae": "unit × s²"}
     for name, unit in units.items():
         assert described[name].startswith(f"float, the signal's {unit}: "), name
-        assert described[name].endswith("NaN without a time axis."), name
+    # NaN also with a time axis where no interval has both ends observed (a review):
+    # error_stats([2.0], t=[0.0]).iae is NaN.
+    assert described["iae"].endswith(
+        "NaN without a time axis or without such an interval (one sample, every other one missing)."
+    )
+    assert all(described[n].endswith("NaN as for ``iae``.") for n in ("ise", "itae"))
 
 
 def test_the_std_sensor_and_ros_interface_fields_say_more_than_their_type() -> None:
@@ -408,3 +413,19 @@ def test_the_std_sensor_and_ros_interface_fields_say_more_than_their_type() -> N
         if not text and "," not in kind
     ]
     assert bare == []
+
+
+def test_field_descriptions_say_what_the_code_fills() -> None:
+    """Attributes entries checked against the code that fills each field (a review):
+    Extrinsic's covariance was called a standard uncertainty, RPE was said to take every
+    APE relation, GroupSummary's accuracy was said to be translation RMSEs in metres."""
+    from robot_msgs.compare import Extrinsic, GroupSummary
+    from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS
+    from robot_msgs.runs.run_settings import MetricSpec
+
+    assert field_descriptions(Extrinsic)["covariance_6x6"].startswith(
+        "ndarray, shape (6, 6), m², m·rad, rad²: The covariance of "
+    )
+    assert not set(APE_RELATIONS) <= set(RPE_RELATIONS)
+    assert "RPE_RELATIONS" in field_descriptions(MetricSpec)["relation"]
+    assert "in metres" not in field_descriptions(GroupSummary)["accuracy"]

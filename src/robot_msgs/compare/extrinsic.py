@@ -36,10 +36,11 @@ class Extrinsic(Msg):
     translation_m : ndarray, shape (3,), metres
         ``X``'s translation: the reference body's origin in the estimate's body frame, in
         the reference's units.
-    covariance_6x6 : ndarray, shape (6, 6)
-        The standard uncertainty of ``(t_x, t_y, t_z, δ_x, δ_y, δ_z)`` (the ROS order:
+    covariance_6x6 : ndarray, shape (6, 6), m², m·rad, rad²
+        The covariance of ``(t_x, t_y, t_z, δ_x, δ_y, δ_z)`` (the ROS order:
         translation m, then rotation rad, the rotation as ``R = exp([δ]_×) R̂`` in the
-        estimate's body frame); NaN in the rows of parameters the motion does not
+        estimate's body frame): the square roots of its diagonal are their standard
+        uncertainties. NaN in the rows and columns of parameters the motion does not
         determine at all.
     n_poses : int
         The matched poses the motions were taken from.

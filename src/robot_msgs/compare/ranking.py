@@ -143,7 +143,7 @@ class Ranking(Msg):
     target : float, the ranked figure's unit
         What a consistent estimate scores where that is not 0: a NEES is ranked by its
         mean's distance from its degrees of freedom (``|mean - 3|``,
-        :func:`~robot_msgs.evaluation.consistency.rank_target`).
+        :func:`~robot_msgs.evaluation.consistency.rank_target`); 0 for every other figure.
     """
 
     metric: str

@@ -36,8 +36,10 @@ class GroupSummary(Msg):
     failures : mapping of str to int
         Failed runs by reason; empty when every run succeeded.
     accuracy : Aggregate or None
-        The :class:`Aggregate` of the APE comparisons of the successful runs (their
-        RMSEs across runs, in metres); ``None`` without a reference.
+        The :class:`Aggregate` of the successful runs' first APE comparisons (each
+        signal's run RMSEs across runs, in the signal's unit: metres for
+        ``translation``, degrees for ``angle_deg``); ``None`` when no run has one (no
+        reference, or no APE among the metrics).
     signals : tuple of Signal
         For each per-run figure (``"coverage"``, ``"lost_s"``, ``"latency_p95_s"``,
         ``"peak_rss_bytes"``...), its distribution across the runs that have it, in the

@@ -390,7 +390,7 @@ class RunReport(Msg):
         The rate the sensor delivered (from the metadata); NaN when not said.
     output_rate_hz : float, hertz
         The effective rate of estimates, ``(N - 1) / (t_last - t_first)``; NaN for fewer
-        than two poses.
+        than two poses or a span of 0.
     resources : Resources or None
         Memory, CPU and GPU use; ``None`` without a ``resources.csv``.
     repeatability : Repeatability or None

@@ -76,12 +76,13 @@ class ErrorStats(Msg):
         ends.
     iae : float, the signal's unit × s
         ∫|e| dt, trapezoids over the intervals whose both ends were observed; NaN
-        without a time axis.
+        without a time axis or without such an interval (one sample, every other one
+        missing).
     ise : float, the signal's unit² × s
-        ∫e² dt, trapezoids as for ``iae``; NaN without a time axis.
+        ∫e² dt, trapezoids and NaN as for ``iae``.
     itae : float, the signal's unit × s²
-        ∫(t - t₀)|e| dt, t₀ the series' first time, trapezoids as for ``iae``; NaN
-        without a time axis.
+        ∫(t - t₀)|e| dt, t₀ the series' first time, trapezoids and NaN as for
+        ``iae``.
     """
 
     n: int

@@ -101,9 +101,10 @@ class MetricSpec(Msg):
     metric : str
         APE or RPE.
     relation : str
-        The error measured: ``translation``, ``angle_deg``...
-        (:data:`~robot_msgs.evaluation.relations.APE_RELATIONS`; RPE also
-        ``point_distance_error_ratio``).
+        The error measured: ``translation``, ``angle_deg``... (APE: one of
+        :data:`~robot_msgs.evaluation.relations.APE_RELATIONS`; RPE: one of
+        :data:`~robot_msgs.evaluation.relations.RPE_RELATIONS`, which has
+        ``point_distance_error_ratio`` and lacks the NEES and the body and world axes).
     pairs : PairSettings or None
         For RPE, its pairs.
     settings : EvaluationSettings or None
