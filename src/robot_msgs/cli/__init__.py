@@ -250,7 +250,7 @@ def _show_warning(
         return
     # On a terminal a long warning (KITTI's rounding note is 230 characters) is folded to
     # its width under its label; in a pipe or a log it stays one line, for grep.
-    said = flags_in_text(str(message), command=command)
+    said = flags_in_text(str(message), command=command, offered=_options_of)
     print(folded(escape(f"{label}: {said}"), stream), file=stream)
 
 
@@ -630,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The library names fields and arguments; the command line, its flags.
         from robot_msgs.cli._flag_text import flags_in_text  # noqa: PLC0415
 
-        return flags_in_text(error_text(err), command=_command_of(given))
+        return flags_in_text(error_text(err), command=_command_of(given), offered=_options_of)
 
     def run_command() -> int:
         command = _command_of(given)

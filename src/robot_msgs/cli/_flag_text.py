@@ -23,7 +23,7 @@ from robot_msgs.errors import UsageError, ValidationError
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Mapping
+    from collections.abc import Callable, Collection, Mapping
 
 __all__ = [
     "changed_from",
@@ -249,16 +249,23 @@ _CALLED = re.compile(r"`(\w+)\(\)`")
 _FUNCTION_COMMANDS = {"diagnose": "robot-msgs doctor"}
 
 
-def flags_in_text(text: str, *, command: str = "") -> str:
+def flags_in_text(
+    text: str,
+    *,
+    command: str = "",
+    offered: Callable[[str], Collection[str]] | None = None,
+) -> str:
     """Replace the fields and arguments a library message names by their flags.
 
     Library messages name what to change as a call would (`` `align='origin'` ``,
     `` `force=True` ``, `` `t_start_s=` `` for any value); on the command line those are
     flags. A function they send the caller to (`` `diagnose()` ``) is its command
     (`` `robot-msgs doctor` ``). Other backticked names (a manifest's keys, a field
-    path) stay. With ``command``, a setting whose flag it has not is said with the
-    command that has it: ``traj`` has no ``--offset``, and its messages named it as
-    traj's (the library cannot tell which command calls it: one place says it, here).
+    path) stay. With ``command`` and ``offered`` (a command's option strings), a setting
+    whose flag it has not is said with the command that has it: ``traj`` has no
+    ``--offset``, and its messages named it as traj's (the library cannot tell which
+    command calls it: one place says it, here). ``offered`` is passed in, not imported:
+    the command line's parsers import this module.
     Only where the command gives others of the setting's group by flags: ``res`` (no
     settings flags: they come from results) and ``bench`` (no pair flags: the
     manifest's) are not sent to another command.
@@ -275,24 +282,27 @@ def flags_in_text(text: str, *, command: str = "") -> str:
     'different settings of --offset SECONDS and --offset auto'
     >>> flags_in_text("the doctor (`diagnose()`) estimates it; `prepare()` chooses")
     'the doctor (`robot-msgs doctor`) estimates it; `prepare()` chooses'
-    >>> flags_in_text("the offset (`offset_s=`) and `max_diff_s=0.1`", command="traj")
+    >>> from robot_msgs.cli import _options_of
+    >>> flags_in_text("the offset (`offset_s=`) and `max_diff_s=0.1`", command="traj",
+    ...               offered=_options_of)
     'the offset (`robot-msgs ape --offset SECONDS`) and --max-diff 0.1'
-    >>> flags_in_text("the offset (`offset_s=`), `delta=`", command="res")
+    >>> flags_in_text("the offset (`offset_s=`), `delta=`", command="res", offered=_options_of)
     'the offset (--offset SECONDS), --delta'
     """
 
     def flag(match: re.Match[str]) -> str:
         said = flag_said(match)
         row = declared_flags().get(match.group(1))
-        if not command or row is None or not row.group or not said.startswith("--"):
+        if offered is None or not command or row is None or not row.group:
             return said
-        from robot_msgs.cli import _options_of  # noqa: PLC0415 - its parsers import this
+        if not said.startswith("--"):
+            return said
         from robot_msgs.cli.evo_flags import _placed  # noqa: PLC0415
 
-        given = _options_of(command)
+        given = offered(command)
         if not any(r.group == row.group and r.name in given for r in declared_flags().values()):
             return said
-        placed = _placed(said, command, _options_of)
+        placed = _placed(said, command, offered)
         return said if placed == said else f"`robot-msgs {placed}`"
 
     def flag_said(match: re.Match[str]) -> str:
