@@ -550,3 +550,36 @@ def test_a_straight_motion_without_turning_names_each_part_once(scale: float) ->
     assert translation == "the translation in any direction: σ = inf m (no information)"
     assert rotation.startswith("the rotation about x of the estimate's body ((+0.60, +0.80, ")
     assert rotation.endswith(" of the reference's): σ = inf deg (no information)")
+
+
+@pytest.mark.parametrize("motion", ["spin", "circle with noise"])
+def test_a_reference_turning_about_one_line_names_that_rotation_once(motion: str) -> None:
+    """The rotation about the screw's line is the screw's item; the null direction of a
+    circle (that rotation, the sensor carried round) was named again after it, "the
+    rotation about z ...: σ = inf deg (no information)": for a spin always, for a circle
+    with noise once the null basis was split by part (a review of 4737d8e)."""
+    t = np.arange(0.0, 20.0, 0.05)
+    radius = 0.0 if motion == "spin" else 1.0
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=radius * np.stack([np.cos(0.3 * t), np.sin(0.3 * t), 0 * t], 1),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(
+            matrix_from_rotation_vector(np.stack([0 * t, 0 * t, 0.3 * t + np.pi / 2], 1))
+        ),
+    )
+    rng = np.random.default_rng(0)
+    noise = 1e-3 * radius
+    est = ref.replace(
+        positions_xyz=ref.positions_xyz + rng.normal(0.0, noise, (t.size, 3)),
+        orientations_quat_xyzw=quat_xyzw_from_matrix(
+            matrix_from_rotation_vector(np.stack([0 * t, 0 * t, 0.3 * t + np.pi / 2], 1))
+            @ matrix_from_rotation_vector(rng.normal(0.0, noise, (t.size, 3)))
+        ),
+    )
+    for with_scale in (False, True):
+        found = estimate_extrinsic(ref, est, with_scale=with_scale, refuse=False)
+        rotations = [u for u in found.unobservable if u.startswith("the rotation")]
+        assert len(rotations) == 1, found.unobservable
+        assert rotations[0].endswith(
+            "(the reference turns about one line, and a sensor carried round it moves alike)"
+        )

@@ -151,6 +151,8 @@ class _Undetermined(NamedTuple):
     part: Literal["translation", "rotation", "scale"]
     said: str
     why: str = ""
+    #: The direction in the estimate's body, a unit vector (``None``: any, or the scale).
+    axis: tuple[float, float, float] | None = None
 
     @property
     def text(self) -> str:
@@ -745,6 +747,12 @@ def _direction(u: Float64Array, rotation: Float64Array) -> str:
     )
 
 
+def _unit_tuple(u: Float64Array) -> tuple[float, float, float]:
+    """Return ``u`` scaled to length 1, as :class:`_Undetermined`'s ``axis``."""
+    x, y, z = (float(c) for c in u / np.linalg.norm(u))
+    return x, y, z
+
+
 def _block(v: Float64Array) -> str:
     """Say which part a null direction lies in: ``"t"``, ``"r"`` or ``"s"``."""
     sizes = (float(np.linalg.norm(v[_T])), float(np.linalg.norm(v[_R])), abs(float(v[_S])))
@@ -781,22 +789,25 @@ def _unobservable(
         def item(
             where: str,
             std: float,
+            u: Float64Array | None = None,
             noun: Literal["translation", "rotation"] = noun,
             limit: float = limit,
             unit: str = unit,
             factor: float = factor,
         ) -> _Undetermined:
+            axis = None if u is None else _unit_tuple(u)
             if math.isinf(std):
-                return _Undetermined(noun, f"the {noun} {where}: σ = inf {unit}", "no information")
-            return _Undetermined(
-                noun,
-                f"the {noun} {where}: σ = {std * factor:.3g} {unit} > {limit * factor:.3g} {unit}",
+                said = f"the {noun} {where}: σ = inf {unit}"
+                return _Undetermined(noun, said, "no information", axis)
+            said = (
+                f"the {noun} {where}: σ = {std * factor:.3g} {unit} > {limit * factor:.3g} {unit}"
             )
+            return _Undetermined(noun, said, axis=axis)
 
         if len(bad) >= 3:
             out.append(item("in any direction", min(std for std, _ in bad)))
             continue
-        out.extend(item(f"{prep} {_direction(u, fit.rotation)}", std) for std, u in bad)
+        out.extend(item(f"{prep} {_direction(u, fit.rotation)}", std, u) for std, u in bad)
     if with_scale:
         std = math.sqrt(max(float(cov[_S, _S]), 0.0))
         if any(_block(v) == "s" for v in nulls) or std > _NO_INFORMATION * limits[2] * abs(
@@ -832,11 +843,20 @@ def _screw_unobservable(
     rotation's is kept across the axis (what the motion determines) and is 0 about it.
     A scale already undetermined because the estimate does not move keeps that item (1 is
     given): a spin in place, replaced, had its fitted scale of 0 refused as motions that
-    "do not agree" (a review).
+    "do not agree" (a review). The rotation about the axis is this item's too: WHY: the
+    null direction of a circle (that rotation with the sensor carried round) was also
+    named "the rotation about z ...: σ = inf deg (no information)" after this item, where
+    the solver's basis made it more rotation than translation (a spin in place always;
+    circles and helices with noise or a mount once :func:`_by_part` split the basis).
     """
     image = fit.rotation @ screw
     why = "the reference turns about one line, and a sensor carried round it moves alike"
-    out = [u for u in unobservable if u.part != "translation"]
+    out = [
+        u
+        for u in unobservable
+        if u.part != "translation"
+        and not (u.part == "rotation" and u.axis is not None and _along(u.axis, image))
+    ]
     out[:0] = [
         _Undetermined(
             "rotation", f"the rotation about {_direction(image, fit.rotation)}: σ = inf deg", why
@@ -873,6 +893,11 @@ def _rms_of_rows(rows: Float64Array) -> float:
     """
     flat = rows.reshape(-1)
     return math.sqrt(rows.shape[1]) * _rms(flat, float(np.max(np.abs(flat))))
+
+
+def _along(axis: tuple[float, float, float], image: Float64Array) -> bool:
+    """Say whether ``axis`` (a unit vector) lies along ``image`` within 10 deg, either way."""
+    return abs(float(np.dot(axis, image))) / float(np.linalg.norm(image)) > _AXIS_COS
 
 
 def _result(
