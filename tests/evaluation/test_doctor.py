@@ -454,6 +454,16 @@ def test_fewer_than_ten_matched_poses_say_which_checks_are_not_run(
     assert "scale" not in d.checks
 
 
+def test_the_checks_said_not_run_on_nine_poses_are_those_run_on_all() -> None:
+    """The list of checks not run was written by hand beside the names the checks add
+    (``_MATCHED_KINDS``): the nine poses' list is the full run's checks past the clock's."""
+    nine = diagnose(_ref(), _rows(_est(), np.arange(100, 109))).finding("alignment")
+    assert nine is not None
+    unrun = set(nine.summary.split("not run: ")[1].split(", "))
+    full = diagnose(_ref(), _est()).checks
+    assert unrun == set(full[full.index("rate_mismatch") + 1 :])
+
+
 def test_the_doctor_finds_a_screw_axis_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The steady circle's screw axis was found by ``estimate_extrinsic`` and again by the
     doctor: the same finding, from one search."""

@@ -322,7 +322,8 @@ def _time_checks(
     return out
 
 
-#: What the matched poses are checked for (:func:`_matched_checks`).
+#: What the matched poses are checked for, and the names :func:`_matched_checks` adds to
+#: the checks as it runs them (the one list: it named them by hand a second time).
 _MATCHED_KINDS = (
     "motion_mismatch",
     "inverted",
@@ -346,6 +347,7 @@ def _matched_checks(
 
     ``inputs``: the reference and the estimate the association matched (its indices' rows).
     """
+    mismatch, inverted, mirrored, planar_kind, *fit_kinds = _MATCHED_KINDS
     if association.n_matched < _MIN_FIRST:
         # WHY said: nine poses matched left the checks below unrun, which only
         # Diagnosis.checks recorded; the doctor printed the coverage alone. WHY here:
@@ -362,7 +364,7 @@ def _matched_checks(
         ]
     out: list[Finding] = []
     ref, est = association.reference, association.estimate
-    checks += ["scale", "quaternion_order", "frame_extrinsic", "alignment", "worst_intervals"]
+    checks += fit_kinds
     method = settings.align if settings.align != "none" else "se3"
     # A side standing still first: its distances do not correlate either, and "another
     # sequence" would not say which side holds no motion; one at a single point fails the
@@ -372,7 +374,7 @@ def _matched_checks(
     )
     wrong = _still(ref, est, settings, resolved=resolved)
     if wrong is not None:
-        checks.append("motion_mismatch")
+        checks.append(mismatch)
         return [wrong]
     try:
         aligned, fitted = align(ref, est, settings=settings.replace(align=method))
@@ -381,15 +383,15 @@ def _matched_checks(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
         )
         return out
-    checks.append("motion_mismatch")
+    checks.append(mismatch)
     raws = ((inputs[0], association.reference_index), (inputs[1], association.estimate_index))
     wrong = _unrelated(ref, est, resolved=resolved, raws=raws)
     if wrong is None:
-        checks += ["inverted", "mirrored"]
+        checks += [inverted, mirrored]
         wrong = _turned(ref, est)
     if wrong is not None:  # no scale, extrinsic or fit means anything then
         return [wrong]
-    checks.append("planar")
+    checks.append(planar_kind)
     planar = _planar(ref, est, settings, fitted.rotation)
     if planar is not None:
         out.append(planar)
