@@ -375,6 +375,29 @@ def test_two_unrelated_random_walks_apart_in_time_are_not_said_to_line_up() -> N
     )
 
 
+def test_at_an_offset_the_motion_does_not_tell_only_the_motions_are_compared() -> None:
+    """The random walks' best fit, -3957.3746 s, falls between their 20 Hz stamps: "no
+    pose matched ... raise --max-diff" followed the clock finding, and the coverage at
+    that offset (20% of the reference); the smooth paths gained an extrinsic and a fit's
+    drift. Nothing measured at an offset not believed is said; what is not, once."""
+    walks = diagnose(_random_walk(1, 1000.0, 2000), _random_walk(101, 5000.0, 400))
+    assert walks.kinds() == ("clock_domain",)
+    assert walks.findings[0].summary.endswith(
+        "; not checked at an offset not known: coverage, rate_mismatch, motion_mismatch, "
+        "inverted, mirrored, planar, scale, quaternion_order, frame_extrinsic, alignment, "
+        "worst_intervals"
+    )
+    assert walks.checks == ("same_input", "stamp_units", "clock_domain")
+    ref = _random_walk(14, 2000.0, 3000, step_s=0.02, smooth=True)
+    paths = diagnose(ref, _random_walk(114, 0.0, 1000, step_s=0.02, smooth=True))
+    assert paths.kinds() == ("clock_domain",)
+    assert paths.findings[0].summary.endswith(
+        "not known: coverage, rate_mismatch, planar, scale, quaternion_order, "
+        "frame_extrinsic, alignment, worst_intervals"
+    )
+    assert paths.checks[-3:] == ("motion_mismatch", "inverted", "mirrored")
+
+
 def test_two_unrelated_smooth_paths_are_not_said_to_line_up() -> None:
     """Smooth random paths at 50 Hz, 60 s and 20 s, 0% overlap: "lines up at an offset of
     2021.5750 s ± 0.7 s" with no note from the estimator; a clock is one for the whole

@@ -22,12 +22,13 @@ Each check is the package's own, run once here (one road per idea):
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
   (a different recording start; kept when the estimator notes nothing of its optimum
-  and the estimate's two halves, timed alone, agree), else over the evaluation's range
-  (``offset_search_s`` with ``offset_auto``, else ±1 s: a clock error) and, when its
-  optimum lies at the edge, its curve is flat or it finds none, once more over every
-  offset that keeps half the estimate inside the reference (a clock error of seconds);
-  an offset is kept only when
-  the poses it shares with the evaluation's offset fit better too
+  and the estimate's two halves, timed alone, agree; else only whether the motions
+  belong together is checked at its best fit, the checks left unrun named), else over
+  the evaluation's range (``offset_search_s`` with ``offset_auto``, else ±1 s: a clock
+  error) and, when its optimum lies at the edge, its curve is flat or it finds none,
+  once more over every offset that keeps half the estimate inside the reference (a
+  clock error of seconds); an offset is kept only when the poses it shares with the
+  evaluation's offset fit better too
   (:func:`~robot_msgs.evaluation.offset.shared_costs`: not a fit over fewer poses); when
   none is told and the evaluation fits no scale, all of it once more with a scale fitted
   in the cost (a monocular or millimetre estimate), kept when the poses matched at the
@@ -281,12 +282,14 @@ def _time_checks(
         except AssociationError as err:
             return [Finding(kind="clock_domain", severity="error", summary=str(err))]
         return _matched_checks(association, settings, checks, (cut, estimate))
-    domain, offset = _clock_domain(reference, estimate, settings)
+    domain, offset, told = _clock_domain(reference, estimate, settings)
     if domain is not None:
         out.append(domain)
     if offset is None:
         return out
     reference = cut
+    if domain is not None and not told:
+        return _untold_checks(domain, reference, estimate, settings, checks, offset)
     missed = _range_missed(reference, estimate, settings, offset)
     if missed is not None:
         return [*out, missed]
@@ -298,7 +301,7 @@ def _time_checks(
         if offset is None:  # the clock cannot be timed: no pose is matched right
             return out
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
-    checks += ["coverage", "rate_mismatch"]
+    checks += _PAIRED_KINDS
     sliced = _in_range(estimate, settings, settings.offset_s)
     gaps = _coverage(reference, estimate if sliced is None else sliced, settings)
     if gaps is not None:
@@ -322,6 +325,38 @@ def _time_checks(
     return out
 
 
+def _untold_checks(
+    domain: Finding,
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    checks: list[str],
+    offset_s: float,
+) -> list[Finding]:
+    """Compare the motions at the best offset the motion does not tell, and nothing more.
+
+    ``domain`` says that offset is not known; it gains the checks left unrun. WHY: the
+    checks went on with it as if known: two random walks at 20 Hz, 3 900 s apart, were
+    said "no pose matched ... raise --max-diff" (its best fit -3957.3746 s falls between
+    stamps), two smooth paths gained an extrinsic and a fit's drift. Poses matched at the
+    best fit can still show another sequence (motion_mismatch): no offset lines it up
+    better; what a fit or the coverage says there is said at an offset not believed.
+    """
+    settings = settings.replace(offset_s=offset_s, offset_auto=False, offset_search_s=None)
+    found: list[Finding] = []
+    try:
+        association = associate(reference, estimate, settings)
+    except AssociationError:
+        association = None
+    if association is not None and association.n_matched >= _MIN_FIRST:
+        found = _matched_checks(association, settings, checks, (reference, estimate), told=False)
+    unrun = [k for k in (*_PAIRED_KINDS, *_MATCHED_KINDS) if k not in checks]
+    summary = f"{domain.summary}; not checked at an offset not known: {', '.join(unrun)}"
+    return [domain.replace(summary=summary), *found]
+
+
+#: What the poses matched at the offset are checked for (:func:`_time_checks`).
+_PAIRED_KINDS = ("coverage", "rate_mismatch")
 #: What the matched poses are checked for, and the names :func:`_matched_checks` adds to
 #: the checks as it runs them (the one list: it named them by hand a second time).
 _MATCHED_KINDS = (
@@ -342,10 +377,14 @@ def _matched_checks(
     settings: EvaluationSettings,
     checks: list[str],
     inputs: tuple[PoseTrajectory, PoseTrajectory],
+    *,
+    told: bool = True,
 ) -> list[Finding]:
     """Check the matched poses: scale, quaternion order, extrinsic, alignment, intervals.
 
     ``inputs``: the reference and the estimate the association matched (its indices' rows).
+    ``told=False``: matched at an offset not known, whether the motions belong together
+    only (:func:`_untold_checks`).
     """
     mismatch, inverted, mirrored, planar_kind, *fit_kinds = _MATCHED_KINDS
     if association.n_matched < _MIN_FIRST:
@@ -364,7 +403,7 @@ def _matched_checks(
         ]
     out: list[Finding] = []
     ref, est = association.reference, association.estimate
-    checks += fit_kinds
+    checks += fit_kinds if told else []
     method = settings.align if settings.align != "none" else "se3"
     # A side standing still first: its distances do not correlate either, and "another
     # sequence" would not say which side holds no motion; one at a single point fails the
@@ -391,6 +430,8 @@ def _matched_checks(
         wrong = _turned(ref, est)
     if wrong is not None:  # no scale, extrinsic or fit means anything then
         return [wrong]
+    if not told:
+        return []
     checks.append(planar_kind)
     planar = _planar(ref, est, settings, fitted.rotation)
     if planar is not None:

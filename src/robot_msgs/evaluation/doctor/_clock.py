@@ -66,14 +66,15 @@ def _apart(reference: PoseTrajectory, estimate: PoseTrajectory, offset_s: float)
 
 def _clock_domain(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
-) -> tuple[Finding | None, float | None]:
+) -> tuple[Finding | None, float | None, bool]:
     """Little overlap: find the far constant offset that lines the motion up, if any.
 
-    Returns the finding and the offset to go on with (``None``: none found, stop).
+    Returns the finding, the offset to go on with (``None``: none found, stop) and whether
+    the motion tells it (``False``: its best fit, which the finding says is not known).
     """
     share = _overlap(reference, estimate, settings.offset_s)
     if share >= 0.5:
-        return None, settings.offset_s
+        return None, settings.offset_s, True
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     e0, e1 = (float(estimate.stamps_s[i]) + settings.offset_s for i in (0, -1))
     low, high = sorted((r0 - e0, r1 - e1))
@@ -107,7 +108,7 @@ def _clock_domain(
             evidence=evidence,
             fix={"sync": "spatial"},
         )
-        return finding, None
+        return finding, None, False
     near = _search(reference, estimate, settings) if share > 0.0 else None
     low, high = settings.search_range_s
     # WHY the range as well: the far search's best inside it is the near search's own
@@ -120,12 +121,13 @@ def _clock_domain(
         # WHY: fr1_xyz's first 6 s as the reference beside rgbdslam's 26.6 s (9% overlap)
         # lined up at -22.18 s (0.044 m), offered as the fix, where the clocks as given
         # fit at -0.02 s (0.009 m): a short side is a matter of coverage, not of clocks.
-        return None, settings.offset_s
+        return None, settings.offset_s, True
     offset = found.offset_s
     evidence.update(offset_s=offset, std_s=_round(found.std_s, 3))
     why = _untold(found) or _halves_apart(reference, spread, search)
     if why:
-        # WHY no fix: the checks go on with the best offset, and say so (01fa2f6).
+        # WHY no fix: the checks go on with the best offset, and say so (01fa2f6); only
+        # whether the motions belong together is checked at it (_untold_checks).
         finding = Finding(
             kind="clock_domain",
             severity="error",
@@ -133,7 +135,7 @@ def _clock_domain(
             f"offset (its best fit, {offset:.4f} s, {why})",
             evidence=evidence,
         )
-        return finding, offset
+        return finding, offset, False
     cause = "a different recording start" if relative or abs(offset) > 60.0 else "a clock error"
     finding = Finding(
         kind="clock_domain",
@@ -143,7 +145,7 @@ def _clock_domain(
         evidence=evidence,
         fix={"offset_s": round(offset, 6)},
     )
-    return finding, offset
+    return finding, offset, True
 
 
 def _halves_apart(
