@@ -90,6 +90,41 @@ def test_a_cost_curve_rms_below_zero_or_infinite_is_refused_naming_its_index(
         offset(candidates_s=np.linspace(-1.0, 1.0, 100), cost_rms_m=many)
 
 
+def test_an_offset_saved_before_the_second_minimum_was_kept_loads_without_one() -> None:
+    """The second minimum was a note only (read back by its opening word); its offset and
+    RMS are fields now, and a result saved without them loads with none (NaN)."""
+    saved = offset(notes=("ambiguous: a second minimum at +0.9000 s ...",)).to_dict()
+    del saved["second_minimum_s"], saved["second_rms_m"]
+    loaded = robot_msgs.from_dict(saved)
+    assert isinstance(loaded, TimeOffset)
+    assert math.isnan(loaded.second_minimum_s)
+    assert loaded.ambiguity == ""
+    two = offset(second_minimum_s=0.9, second_rms_m=0.0102)
+    assert robot_msgs.from_json(robot_msgs.to_json(two)) == two
+    assert two.ambiguity == (
+        "ambiguous: a second minimum at +0.9000 s (RMS 0.0102 m against 0.01 m); periodic "
+        "motion can time the trajectories more than one way"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"second_minimum_s": 0.9}, "second_rms_m"),
+        ({"second_rms_m": 0.01}, "second_minimum_s"),
+        ({"second_minimum_s": math.inf, "second_rms_m": 0.01}, "second_minimum_s"),
+        ({"second_minimum_s": 0.9, "second_rms_m": -1.0}, "second_rms_m"),
+    ],
+)
+def test_a_second_minimum_without_its_rms_or_not_finite_is_refused(
+    changes: dict[str, object], field: str
+) -> None:
+    with pytest.raises(
+        ValidationError, match=rf"^Expected a finite .* - at `TimeOffset\.{field}`$"
+    ):
+        offset(**changes)
+
+
 def five_point_curve(costs: object) -> TimeOffset:
     """A fit at 0 s over the candidates -1, -0.5, 0, 0.5, 1 s with these costs."""
     return offset(

@@ -181,6 +181,11 @@ def test_periodic_motion_is_said_to_be_ambiguous() -> None:
     est = periodic(te, np.sin(2 * np.pi * te), np.sin(4 * np.pi * te))
     found = estimate_offset(ref, est, EvaluationSettings(offset_auto=True, offset_search_s=1.6))
     assert any(note.startswith("ambiguous: a second minimum") for note in found.notes)
+    # Kept as a value, half a period (0.5 s) away (x turns sign: a half turn about y, which
+    # the fit undoes), and said from it: the doctor read the note back by its opening word.
+    assert abs(abs(found.second_minimum_s - found.offset_s) - 0.5) < 0.01
+    assert found.second_rms_m >= found.rms_m
+    assert found.ambiguity in found.notes
 
 
 def test_a_circle_at_constant_speed_cannot_be_timed() -> None:

@@ -561,7 +561,10 @@ def _inf_as_nan(tree: Any) -> Any:
 
 #: Fields added since the previous release, by type: its documents load with their
 #: defaults, so today's example is compared with those fields at their defaults.
-_ADDED_SINCE = {"compare/Latency": ("n_dropped",)}
+_ADDED_SINCE = {
+    "compare/Latency": ("n_dropped",),
+    "compare/TimeOffset": ("second_minimum_s", "second_rms_m"),
+}
 
 
 def _without_added(tree: Any) -> Any:

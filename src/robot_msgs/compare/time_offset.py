@@ -49,6 +49,12 @@ class TimeOffset(Msg):
     notes : tuple of str
         What a reader must know about the estimate's quality (an optimum at the edge of
         the search, a flat curve, a second minimum, little overlap).
+    second_minimum_s : float, seconds
+        A second minimum of the cost as deep as ``offset_s``'s (NaN: none; and in results
+        saved before it was kept, whose note says it): the motion times the
+        trajectories more than one way (:attr:`ambiguity`).
+    second_rms_m : float, metres
+        The RMS position error at ``second_minimum_s`` (NaN with it).
 
     Examples
     --------
@@ -67,6 +73,8 @@ class TimeOffset(Msg):
     candidates_s: Annotated[Float64Array, Shape("K")]
     cost_rms_m: Annotated[Float64Array, Shape("K")]
     notes: tuple[str, ...] = ()
+    second_minimum_s: float = math.nan
+    second_rms_m: float = math.nan
 
     def _validate(self) -> None:
         lo_hi = self.search_s
@@ -78,6 +86,8 @@ class TimeOffset(Msg):
             raise self._fail(field="n_poses", expected="a count >= 0", got=self.n_poses)
         if not 0.0 <= self.rms_m < 1e308:  # most often passed; NaN, +inf to the full check
             self._check_measures(("rms_m",), "a finite RMS >= 0 (NaN: unknown)")
+        if self.second_minimum_s == self.second_minimum_s or self.second_rms_m == self.second_rms_m:
+            self._check_second()  # NaN, NaN (none) is most often passed
         costs = self.cost_rms_m  # RMSs too, as rms_m: -1 and +inf were kept, never checked
         # In C where built (0.1 us; NumPy's test 3-5 us): NaN (no fit at that offset), or
         # no answer (None), goes to NumPy's
@@ -85,6 +95,21 @@ class TimeOffset(Msg):
             COMPILED is not None and COMPILED.all_finite(costs) and COMPILED.at_least(costs, 0.0)
         ):
             self._check_costs(costs)
+
+    def _check_second(self) -> None:
+        """Refuse a second minimum without its RMS (or the reverse), or not finite."""
+        if not math.isfinite(self.second_minimum_s):
+            raise self._fail(
+                field="second_minimum_s",
+                expected="a finite offset with second_rms_m (NaN with it: none)",
+                got=self.second_minimum_s,
+            )
+        if not 0.0 <= self.second_rms_m < math.inf:
+            raise self._fail(
+                field="second_rms_m",
+                expected="a finite RMS >= 0 with second_minimum_s (NaN with it: none)",
+                got=self.second_rms_m,
+            )
 
     def _check_costs(self, costs: Float64Array) -> None:
         """Refuse a cost below 0 or +inf, naming its index; NaN (no fit there) passes.
@@ -121,6 +146,28 @@ class TimeOffset(Msg):
         step = float(self.candidates_s[1] - self.candidates_s[0])
         low, high = self.search_s
         return self.offset_s - low < step or high - self.offset_s < step
+
+    @property
+    def ambiguity(self) -> str:
+        """Say that a second minimum fits as well as the optimum (the estimator's note), or ``""``.
+
+        ``""`` too for a result saved before :attr:`second_minimum_s` was kept.
+
+        Examples
+        --------
+        >>> TimeOffset(offset_s=-0.1, std_s=0.001, search_s=(-1.0, 1.0), n_poses=10,
+        ...            rms_m=0.01, contrast=40.0, candidates_s=[-0.1], cost_rms_m=[0.01],
+        ...            second_minimum_s=0.4, second_rms_m=0.0101).ambiguity
+        'ambiguous: a second minimum at +0.4000 s (RMS 0.0101 m against 0.01 m); periodic \
+motion can time the trajectories more than one way'
+        """
+        if math.isnan(self.second_minimum_s):
+            return ""
+        return (
+            f"ambiguous: a second minimum at {self.second_minimum_s:+.4f} s (RMS "
+            f"{self.second_rms_m:.3g} m against {self.rms_m:.3g} m); periodic motion can time "
+            "the trajectories more than one way"
+        )
 
     @property
     def flat(self) -> bool:

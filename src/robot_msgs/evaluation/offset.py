@@ -865,11 +865,8 @@ def estimate_offset(
             else j2 < _AMBIGUOUS * cost(tau, fine_rows)[0]
         )
         if deep:
-            notes.append(
-                f"ambiguous: a second minimum at {tau2:+.4f} s (RMS {math.sqrt(j2):.3g} m "
-                f"against {math.sqrt(j0):.3g} m); periodic motion can time the trajectories "
-                "more than one way"
-            )
+            found = found.replace(second_minimum_s=tau2, second_rms_m=math.sqrt(j2))
+            notes.append(found.ambiguity)
     if n_used < _LOW_SHARE * n_est:
         notes.append(
             f"little overlap: only {n_used} of the {n_est} estimate poses overlap the "

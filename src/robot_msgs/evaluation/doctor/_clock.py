@@ -360,7 +360,7 @@ def _offset_searched_as(
         # a pose, on time, was said off by -35 ms ± 10 ms and +25 ms ± 3 ms by the seed,
         # the second minimum 0.14 s and 0.30 s away as deep (a review): the uncertainty
         # of one minimum's curvature does not see the other.
-        if _ambiguous(first):
+        if first.ambiguity:
             return first, None, refused
         return first, _timed(reference, spread, settings, first), refused
     edge = wide if wide is not None else first
@@ -386,12 +386,7 @@ def _untold(found: TimeOffset) -> str:
         return "lies at the edge of the offsets searched"
     if found.flat:
         return f"fits hardly better than the median offset: contrast {found.contrast:.2g}"
-    return _ambiguous(found)
-
-
-def _ambiguous(found: TimeOffset) -> str:
-    """Return the estimator's note of a second minimum as deep as ``found``'s, or ``""``."""
-    return next((note for note in found.notes if note.startswith("ambiguous:")), "")
+    return found.ambiguity
 
 
 def _timed(
