@@ -471,7 +471,7 @@ def test_fewer_than_ten_matched_poses_say_which_checks_are_not_run(
     assert found is not None
     assert found.severity == "info"
     assert found.summary.startswith(
-        "only 9 poses matched, fewer than the 10 the checks of matched poses need: not run: "
+        "only 9 pose(s) matched, fewer than the 10 the checks of matched poses need: not run: "
         "motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "
     )
     assert "scale" not in d.checks

@@ -395,7 +395,7 @@ def _matched_checks(
             Finding(
                 kind="alignment",
                 severity="info",
-                summary=f"only {association.n_matched} poses matched, fewer than the "
+                summary=f"only {association.n_matched} pose(s) matched, fewer than the "
                 f"{_MIN_FIRST} the checks of matched poses need: not run: "
                 f"{', '.join(_MATCHED_KINDS)}",
                 evidence={"matched": association.n_matched},
