@@ -856,6 +856,33 @@ def test_ref_that_is_also_a_file_offers_the_command_with_every_other_flag(
     assert "name it once (`robot-msgs traj ./a.tum --check --save o.tum`)" in err
 
 
+def test_ref_that_is_also_a_file_offers_a_command_that_runs_with_its_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`traj A B --ref A --plot x.pdf --label a --label b` offered both labels for B alone.
+
+    The offered command was refused next (`--label a b: 2 given for 1 input`). Labels name
+    the FILEs by place: the dropped FILE's goes with it, all of them where the pairing
+    cannot be told; each offered command runs.
+    """
+    (tmp_path / "a.tum").write_text(CLEAN)
+    (tmp_path / "b.tum").write_text(CLEAN)
+    monkeypatch.chdir(tmp_path)
+    cases = {
+        "a.tum b.tum --ref a.tum --plot x.pdf --label a --label b": "b.tum --ref a.tum --plot x.pdf --label b",
+        "b.tum a.tum --ref a.tum --label=b --plot x.pdf --lab a": "b.tum --ref a.tum --label=b --plot x.pdf",
+        "a.tum b.tum a.tum --ref a.tum --plot x.pdf --label a --label b": "b.tum --ref a.tum --plot x.pdf",
+        "a.tum ./a.tum --ref a.tum --plot x.pdf --label a --label b": "a.tum --plot x.pdf --label a",
+    }  # fmt: skip
+    for given, offered in cases.items():
+        assert main(["traj", *given.split()]) == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"name it once (`robot-msgs traj {offered}`)" in err
+        assert main(["traj", *offered.split()]) == 0, capsys.readouterr().err
+        assert "wrote x.pdf" in capsys.readouterr().out
+        (tmp_path / "x.pdf").unlink()
+
+
 def test_ref_that_is_also_a_file_is_found_by_the_file_not_the_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -27,7 +27,7 @@ from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, UsageError, ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -314,13 +314,16 @@ def typed_without(
     *,
     inputs: Callable[[str], bool],
     flags: Collection[str] = (),
+    nth: Mapping[str, Collection[int]] | None = None,
 ) -> str:
     """Return the command line typed, less the inputs ``inputs`` picks and ``flags``.
 
     What a refusal offers to type keeps every other word the user gave (``traj A B --ref
     A --align se3 --plot x.pdf`` was offered ``robot-msgs traj B --ref A``, its flags
-    dropped). A flag is dropped with its values, abbreviated (``--al``) or with ``=``.
-    ``args`` holds the words typed (:func:`main` keeps them), else its ``files``.
+    dropped). A flag is dropped with its values, abbreviated (``--al``) or with ``=``:
+    every time it is given if in ``flags``, else the times ``nth`` names, counted from 0
+    (the ``--label`` of a dropped input). ``args`` holds the words typed (:func:`main`
+    keeps them), else its ``files``.
 
     Examples
     --------
@@ -331,6 +334,9 @@ def typed_without(
     'robot-msgs traj b.tum --ref a.tum --al se3 --check'
     >>> typed_without(args, inputs="b.tum".__eq__, flags=("--ref", "--align"))
     'robot-msgs traj a.tum --check'
+    >>> args.typed += ["--label", "a", "--lab=b"]
+    >>> typed_without(args, inputs="a.tum".__eq__, nth={"--label": [0]})
+    'robot-msgs traj b.tum --ref a.tum --al se3 --check --lab=b'
     """
     import shlex  # noqa: PLC0415 - only for a refusal
 
@@ -343,6 +349,7 @@ def typed_without(
     kept = given[:at]
     dropping = False  # the values of a dropped flag go with it
     positional = False  # after "--" every word is an input
+    times: dict[str, int] = {}  # how often each flag was given so far
     for k, word in enumerate(after):
         if k in values and not positional:
             if not dropping:
@@ -355,7 +362,8 @@ def typed_without(
             flag = word.split("=", 1)[0]
             known = [o for o in options if flag.startswith("--") and o.startswith(flag)]
             full = flag if flag in options or len(known) != 1 else known[0]
-            if full in flags:
+            times[full] = times.get(full, -1) + 1
+            if full in flags or times[full] in (nth or {}).get(full, ()):
                 dropping = True
                 continue
         elif inputs(word):

@@ -663,7 +663,17 @@ def run(args: argparse.Namespace) -> int:
             seen.append(word)
             return bool(others) or len(seen) > 1
 
-        typed = typed_without(args, inputs=dropped, flags=[] if others else unref)
+        # --label names each FILE by place: the dropped FILE's label goes with it, and all
+        # of them where they fit neither every FILE nor those left (`--label a b: 2 given
+        # for 1 input` refused the command offered).
+        same = [k for k, f in enumerate(args.files) if _same_file(f, args.ref)]
+        gone = same if others else same[1:]  # as `dropped` drops them
+        labels = len(args.label or [])
+        left = len(args.files) - len(gone)
+        unlabel = gone if labels == len(args.files) else [] if labels == left else range(labels)
+        typed = typed_without(
+            args, inputs=dropped, flags=[] if others else unref, nth={"--label": unlabel}
+        )
         msg = (
             f"--ref {args.ref} is also a FILE: name it once (`{typed}`); for two topics of "
             "one bag, `robot-msgs ape BAG BAG --ref-topic A --est-topic B` compares them"
