@@ -13,6 +13,7 @@ import pytest
 
 from robot_msgs.cli import COMMANDS, _options_of, main
 from robot_msgs.cli.evo_flags import EVO_FLAGS, EVO_FLAGS_BY_COMMAND, EVO_WITHOUT
+from robot_msgs.evaluation.settings import DELTA_UNITS
 from tests.terminal import Terminal
 
 # (command, evo's words, the flag the answer must name)
@@ -376,6 +377,17 @@ def test_an_answer_carries_the_value_typed_after_evos_flag(
         main(["rpe", "ref.txt", "est.txt", *words])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.endswith(f"evo's; here: {answer}")
+
+
+@pytest.mark.parametrize("unit", DELTA_UNITS)
+def test_delta_unit_answer_carries_every_unit_the_settings_declare(
+    unit: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The answer's units come from the settings' DELTA_UNITS, not a list of their own."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["rpe", "ref.txt", "est.txt", "-u", unit])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(f"evo's; here: --delta-unit {unit}")
 
 
 @pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res"])

@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._settings_flags import declared_flags
 from robot_msgs.report.text import WIDTH, display_width
 
 if TYPE_CHECKING:
@@ -166,8 +167,9 @@ _FILLED: dict[str, dict[str, str]] = {
     },
     # evo's plot modes that are planes here (its yx, zx, zy are not).
     "PLANE": {plane: plane for plane in ("xy", "xz", "yz", "xyz")},
-    # and ours, which `-u` takes too (`-u s` was answered `--delta-unit UNIT`)
-    "UNIT": {"f": "f", "m": "m", "d": "deg", "r": "rad", "s": "s", "deg": "deg", "rad": "rad"},
+    # ours as typed (`-u s` was answered `--delta-unit UNIT`), from the settings' DELTA_UNITS
+    # by way of their flag table, and evo's d and r, which ours spell deg and rad
+    "UNIT": {**{u: u for u in declared_flags()["delta_unit"].choices}, "d": "deg", "r": "rad"},
     # evo's interpolation is interpolate-longer: nearest's matches, the longer trajectory
     # resampled at the shorter one's stamps; interpolate resamples the reference at every
     # estimate stamp (a review: RPE n=80 against evo's 54, rmse -20 %).
