@@ -134,8 +134,30 @@ SYNTAX = [
     # arguments: b"
     ("doctor", ["tum", "gt.txt", "est.txt"], "tum is evo's; here: REF EST [--format tum]"),
     ("drift", ["kitti", "gt.txt", "est.txt"], "kitti is evo's; here: REF EST [--format kitti]"),
-    ("doctor", ["bag", "x.bag", "/a", "/b"], "bag is evo's; here: --ref-topic T1 --est-topic T2"),
+    # the names typed where their line fits 80 columns, without BAG BAG if need be (doctor
+    # was answered T1 and T2, its line with /a and /b 75 columns)
+    ("doctor", ["bag", "x.bag", "/a", "/b"], "bag is evo's; here: --ref-topic /a --est-topic /b"),
+    (
+        "ape",
+        ["bag", "x.bag", "/gt", "/orb_slam"],
+        "bag is evo's; here: --ref-topic /gt --est-topic /orb_slam",
+    ),
+    (
+        "ape",
+        ["bag", "x.bag", "/gt", "/orb_slam3"],
+        "bag is evo's; here: BAG BAG --ref-topic T1 --est-topic T2",
+    ),
+    (
+        "ape",
+        ["bag", "ROS_example.bag", "groundtruth", "ORB-SLAM"],
+        "bag is evo's; here: BAG BAG --ref-topic T1 --est-topic T2",  # 87 columns with them
+    ),
     ("traj", ["bag", "x.bag", "/odom"], "bag is evo's; here: BAG --topic /odom"),
+    (
+        "traj",
+        ["bag", "x.bag", "/camera/pose_with_covariance"],
+        "bag is evo's; here: --topic /camera/pose_with_covariance",
+    ),
     # evo_traj draws each topic; here one --topic a run: the second was dropped
     (
         "traj",

@@ -586,7 +586,8 @@ def evo_syntax_hint(
     the command's parser (it says which flags take a value). Only a first positional
     word that is exactly one of :data:`EVO_FORMATS` and no existing file or folder is
     answered. A bag's topics are named as given when the line, after argparse's
-    ``robot-msgs COMMAND: error:``, fits the terminal's width.
+    ``robot-msgs COMMAND: error:``, fits 80 columns (without ``BAG`` if need be); only
+    where none does are they placeholders (one line in a pipe).
 
     Examples
     --------
@@ -631,11 +632,14 @@ def evo_syntax_hint(
             "BAG --topic TOPIC, once per topic",
         ]
     elif command == "traj":
-        said = [f"BAG --topic {t}" for t in topics[:1]] + ["BAG --topic TOPIC"]
-    else:
+        said = [f"{bag}--topic {t}" for t in topics[:1] for bag in ("BAG ", "")]
+        said += ["BAG --topic TOPIC"]
+    else:  # the names typed, without BAG BAG if need be, before any placeholder (`doctor
+        # bag x.bag /a /b` was answered T1 and T2, though its line with /a and /b fit)
         ref, est = (topics + ["T1", "T2"][len(topics) :])[:2]
         said = [
             f"BAG BAG --ref-topic {ref} --est-topic {est}",
+            f"--ref-topic {ref} --est-topic {est}",
             "BAG BAG --ref-topic T1 --est-topic T2",
             "--ref-topic T1 --est-topic T2",
         ]
