@@ -569,6 +569,23 @@ _TABLES = """Array.from(document.querySelectorAll('div.table')).map(d => [
   document.documentElement.clientWidth])"""
 
 
+_PAPER = {"width": 739, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+
+
+def _printed(browser: Browser, page: Path, expression: str) -> Any:
+    """Evaluate ``expression`` on ``page`` laid out for print at Letter's width (739 px)."""
+    browser.send("Emulation.setDeviceMetricsOverride", _PAPER)
+    browser.send("Emulation.setScrollbarsHidden", {"hidden": True})  # paper has none
+    browser.send("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        browser.navigate(page.resolve().as_uri())
+        browser.drain(0.5)
+        return browser.evaluate(expression)
+    finally:
+        browser.send("Emulation.setEmulatedMedia", {"media": ""})
+        browser.send("Emulation.setScrollbarsHidden", {"hidden": False})
+
+
 @pytest.mark.parametrize("kind", ["html", "static.html"])
 def test_a_printed_table_fits_the_paper_with_no_scrollbar(
     page: tuple[Browser, Path], example_outputs: dict[str, Path], kind: str
@@ -580,23 +597,13 @@ def test_a_printed_table_fits_the_paper_with_no_scrollbar(
     Chromium's 0.4 in margins: 739 px), every table fits; on screen, Runs still scrolls in
     its box at the size it had."""
     browser, _ = page
-    metrics = {"width": 739, "height": 900, "deviceScaleFactor": 1, "mobile": False}
-    browser.send("Emulation.setDeviceMetricsOverride", metrics)
-    browser.send("Emulation.setScrollbarsHidden", {"hidden": True})  # paper has none
-    browser.send("Emulation.setEmulatedMedia", {"media": "print"})
-    try:
-        browser.navigate(example_outputs[kind].resolve().as_uri())
-        browser.drain(0.5)
-        printed = browser.evaluate(_TABLES)
-    finally:
-        browser.send("Emulation.setEmulatedMedia", {"media": ""})
-        browser.send("Emulation.setScrollbarsHidden", {"hidden": False})
+    printed = _printed(browser, example_outputs[kind], _TABLES)
     assert [t[0] for t in printed] == [
         "Ranking", "Per algorithm and sequence", "Repeatability (no reference)", "Runs",
         "Environment",
     ]  # fmt: skip
     assert [t for t in printed if t[1] > t[2] or t[3] > 0 or t[4] > t[5]] == []
-    browser.send("Emulation.setDeviceMetricsOverride", metrics | {"width": 1280})
+    browser.send("Emulation.setDeviceMetricsOverride", _PAPER | {"width": 1280})
     browser.navigate(example_outputs[kind].resolve().as_uri())
     browser.drain(0.5)
     runs = next(t for t in browser.evaluate(_TABLES) if t[0] == "Runs")
@@ -604,3 +611,36 @@ def test_a_printed_table_fits_the_paper_with_no_scrollbar(
     assert browser.evaluate("getComputedStyle(document.querySelector('table')).fontSize") == (
         "13.6px"
     )
+
+
+#: Every place where a word of a table's cell (header or not) runs on to the next line,
+#: as the cell's text with "|" there.
+_BROKEN_WORDS = """Array.from(document.querySelectorAll('div.table th, div.table td')).flatMap(c => {
+  const chars = [], walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (let i = 0; i < n.data.length; i++) {
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + 1);
+      chars.push([n.data[i], r.getBoundingClientRect().top]);
+    }
+  }
+  const text = chars.map(x => x[0]).join('');
+  return chars.slice(1).map((x, i) => [chars[i], x, i + 1])
+    .filter(([a, b]) => !/\\s/.test(a[0] + b[0]) && b[1] > a[1] + 1)
+    .map(([a, b, i]) => text.slice(0, i) + '|' + text.slice(i));
+})"""
+
+
+@pytest.mark.parametrize("kind", ["html", "static.html"])
+def test_a_printed_table_breaks_words_only_after_a_slash_or_a_hyphen(
+    page: tuple[Browser, Path], example_outputs: dict[str, Path], kind: str
+) -> None:
+    """Printed, the example report's tables fit the paper (the test above) with every
+    word whole: at 0.6em, words broken anywhere, its headers read "succ ess", "late
+    ncy", a failure "SIGS EGV", its run names broke every three letters (a review). A
+    line now ends inside a word only after "/" (a run's name at its parts) or "-"."""
+    browser, _ = page
+    broken = _printed(browser, example_outputs[kind], _BROKEN_WORDS)
+    assert [b for b in broken if b[b.index("|") - 1] not in "/-"] == []
+    assert any(b.endswith("/|trial_1") for b in broken)  # Runs' names do break

@@ -48,9 +48,11 @@ __all__ = ["render_html", "render_results_html", "script_json"]
 # columns keep their words whole and the table scrolls in its box instead. Printed, a
 # figure keeps to one page (a page's end cut the trajectories in two) and a heading to
 # what follows it. Paper does not scroll: a printed table fits the page's width, in a
-# smaller font, its words broken where they must (numbers and a row's name kept whole
-# or nearly), so the example report's 21-column Runs table keeps its last columns
-# (they were cut at the paper's edge, its scrollbar printed a page later).
+# smaller font (the smallest for a table of many columns, the example's 21 of Runs),
+# so the Runs table keeps its last columns (they were cut at the paper's edge, its
+# scrollbar printed a page later). Its words stay whole (broken anywhere, its headers
+# read "succ ess", "late ncy"); a cell's text may break after "/" (a <wbr>, printed
+# only: a run's name at its parts, "vio_ekf/fr2_desk/" "trial_1").
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
        max-width: 1200px; color: #1b1b1b; background: #ffffff; line-height: 1.4; padding: 0 1em;
@@ -75,14 +77,19 @@ figcaption { font-size: 0.85em; color: #555; }
 div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; overflow: hidden; }
 code { background: #f4f6f8; padding: 0 0.2em; overflow-wrap: anywhere; }
 th.differs, td.differs { background: #fff3c4; }
+@media screen { wbr { display: none; } }
 @media print {
   div.table { overflow: visible; }
   table { font-size: 0.6em; }
-  th, td { padding: 0.15em 0.25em; overflow-wrap: anywhere; min-width: 2.5em; }
-  td:first-child:not(.num) { min-width: 7em; }
-  td.num { overflow-wrap: normal; }
+  th, td { padding: 0.15em 0.25em; overflow-wrap: normal; }
+  table.wide { font-size: 0.55em; }
+  table.wide th { font-size: 0.85em; }
+  table.wide th, table.wide td { padding: 0.1em 0.15em; }
 }
 """
+
+
+_WIDE = 12  # columns: printed, a table of more is set smaller (Runs' 21 in 707 px)
 
 
 def _table_html(table: ReportTable, heading: str = "h3") -> str:
@@ -100,14 +107,16 @@ def _table_html(table: ReportTable, heading: str = "h3") -> str:
             css = "num" if numeric else ("fail" if cell == "NO" else "")
             css = f"{css} differs".strip() if differ else css
             attr = f' class="{css}"' if css else ""
-            cells.append(f"<td{attr}>{html.escape(cell)}</td>")
+            shown = html.escape(cell) if numeric else html.escape(cell).replace("/", "/<wbr>")
+            cells.append(f"<td{attr}>{shown}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in table.notes)
+    wide = ' class="wide"' if len(table.headers) > _WIDE else ""
     return (
         # A wide table scrolls in its own box: the page stays as wide as the window (a
         # results table of long paths ran past it; a review).
-        f'<{heading}>{html.escape(table.title)}</{heading}>\n<div class="table"><table><thead>'
-        f"<tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n{notes}"
+        f'<{heading}>{html.escape(table.title)}</{heading}>\n<div class="table"><table{wide}>'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>\n{notes}"
     )
 
 
