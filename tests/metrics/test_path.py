@@ -359,11 +359,17 @@ def test_a_curve_finely_sampled_far_from_the_origin_keeps_its_number() -> None:
     assert float(path_smoothness(square.astype(np.float32))) == pytest.approx(expected, rel=1e-12)
 
 
-def test_a_still_row_tests_only_itself_for_rounding(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("metric", "still"), [(path_smoothness, 0.0), (straightness, 1.0)])
+def test_a_still_row_tests_only_itself_for_rounding(
+    monkeypatch: pytest.MonkeyPatch,
+    metric: Callable[[npt.ArrayLike], Float64Array],
+    still: float,
+) -> None:
     """One still trajectory in a batch (a zero-padded row) opened the batch-wide bound,
-    and every row of it went through the full rounding test: path_smoothness of a
-    1000 x 1000 x 3 batch with one such row took 75-135 ms, against 11 ms without it (a
-    review). Only the rows the bound cannot clear are tested, and every value stays."""
+    and every row of it went through the full rounding test: a 1000 x 1000 x 3 batch with
+    one such row took 75-135 ms in path_smoothness against 11 ms without it, and 66 ms in
+    straightness against 8.5 ms (reviews). Only the rows the per-trajectory bound cannot
+    clear are tested, and every value stays."""
     import robot_msgs.metrics.path as path_module
     from robot_msgs.metrics.base import position_rounding as real
 
@@ -377,33 +383,6 @@ def test_a_still_row_tests_only_itself_for_rounding(monkeypatch: pytest.MonkeyPa
     walks = np.random.default_rng(0).normal(size=(6, 50, 3)).cumsum(axis=1)
     batch = walks.copy()
     batch[2] = 0.0
-    values = path_smoothness(batch)
+    values = metric(batch)
     assert tested == [(1, 50, 3)]
-    assert values.tolist() == [
-        0.0 if row == 2 else float(path_smoothness(walks[row])) for row in range(6)
-    ]
-
-
-def test_a_still_row_tests_only_itself_for_straightness(monkeypatch: pytest.MonkeyPatch) -> None:
-    """straightness took its stillness bound over the whole batch, as path_smoothness did
-    before a87c074: one zero row sent every row through position_rounding, and a
-    1000 x 1000 x 3 batch of walks took 66 ms against 8.5 ms without it (a review). Only
-    the rows the per-trajectory bound cannot clear are tested, and every value stays."""
-    import robot_msgs.metrics.path as path_module
-    from robot_msgs.metrics.base import position_rounding as real
-
-    tested: list[tuple[int, ...]] = []
-
-    def recorded(points: npt.NDArray[np.float64], eps: float) -> tuple[object, object]:
-        tested.append(points.shape)
-        return real(points, eps)
-
-    monkeypatch.setattr(path_module, "position_rounding", recorded)
-    walks = np.random.default_rng(0).normal(size=(6, 50, 3)).cumsum(axis=1)
-    batch = walks.copy()
-    batch[2] = 0.0
-    values = straightness(batch)
-    assert tested == [(1, 50, 3)]
-    assert values.tolist() == [
-        1.0 if row == 2 else float(straightness(walks[row])) for row in range(6)
-    ]
+    assert values.tolist() == [still if row == 2 else float(metric(walks[row])) for row in range(6)]
