@@ -644,3 +644,18 @@ def test_a_printed_table_breaks_words_only_after_a_slash_or_a_hyphen(
     broken = _printed(browser, example_outputs[kind], _BROKEN_WORDS)
     assert [b for b in broken if b[b.index("|") - 1] not in "/-"] == []
     assert any(b.endswith("/|trial_1") for b in broken)  # Runs' names do break
+
+
+def test_a_printed_figure_has_no_modebar(
+    page: tuple[Browser, Path], example_outputs: dict[str, Path]
+) -> None:
+    """Printed, every interactive figure carried plotly's modebar (camera, zoom, pan...),
+    buttons that do nothing on paper, over its title. Hidden in print, shown on screen."""
+    browser, _ = page
+    shown = "Array.from(document.querySelectorAll('div.modebar-container')).map(d => getComputedStyle(d).display)"
+    printed = _printed(browser, example_outputs["html"], shown)
+    assert printed
+    assert set(printed) == {"none"}
+    browser.navigate(example_outputs["html"].resolve().as_uri())
+    browser.drain(0.5)
+    assert "none" not in browser.evaluate(shown)

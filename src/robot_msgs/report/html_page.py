@@ -79,6 +79,7 @@ code { background: #f4f6f8; padding: 0 0.2em; overflow-wrap: anywhere; }
 th.differs, td.differs { background: #fff3c4; }
 @media screen { wbr { display: none; } }
 @media print {
+  div.modebar-container { display: none; }
   div.table { overflow: visible; }
   table { font-size: 0.6em; }
   th, td { padding: 0.15em 0.25em; overflow-wrap: normal; }
