@@ -9,6 +9,7 @@ import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.check import COMPILED
+from robot_msgs.msg.primitives import MissingFloat
 from robot_msgs.typing import Float64Array
 
 __all__ = ["TimeOffset"]
@@ -73,8 +74,8 @@ class TimeOffset(Msg):
     candidates_s: Annotated[Float64Array, Shape("K")]
     cost_rms_m: Annotated[Float64Array, Shape("K")]
     notes: tuple[str, ...] = ()
-    second_minimum_s: float = math.nan
-    second_rms_m: float = math.nan
+    second_minimum_s: MissingFloat = math.nan
+    second_rms_m: MissingFloat = math.nan
 
     def _validate(self) -> None:
         lo_hi = self.search_s
