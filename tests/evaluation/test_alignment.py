@@ -427,6 +427,8 @@ def test_one_side_whose_squares_overflow_is_not_taken_for_a_side_without_spread(
     st.integers(0, 2**32 - 1),
     st.booleans(),
 )
+@example(7, -156, 153, 54, False)  # the fit's scale passed 1e308 (CI, Hypothesis)
+@example(3, -156, 153, 0, False)
 def test_fits_of_points_at_any_finite_magnitude_raise_only_our_errors(
     n: int, x_exponent: int, y_exponent: int, seed: int, with_scale: bool
 ) -> None:
@@ -437,7 +439,8 @@ def test_fits_of_points_at_any_finite_magnitude_raise_only_our_errors(
     y = rng.normal(size=(n, 3)) * 10.0**y_exponent
     proper, mirrored = mirrored_fit(x, y)
     assert math.isnan(proper) or mirrored <= proper
-    fit_rmse(x, y)
+    sim3 = fit_rmse(x, y)[1]
+    assert math.isnan(sim3) or sim3 == proper  # one Sim(3) residual, by both roads
     with contextlib.suppress(AlignmentError):
         umeyama(x, y, with_scale=with_scale)
 

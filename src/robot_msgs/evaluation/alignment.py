@@ -263,11 +263,19 @@ def mirrored_fit(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[fl
     n, sxx, syy, d, fix = _fit_sums(source_xyz, target_xyz)
     if not sxx > 0.0:  # no spread, or sums past float64 (NaN)
         return math.sqrt(syy / n), math.sqrt(syy / n)
-    # tr(DS)^2 / sxx as tr(DS) times the scale tr(DS) / sxx: the square alone passes float64
-    # beyond 1e154 (a circle of 1e100 m; a review), where the residual itself does not.
-    proper = max(0.0, syy - (d[0] + d[1] + fix * d[2]) * ((d[0] + d[1] + fix * d[2]) / sxx))
-    mirrored = max(0.0, syy - (d[0] + d[1] - fix * d[2]) * ((d[0] + d[1] - fix * d[2]) / sxx))
+    proper = max(0.0, syy - _explained(float(d[0] + d[1] + fix * d[2]), sxx))
+    mirrored = max(0.0, syy - _explained(float(d[0] + d[1] - fix * d[2]), sxx))
     return math.sqrt(proper / n), math.sqrt(min(proper, mirrored) / n)
+
+
+def _explained(trace: float, sxx: float) -> float:
+    """``tr(DS)² / σx``, the squared spread a Sim(3) fit explains, without overflow.
+
+    WHY ``(tr / √σx)²``: ``tr²`` alone passes float64 beyond 1e154 (a circle of 1e100 m;
+    a review), and ``tr / σx``, the fit's scale, beyond 1e308 where the source is 1e-156
+    m and the target 1e153 m (Hypothesis); ``tr / √σx`` is at most ``√σy`` (Cauchy-Schwarz).
+    """
+    return (trace / math.sqrt(sxx)) ** 2
 
 
 #: :func:`fit_rmse` trusts a squared residual of at least this share of the positions'
@@ -315,7 +323,7 @@ def fit_rmse(source_xyz: Float64Array, target_xyz: Float64Array) -> tuple[float,
     spread = sxx + syy
     trace = float(d[0] + d[1] + fix * d[2])
     se3 = syy + sxx - 2.0 * trace
-    sim3 = syy - trace * (trace / sxx) if sxx > 0.0 else math.nan  # no square past float64
+    sim3 = syy - _explained(trace, sxx) if sxx > 0.0 else math.nan
 
     def trusted(squares: float) -> float:
         return math.sqrt(squares / n) if squares >= FIT_RMSE_TRUSTED * spread > 0.0 else math.nan
