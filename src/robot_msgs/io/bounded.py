@@ -45,6 +45,7 @@ __all__ = [
     "check_input_kind",
     "kept_streams",
     "mode_kind",
+    "named_open_error",
     "read_input",
     "stream_kind",
 ]
@@ -233,6 +234,23 @@ def read_input(
         return data if head is None else data[:head]
     finally:
         os.close(fd)
+
+
+def named_open_error(
+    err: FileNotFoundError | IsADirectoryError, source: str, *, what: str
+) -> OSError:
+    """Say ``err`` in one plain sentence (no ``[Errno N]``): ``source``, and ``what`` it is not.
+
+    Examples
+    --------
+    >>> named_open_error(IsADirectoryError(21, "x"), "runs/", what="a zip file")
+    IsADirectoryError('runs/: is a directory, not a zip file')
+    """
+    if isinstance(err, IsADirectoryError):
+        msg = f"{source}: is a directory, not {what}"
+        return IsADirectoryError(msg)
+    msg = f"{source}: no such file"
+    return FileNotFoundError(msg)
 
 
 def _open(path: str | os.PathLike[str], shown: str) -> int:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError, shown_token
-from robot_msgs.io.bounded import read_input
+from robot_msgs.io.bounded import named_open_error, read_input
 from robot_msgs.io.chunks import (
     CompiledTable,
     LineTooLongError,
@@ -136,15 +136,9 @@ def read_bytes(
         source = str(path)
     try:
         return read_input(resolve_path(path), source=source, head=limit)
-    except IsADirectoryError as err:
-        msg = (
-            f"{source}: is a directory, not a trajectory file (a ROS 2 bag folder holds "
-            "metadata.yaml)"
-        )
-        raise IsADirectoryError(msg) from err
-    except FileNotFoundError as err:
-        msg = f"{source}: no such file"
-        raise FileNotFoundError(msg) from err
+    except (FileNotFoundError, IsADirectoryError) as err:
+        what = "a trajectory file (a ROS 2 bag folder holds metadata.yaml)"
+        raise named_open_error(err, source, what=what) from err
 
 
 def text_problem(data: bytes, *, source: str) -> FormatError | None:

@@ -36,7 +36,7 @@ import numpy as np
 from robot_msgs.documents import _short, parse_json, parse_yaml
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.bounded import read_input
+from robot_msgs.io.bounded import named_open_error, read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
@@ -186,12 +186,8 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     where = f"{flag} {file}" if flag else str(file)
     try:
         raw = read_input(file, source=where, document=True)
-    except FileNotFoundError as err:
-        msg = f"{where}: no such file"
-        raise FileNotFoundError(msg) from err
-    except IsADirectoryError as err:
-        msg = f"{where}: is a directory, not a transform file"
-        raise IsADirectoryError(msg) from err
+    except (FileNotFoundError, IsADirectoryError) as err:
+        raise named_open_error(err, where, what="a transform file") from err
     if raw.startswith(b"\x93NUMPY"):
         matrix = _as_matrix(array_from_npy(raw, where=where, kinds="fiu"), where)
     else:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError
-from robot_msgs.io.bounded import read_input, stream_kind
+from robot_msgs.io.bounded import named_open_error, read_input, stream_kind
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
@@ -100,12 +100,8 @@ class ZipArchive:
             handle = io.BytesIO(read_input(path, source=self.source))
         try:
             self._zip = zipfile.ZipFile(handle)
-        except FileNotFoundError as err:
-            msg = f"{self.source}: no such file"
-            raise FileNotFoundError(msg) from err
-        except IsADirectoryError as err:
-            msg = f"{self.source}: is a directory, not {what}"
-            raise IsADirectoryError(msg) from err
+        except (FileNotFoundError, IsADirectoryError) as err:
+            raise named_open_error(err, self.source, what=what) from err
         except PermissionError:
             raise
         except _BROKEN as err:
