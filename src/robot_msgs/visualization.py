@@ -121,9 +121,7 @@ class Marker(Msg):
     mesh_use_embedded_materials: bool = False
 
     def _validate(self) -> None:
-        if self.colors and len(self.colors) != len(self.points):
-            expected = f"0 or {len(self.points)} colours (one per point)"
-            raise self._fail(field="colors", expected=expected, got=self.colors)
+        self._check_empty_or_one_each(("colors",), len(self.points), "colours (one per point)")
 
 
 @message("visualization/MarkerArray", ros2="visualization_msgs/msg/MarkerArray")

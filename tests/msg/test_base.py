@@ -6,6 +6,7 @@ import copy
 import json
 import math
 import pickle
+import re
 from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
@@ -22,12 +23,12 @@ from robot_msgs.compare import (
 )
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import UnknownTypeError, ValidationError
-from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Vector3
+from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Twist, Vector3
 from robot_msgs.msg import FrozenMap, Msg, Shape, message
 from robot_msgs.msg.catalog import examples
 from robot_msgs.nav import Path
-from robot_msgs.sensor import JointState
-from robot_msgs.std import Header, Time
+from robot_msgs.sensor import JointState, LaserEcho
+from robot_msgs.std import ColorRGBA, Header, Time
 from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
@@ -850,3 +851,23 @@ def test_check_measures_refuses_below_zero_and_inf_naming_the_field(
     ) as err:
         _Measured(**fields)
     assert err.value.field == f"_Measured.{field}"
+
+
+@pytest.mark.parametrize(
+    ("type_name", "field", "wrong", "said"),
+    [
+        ("sensor/JointState", "effort", (1.0,), "0 or 2 values (one per name)"),
+        ("sensor/MultiDOFJointState", "twist", (Twist(),) * 2, "0 or 1 entries (one per joint"),
+        ("sensor/LaserScan", "intensities", [1.0], "0 or 4 intensities (one per range)"),
+        ("sensor/MultiEchoLaserScan", "intensities", (LaserEcho(),), "0 or 2 intensity echoes"),
+        ("visualization/Marker", "colors", (ColorRGBA(),), "0 or 3 colours (one per point)"),
+    ],
+)
+def test_check_empty_or_one_each_takes_empty_and_refuses_another_length(
+    type_name: str, field: str, wrong: object, said: str
+) -> None:
+    example = examples()[type_name]
+    assert len(getattr(example.replace(**{field: ()}), field)) == 0
+    with pytest.raises(ValidationError, match=rf"Expected {re.escape(said)}") as err:
+        example.replace(**{field: wrong})
+    assert err.value.field == f"{type(example).__name__}.{field}"

@@ -292,6 +292,18 @@ class Msg(_Struct):
             if not (0 <= value < math.inf or math.isnan(value)):
                 raise self._fail(field=name, expected=expected, got=value)
 
+    def _check_empty_or_one_each(self, names: tuple[str, ...], count: int, each: str) -> None:
+        """Refuse a field of ``names`` neither empty nor ``count`` long: "0 or {count} {each}".
+
+        The one test of ROS's optional parallel lists (a joint state's ``velocity``, a
+        scan's ``intensities``, a marker's ``colors``): each holds nothing, or one entry
+        per entry of another field. Written inline in five types before.
+        """
+        for name in names:
+            values = getattr(self, name)
+            if len(values) not in (0, count):
+                raise self._fail(field=name, expected=f"0 or {count} {each}", got=values)
+
     def _fail_rule(self, first: str, second: str, rule: str) -> ValidationError:
         """Build a :class:`ValidationError` for ``rule`` between two fields, naming both.
 

@@ -54,9 +54,9 @@ class LaserScan(Msg):
     intensities: Annotated[Float32Array, Shape("I")] = field(default_factory=_zeros("f4"))
 
     def _validate(self) -> None:
-        if self.intensities.size not in (0, self.ranges.size):
-            expected = f"0 or {self.ranges.size} intensities (one per range)"
-            raise self._fail(field="intensities", expected=expected, got=self.intensities)
+        self._check_empty_or_one_each(
+            ("intensities",), self.ranges.size, "intensities (one per range)"
+        )
 
     def angles_rad(self) -> Float64Array:
         """Return each beam's angle, ``angle_min + i * angle_increment``: ``(N,)`` float64, rad.
@@ -286,9 +286,9 @@ class MultiEchoLaserScan(Msg):
     intensities: tuple[LaserEcho, ...] = ()
 
     def _validate(self) -> None:
-        if len(self.intensities) not in (0, len(self.ranges)):
-            expected = f"0 or {len(self.ranges)} intensity echoes (one per beam)"
-            raise self._fail(field="intensities", expected=expected, got=self.intensities)
+        self._check_empty_or_one_each(
+            ("intensities",), len(self.ranges), "intensity echoes (one per beam)"
+        )
 
 
 @message("sensor/ChannelFloat32", ros2="sensor_msgs/msg/ChannelFloat32")

@@ -42,11 +42,8 @@ class JointState(Msg):
     effort: tuple[float, ...] = ()
 
     def _validate(self) -> None:
-        for field_name in ("position", "velocity", "effort"):
-            values = getattr(self, field_name)
-            if values and len(values) != len(self.name):
-                expected = f"0 or {len(self.name)} values (one per name)"
-                raise self._fail(field=field_name, expected=expected, got=values)
+        names = ("position", "velocity", "effort")
+        self._check_empty_or_one_each(names, len(self.name), "values (one per name)")
 
 
 @message("sensor/MultiDOFJointState", ros2="sensor_msgs/msg/MultiDOFJointState")
@@ -73,11 +70,8 @@ class MultiDOFJointState(Msg):
     wrench: tuple[Wrench, ...] = ()
 
     def _validate(self) -> None:
-        for field_name in ("transforms", "twist", "wrench"):
-            values = getattr(self, field_name)
-            if values and len(values) != len(self.joint_names):
-                expected = f"0 or {len(self.joint_names)} entries (one per joint name)"
-                raise self._fail(field=field_name, expected=expected, got=values)
+        names = ("transforms", "twist", "wrench")
+        self._check_empty_or_one_each(names, len(self.joint_names), "entries (one per joint name)")
 
 
 @message("sensor/BatteryState", ros2="sensor_msgs/msg/BatteryState")
