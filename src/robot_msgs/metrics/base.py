@@ -29,6 +29,7 @@ relative), and a distributed reduction is a plain sum.
 
 from __future__ import annotations
 
+import inspect
 import math
 import sys
 from typing import TYPE_CHECKING, Any, Protocol
@@ -89,8 +90,9 @@ class StreamingMean:
     """Base of the metrics that average a per-item value: state is a float64 sum and a count.
 
     Subclasses define ``update(...)``, which checks its inputs, runs the kernel and calls
-    :meth:`_accumulate` with the per-item values, and :meth:`settings`, the constructor
-    options that must agree for :meth:`merge`.
+    :meth:`_accumulate` with the per-item values; a subclass with options takes them as
+    keywords of its constructor and keeps each as the attribute of the same name
+    (:meth:`settings`).
 
     Examples
     --------
@@ -108,8 +110,12 @@ class StreamingMean:
         self._count = 0
 
     def settings(self) -> dict[str, Scalar]:
-        """Return the options this instance was made with; :meth:`merge` requires them equal."""
-        return {}
+        """Return the options this instance was made with; :meth:`merge` requires them equal.
+
+        Its constructor's keywords, in their order, each read from the attribute of the same
+        name. WHY derived: each metric with options wrote them a second time as this dict.
+        """
+        return {name: getattr(self, name) for name in inspect.signature(type(self)).parameters}
 
     @property
     def count(self) -> int:

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from torch import Tensor
 
-    from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
 __all__ = ["DTW", "NDTW", "SDTW", "dtw", "ndtw", "sdtw"]
@@ -248,10 +247,6 @@ class DTW(StreamingMean):
         super().__init__()
         self.distance: Distance = _check_distance(distance)
 
-    def settings(self) -> dict[str, Scalar]:
-        """``{"distance": ...}``."""
-        return {"distance": self.distance}
-
     def update(self, prediction: Any, reference: Any) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
         self._accumulate(dtw(prediction, reference, distance=self.distance))
@@ -271,10 +266,6 @@ class NDTW(DTW):
     def __init__(self, *, threshold: float = 3.0, distance: Distance = "euclidean") -> None:
         super().__init__(distance=distance)
         self.threshold = check_positive("threshold", threshold)
-
-    def settings(self) -> dict[str, Scalar]:
-        """``{"threshold": ..., "distance": ...}``."""
-        return {"threshold": self.threshold, "distance": self.distance}
 
     def update(self, prediction: Any, reference: Any) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from torch import Tensor
 
-    from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -264,10 +263,6 @@ class LogDimensionlessJerk(StreamingMean):
     def __init__(self, *, sample_rate_hz: float) -> None:
         super().__init__()
         self.sample_rate_hz = check_positive("sample_rate_hz", sample_rate_hz)
-
-    def settings(self) -> dict[str, Scalar]:
-        """``{"sample_rate_hz": ...}``."""
-        return {"sample_rate_hz": self.sample_rate_hz}
 
     def update(self, speed: Any) -> None:
         """Record speed profiles of shape ``(..., L)``, ``L >= 3``, m/s."""

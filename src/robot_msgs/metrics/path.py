@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from torch import Tensor
 
-    from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -456,10 +455,6 @@ class PathSmoothness(StreamingMean):
     def __init__(self, *, normalization: Normalization = "path_length") -> None:
         super().__init__()
         self.normalization: Normalization = _check_normalization(normalization)
-
-    def settings(self) -> dict[str, Scalar]:
-        """Return ``{"normalization": ...}``."""
-        return {"normalization": self.normalization}
 
     def update(self, trajectory: Any) -> None:
         """Record trajectories of shape ``(..., L, D)``, ``L >= 3``."""

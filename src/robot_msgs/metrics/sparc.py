@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
     from torch import Tensor
 
-    from robot_msgs.msg import Scalar
     from robot_msgs.typing import Float64Array
 
 __all__ = ["SPARC", "sparc"]
@@ -226,15 +225,6 @@ class SPARC(SparcOptions, StreamingMean):
     ) -> None:
         super().__init__()
         self._set_options(sample_rate_hz, max_cutoff_hz, amplitude_threshold, pad_level)
-
-    def settings(self) -> dict[str, Scalar]:
-        """Return the four options, by name."""
-        return {
-            "sample_rate_hz": self.sample_rate_hz,
-            "max_cutoff_hz": self.max_cutoff_hz,
-            "amplitude_threshold": self.amplitude_threshold,
-            "pad_level": self.pad_level,
-        }
 
     def update(self, speed: Any) -> None:
         """Record speed profiles of shape ``(..., L)``, ``L >= 2``, m/s."""
