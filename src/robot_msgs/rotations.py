@@ -171,36 +171,19 @@ def quat_xyzw_from_matrix(matrices: Float64Array) -> Float64Array:
         ],
         axis=-1,
     )
-    sx = np.sqrt(np.maximum(1.0 + m00 - m11 - m22, 1e-300)) * 2.0
-    qx = np.stack(
-        [
-            0.25 * sx,
-            (m[..., 0, 1] + m[..., 1, 0]) / sx,
-            (m[..., 0, 2] + m[..., 2, 0]) / sx,
-            (m[..., 2, 1] - m[..., 1, 2]) / sx,
-        ],
-        axis=-1,
-    )
-    sy = np.sqrt(np.maximum(1.0 + m11 - m00 - m22, 1e-300)) * 2.0
-    qy = np.stack(
-        [
-            (m[..., 0, 1] + m[..., 1, 0]) / sy,
-            0.25 * sy,
-            (m[..., 1, 2] + m[..., 2, 1]) / sy,
-            (m[..., 0, 2] - m[..., 2, 0]) / sy,
-        ],
-        axis=-1,
-    )
-    sz = np.sqrt(np.maximum(1.0 + m22 - m00 - m11, 1e-300)) * 2.0
-    qz = np.stack(
-        [
-            (m[..., 0, 2] + m[..., 2, 0]) / sz,
-            (m[..., 1, 2] + m[..., 2, 1]) / sz,
-            0.25 * sz,
-            (m[..., 1, 0] - m[..., 0, 1]) / sz,
-        ],
-        axis=-1,
-    )
+    # Case q_i largest, for i = x, y, z and (i, j, k) cyclic.
+    diagonal = (m00, m11, m22)
+    cases = []
+    for i in range(3):
+        j, k = (i + 1) % 3, (i + 2) % 3
+        low, high = sorted((j, k))  # 1 + m_ii - m_jj - m_kk, subtracted in index order
+        si = np.sqrt(np.maximum(1.0 + diagonal[i] - diagonal[low] - diagonal[high], 1e-300)) * 2.0
+        qi = [0.25 * si] * 4
+        qi[j] = (m[..., i, j] + m[..., j, i]) / si
+        qi[k] = (m[..., i, k] + m[..., k, i]) / si
+        qi[3] = (m[..., k, j] - m[..., j, k]) / si
+        cases.append(np.stack(qi, axis=-1))
+    qx, qy, qz = cases
     out = np.select(
         [pick[..., None] == 3, pick[..., None] == 0, pick[..., None] == 1], [qw, qx, qy], qz
     )
