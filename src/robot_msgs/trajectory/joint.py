@@ -63,13 +63,7 @@ class JointTrajectory(Msg):
     points: tuple[JointTrajectoryPoint, ...] = ()
 
     def _validate(self) -> None:
-        n = len(self.joint_names)
-        for i, point in enumerate(self.points):
-            for name in ("positions", "velocities", "accelerations", "effort"):
-                values = getattr(point, name)
-                if values and len(values) != n:
-                    expected = f"0 or {n} values (one per joint name)"
-                    raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
+        _check_one_per_joint(self, ("positions", "velocities", "accelerations", "effort"), "values")
 
 
 @message(
@@ -115,10 +109,17 @@ class MultiDOFJointTrajectory(Msg):
     points: tuple[MultiDOFJointTrajectoryPoint, ...] = ()
 
     def _validate(self) -> None:
-        n = len(self.joint_names)
-        for i, point in enumerate(self.points):
-            for name in ("transforms", "velocities", "accelerations"):
-                values = getattr(point, name)
-                if values and len(values) != n:
-                    expected = f"0 or {n} entries (one per joint name)"
-                    raise self._fail(field=f"points[{i}].{name}", expected=expected, got=values)
+        _check_one_per_joint(self, ("transforms", "velocities", "accelerations"), "entries")
+
+
+def _check_one_per_joint(
+    trajectory: JointTrajectory | MultiDOFJointTrajectory, lists: tuple[str, ...], items: str
+) -> None:
+    """Refuse a point whose non-empty ``lists`` lack one of ``items`` per joint name, as ROS."""
+    n = len(trajectory.joint_names)
+    for i, point in enumerate(trajectory.points):
+        for name in lists:
+            values = getattr(point, name)
+            if values and len(values) != n:
+                field, expected = f"points[{i}].{name}", f"0 or {n} {items} (one per joint name)"
+                raise trajectory._fail(field=field, expected=expected, got=values)  # noqa: SLF001
