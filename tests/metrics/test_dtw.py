@@ -174,3 +174,10 @@ def test_dtw_gives_the_textbook_recurrence_bit_for_bit(n: int, m: int, d: int) -
         pairs = zip(first, second, strict=True)
         want = [_textbook_dtw(x.tolist(), y.tolist(), distance) for x, y in pairs]
         assert got.tolist() == want
+
+
+def test_an_option_given_as_a_numpy_string_is_kept_as_the_choice_it_equals() -> None:
+    """A choice read from an array (np.str_) was kept as given: repr said np.str_('cityblock')."""
+    metric = DTW(distance=np.str_("cityblock"))
+    assert repr(metric) == "DTW(distance='cityblock', count=0)"
+    assert repr(metric.settings()) == "{'distance': 'cityblock'}"

@@ -32,7 +32,7 @@ from __future__ import annotations
 import inspect
 import math
 import sys
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -54,6 +54,7 @@ __all__ = [
     "array_namespace",
     "as_float_array",
     "as_result",
+    "check_choice",
     "check_coordinates",
     "check_finite",
     "check_points",
@@ -530,6 +531,27 @@ def check_samples(name: str, value: Any, *, min_samples: int) -> Any:
         raise ValidationError(msg)
     check_finite(name, arr)
     return arr
+
+
+C = TypeVar("C")
+
+
+def check_choice(name: str, value: object, choices: tuple[C, ...]) -> C:
+    """Return the one of ``choices`` equal to ``value``, else :class:`ValidationError`.
+
+    Examples
+    --------
+    >>> check_choice("distance", "manhattan", ("euclidean", "cityblock"))
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected `distance` in ('euclidean', 'cityblock'), \
+got 'manhattan'
+    """
+    for choice in choices:
+        if value == choice:
+            return choice
+    msg = f"Expected `{name}` in {choices}, got {value!r}"
+    raise ValidationError(msg)
 
 
 def check_positive(name: str, value: float) -> float:

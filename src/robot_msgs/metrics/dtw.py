@@ -15,7 +15,7 @@ instead of the ``N x M`` matrix.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, get_args, overload
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from robot_msgs.metrics.base import (
     StreamingMean,
     array_namespace,
     as_result,
+    check_choice,
     check_points,
     check_positive,
     norms,
@@ -38,14 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["DTW", "NDTW", "SDTW", "dtw", "ndtw", "sdtw"]
 
 Distance = Literal["euclidean", "cityblock"]
-_DISTANCES = ("euclidean", "cityblock")
-
-
-def _check_distance(distance: str) -> Distance:
-    if distance not in _DISTANCES:
-        msg = f"Expected `distance` in {_DISTANCES}, got {distance!r}"
-        raise ValidationError(msg)
-    return distance  # type: ignore[return-value]
+_DISTANCES: tuple[Distance, ...] = get_args(Distance)
 
 
 def _point_distance(diff: Any, distance: Distance) -> Any:
@@ -149,7 +143,7 @@ def dtw(prediction: Any, reference: Any, *, distance: Distance = "euclidean") ->
     1.0
     """
     pred, ref = _check_pair(prediction, reference)
-    return _dtw_kernel(pred, ref, _check_distance(distance))
+    return _dtw_kernel(pred, ref, check_choice("distance", distance, _DISTANCES))
 
 
 @overload
@@ -189,7 +183,7 @@ def ndtw(
     """
     pred, ref = _check_pair(prediction, reference)
     limit = check_positive("threshold", threshold)
-    return _ndtw_kernel(pred, ref, limit, _check_distance(distance))
+    return _ndtw_kernel(pred, ref, limit, check_choice("distance", distance, _DISTANCES))
 
 
 @overload
@@ -229,7 +223,7 @@ def sdtw(
     """
     pred, ref = _check_pair(prediction, reference)
     limit = check_positive("threshold", threshold)
-    return _sdtw_kernel(pred, ref, limit, _check_distance(distance))
+    return _sdtw_kernel(pred, ref, limit, check_choice("distance", distance, _DISTANCES))
 
 
 class DTW(StreamingMean):
@@ -245,7 +239,7 @@ class DTW(StreamingMean):
 
     def __init__(self, *, distance: Distance = "euclidean") -> None:
         super().__init__()
-        self.distance: Distance = _check_distance(distance)
+        self.distance = check_choice("distance", distance, _DISTANCES)
 
     def update(self, prediction: Any, reference: Any) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""

@@ -17,15 +17,15 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, overload
 
 import numpy as np
 
-from robot_msgs.errors import ValidationError
 from robot_msgs.metrics.base import (
     StreamingMean,
     array_namespace,
     as_result,
+    check_choice,
     check_coordinates,
     check_points,
     difference_rounding,
@@ -55,14 +55,7 @@ __all__ = [
 
 T = TypeVar("T")
 Normalization = Literal["path_length", "points"]
-_NORMALIZATIONS = ("path_length", "points")
-
-
-def _check_normalization(normalization: str) -> Normalization:
-    if normalization not in _NORMALIZATIONS:
-        msg = f"Expected `normalization` in {_NORMALIZATIONS}, got {normalization!r}"
-        raise ValidationError(msg)
-    return normalization  # type: ignore[return-value]
+_NORMALIZATIONS: tuple[Normalization, ...] = get_args(Normalization)
 
 
 # --------------------------------------------------------------------------- kernels
@@ -362,7 +355,7 @@ def path_smoothness(trajectory: Any, *, normalization: Normalization = "path_len
     >>> float(path_smoothness(turn, normalization="points"))  # √2 / 2
     0.7071067811865476
     """
-    normalization = _check_normalization(normalization)
+    normalization = check_choice("normalization", normalization, _NORMALIZATIONS)
     points = check_points("trajectory", trajectory, min_points=3, finite=False)
     return _path_smoothness_kernel(points, normalization, input_eps(trajectory))
 
@@ -454,7 +447,7 @@ class PathSmoothness(StreamingMean):
 
     def __init__(self, *, normalization: Normalization = "path_length") -> None:
         super().__init__()
-        self.normalization: Normalization = _check_normalization(normalization)
+        self.normalization = check_choice("normalization", normalization, _NORMALIZATIONS)
 
     def update(self, trajectory: Any) -> None:
         """Record trajectories of shape ``(..., L, D)``, ``L >= 3``."""

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from robot_msgs import metrics as kernels
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import check_positive
-from robot_msgs.metrics.dtw import _check_distance
-from robot_msgs.metrics.path import _check_normalization
+from robot_msgs.metrics.base import check_choice, check_positive
+from robot_msgs.metrics.dtw import _DISTANCES
+from robot_msgs.metrics.path import _NORMALIZATIONS
 from robot_msgs.metrics.sparc import SparcOptions
 from robot_msgs.optional import require
 
@@ -131,7 +131,7 @@ class PathSmoothness(_MeanMetric):
 
     def __init__(self, *, normalization: Literal["path_length", "points"] = "path_length") -> None:
         super().__init__()
-        self.normalization = _check_normalization(normalization)
+        self.normalization = check_choice("normalization", normalization, _NORMALIZATIONS)
 
     def update(self, trajectory: Tensor) -> None:
         """Record trajectories ``(..., L, D)``, ``L >= 3``."""
@@ -337,7 +337,7 @@ class DTW(_MeanMetric):
 
     def __init__(self, *, distance: Literal["euclidean", "cityblock"] = "euclidean") -> None:
         super().__init__()
-        self.distance = _check_distance(distance)
+        self.distance = check_choice("distance", distance, _DISTANCES)
 
     def update(self, prediction: Tensor, reference: Tensor) -> None:
         """Record pairs ``(..., N, D)`` and ``(..., M, D)``."""
