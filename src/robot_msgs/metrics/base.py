@@ -63,6 +63,7 @@ __all__ = [
     "difference_rounding",
     "first_index",
     "norms",
+    "nothing_recorded",
     "position_rounding",
     "ratio_or",
     "running_max",
@@ -151,11 +152,7 @@ class StreamingMean:
             When nothing was recorded since construction or :meth:`reset`.
         """
         if self._count == 0:
-            msg = (
-                f"{type(self).__name__}.compute() called before any item was recorded: "
-                "call update() with data first"
-            )
-            raise RuntimeError(msg)
+            raise nothing_recorded(self)
         return self._sum / self._count
 
     def reset(self) -> None:
@@ -202,6 +199,15 @@ class StreamingMean:
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable state: not hashable
+
+
+def nothing_recorded(metric: object) -> RuntimeError:
+    """Return the error of ``compute()`` before any item: the NumPy and torch metrics' one."""
+    msg = (
+        f"{type(metric).__name__}.compute() called before any item was recorded: "
+        "call update() with data first"
+    )
+    return RuntimeError(msg)
 
 
 # --------------------------------------------------------------------------- array namespaces

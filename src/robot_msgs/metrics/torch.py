@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from robot_msgs import metrics as kernels
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import check_choice, check_positive
+from robot_msgs.metrics.base import check_choice, check_positive, nothing_recorded
 from robot_msgs.metrics.dtw import _DISTANCES
 from robot_msgs.metrics.path import _NORMALIZATIONS
 from robot_msgs.metrics.sparc import SparcOptions
@@ -108,11 +108,7 @@ class _MeanMetric(Metric):
     def compute(self) -> Tensor:
         """Return the mean per-item value over every item recorded, on every process."""
         if int(self.count.item()) == 0:
-            msg = (
-                f"{type(self).__name__}.compute() called before any item was recorded: "
-                "call update() with data first"
-            )
-            raise RuntimeError(msg)
+            raise nothing_recorded(self)
         return self.total / self.count
 
 
