@@ -134,18 +134,27 @@ _CURVED = 3.0  # the cost's curvature at the optimum, in standard errors of its 
 
 
 class _Cost:
-    """``J(τ)``: the mean squared residual of the fit at offset ``τ``, on chosen rows."""
+    """``J(τ)``: the mean squared residual of the fit at offset ``τ``, on chosen rows.
+
+    ``settings`` choose the fit (Sim(3) for the scaled alignments, else SE(3)) and the
+    longest reference gap interpolated across (``max_gap_s``, by default
+    ``DEFAULT_GAP_INTERVALS`` median reference intervals).
+    """
 
     def __init__(
-        self, reference: PoseTrajectory, estimate: PoseTrajectory, *, with_scale: bool, gap: float
+        self, reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
     ) -> None:
         origin = float(reference.stamps_s[0])
         self.tr = reference.stamps_s - origin  # small numbers: τ resolves to ~1e-16 s
         self.te = estimate.stamps_s - origin
         self.pr = reference.positions_xyz
         self.pe = estimate.positions_xyz
-        self.with_scale = with_scale
-        self.gap = gap
+        self.with_scale = settings.align in SCALED_METHODS
+        self.gap = (
+            DEFAULT_GAP_INTERVALS * float(median(np.diff(reference.stamps_s)))
+            if settings.max_gap_s is None
+            else settings.max_gap_s
+        )
 
     def match(self, tau: float, rows: IntpArray) -> tuple[BoolArray, Float64Array]:
         """Which of ``rows`` interpolate at ``τ``, and the reference positions there.
@@ -218,13 +227,6 @@ def _fit(
     return max(mse, 0.0), sy, rotation, scale
 
 
-def _gap(reference: PoseTrajectory, settings: EvaluationSettings) -> float:
-    """Return the longest reference gap interpolated across, seconds."""
-    if settings.max_gap_s is not None:
-        return settings.max_gap_s
-    return DEFAULT_GAP_INTERVALS * float(median(np.diff(reference.stamps_s)))
-
-
 def shared_costs(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -253,12 +255,7 @@ def shared_costs(
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
     check_argument("settings", settings, EvaluationSettings)
-    cost = _Cost(
-        reference,
-        estimate,
-        with_scale=settings.align in SCALED_METHODS,
-        gap=_gap(reference, settings),
-    )
+    cost = _Cost(reference, estimate, settings)
     every = np.arange(len(estimate))
     own = np.array([cost(float(tau), every)[0] for tau in offsets_s])
     meet = np.ones(every.size, dtype=bool)
@@ -715,12 +712,7 @@ def estimate_offset(
         ]  # fmt: skip
         msg = f"Cannot estimate a time offset: too few poses: {'; '.join(short)}"
         raise AssociationError(msg)
-    cost = _Cost(
-        reference,
-        estimate,
-        with_scale=settings.align in SCALED_METHODS,
-        gap=_gap(reference, settings),
-    )
+    cost = _Cost(reference, estimate, settings)
     n_est = len(estimate)
     every = np.arange(n_est)
     fine_rows = every[:: max(1, -(-n_est // _FINE_POSES))]
