@@ -89,6 +89,17 @@ LOW_MATCH_SHARE = 0.3
 DEFAULT_GAP_INTERVALS = 10.0
 
 
+def resolved_max_gap_s(stamps_s: Float64Array, max_gap_s: float | None) -> float:
+    """Return ``max_gap_s``, else :data:`DEFAULT_GAP_INTERVALS` median intervals of ``stamps_s``.
+
+    The longest reference gap ``interpolate`` and the clock-offset search interpolate
+    across, seconds (infinite for one pose).
+    """
+    if max_gap_s is not None:
+        return max_gap_s
+    return DEFAULT_GAP_INTERVALS * median(np.diff(stamps_s)) if stamps_s.size > 1 else math.inf
+
+
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class Association:
     """Matched poses of a reference and an estimate, and how they were matched.
@@ -378,8 +389,7 @@ def _interpolate(
     """Resample the reference at the estimate's stamps (+ offset)."""
     ref_t = reference.stamps_s
     n_ref = ref_t.shape[0]
-    if max_gap is None:
-        max_gap = DEFAULT_GAP_INTERVALS * median(np.diff(ref_t)) if n_ref > 1 else math.inf
+    max_gap = resolved_max_gap_s(ref_t, max_gap)
     with np.errstate(over="ignore"):  # past float64: inf, outside the span below
         when = estimate.stamps_s + offset
     inside = (when >= ref_t[0] - max_diff) & (when <= ref_t[-1] + max_diff)

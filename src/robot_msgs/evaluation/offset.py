@@ -97,7 +97,7 @@ from robot_msgs.compare.statistics import median
 from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.association import DEFAULT_GAP_INTERVALS
+from robot_msgs.evaluation.association import resolved_max_gap_s
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
 from robot_msgs.rotations import matrix_times_rows, rotation_from_covariance
 from robot_msgs.sorted_search import search_sorted
@@ -137,8 +137,7 @@ class _Cost:
     """``J(τ)``: the mean squared residual of the fit at offset ``τ``, on chosen rows.
 
     ``settings`` choose the fit (Sim(3) for the scaled alignments, else SE(3)) and the
-    longest reference gap interpolated across (``max_gap_s``, by default
-    ``DEFAULT_GAP_INTERVALS`` median reference intervals).
+    longest reference gap interpolated across (``max_gap_s``, as ``interpolate`` resolves it).
     """
 
     def __init__(
@@ -150,11 +149,7 @@ class _Cost:
         self.pr = reference.positions_xyz
         self.pe = estimate.positions_xyz
         self.with_scale = settings.align in SCALED_METHODS
-        self.gap = (
-            DEFAULT_GAP_INTERVALS * float(median(np.diff(reference.stamps_s)))
-            if settings.max_gap_s is None
-            else settings.max_gap_s
-        )
+        self.gap = resolved_max_gap_s(reference.stamps_s, settings.max_gap_s)
 
     def match(self, tau: float, rows: IntpArray) -> tuple[BoolArray, Float64Array]:
         """Which of ``rows`` interpolate at ``τ``, and the reference positions there.
