@@ -646,6 +646,35 @@ def test_a_printed_table_breaks_words_only_after_a_slash_or_a_hyphen(
     assert any(b.endswith("/|trial_1") for b in broken)  # Runs' names do break
 
 
+def test_a_printed_table_of_runs_of_a_long_name_fits_the_paper(
+    page: tuple[Browser, Path], tmp_path: Path
+) -> None:
+    """A run's name whose part outgrows Runs' first column is broken, not cut off.
+
+    Words whole, the example's runs renamed "dvo_slam_dense_visual_odometry/..." printed a
+    Runs table of 814 px on a paper of 707: its last columns were cut at the paper's edge,
+    as before 2788049 (a review). Its first column breaks a part too long for it anywhere,
+    at no less than 5em, so the example's names still break only after "/" (the test above).
+    """
+    import shutil
+
+    from robot_msgs.cli import main
+    from tests.report.conftest import example_manifest
+
+    runs = tmp_path / "runs"
+    shutil.copytree(example_manifest().parent, runs)
+    (runs / "dvo").rename(runs / "dvo_slam_dense_visual_odometry")
+    manifest = runs / "runs.toml"
+    manifest.write_text(manifest.read_text().replace('"dvo/', '"dvo_slam_dense_visual_odometry/'))
+    out = tmp_path / "report.html"
+    argv = ["report", str(manifest), "--rpe-delta", "0.5", "1", "2", "--quiet", "--no-progress"]
+    assert main([*argv, "--html", str(out)]) == 0
+    browser, _ = page
+    printed = _printed(browser, out, _TABLES)
+    assert "Runs" in [t[0] for t in printed]
+    assert [t for t in printed if t[1] > t[2] or t[3] > 0 or t[4] > t[5]] == []
+
+
 def test_a_printed_figure_has_no_modebar(
     page: tuple[Browser, Path], example_outputs: dict[str, Path]
 ) -> None:

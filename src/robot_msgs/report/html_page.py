@@ -52,7 +52,9 @@ __all__ = ["render_html", "render_results_html", "script_json"]
 # so the Runs table keeps its last columns (they were cut at the paper's edge, its
 # scrollbar printed a page later). Its words stay whole (broken anywhere, its headers
 # read "succ ess", "late ncy"); a cell's text may break after "/" (a <wbr>, printed
-# only: a run's name at its parts, "vio_ekf/fr2_desk/" "trial_1").
+# only: a run's name at its parts, "vio_ekf/fr2_desk/" "trial_1"). Only a wide table's
+# first column, at least 5em, breaks a part longer than it anywhere: whole, a run named
+# "dvo_slam_dense_visual_odometry/..." made Runs 814 px wide on 707 px of paper.
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em auto;
        max-width: 1200px; color: #1b1b1b; background: #ffffff; line-height: 1.4; padding: 0 1em;
@@ -86,6 +88,7 @@ th.differs, td.differs { background: #fff3c4; }
   table.wide { font-size: 0.55em; }
   table.wide th { font-size: 0.85em; }
   table.wide th, table.wide td { padding: 0.1em 0.15em; }
+  table.wide td:first-child:not(.num) { overflow-wrap: anywhere; min-width: 5em; }
 }
 """
 
