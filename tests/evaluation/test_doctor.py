@@ -329,6 +329,26 @@ def test_a_short_reference_inside_the_estimate_on_the_same_clock_is_no_clock_err
         assert abs(found.evidence["offset_s"]) < 0.02  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("every", "late_s"), [(20, 5.0), (35, 0.0)])
+def test_five_reference_poses_do_not_time_the_estimate(every: int, late_s: float) -> None:
+    """Five poses of the ground truth (every 20th: 0.9 s; every 35th: 1.5 s) beside
+    rgbdslam, whose own offset is +0.005 s: 5 s late it was timed at +0.5512 s ± 0.004 s,
+    on time at +0.0732 s ± 0.009 s, each offered as ``--offset``. Ten reference poses are
+    what the checks of matched poses need; fewer time nothing."""
+    est = _est()
+    d = diagnose(
+        _rows(_ref(), 1000 + every * np.arange(5)), est.replace(stamps_s=est.stamps_s + late_s)
+    )
+    assert "time_offset" not in d.kinds()
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert "offset_s" not in found.fix
+    assert (
+        "only 5 reference pose(s) lie within the estimate's span at the best offset found, "
+        "fewer than the 10 needed to time it" in found.summary
+    )
+
+
 @pytest.mark.evo_data
 def test_an_offset_the_motion_does_not_tell_is_not_offered_as_the_fix(evo_data: Path) -> None:
     """fr2_desk against freiburg1_xyz (two sequences, 0% overlap): its best offset is
