@@ -433,6 +433,19 @@ def test_two_unrelated_smooth_paths_are_not_said_to_line_up() -> None:
     ) in found.summary
 
 
+def test_a_short_smooth_path_that_slides_along_another_is_not_said_to_line_up() -> None:
+    """A 2.5 s smooth random path beside another of 100 s, 0% overlap: "lines up at an
+    offset of 1999.8200 s ± 0.3 s", its halves agreeing. An uncertainty of a tenth of the
+    span timed is shapes sliding along each other; rgbdslam 10 000 s late, whole or a
+    2.5 s piece, is timed to 0.2% of its span."""
+    ref = _random_walk(1025, 2000.0, 5000, step_s=0.02, smooth=True)
+    d = diagnose(ref, _random_walk(5025, 0.0, 125, step_s=0.02, smooth=True))
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.fix == {}
+    assert "(its best fit, 1999.8200 s, ± 0.25 s, 10% of the 2.48 s timed)" in found.summary
+
+
 def _turning_in_place(seed: int) -> PoseTrajectory:
     """20 s at 20 Hz turning 0.5 rad/s about z, in place: 1 mm of noise a pose."""
     t = np.arange(0.0, 20.0, 0.05)

@@ -124,7 +124,7 @@ def _clock_domain(
         return None, settings.offset_s, True
     offset = found.offset_s
     evidence.update(offset_s=offset, std_s=_round(found.std_s, 3))
-    why = _untold(found) or _halves_apart(reference, spread, search)
+    why = _untold(found, spread.duration_s) or _halves_apart(reference, spread, search)
     if why:
         # WHY no fix: the checks go on with the best offset, and say so (01fa2f6); only
         # whether the motions belong together is checked at it (_untold_checks).
@@ -394,7 +394,12 @@ def _offset_searched_as(
     return first, _timed(reference, spread, settings, edge), refused
 
 
-def _untold(found: TimeOffset) -> str:
+#: A far offset whose uncertainty is above this share of the estimate's span does not tell
+#: it (:func:`_untold`).
+_LOOSE_SHARE = 0.04
+
+
+def _untold(found: TimeOffset, span_s: float) -> str:
     """Say why the far search's ``found`` does not tell the offset, or ``""``.
 
     No sharper than its neighbours (infinite uncertainty: two unrelated sequences,
@@ -411,6 +416,13 @@ def _untold(found: TimeOffset) -> str:
         return "lies at the edge of the offsets searched"
     if found.flat:
         return f"fits hardly better than the median offset: contrast {found.contrast:.2g}"
+    if found.std_s > _LOOSE_SHARE * span_s:
+        # WHY: a 2.5-20 s stretch of a smooth random path lined up with another path of
+        # 25-500 s in 7 of 72 pairs, its halves agreeing, at ± 6-22% of the stretch (0.16
+        # s of 2.5 s); the evo estimates shifted 10 000 s, whole or 2.5-60 s pieces, are
+        # timed to 0.2-2% of theirs (V102's 2.5 s: 0.049 s): shapes that slide along
+        # each other by a twentieth of their span are not a clock.
+        return f"± {found.std_s:.2g} s, {found.std_s / span_s:.0%} of the {span_s:.3g} s timed"
     return found.ambiguity
 
 
