@@ -418,6 +418,21 @@ def test_at_an_offset_the_motion_does_not_tell_only_the_motions_are_compared() -
     assert paths.checks[-3:] == ("motion_mismatch", "inverted", "mirrored")
 
 
+def test_at_an_offset_not_known_a_failed_alignment_is_not_said() -> None:
+    """A straight line beside a random walk, 0% overlap: "not checked at an offset not
+    known: ..., alignment, ..." was followed by "the alignment fails: ... collinear ...;
+    use --align origin", a fit at the offset just said not known (a064cab's review)."""
+    t = 0.05 * np.arange(400, dtype=np.float64)
+    line = PoseTrajectory(
+        stamps_s=5000.0 + t,
+        positions_xyz=np.stack([0.1 * t, 0 * t, 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+    )
+    d = diagnose(_random_walk(1, 1000.0, 2000), line)
+    assert d.kinds() == ("clock_domain",)
+    assert "motion_mismatch, inverted, mirrored, planar, scale" in d.findings[0].summary
+
+
 def test_two_unrelated_smooth_paths_are_not_said_to_line_up() -> None:
     """Smooth random paths at 50 Hz, 60 s and 20 s, 0% overlap: "lines up at an offset of
     2021.5750 s ± 0.7 s" with no note from the estimator; a clock is one for the whole
