@@ -12,6 +12,7 @@ import pytest
 from robot_msgs.compare import Alignment, check_same_settings
 from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation import EvaluationSettings, ape, estimate_offset, rpe
+from robot_msgs.evaluation.offset import shared_costs
 from robot_msgs.io import read_trajectory
 from robot_msgs.rotations import matrix_from_quat_xyzw
 from robot_msgs.trajectory import PoseTrajectory
@@ -684,3 +685,27 @@ def test_an_exact_copy_on_the_same_stamps_keeps_its_fine_uncertainty(seed: int) 
     found = estimate_offset(ref, est, EvaluationSettings(offset_auto=True))
     assert abs(found.offset_s) < 1e-6
     assert found.std_s < 1e-5
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [EvaluationSettings(), EvaluationSettings(sync="interpolate", max_gap_s=1.0)],
+    ids=["default gap", "max_gap_s"],
+)
+def test_shared_costs_of_a_one_pose_reference_are_nan_without_a_warning(
+    settings: EvaluationSettings,
+) -> None:
+    """One reference pose spans no interval to interpolate in: no estimate pose meets it.
+
+    It gave IndexError (the default gap's median of no interval) or 0/0's RuntimeWarning at
+    the one stamp (af047da's infinite gap, or a max_gap_s given) before the documented NaN.
+    """
+    one = REFERENCE.replace(
+        stamps_s=REFERENCE.stamps_s[100:101],
+        positions_xyz=REFERENCE.positions_xyz[100:101],
+        orientations_quat_xyzw=REFERENCE.orientations_quat_xyzw[100:101],
+    )
+    own, shared, n = shared_costs(one, REFERENCE, settings, [0.0, 0.5])
+    assert np.isnan(own).all()
+    assert np.isnan(shared).all()
+    assert n == 0

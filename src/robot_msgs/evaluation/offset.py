@@ -159,8 +159,14 @@ class _Cost:
         offsets and their refinement gather some 2 000 times. WHY: refining the grid's
         lowest minima made fr2_desk's ±10 s search 25 % slower (0.20 s to 0.25 s of CPU
         time; a review).
+
+        A reference of one pose (``shared_costs`` takes any) spans no interval: no row
+        meets it. WHY: its one stamp was interpolated as 0/0, a RuntimeWarning before
+        the NaN that fewer than 3 poses give anyway.
         """
         tr = self.tr
+        if tr.size < 2:
+            return np.zeros(rows.size, dtype=bool), np.empty((0, 3))
         t = np.take(self.te, rows) + tau
         right = np.clip(search_sorted(tr, t, "right"), 1, tr.size - 1)
         left = right - 1
