@@ -3,6 +3,7 @@ and streaming == sharded == one-shot (Hypothesis)."""
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import pickle
 from typing import TYPE_CHECKING, Protocol
@@ -30,6 +31,7 @@ from robot_msgs.metrics import (
     StreamingMetric,
     SuccessRate,
 )
+from robot_msgs.metrics.base import StreamingMean
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -157,3 +159,28 @@ def test_empty_batch_records_nothing() -> None:
     assert metric.count == 0
     with pytest.raises(RuntimeError, match=r"^PathSmoothness\.compute\(\) called before any item"):
         metric.compute()
+
+
+def test_settings_read_a_metric_types_signature_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """settings() (merge, ==, repr) took inspect.signature of the class each time: 30-45 µs,
+    a merge 100x slower than its dict compare (a review of 7178749)."""
+
+    class _Windowed(StreamingMean):
+        def __init__(self, *, window: int = 3) -> None:
+            super().__init__()
+            self.window = window
+
+    calls: list[object] = []
+    signature = inspect.signature
+
+    def counted(obj: Callable[..., object]) -> inspect.Signature:
+        calls.append(obj)
+        return signature(obj)
+
+    monkeypatch.setattr(inspect, "signature", counted)
+    first, second = _Windowed(window=5), _Windowed(window=5)
+    for _ in range(3):
+        first.merge(second)
+    assert repr(first) == "_Windowed(window=5, count=0)"
+    assert first == second
+    assert calls == [_Windowed.__init__]
