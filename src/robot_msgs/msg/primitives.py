@@ -55,9 +55,6 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "char": (0, 2**8 - 1),
 }
 
-#: Largest finite float32.
-FLOAT32_MAX = 3.4028234663852886e38
-
 
 @dataclasses.dataclass(frozen=True)
 class Ros:
