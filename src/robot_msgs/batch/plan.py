@@ -113,7 +113,6 @@ class SweepState:
         self.errors: dict[int, tuple[str, str, str]] = {}
         #: Why evaluated runs failed as runs (their reports' ``failure``), counted.
         self.run_failures: Counter[str] = Counter()
-        self.eval_s = 0.0
         self.eval_cpu_s = 0.0
         self.n_evaluated = 0
 
@@ -173,7 +172,6 @@ class SweepState:
         if summary.success is False:
             self.run_failures[summary.failure] += 1
         if not summary.reused and summary.status in ("ok", "failed"):
-            self.eval_s += summary.elapsed_s
             self.eval_cpu_s += summary.cpu_s
             self.n_evaluated += 1
 
