@@ -58,7 +58,6 @@ __all__ = [
     "TRAJECTORY_EXTENSIONS",
     "Listing",
     "PathResolver",
-    "absolute_path",
     "discover_runs",
     "is_run_folder",
     "iter_discovered",
@@ -127,7 +126,14 @@ class PathResolver:
         return os.path.realpath(joined) if link else joined
 
     def absolute(self, base: Path, value: object, where: str) -> str:
-        """Return ``value`` as an absolute, real path (see :func:`absolute_path`)."""
+        """Return ``value`` as an absolute, real path; ``example:`` names kept as written.
+
+        Raises
+        ------
+        FormatError
+            ``value`` is no path (not a non-empty string, a NUL byte, too long) or cannot
+            be followed; the message names ``where``.
+        """
         if not isinstance(value, str) or not value:
             msg = f"{where}: expected a path string, got {value!r:.60}"
             raise FormatError(msg)
@@ -167,25 +173,6 @@ def _is_loop(path: str) -> bool:
         return err.errno == errno.ELOOP
     except ValueError:
         return False
-
-
-def absolute_path(base: Path, value: object, where: str) -> str:
-    """``value`` as an absolute path relative to ``base``; ``example:`` names kept as written.
-
-    Raises
-    ------
-    FormatError
-        ``value`` is not a non-empty string; the message names ``where``.
-
-    Examples
-    --------
-    >>> from pathlib import Path
-    >>> absolute_path(Path("/data"), "gt/MH_01.csv", "m.toml")
-    '/data/gt/MH_01.csv'
-    >>> absolute_path(Path("/data"), "example:fr1_xyz/groundtruth.tum", "m.toml")
-    'example:fr1_xyz/groundtruth.tum'
-    """
-    return PathResolver().absolute(base, value, where)
 
 
 class Listing(NamedTuple):

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Scalar
 
-__all__ = ["RunChecker", "RunMeta", "RunSpec", "check_runs", "natural_key"]
+__all__ = ["RunChecker", "RunMeta", "RunSpec", "natural_key"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -166,10 +166,10 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
 class RunChecker:
     """Refuse two runs with one name, or with the same keys and configuration, one at a time.
 
-    :func:`check_runs` for runs read as a stream: each run is checked against those
-    before it as it comes. Runs of another version or other parameters
-    (:attr:`RunSpec.configuration`) may share a trial: they are ranked and summarised
-    apart, and each run's name, table row and record are its own.
+    Each run is checked against those before it as it comes (runs read as a stream).
+    Runs of another version or other parameters (:attr:`RunSpec.configuration`) may share
+    a trial: they are ranked and summarised apart, and each run's name, table row and
+    record are its own.
 
     Examples
     --------
@@ -211,20 +211,3 @@ class RunChecker:
             )
             raise FormatError(msg)
         self._keys[key] = run.source
-
-
-def check_runs(runs: list[RunSpec]) -> tuple[RunSpec, ...]:
-    """Refuse two runs with one name, or with the same keys and configuration (:class:`RunChecker`).
-
-    The runs keep the order they were declared in (manifest order; folders found under a
-    root in sorted order), so the same inputs always give the same tables.
-
-    Raises
-    ------
-    FormatError
-        Two runs would be indistinguishable in the tables; both declarations are named.
-    """
-    checker = RunChecker()
-    for run in runs:
-        checker.add(run)
-    return tuple(runs)
