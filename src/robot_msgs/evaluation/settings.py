@@ -56,12 +56,9 @@ __all__ = [
     "ALIGNMENT_METHODS",
     "DEFAULT_OFFSET_SEARCH_S",
     "DELTA_UNITS",
-    "DRIFT_PROTOCOLS",
-    "FIRST_POSE_METHODS",
     "KITTI_LENGTHS_M",
     "PAIRS_FROM",
     "PLANES",
-    "RPE_PROTOCOLS",
     "RPG_FRACTIONS",
     "RPG_SETTINGS",
     "SCALED_METHODS",
@@ -100,8 +97,6 @@ else:  # the relations are the kernels' (relations.py); an alias is read as its 
 ALIGNMENT_METHODS: tuple[str, ...] = typing.get_args(AlignMethod)
 #: The alignment methods that fit a scale (the time-offset search fits one too).
 SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
-#: The alignment methods whose rotation is the first fitted pose's, not a position fit.
-FIRST_POSE_METHODS: tuple[str, ...] = ("origin", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
 SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:5]
 #: Which pairs ``sync="spatial"`` keeps (:func:`~robot_msgs.evaluation.associate_spatially`).
@@ -110,12 +105,8 @@ SPATIAL_PAIRS: tuple[str, ...] = typing.get_args(SpatialPairs)
 DELTA_UNITS: tuple[str, ...] = typing.get_args(DeltaUnit)
 #: Which trajectory's motion selects the RPE pairs.
 PAIRS_FROM: tuple[str, ...] = typing.get_args(PairsFrom)
-#: How RPE pairs and matches poses: evo's rules, or TUM ``evaluate_rpe.py --fixed_delta``.
-RPE_PROTOCOLS: tuple[str, ...] = typing.get_args(RpeProtocol)
 #: Planes ``project_to_plane`` accepts (evo's ``--project_to_plane``).
 PLANES: tuple[str, ...] = typing.get_args(Plane)
-#: Drift protocols: the KITTI odometry devkit, rpg_trajectory_evaluation's relative error.
-DRIFT_PROTOCOLS: tuple[str, ...] = typing.get_args(DriftProtocol)
 
 #: Half-width of the ``offset_auto`` search, seconds, unless ``offset_search_s`` says.
 DEFAULT_OFFSET_SEARCH_S = 1.0
