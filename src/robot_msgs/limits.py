@@ -26,7 +26,7 @@ reader called inside the ``with`` block and by no other thread.
 
 Numeric options are bounded as the command line is parsed (:func:`bounded_int`): ``--dpi`` from 1 to
 :data:`MAX_DPI`, ``--workers`` up to :data:`WORKERS_PER_CPU` times the CPUs, ``--step``
-up to :data:`MAX_STEP_FRAMES`.
+up to :data:`MAX_STEP_FRAMES` (as its settings field declares it).
 
 WHY these numbers: 1 GiB holds the arrays of a 10^6-pose result three times over (the
 ``.npz`` of one is 61 MB, its JSON 280 MB) and inflates in about a second; 16 MiB is
@@ -62,7 +62,6 @@ __all__ = [
     "max_workers",
     "parse_size",
     "retries_flag",
-    "step_flag",
     "workers_flag",
 ]
 
@@ -229,8 +228,6 @@ def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> type[a
 dpi_flag = bounded_int(1, MAX_DPI, what="a resolution in dots per inch")
 #: argparse ``action=`` of ``--workers``: 1 to :func:`max_workers`.
 workers_flag = bounded_int(1, max_workers, what="a count of workers")
-#: argparse ``action=`` of ``--step``: 1 to :data:`MAX_STEP_FRAMES`.
-step_flag = bounded_int(1, MAX_STEP_FRAMES, what="a whole number of frames")
 #: argparse ``action=`` of ``--retries``: 0 to :data:`MAX_RETRIES`.
 retries_flag = bounded_int(0, MAX_RETRIES, what="a count of retries")
 
