@@ -18,13 +18,12 @@ they can do without (``"\u00e9"`` as ``"é"``, as ``json.dumps`` writes keys pas
 
 A number beyond float64 (``1e99999``) is refused by msgspec's parser with a path of
 ``[...]`` (``Number out of range - at `$[...][...][0]```): the text is parsed before
-any type is known. :func:`out_of_range_error` finds the field it stands in, as every
-other bad value is named (``- at `EvaluationResult.comparison.signals[0].stats.rms```),
+any type is known. The roads call :func:`parse_error`, which finds the field it stands
+in, as every other bad value is named (``- at `EvaluationResult.comparison.signals[0].stats.rms```),
 once msgspec has refused the text: the error path only. :func:`robot_msgs.from_json`
-without a type roots the path at the type its ``"_type"`` names. The roads call
-:func:`parse_error`, which names so, in text order, an integer too long for msgspec and
-a string or key holding a lone surrogate (msgspec: "Input data was truncated"), and
-says UTF-16 or UTF-32 text to be such text.
+without a type roots the path at the type its ``"_type"`` names. It names so, in text
+order, an integer too long for msgspec and a string or key holding a lone surrogate
+(msgspec: "Input data was truncated"), and says UTF-16 or UTF-32 text to be such text.
 
 Examples
 --------
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOM",
-    "out_of_range_error",
     "out_of_range_in",
     "parse_error",
     "refuse_repeated_keys",
@@ -271,31 +269,6 @@ def _beyond(node: Any, path: str) -> str | None:
     return None
 
 
-def out_of_range_error(text: bytes, name: str | Callable[[object], str]) -> ValidationError | None:
-    """Name the field of the first number of JSON ``text`` beyond float64 (``1e99999``).
-
-    For text msgspec has refused: ``json`` reads such a number as an infinity, and the
-    first infinity of its document is the number's place (the JSON text of a ``name``
-    has no other: ``Infinity`` is not JSON). ``None`` where ``json`` refuses the text
-    too, or finds no such number: msgspec's error stands. ``name`` is the path's root,
-    or a function of the parsed document that says it (the type its ``"_type"`` names,
-    for text read before any type is known).
-
-    Examples
-    --------
-    >>> str(out_of_range_error(b'{"a": [1, {"b": -1e400}]}', "Point"))  # doctest: +ELLIPSIS
-    "Expected a number within float64's range (...), got one beyond it - at `Point.a[1].b`"
-    """
-    import json  # noqa: PLC0415 - the error path only: start-up of every command stays free of it
-
-    try:
-        tree = json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_Pairs)
-        root = name if isinstance(name, str) else name(dict(tree) if type(tree) is _Pairs else tree)
-        return out_of_range_in(tree, root)
-    except (ValueError, RecursionError):  # not JSON (json.JSONDecodeError), too deep
-        return None
-
-
 def _lone(text: str) -> str | None:
     """Return the first lone surrogate of ``text`` (which UTF-8 cannot encode), or None."""
     if text.isascii():
@@ -372,7 +345,7 @@ def parse_error(
 
     ``json`` reads what msgspec refuses with a path of ``$[...]`` or in words that are
     not what is wrong, and the first such value in the text is named by its field: a
-    number beyond float64 (as :func:`out_of_range_error` names it), an integer of more
+    number beyond float64 (as :func:`out_of_range_in` names it), an integer of more
     than 4300 characters, and a string or key holding a lone surrogate (escaped,
     ``"\ud800"``: half of a UTF-16 pair, which UTF-8 cannot encode; msgspec said
     "Input data was truncated" or "invalid utf-16 surrogate pair"). Where msgspec said
@@ -380,8 +353,9 @@ def parse_error(
     ``"\u00"``), ``json``'s words and place are said; UTF-16 or UTF-32 text (which
     ``json`` reads, msgspec not: "invalid character (byte 0)") is said to be such text,
     as ``load_result`` says it of a file. ``None`` where none applies:
-    msgspec's error stands. ``name`` roots the path, as for :func:`out_of_range_error`
-    (``a message`` where ``json`` cannot parse the text to say it).
+    msgspec's error stands. ``name`` is the path's root, or a function of the parsed
+    document that says it (the type its ``"_type"`` names, for text read before any type
+    is known; ``a message`` where ``json`` cannot parse the text to say it).
 
     Examples
     --------
