@@ -65,10 +65,7 @@ def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsE
     said = f"run {name}{where}: {err}; `partial=True` reports the others"
     if isinstance(err, ValidationError):
         return type(err)(said, field=err.field, reason=said)
-    try:
-        return type(err)(said)
-    except TypeError:  # pragma: no cover - every error of the package takes its message
-        return err
+    return type(err)(said)
 
 
 def build_report(
