@@ -383,6 +383,33 @@ def test_standard_output_closed_fails_the_first_write_with_one_line(tmp_path: Pa
         ), shown.stderr
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    "args", [["traj", "{path}"], ["traj", "{path}", "--json"], ["schema", "geometry/PoseStamped"]]
+)
+def test_a_full_standard_output_is_named_in_the_one_error_line(
+    args: list[str], tmp_path: Path
+) -> None:
+    """`traj a.tum > /dev/full` said "ERROR: no space left on device", naming no file."""
+    path = tmp_path / "a.tum"
+    path.write_text(CLEAN)
+    shown = subprocess.run(  # noqa: S603 - our own command line, in bash for > /dev/full
+        [
+            "/bin/bash",
+            "-c",
+            " ".join([*ROBOT_MSGS, *(a.format(path=path) for a in args)]) + " > /dev/full",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert shown.returncode == 1
+    assert shown.stderr == (
+        "ERROR: standard output: cannot write it: no space left on the device\n"
+    )
+
+
 def test_max_bytes_raises_the_bound_for_one_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -173,6 +173,45 @@ class _ClosedStdout:
         return False
 
 
+class _NamedStdout:
+    """Standard output whose write errors name it (a reader gone away passes unchanged).
+
+    WHY: ``ape --json > /dev/full`` said "ERROR: no space left on device", naming no
+    file: a print's ``OSError`` carries no file name, where ``--save -`` said
+    "standard output: cannot write it: ..." (:mod:`robot_msgs.files`).
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text``; an error names standard output."""
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise _stdout_named(err) from err
+
+    def flush(self) -> None:
+        """Flush; an error names standard output."""
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise _stdout_named(err) from err
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _stdout_named(err: OSError) -> OSError:
+    from robot_msgs.files import _named  # noqa: PLC0415 - the one wording of write errors
+
+    return _named(err, "standard output")
+
+
 def _silence_stdout() -> None:
     """Point standard output at /dev/null, so the flush at exit does not fail again."""
     try:
@@ -237,8 +276,8 @@ def run_guarded(
     main_thread = threading.current_thread() is threading.main_thread()
     previous: Any = signal.getsignal(signal.SIGTERM)
     stdout: TextIO | None = sys.stdout
-    if stdout is None:  # started with standard output closed (>&-)
-        sys.stdout = _ClosedStdout()
+    # started with standard output closed (>&-), or one whose write errors name it
+    sys.stdout = _ClosedStdout() if stdout is None else _NamedStdout(stdout)
     try:
         # Set inside the try: a signal in the bytecodes between setting it and the try
         # (the moment a child shows its handler) was a traceback, not one line.
@@ -271,8 +310,7 @@ def run_guarded(
     except Exception as err:  # noqa: BLE001 - the boundary: anything else is a bug
         return _bug(err, debug=debug)
     finally:
-        if stdout is None:
-            sys.stdout = stdout
+        sys.stdout = stdout
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     return code
