@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from robot_msgs.report.text import wrap
 
 if TYPE_CHECKING:
@@ -79,13 +81,8 @@ class SweepSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__} | {
-            "run_failures": dict(self.run_failures),
-            "errors": dict(self.errors),
-            "infrastructure": dict(self.infrastructure),
-            "notes": list(self.notes),
-            "complete": self.complete,
-        }
+        data: dict[str, Any] = msgspec.to_builtins(self)
+        return data | {"complete": self.complete}
 
     def text(self) -> str:
         """Return the final summary printed by ``robot-msgs bench``.
