@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -81,10 +82,13 @@ def test_the_head_says_what_resume_needs_without_the_report(tmp_path: Path) -> N
     store.save(_record())
     head = store.head(KEY)
     assert head is not None
-    assert (head.digest, head.status, head.success, head.has_reference) == ("d1", "ok", False, True)
-    assert (head.failure, head.session, head.hashed_at_ns) == (
-        "tracking lost, not recovered", "s1", HASHED,
+    result, report = head.result, head.result.report
+    assert report is not None
+    assert (result.digest, result.status) == ("d1", "ok")
+    assert (report.success, report.failure, list(report.comparisons)) == (
+        False, "tracking lost, not recovered", ["ape:translation"],
     )  # fmt: skip
+    assert (head.session, head.hashed_at_ns) == ("s1", HASHED)
     assert head.current({"estimate": [16, OLD], "timing": MISSING})
     assert not head.current({"estimate": [17, OLD], "timing": MISSING})  # the size moved
     assert not head.current({"estimate": [16, OLD], "timing": [3, OLD]})  # a log appeared
@@ -211,6 +215,58 @@ def test_a_record_of_an_older_format_is_not_found(tmp_path: Path) -> None:
     store.path_for(KEY).write_text(json.dumps(data))
     assert store.head(KEY) is None
     assert store.load(KEY) is None
+
+
+@pytest.mark.parametrize(
+    ("part", "value", "at"),
+    [  # the head took all but the NaN, which escaped int() as a plain ValueError
+        ("result.status", "gone", "result.status"),
+        ("result.report.success", "yes", "result.report.success"),
+        ("inputs.estimate.sha256", 5, "inputs[...].sha256"),
+        ("hashed_at_ns", math.nan, "hashed_at_ns"),
+        ("result.error", None, "result.error"),
+    ],
+)
+def test_a_record_edited_by_hand_is_refused_naming_the_key(
+    tmp_path: Path, part: str, value: object, at: str
+) -> None:
+    data = _record().to_dict()
+    *parents, name = part.split(".")
+    inner = data
+    for parent in parents:
+        inner = inner[parent]
+    inner[name] = value
+    store = ResultStore(tmp_path)
+    store.path_for(KEY).parent.mkdir(parents=True)
+    store.path_for(KEY).write_text(json.dumps(data))  # a NaN as JSON's NaN: json reads it
+    refused = r"Expected a valid RecordHead, got what msgspec refused \(.*"
+    where = rf"{KEY}\.json: {refused} - at `{re.escape('$.' + at)}`\); delete it"
+    with pytest.raises(ValidationError, match=where):
+        store.head(KEY)
+    with pytest.raises(ValidationError, match=where):
+        store.load(KEY)
+
+
+def test_a_record_is_written_as_it_was_and_again_the_same_bytes(tmp_path: Path) -> None:
+    """The text the record writer wrote before msgspec built the dicts, key for key."""
+    store = ResultStore(tmp_path)
+    path = store.save(_record("failed"))
+    inputs = {"stamp": [16, OLD], "sha256": "e" * 64}, {"stamp": MISSING, "sha256": MISSING}
+    result = (
+        '"digest":"d1","name":"a/s/1","algorithm":"a","sequence":"s","trial":"1",'
+        '"status":"failed","report":null,"error_type":"FormatError","error":"boom",'
+        '"notes":[],"attempts":1,"elapsed_s":0.0,"cpu_s":0.0,"worker":""'
+    )
+    assert path.read_text() == (
+        f'{{"format":2,"key":"{KEY}","session":"s1","hashed_at_ns":{HASHED},"inputs":'
+        f'{{"estimate":{json.dumps(inputs[0], separators=(",", ":"))},'
+        f'"timing":{json.dumps(inputs[1], separators=(",", ":"))}}},"result":{{{result}}}}}\n'
+    )
+    for status in ("failed", "ok"):
+        text = store.save(_record(status)).read_bytes()
+        loaded = store.load(KEY)
+        assert loaded is not None
+        assert store.save(loaded).read_bytes() == text
 
 
 def test_temporaries_of_killed_writers_are_swept_from_every_shard(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ class StoredCheck:
                 head = self.store.head(run_key(self.shared, spec))
             except ValidationError:
                 head, self.broken = None, self.broken + 1
-            if head is None or self.verify or head.status not in ("ok", "failed"):
+            if head is None or self.verify or head.result.status not in ("ok", "failed"):
                 todo.append(i)
                 continue
             now = {}
@@ -88,7 +88,7 @@ class StoredCheck:
                 now[role] = self._stamps[path]
             if head.current(now):
                 self.state.finish(RunSummary.kept(i, head, 0.0))
-                self._named.add(head.key, head.digest, head.session)
+                self._named.add(head.key, head.result.digest, head.session)
                 self.kept += 1
             else:
                 todo.append(i)

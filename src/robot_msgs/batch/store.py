@@ -28,20 +28,20 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.batch.inputs import unchanged
-from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult
+import msgspec
+
+from robot_msgs.batch.inputs import Stamp, unchanged
+from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.io.bounded import mode_kind
 from robot_msgs.limits import current_limits
-from robot_msgs.strict_json import dumps
+from robot_msgs.strict_json import dumps, from_form
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-
-    from robot_msgs.batch.inputs import Stamp
 
 __all__ = ["RECORD_FORMAT", "RecordHead", "ResultStore", "RunRecord"]
 
@@ -84,69 +84,67 @@ class RunRecord:
         Raises
         ------
         ValidationError
-            Another format, a missing key, or an invalid result.
+            Another format, a missing key, a value of another type, or an invalid result.
         """
         head = RecordHead.from_dict(data)
         return cls(
             key=head.key,
             session=head.session,
             hashed_at_ns=head.hashed_at_ns,
-            inputs={r: (v["stamp"], str(v["sha256"])) for r, v in data["inputs"].items()},
+            inputs={role: (seen.stamp, seen.sha256) for role, seen in head.inputs.items()},
             result=RunResult.from_dict(data["result"]),
         )
 
 
-class RecordHead(NamedTuple):
-    """What ``--resume`` reads of a record without rebuilding its report (a few µs a run)."""
+class _Seen(msgspec.Struct, frozen=True):  # an input when hashed
+    stamp: Stamp
+    sha256: str
 
-    key: str
-    session: str
-    hashed_at_ns: int
-    stamps: dict[str, Stamp]
-    digest: str
-    status: str
-    success: bool | None
-    has_reference: bool
+
+class _ReportHead(msgspec.Struct, frozen=True):  # of a RunReport's JSON form
+    success: bool
     failure: str
+    comparisons: dict[str, Any]
+
+
+class _ResultHead(msgspec.Struct, frozen=True):  # of a RunResult's JSON form
+    digest: str
+    status: Status
+    report: _ReportHead | None
     error_type: str
     error: str
 
+
+class RecordHead(msgspec.Struct, frozen=True):
+    """What ``--resume`` reads of a record (a few µs): its form typed down to the report's head."""
+
+    format: int
+    key: str
+    session: str
+    hashed_at_ns: int
+    inputs: dict[str, _Seen]
+    result: _ResultHead
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RecordHead:
-        """Read the head of a record's JSON form.
+        """Read the head of a record's JSON form (:func:`~robot_msgs.strict_json.from_form`).
 
         Raises
         ------
         ValidationError
-            Not a record of :data:`RECORD_FORMAT`.
+            Not a record of :data:`RECORD_FORMAT`, naming the key at fault.
         """
-        try:
-            if data["format"] != RECORD_FORMAT:
-                msg = f"Expected record format {RECORD_FORMAT}, got {data['format']!r}"
-                raise ValidationError(msg)
-            result = data["result"]
-            report = result["report"]
-            return cls(
-                key=str(data["key"]),
-                session=str(data["session"]),
-                hashed_at_ns=int(data["hashed_at_ns"]),
-                stamps={role: seen["stamp"] for role, seen in data["inputs"].items()},
-                digest=str(result["digest"]),
-                status=str(result["status"]),
-                success=None if report is None else bool(report["success"]),
-                has_reference=bool(report and report["comparisons"]),
-                failure="" if report is None else str(report["failure"]),
-                error_type=str(result["error_type"]),
-                error=str(result["error"]),
-            )
-        except (KeyError, TypeError, AttributeError) as err:
-            msg = f"Expected a run record, got {err!r}"
-            raise ValidationError(msg) from err
+        head = from_form(cls, data)
+        if head.format != RECORD_FORMAT:
+            msg = f"Expected record format {RECORD_FORMAT}, got {head.format!r}"
+            raise ValidationError(msg)
+        return head
 
     def current(self, stamps: Mapping[str, Stamp]) -> bool:
         """Whether every input still shows the stamp it had when hashed (and is not racy)."""
-        return stamps.keys() == self.stamps.keys() and all(
-            unchanged(self.stamps[role], now, self.hashed_at_ns) for role, now in stamps.items()
+        return stamps.keys() == self.inputs.keys() and all(
+            unchanged(self.inputs[role].stamp, now, self.hashed_at_ns)
+            for role, now in stamps.items()
         )
 
 

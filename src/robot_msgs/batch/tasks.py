@@ -23,9 +23,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+import msgspec
+
 from robot_msgs.compare.run_report import RunReport
-from robot_msgs.errors import ValidationError
 from robot_msgs.msg.json import json_form
+from robot_msgs.strict_json import from_form
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -137,58 +139,23 @@ class RunResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (the report as its JSON form, :func:`~robot_msgs.msg.json.json_form`)."""
-        return {
-            "digest": self.digest,
-            "name": self.name,
-            "algorithm": self.algorithm,
-            "sequence": self.sequence,
-            "trial": self.trial,
-            "status": self.status,
-            "report": None if self.report is None else json_form(self.report),
-            "error_type": self.error_type,
-            "error": self.error,
-            "notes": list(self.notes),
-            "attempts": self.attempts,
-            "elapsed_s": self.elapsed_s,
-            "cpu_s": self.cpu_s,
-            "worker": self.worker,
-        }
+        """JSON form: msgspec's, the report as its own (:func:`~robot_msgs.msg.json.json_form`)."""
+        data: dict[str, Any] = msgspec.to_builtins(replace(self, report=None))
+        data["report"] = None if self.report is None else json_form(self.report)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunResult:
-        """Rebuild from :meth:`to_dict`'s form.
+        """Rebuild from :meth:`to_dict`'s form (:func:`~robot_msgs.strict_json.from_form`).
 
         Raises
         ------
         ValidationError
-            A missing key, an unknown status, or an invalid comparison.
+            A missing key, a value of another type, an unknown status, an invalid report.
         """
-        try:
-            status = data["status"]
-            if status not in STATUSES:
-                msg = f"Expected status {', '.join(STATUSES)}, got {status!r}"
-                raise ValidationError(msg)
-            report = data["report"]
-            return cls(
-                digest=str(data["digest"]),
-                name=str(data["name"]),
-                algorithm=str(data["algorithm"]),
-                sequence=str(data["sequence"]),
-                trial=str(data["trial"]),
-                status=status,
-                report=None if report is None else RunReport.from_dict(report),
-                error_type=str(data["error_type"]),
-                error=str(data["error"]),
-                notes=tuple(str(n) for n in data["notes"]),
-                attempts=int(data["attempts"]),
-                elapsed_s=float(data["elapsed_s"]),
-                cpu_s=float(data["cpu_s"]),
-                worker=str(data["worker"]),
-            )
-        except (KeyError, TypeError) as err:
-            msg = f"Expected a run result record, got {err!r}"
-            raise ValidationError(msg) from err
+        form = data.get("report") if isinstance(data, Mapping) else None
+        report = None if form is None else RunReport.from_dict(form)
+        return from_form(cls, data if report is None else {**data, "report": report})
 
 
 def _unique(texts: Iterable[str]) -> tuple[str, ...]:

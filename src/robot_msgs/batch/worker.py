@@ -195,15 +195,15 @@ class RunSummary(NamedTuple):
     @classmethod
     def kept(cls, index: int, head: RecordHead, elapsed_s: float) -> RunSummary:
         """Summarise a stored result that was kept (its record's head)."""
-        status: Status = "ok" if head.status == "ok" else "failed"
+        result, report = head.result, head.result.report
         return cls(
             position=index,
-            status=status,
-            success=head.success,
-            has_reference=head.has_reference,
-            failure=head.failure,
-            error_type=head.error_type,
-            error=head.error,
+            status="ok" if result.status == "ok" else "failed",
+            success=None if report is None else report.success,
+            has_reference=bool(report and report.comparisons),
+            failure="" if report is None else report.failure,
+            error_type=result.error_type,
+            error=result.error,
             reused=True,
             elapsed_s=elapsed_s,
             cpu_s=0.0,
@@ -301,7 +301,7 @@ def _run_one(
         inputs = {role: (stamps[role], hashes[role]) for role in paths}
         head = _stored(store, key)
         mine = head is not None and (job.reuse == "any" or head.session == job.session)
-        if head is not None and mine and head.digest == digest:
+        if head is not None and mine and head.result.digest == digest:
             if not head.current(stamps):  # the same bytes, newly stamped: trust them next time
                 _refresh(store, key, hashed_at_ns, inputs)
             return RunSummary.kept(index, head, time.perf_counter() - started)
