@@ -21,8 +21,9 @@ Each check is the package's own, run once here (one road per idea):
   counts (matched by index: :func:`~robot_msgs.evaluation.pipeline.frames_by_index`);
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
-  (a different recording start; kept when the estimator notes nothing of its optimum
-  and the estimate's two halves, timed alone, agree; else only whether the motions
+  (a different recording start; kept when the estimator notes nothing of its optimum,
+  its uncertainty is at most 4 % of the estimate's span (``_clock._LOOSE_SHARE``) and
+  the estimate's two halves, timed alone, agree; else only whether the motions
   belong together is checked at its best fit, the checks left unrun named), else over
   the evaluation's range (``offset_search_s`` with ``offset_auto``, else ±1 s: a clock
   error) and, when its optimum lies at the edge, its curve is flat or it finds none,
@@ -38,7 +39,9 @@ Each check is the package's own, run once here (one road per idea):
   be timed, with the estimator's reason, and no check of poses matched at an unknown
   offset; when none is told either way, once more with the estimate's poses inverted and
   with its positions mirrored, kept when the poses matched at the offset found are then
-  found ``inverted`` or ``mirrored``;
+  found ``inverted`` or ``mirrored``; every search refuses an offset at which fewer
+  than 10 reference poses (what the checks of matched poses need) lie within the
+  estimate's span;
 - ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
 - ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
   longer than 10 median intervals counted as lost;
