@@ -616,6 +616,30 @@ def test_nav2_map_to_odom_interpolated_is_said_held_between_jumps(
     assert found.evidence["held_side"] == "reference"
 
 
+@pytest.mark.evo_data
+@pytest.mark.parametrize("late_s", [0.0, 5.0])
+def test_a_clock_too_few_reference_poses_time_is_said_untimed(
+    evo_data: Path, late_s: float
+) -> None:
+    """5 s of nav2's ``/odom`` against its ``/amcl_pose`` (1.67 Hz: 5 poses in its span),
+    5 s late: timed at -5.2500 s ± 0.1 s before b76a7a5 (its 20 s: -5.2888 s), then not at
+    all and nothing said, ``time_offset`` listed as checked. Ten reference poses are what
+    the doctor times an offset with; fewer is said, on time as well."""
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    ref = read_trajectory(bag, topic="/amcl_pose")
+    est = read_trajectory(bag, topic="/odom")
+    start = float(est.stamps_s[0]) + 0.3 * (est.duration_s - 5.0)
+    keep = np.flatnonzero((est.stamps_s >= start) & (est.stamps_s <= start + 5.0))
+    d = diagnose(ref, _rows(est.replace(stamps_s=est.stamps_s + late_s), keep))
+    found = d.finding("time_offset")
+    assert found is not None
+    assert found.summary.startswith("the estimate's clock cannot be timed")
+    assert found.summary.endswith(
+        "the wider one is refused: only 5 reference pose(s) lie within the estimate's span "
+        "at the best offset found, fewer than the 10 needed to time it"
+    )
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_circle_with_noisy_orientations_on_both_sides_is_no_motion_mismatch(seed: int) -> None:
     """One circle (3 m radius, 0.6 m/s, 20 Hz) on both sides, 1 deg of orientation noise
