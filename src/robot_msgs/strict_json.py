@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -57,11 +60,12 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def from_form(cls: type[T], data: Any) -> T:
+def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
     """Build a dataclass or struct from its parsed JSON form, each field checked by msgspec.
 
     Strict types (no ``"1"`` for ``1``); a field with a default may be absent. Messages
-    read themselves (``Msg.from_dict``).
+    read themselves (``Msg.from_dict``). ``at`` is where ``data`` stands in the document
+    read (``$.result`` for a run record's result), so that the error names the key there.
 
     Raises
     ------
@@ -74,21 +78,76 @@ def from_form(cls: type[T], data: Any) -> T:
     >>> @dataclass
     ... class Run:
     ...     name: str
+    ...     status: typing.Literal["ok", "failed"] = "ok"
     ...     attempts: int = 1
     >>> from_form(Run, {"name": "a"})
-    Run(name='a', attempts=1)
-    >>> from_form(Run, {"name": "a", "attempts": "2"})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    robot_msgs.errors.ValidationError: Expected a valid Run, ... got `str` - at `$.attempts`)
+    Run(name='a', status='ok', attempts=1)
+    >>> def refusal(data, at="$"):
+    ...     try:
+    ...         from_form(Run, data, at=at)
+    ...     except ValidationError as err:
+    ...         return str(err)
+    >>> refusal({"name": "a", "attempts": "2"}, at="$.result")
+    'Expected a valid Run: expected `int`, got `str` - at `$.result.attempts`'
+    >>> refusal({"name": "a", "status": "gone"})
+    "Expected a valid Run: expected one of 'ok', 'failed', got 'gone' - at `$.status`"
+    >>> refusal({})
+    "Expected a valid Run: expected required field 'name', got nothing - at `$.name`"
     """
     import msgspec  # noqa: PLC0415 - see _message: the message base's dependency
 
     try:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as err:
-        msg = f"Expected a valid {cls.__name__}, got what msgspec refused ({err})"
-        raise ValidationError(msg) from err
+        raise _refused(cls, *_in_our_words(cls, str(err), at)) from err
+
+
+def _refused(cls: type, said: str, path: str) -> ValidationError:
+    """Return the error of :func:`from_form`: "Expected a valid X: expected Y, got Z - at ..."."""
+    msg = f"Expected a valid {cls.__name__}: {said} - at `{path}`"
+    return ValidationError(msg, field=path, reason=said)
+
+
+def _in_our_words(cls: type, said: str, at: str) -> tuple[str, str]:
+    """Return msgspec's refusal as "expected X, got Y" and the path it names, rooted at ``at``.
+
+    WHY: msgspec says ``Invalid enum value 'gone'`` without the values it takes, and
+    ``Object missing required field `x``` at the object, not at the key.
+    """
+    said, _, where = said.partition(" - at `$")
+    inner = where.removesuffix("`")  # ".result.status", "" at the top
+    path = at + inner
+    if missing := re.fullmatch(r"Object missing required field `(.*)`", said):
+        return f"expected required field {missing[1]!r}, got nothing", f"{path}.{missing[1]}"
+    if value := re.fullmatch(r"Invalid enum value (.*)", said):
+        choices = _choices(cls, inner)
+        if choices:
+            return f"expected one of {', '.join(map(repr, choices))}, got {value[1]}", path
+    return said[:1].lower() + said[1:], path
+
+
+def _choices(cls: type, path: str) -> tuple[Any, ...]:
+    """Return the values of the ``Literal`` at msgspec's ``path`` (``.result.status``)."""
+    kind: Any = cls
+    try:
+        for name, _index in re.findall(r"\.(\w+)|(\[[^]]*\])", path):
+            kind = _not_none(kind)
+            if name:
+                kind = typing.get_type_hints(kind)[name]
+            else:  # a list's item, a dict's value; tuple[X, ...] is (X, Ellipsis)
+                kind = [a for a in typing.get_args(kind) if a is not Ellipsis][-1]
+        kind = _not_none(kind)
+    except (KeyError, IndexError, NameError, TypeError):
+        return ()
+    return typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else ()
+
+
+def _not_none(kind: Any) -> Any:
+    """``X`` of ``X | None``."""
+    args = [a for a in typing.get_args(kind) if a is not type(None)]
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return kind
 
 
 def _refuse_keys_written_alike(data: dict[Any, Any]) -> None:

@@ -218,31 +218,38 @@ def test_a_record_of_an_older_format_is_not_found(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("part", "value", "at"),
+    ("part", "value", "said"),
     [  # the head took all but the NaN, which escaped int() as a plain ValueError
-        ("result.status", "gone", "result.status"),
-        ("result.report.success", "yes", "result.report.success"),
-        ("inputs.estimate.sha256", 5, "inputs[...].sha256"),
-        ("hashed_at_ns", math.nan, "hashed_at_ns"),
-        ("result.error", None, "result.error"),
+        ("result.status", "gone", "expected one of 'ok', 'failed', 'crashed', 'lost', got 'gone'"),
+        ("result.report.success", "yes", "expected `bool`, got `str`"),
+        ("inputs.estimate.sha256", 5, "expected `str`, got `int`"),
+        ("hashed_at_ns", math.nan, "expected `int`, got `float`"),
+        ("result.error", None, "expected `str`, got `null`"),
+        ("result.name", 5, "expected `str`, got `int`"),  # the result's: named in the record
+        ("result.notes", "abc", "expected `array`, got `str`"),
+        ("result.digest", ..., "expected required field 'digest', got nothing"),
     ],
 )
 def test_a_record_edited_by_hand_is_refused_naming_the_key(
-    tmp_path: Path, part: str, value: object, at: str
+    tmp_path: Path, part: str, value: object, said: str
 ) -> None:
     data = _record().to_dict()
     *parents, name = part.split(".")
     inner = data
     for parent in parents:
         inner = inner[parent]
-    inner[name] = value
+    if value is ...:
+        del inner[name]
+    else:
+        inner[name] = value
     store = ResultStore(tmp_path)
     store.path_for(KEY).parent.mkdir(parents=True)
     store.path_for(KEY).write_text(json.dumps(data))  # a NaN as JSON's NaN: json reads it
-    refused = r"Expected a valid RecordHead, got what msgspec refused \(.*"
-    where = rf"{KEY}\.json: {refused} - at `{re.escape('$.' + at)}`\); delete it"
-    with pytest.raises(ValidationError, match=where):
-        store.head(KEY)
+    at = "$." + part.replace(".estimate.", "[...].")
+    where = rf"{KEY}\.json: Expected a valid \w+: {re.escape(said)} - at `{re.escape(at)}`; delete"
+    if not part.startswith(("result.name", "result.notes")):  # not in the head
+        with pytest.raises(ValidationError, match=where):
+            store.head(KEY)
     with pytest.raises(ValidationError, match=where):
         store.load(KEY)
 

@@ -145,16 +145,19 @@ for _ in range(100_000):  # deeper than Python's recursion limit
 @pytest.mark.parametrize(
     ("change", "match"),
     [  # int() and float() raised their own ValueError; str() took 5, tuple() took "abc"
-        ({"status": "gone"}, r"Invalid enum value 'gone' - at `\$\.status`"),
-        ({"drop": "digest"}, r"missing required field `digest`"),
-        ({"drop": "name"}, r"missing required field `name`"),
-        ({"name": 5}, r"Expected `str`, got `int` - at `\$\.name`"),
-        ({"attempts": "2"}, r"Expected `int`, got `str` - at `\$\.attempts`"),
-        ({"attempts": float("nan")}, r"Expected `int`, got `float` - at `\$\.attempts`"),
-        ({"elapsed_s": "x"}, r"Expected `float`, got `str` - at `\$\.elapsed_s`"),
-        ({"elapsed_s": None}, r"Expected `float`, got `null` - at `\$\.elapsed_s`"),
-        ({"notes": "abc"}, r"Expected `array`, got `str` - at `\$\.notes`"),
-        ({"notes": _DEEP}, r"Expected `str`, got `array` - at `\$\.notes\[0\]`"),
+        (
+            {"status": "gone"},
+            r"expected one of 'ok', 'failed', 'crashed', 'lost', got 'gone' - at `\$\.status`",
+        ),
+        ({"drop": "digest"}, r"expected required field 'digest', got nothing - at `\$\.digest`"),
+        ({"drop": "name"}, r"expected required field 'name', got nothing - at `\$\.name`"),
+        ({"name": 5}, r"expected `str`, got `int` - at `\$\.name`"),
+        ({"attempts": "2"}, r"expected `int`, got `str` - at `\$\.attempts`"),
+        ({"attempts": float("nan")}, r"expected `int`, got `float` - at `\$\.attempts`"),
+        ({"elapsed_s": "x"}, r"expected `float`, got `str` - at `\$\.elapsed_s`"),
+        ({"elapsed_s": None}, r"expected `float`, got `null` - at `\$\.elapsed_s`"),
+        ({"notes": "abc"}, r"expected `array`, got `str` - at `\$\.notes`"),
+        ({"notes": _DEEP}, r"expected `str`, got `array` - at `\$\.notes\[0\]`"),
     ],
 )
 def test_run_result_from_dict_names_the_key_of_a_bad_record(
@@ -167,9 +170,7 @@ def test_run_result_from_dict_names_the_key_of_a_bad_record(
         del data[change["drop"]]
     else:
         data.update(change)
-    with pytest.raises(
-        ValidationError, match=rf"^Expected a valid RunResult, got what msgspec refused \(.*{match}"
-    ):
+    with pytest.raises(ValidationError, match=rf"^Expected a valid RunResult: {match}$"):
         RunResult.from_dict(data)
 
 

@@ -92,7 +92,7 @@ class RunRecord:
             session=head.session,
             hashed_at_ns=head.hashed_at_ns,
             inputs={role: (seen.stamp, seen.sha256) for role, seen in head.inputs.items()},
-            result=RunResult.from_dict(data["result"]),
+            result=RunResult.from_dict(data["result"], at="$.result"),
         )
 
 

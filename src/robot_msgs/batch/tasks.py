@@ -145,8 +145,10 @@ class RunResult:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RunResult:
+    def from_dict(cls, data: Mapping[str, Any], *, at: str = "$") -> RunResult:
         """Rebuild from :meth:`to_dict`'s form (:func:`~robot_msgs.strict_json.from_form`).
+
+        ``at``: where ``data`` stands in the document read (``$.result`` in a run record).
 
         Raises
         ------
@@ -155,7 +157,7 @@ class RunResult:
         """
         form = data.get("report") if isinstance(data, Mapping) else None
         report = None if form is None else RunReport.from_dict(form)
-        return from_form(cls, data if report is None else {**data, "report": report})
+        return from_form(cls, data if report is None else {**data, "report": report}, at=at)
 
 
 def _unique(texts: Iterable[str]) -> tuple[str, ...]:
