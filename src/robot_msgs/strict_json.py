@@ -70,7 +70,8 @@ def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
     Raises
     ------
     ValidationError
-        What msgspec refused, naming the key.
+        What msgspec refused, naming the key; a key UTF-8 cannot encode (a lone
+        surrogate, which JSON may spell as an escape and :func:`json.loads` reads) too.
 
     Examples
     --------
@@ -100,6 +101,8 @@ def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as err:
         raise _refused(cls, *_in_our_words(cls, str(err), at)) from err
+    except UnicodeEncodeError as err:  # msgspec encodes each key to UTF-8 to look it up
+        raise _refused(cls, f"expected keys UTF-8 can encode, got {err.object!r}", at) from err
 
 
 def _refused(cls: type, said: str, path: str) -> ValidationError:

@@ -324,3 +324,21 @@ def test_a_nan_parameter_round_trips_through_a_record(tmp_path: Path) -> None:
     assert loaded.result.report is not None
     assert math.isnan(loaded.result.report.parameters["x"])  # type: ignore[arg-type]
     assert dumps([report], indent=None) == "[" + to_json(report).decode() + "]\n"
+
+
+def test_a_record_with_a_key_utf8_cannot_encode_is_refused_naming_the_file(
+    tmp_path: Path,
+) -> None:
+    """json reads ``"\\ud800"`` as a lone surrogate, which msgspec cannot look up as a key.
+
+    18a13ba let its UnicodeEncodeError out: ``bench --resume`` ended "a bug in robot_msgs".
+    """
+    text = dumps(_record().to_dict(), indent=None)
+    store = ResultStore(tmp_path)
+    store.path_for(KEY).parent.mkdir(parents=True)
+    store.path_for(KEY).write_text(text.replace('{"format"', '{"\\ud800":1,"format"', 1))
+    where = rf"{KEY}\.json: Expected a valid RecordHead: expected keys UTF-8 can encode, got "
+    with pytest.raises(ValidationError, match=where):
+        store.head(KEY)
+    with pytest.raises(ValidationError, match=where):
+        store.load(KEY)
