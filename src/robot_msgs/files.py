@@ -309,9 +309,11 @@ def _write_stdout(payload: bytes | bytearray) -> None:
         else:  # a text stream without bytes underneath
             stream.write(payload.decode("utf-8"))
             stream.flush()
-    except BrokenPipeError:
-        raise
     except OSError as err:
+        # A reader gone away passes, and so does the command line's standard output's
+        # own error (its flush of text printed before): named once, not twice
+        if isinstance(err, BrokenPipeError) or _names_a_file(err):
+            raise
         raise _named(err, "standard output") from err
 
 

@@ -9,6 +9,8 @@ command line's own mistake that argparse let pass: a flag of one value given twi
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import os
 import re
 import signal
@@ -23,9 +25,10 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import _subparser, build_parser, main
-from robot_msgs.cli._boundary import escape
+from robot_msgs.cli._boundary import escape, run_guarded
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
+from robot_msgs.files import STDOUT, write_atomic
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -407,6 +410,54 @@ def test_a_full_standard_output_is_named_in_the_one_error_line(
     assert shown.returncode == 1
     assert shown.stderr == (
         "ERROR: standard output: cannot write it: no space left on the device\n"
+    )
+
+
+class _HungUp(io.RawIOBase):
+    """A terminal whose session is gone: a write fails with EIO, which files has no words for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gone = True
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: object) -> int:
+        if self.gone:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return len(memoryview(data))  # type: ignore[arg-type]
+
+
+def _print_then_save() -> object:
+    sys.stdout.write("printed first\n")  # held in the text layer until the flush before the bytes
+    return write_atomic(STDOUT, b"saved")
+
+
+def _nested() -> object:
+    def inner() -> int:
+        sys.stdout.write("x" * 100_000)  # past the buffer: the write fails inside the inner command
+        return 0
+
+    return run_guarded(inner)
+
+
+@pytest.mark.parametrize("action", [_print_then_save, _nested], ids=["save-stdout", "nested"])
+def test_standard_output_is_named_once_in_the_error_line(
+    action: Callable[[], object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hung-up standard output said "standard output: cannot write it: standard output: ..."."""
+    _fail_with(monkeypatch, action)
+    raw = _HungUp()
+    hung_up = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8")
+    said = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", hung_up)
+    monkeypatch.setattr(sys, "stderr", said)
+    main(["traj", "x.tum"])
+    raw.gone = False  # closed without an error at its collection
+    hung_up.close()
+    assert said.getvalue().splitlines()[0] == (
+        "ERROR: standard output: cannot write it: Input/output error"
     )
 
 

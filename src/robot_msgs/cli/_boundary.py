@@ -188,27 +188,38 @@ class _NamedStdout:
         """Write ``text``; an error names standard output."""
         try:
             return self._stream.write(text)
-        except BrokenPipeError:
-            raise
         except OSError as err:
-            raise _stdout_named(err) from err
+            named = _stdout_named(err)
+            if named is None:
+                raise
+            raise named from err
 
     def flush(self) -> None:
         """Flush; an error names standard output."""
         try:
             self._stream.flush()
-        except BrokenPipeError:
-            raise
         except OSError as err:
-            raise _stdout_named(err) from err
+            named = _stdout_named(err)
+            if named is None:
+                raise
+            raise named from err
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
 
 
-def _stdout_named(err: OSError) -> OSError:
-    from robot_msgs.files import _named  # noqa: PLC0415 - the one wording of write errors
+def _stdout_named(err: OSError) -> OSError | None:
+    """Return ``err`` naming standard output; None where it passes as it is.
 
+    A reader gone away passes (the boundary's silent 141), and so does an error that
+    names its file already. WHY: a ``run_guarded`` inside another wraps the outer one's
+    standard output; an ``EIO`` (a terminal hung up) said "standard output: cannot
+    write it: standard output: cannot write it: Input/output error".
+    """
+    from robot_msgs.files import _named, _names_a_file  # noqa: PLC0415 - one wording
+
+    if isinstance(err, BrokenPipeError) or _names_a_file(err):
+        return None
     return _named(err, "standard output")
 
 
