@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import RobotMsgsError, ValidationError
 from robot_msgs.io import write_tum
 from robot_msgs.report import build_report
+from robot_msgs.report.build import _in_run
 from robot_msgs.runs import load_runs
 from robot_msgs.runs.spans import shown_by_runs_note
 from robot_msgs.trajectory import PoseTrajectory
@@ -189,3 +190,15 @@ def test_a_special_log_of_a_run_read_again_is_warned_about_once(tmp_path: Path) 
     expected = f"{log}: is a character device, not a regular file: not read as the run's timing log"
     assert said == [expected]
     assert result.runs["algo/seq/1"].report.span_source == "runs"  # it was read again
+
+
+def _subclasses(cls: type[RobotMsgsError]) -> list[type[RobotMsgsError]]:
+    return [cls, *(kin for sub in cls.__subclasses__() for kin in _subclasses(sub))]
+
+
+@pytest.mark.parametrize("kind", _subclasses(RobotMsgsError), ids=lambda kind: kind.__name__)
+def test_every_error_of_the_package_is_said_naming_its_run(kind: type[RobotMsgsError]) -> None:
+    """_in_run builds the same class with its message alone (its TypeError fallback is gone)."""
+    said = _in_run(kind("a.tum: why"), "r1", "m.toml")
+    assert type(said) is kind
+    assert str(said).startswith("run r1 (m.toml): a.tum: why"), str(said)
