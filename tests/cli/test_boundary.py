@@ -9,6 +9,7 @@ command line's own mistake that argparse let pass: a flag of one value given twi
 from __future__ import annotations
 
 import argparse
+import copy
 import errno
 import io
 import os
@@ -25,7 +26,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import _subparser, build_parser, main
-from robot_msgs.cli._boundary import escape, run_guarded
+from robot_msgs.cli._boundary import _NamedStdout, escape, run_guarded
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
 from robot_msgs.files import STDOUT, write_atomic
@@ -926,3 +927,11 @@ def test_a_negative_infinity_is_a_value_refused_as_not_finite(
     assert main(["ape", "r.tum", "e.tum", "--offset", value]) == 2
     err = capsys.readouterr().err
     assert re.match(r"ERROR: --offset -?(inf|nan): expected finite numbers, got float ", err), err
+
+
+def test_a_copy_of_the_named_standard_output_is_no_endless_recursion() -> None:
+    """copy.copy builds the wrapper without __init__: looking up its stream must not recurse."""
+    stream = io.StringIO()
+    copied = copy.copy(_NamedStdout(stream))
+    copied.write("x")
+    assert stream.getvalue() == "x"

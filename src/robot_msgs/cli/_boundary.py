@@ -205,6 +205,8 @@ class _NamedStdout:
             raise named from err
 
     def __getattr__(self, name: str) -> object:
+        if name == "_stream":  # a copy made without __init__: no stream to forward to
+            raise AttributeError(name)
         return getattr(self._stream, name)
 
 
