@@ -182,7 +182,7 @@ def test_degenerate_alignment_is_one_error_line(
     assert main(["ape", str(ref), str(est), "--align", "se3"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert err[0].startswith("ERROR: Cannot fit SE(3): the positions are collinear")
+    assert err[0].startswith(f"ERROR: {est}: Cannot fit SE(3): the positions are collinear")
 
 
 def test_missing_file_and_no_overlap_are_one_error_line(
@@ -819,12 +819,12 @@ def test_an_undetermined_mount_names_the_flag_that_gives_it(
         estimate_extrinsic(body, read_trajectory(cam))
     assert main(["ape", str(ref), str(cam), "--transform-right", "auto"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("ERROR: Cannot estimate the extrinsic: the motion does not determine")
+    assert err.startswith(f"ERROR: {cam}: Cannot estimate the extrinsic: the motion does not")
     assert err.rstrip().endswith("give it as --transform-right FILE instead")
 
 
 @pytest.mark.parametrize("command", ["ape", "rpe"])
-def test_the_estimate_of_several_that_cannot_be_matched_is_named(
+def test_the_estimate_that_cannot_be_matched_is_named_alone_or_among_several(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
 ) -> None:
     # `ape REF a.tum b.tum`, b's clock 1000 s off, said "No pose pairs found ..." and
@@ -835,9 +835,37 @@ def test_the_estimate_of_several_that_cannot_be_matched_is_named(
     err = capsys.readouterr().err
     assert err.startswith(f"ERROR: {late}: No pose pairs found with --sync nearest"), err
     assert err.count("\n") == 1
-    # One estimate: the error is as it was, the estimate named on the command line.
+    # One estimate named it not either (a fuzz): the same error, the same one line.
     assert main([command, str(ref), str(late)]) == 1
-    assert capsys.readouterr().err.startswith("ERROR: No pose pairs found")
+    assert capsys.readouterr().err == err
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["ape", "--align", "se3"], "Cannot fit an alignment on 1 pose: a rotation or scale"),
+        (["rpe"], "no pose pair: the estimate has 1 matched pose; a relative pose error"),
+        (["drift"], "No KITTI segment fits: the reference never moves (path 0 m)"),
+        (["traj", "--align", "se3", "--ref"], "Cannot fit an alignment on 1 pose: a rotation"),
+    ],
+)
+def test_a_pair_level_error_of_one_estimate_names_it_within_80_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], error: str
+) -> None:
+    # `ape REF two.txt --align se3`, two.txt cut to one pose, said "ERROR: Cannot fit an
+    # alignment on 1 pose ..." naming no file, where two estimates named theirs (a fuzz).
+    monkeypatch.chdir(tmp_path)
+    seed_files(tmp_path, T)
+    write_tum(tmp_path / "one.tum", T[:1], line_positions(T[:1]))
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main([*argv, "reference.tum", "one.tum"]) == 1
+    said = terminal.getvalue()
+    folded = said[said.index("ERROR: ") :].splitlines()
+    assert " ".join(line.strip() for line in folded).startswith(f"ERROR: one.tum: {error}")
+    assert max(len(line) for line in folded) <= 80
+    assert all(line.startswith(" " * 7) for line in folded[1:])
 
 
 def test_a_clock_far_off_points_at_the_doctor_command_not_the_python_function(

@@ -588,7 +588,7 @@ def test_an_error_line_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     est.write_text("".join(f"{t}.0 {t} 0 0 0 0 0 1\n" for t in range(10)))
     assert main(["ape", str(ref), str(est)]) == 1
     (line,) = capsys.readouterr().err.splitlines()  # in a pipe: one line, for grep
-    assert line.startswith("ERROR: No pose pairs found")
+    assert line.startswith(f"ERROR: {est}: No pose pairs found")
     assert len(line) > 200
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
@@ -596,7 +596,7 @@ def test_an_error_line_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     assert main(["ape", str(ref), str(est)]) == 1
     shown = terminal.getvalue().splitlines()
     assert len(shown) > 3
-    assert all(len(x) <= 80 or str(ref) in x for x in shown)
+    assert all(len(x) <= 80 or str(ref) in x or str(est) in x for x in shown)
     assert all(x.startswith(" " * 7) for x in shown[1:])  # under the text, past "ERROR: "
     assert " ".join(x.strip() for x in shown) == line
 

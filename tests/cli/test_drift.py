@@ -119,7 +119,7 @@ def test_short_path_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["drift", str(ref), str(est)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    assert err[0].startswith("ERROR: No KITTI segment fits")
+    assert err[0].startswith(f"ERROR: {est}: No KITTI segment fits")
 
 
 def test_segment_flags_the_protocol_would_ignore_are_refused(
@@ -176,7 +176,7 @@ def test_a_fraction_whose_length_overflows_is_one_error_line_naming_it(
     assert main([*argv, "--fractions", "1.7e308"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "ERROR: --fractions 1.7e+308: expected finite segment lengths > 0 metres, got [inf]\n"
+        f"ERROR: --fractions 1.7e+308: {est}: expected finite segment lengths > 0 metres, got [inf]\n"
     )
 
 

@@ -156,7 +156,7 @@ def test_a_delta_without_pairs_is_one_error_line_naming_the_flags(
     assert len(err) == 1
     # The path is 10 m (x = t over 10 s): no 50 m pair.
     assert err[0] == (
-        "ERROR: --delta 50: delta = 50 m gave no pose pair among the 101 matched poses of the "
+        f"ERROR: --delta 50: {est}: delta = 50 m gave no pose pair among the 101 matched poses of the "
         "estimate (duration 10 s, path 10 m): use a smaller delta"
     )
 
@@ -172,7 +172,7 @@ def test_a_delta_on_an_estimate_that_never_moves_says_which_units_can_pair(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0] == (
-        f"ERROR: --delta 0.5: delta = 0.5 {unit} gave no pose pair among the 101 matched poses "
+        f"ERROR: --delta 0.5: {est}: delta = 0.5 {unit} gave no pose pair among the 101 matched poses "
         f"of the estimate (duration 10 s, path 0 m): the estimate never {never}, so no delta "
         f"in {unit} makes a pair: use --delta-unit f (frames) or --delta-unit s (seconds)"
     )
@@ -189,7 +189,7 @@ def test_a_frame_delta_past_int64_with_all_pairs_is_one_error_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0] == (
-        "ERROR: --delta 1e+300: delta = 1e+300 frames gave no pose pair among the 101 matched "
+        f"ERROR: --delta 1e+300: {est}: delta = 1e+300 frames gave no pose pair among the 101 matched "
         "poses of the estimate (duration 10 s, path 10 m): use a smaller delta"
     )
 

@@ -81,7 +81,7 @@ def test_a_static_reference_refuses_offset_auto_in_one_line(
     est = write_tum(tmp_path / "est.tum", t, rng.normal(scale=1e-4, size=(t.size, 3)))
     assert main(["ape", str(ref), str(est), "--offset", "auto"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith("ERROR: Cannot estimate a time offset: the reference is static")
+    assert err[-1].startswith(f"ERROR: {est}: Cannot estimate a time offset: the reference is")
 
 
 def _write_matrix(path: Path, matrix: np.ndarray) -> Path:

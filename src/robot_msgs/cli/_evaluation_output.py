@@ -15,6 +15,7 @@ import math
 import os
 import re
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,7 @@ from robot_msgs.report.text import controls_escaped, wrap
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.result import EvaluationResult
@@ -52,6 +53,7 @@ __all__ = [
     "evaluate_each",
     "format_results_table",
     "format_table",
+    "naming",
     "prepare_outputs",
     "write_plot",
 ]
@@ -482,6 +484,36 @@ def _step(args: argparse.Namespace, text: str) -> Stage:
     return Stage(text, stream=None if getattr(args, "quiet", False) else sys.stderr)
 
 
+@contextmanager
+def naming(name: str) -> Iterator[None]:
+    """Begin a pair-level error raised inside with the estimate's ``name`` it is about.
+
+    WHY: "No pose pairs found ..." said not which of several estimates (a hunt), and
+    with one estimate ("Cannot fit an alignment on 1 pose ...") it named no file at
+    all (a fuzz). A :class:`~robot_msgs.errors.ValidationError` keeps its field, so the
+    command line says its flag before the name.
+
+    Examples
+    --------
+    >>> from robot_msgs.errors import AlignmentError
+    >>> try:
+    ...     with naming("est.tum"):
+    ...         raise AlignmentError("Cannot fit an alignment on 1 pose")
+    ... except AlignmentError as err:
+    ...     print(err)
+    est.tum: Cannot fit an alignment on 1 pose
+    """
+    try:
+        yield
+    except (AssociationError, AlignmentError, ValidationError) as err:
+        if str(err).startswith(f"{name}: "):
+            raise
+        msg = f"{name}: {err}"
+        if isinstance(err, ValidationError):
+            raise type(err)(msg, field=err.field, reason=f"{name}: {err.reason}") from err
+        raise type(err)(msg) from err
+
+
 def evaluate_each(
     args: argparse.Namespace,
     command: str,
@@ -499,30 +531,28 @@ def evaluate_each(
     what reading each input fixed, REF first (:func:`read_inputs_from_args`): an
     estimate's result notes the reference's and its own first.
     """
-    from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415 - the work, not --help
+    from robot_msgs.evaluation.entry import (  # noqa: PLC0415 - the work, not --help
+        check_metric_settings,
+        evaluate,
+    )
+    from robot_msgs.evaluation.pipeline import time_range  # noqa: PLC0415
 
+    # What no estimate changes is refused once, naming none: a flag, the reference's range.
+    check_metric_settings(settings, metric)
+    time_range(reference, settings.t_start_s, settings.t_end_s)
     searching = " (searching the clock offset)" if settings.offset_auto else ""
     ref_name, est_names = names
     results = []
     for k, (estimate, name) in enumerate(zip(estimates, est_names, strict=True)):
-        with _step(args, f"{command}: evaluating {name}{searching}"):
-            try:
-                (result,) = evaluate(
-                    reference,
-                    estimate,
-                    settings,
-                    metrics=[metric],
-                    reference_name=ref_name,
-                    estimate_name=name,
-                )
-            except (AssociationError, AlignmentError, ValidationError) as err:
-                # "No pose pairs found ..." said not which of several estimates (a hunt).
-                if len(estimates) == 1 or str(err).startswith(f"{name}: "):
-                    raise
-                msg = f"{name}: {err}"
-                if isinstance(err, ValidationError):  # its flag is said before the name
-                    raise type(err)(msg, field=err.field, reason=f"{name}: {err.reason}") from err
-                raise type(err)(msg) from err
+        with _step(args, f"{command}: evaluating {name}{searching}"), naming(name):
+            (result,) = evaluate(
+                reference,
+                estimate,
+                settings,
+                metrics=[metric],
+                reference_name=ref_name,
+                estimate_name=name,
+            )
         fixed = dict.fromkeys([*said[0], *said[k + 1]]) if said else {}
         if fixed:
             comparison = result.comparison

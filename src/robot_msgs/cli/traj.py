@@ -570,6 +570,7 @@ def _against_reference(
     moving = settings.align != "none" or settings.transform_right_auto
     if args.ref is None or args.ref not in read or not moving:
         return estimates
+    from robot_msgs.cli._evaluation_output import naming  # noqa: PLC0415
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415
 
     aligned = []
@@ -582,7 +583,8 @@ def _against_reference(
         invert_transform_right=False,
     )
     for path, traj in estimates:
-        (result,) = evaluate(read[args.ref], traj, fit, estimate_name=path)
+        with naming(path):
+            (result,) = evaluate(read[args.ref], traj, fit, estimate_name=path)
         estimated = result.comparison.estimated
         extrinsic = estimated.extrinsic if estimated is not None else None
         if extrinsic is not None:

@@ -44,7 +44,15 @@ if TYPE_CHECKING:
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
 
-__all__ = ["Metric", "ape", "evaluate", "kitti_drift", "relative_error", "rpe"]
+__all__ = [
+    "Metric",
+    "ape",
+    "check_metric_settings",
+    "evaluate",
+    "kitti_drift",
+    "relative_error",
+    "rpe",
+]
 
 #: A metric :func:`evaluate` computes.
 Metric: TypeAlias = "Ape | Rpe | Drift"
@@ -69,6 +77,33 @@ def _numbers(name: str, values: Sequence[float]) -> tuple[float, ...]:
         got = f"{type(given).__name__} {given!r:.60}"
         msg = f"Expected `{name}` as a sequence of numbers (as [{given!r:.20}]), got {got}"
         raise ValidationError(msg, field=name, reason=msg) from err
+
+
+def check_metric_settings(settings: EvaluationSettings, metric: Metric) -> None:
+    """Refuse ``settings`` that ``metric`` refuses whatever the trajectories.
+
+    TUM's protocol aligns nothing; RPE and drift take no ``spatial_pairs="first"``.
+    :func:`evaluate` checks this before any work; a command checks it once for all its
+    estimates, so the error names none of them.
+
+    Raises
+    ------
+    ValidationError
+        The setting ``metric`` refuses, as its field.
+
+    Examples
+    --------
+    >>> settings = EvaluationSettings(sync="spatial", spatial_pairs="first")
+    >>> check_metric_settings(settings, Ape())
+    >>> check_metric_settings(settings, Rpe())
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: expected `spatial_pairs='path'` for RPE ...
+    """
+    if _tum(metric):
+        check_tum_settings(settings)
+    elif not isinstance(metric, Ape):
+        check_forward_pairs(settings, "RPE" if isinstance(metric, Rpe) else "drift")
 
 
 def evaluate(
@@ -149,10 +184,7 @@ def evaluate(
             got = type(spec).__name__
             msg = f"Expected `metrics[{k}]` as an Ape, Rpe or Drift, got {got} {spec!r:.60}"
             raise ValidationError(msg, field="metrics", reason=msg)
-        if _tum(spec):  # before any work
-            check_tum_settings(settings)
-        elif not isinstance(spec, Ape):
-            check_forward_pairs(settings, "RPE" if isinstance(spec, Rpe) else "drift")
+        check_metric_settings(settings, spec)  # before any work
     metrics = cast("tuple[Metric, ...]", held)
     names = (reference_name, estimate_name)
     prepared: Prepared | None = None
