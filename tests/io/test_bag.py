@@ -530,6 +530,38 @@ def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_p
         read_trajectory(bad, topic="/t")
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        (
+            b"time=",
+            (7).to_bytes(8, "little"),
+            "a record does not match its header or the bag's index",
+        ),
+        (
+            b"conn=",
+            (256).to_bytes(4, "little"),
+            "a record refers to an id the bag does not define: 256",
+        ),
+    ],
+)
+def test_a_damaged_ros1_record_is_said_to_be_damage_not_a_bare_exception(
+    bags: BagMaker, field: bytes, value: bytes, said: str
+) -> None:
+    """rosbags checks a message's time against the bag's index with a bare ``assert`` and
+    looks its connection up in a dict: "cannot read the bag (AssertionError: )" and
+    "(KeyError: 256)" told a user nothing (a fuzz of evo's ROS_example.bag)."""
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("poses", "ros1", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    data = bytearray(bag.read_bytes())
+    at = data.index(field, data.index(b"op=\x02")) + len(field)  # the first message's header
+    data[at : at + len(value)] = value
+    bag.write_bytes(bytes(data))
+    expected = f"{bag}: cannot read the bag: it is damaged ({said})"
+    with pytest.raises(FormatError, match=f"^{re.escape(expected)}$"):
+        read_bag(bag, "/est")
+
+
 def test_a_topic_without_a_name_is_a_format_error(bags: BagMaker) -> None:
     """A NULL topic name in a .db3's index gave a TypeError from sorting (exit 70)."""
     import sqlite3

@@ -174,7 +174,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         if isinstance(err, MemoryError):  # a damaged length field: rosbags allocates it
             msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
             raise FormatError(msg) from err
-        msg = f"{name}: cannot open as a ROS bag ({type(err).__name__}: {why(err)})"
+        msg = f"{name}: cannot open as a ROS bag{_failure(err, why(err))}"
         raise FormatError(msg) from err
     for conn in reader.connections:  # a damaged index: a NULL topic name or type
         if not isinstance(conn.topic, str) or not isinstance(conn.msgtype, str):
@@ -202,7 +202,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         )
         raise FormatError(msg) from err
     except _bag_errors() as err:
-        msg = f"{name}: cannot read the bag ({type(err).__name__}: {why(err)})"
+        msg = f"{name}: cannot read the bag{_failure(err, why(err))}"
         raise FormatError(msg) from err
     except RuntimeError as err:  # lz4's decoder raises no type of its own
         if "lz4" not in str(err).lower():
@@ -286,6 +286,32 @@ def _check_folder_files(bag: Path, name: str) -> None:
             "read from one input (robot-msgs --max-bytes SIZE raises the bound)"
         )
         raise FormatError(msg)
+
+
+def _failure(err: BaseException, said: str) -> str:
+    """Say what ``err``, raised by rosbags on a damaged bag, means; ``said`` is its text.
+
+    WHY: rosbags checks a record against its header and the bag's index with a bare
+    ``assert`` (a message's time, an index's size) and looks a record's connection or
+    chunk up in a dict: "cannot read the bag (AssertionError: )" and "(KeyError: 256)"
+    told a user nothing (found by fuzzing the CLI with damaged bags). Other errors say
+    what they are in their own words.
+
+    Examples
+    --------
+    >>> _failure(AssertionError(), "")
+    ": it is damaged (a record does not match its header or the bag's index)"
+    >>> _failure(KeyError(256), "256")
+    ': it is damaged (a record refers to an id the bag does not define: 256)'
+    >>> _failure(ValueError("Header could not be read"), "Header could not be read")
+    ' (ValueError: Header could not be read)'
+    """
+    if isinstance(err, AssertionError):
+        detail = f": {said}" if said else ""
+        return f": it is damaged (a record does not match its header or the bag's index{detail})"
+    if isinstance(err, KeyError):
+        return f": it is damaged (a record refers to an id the bag does not define: {said})"
+    return f" ({type(err).__name__}: {said})" if said else f" ({type(err).__name__})"
 
 
 def _bag_errors() -> tuple[type[BaseException], ...]:
