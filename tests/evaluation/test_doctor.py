@@ -491,6 +491,21 @@ def test_a_far_offset_only_an_se3_fit_of_a_scaled_estimate_tells_is_not_offered(
 
 
 @pytest.mark.evo_data
+def test_a_far_offset_of_a_scaled_estimate_both_fits_time_alike_is_offered(
+    evo_data: Path,
+) -> None:
+    """freiburg1_xyz's ORB_kf_mono (monocular), whole, 10 000 s late: an SE(3) and a
+    Sim(3) fit line it up at the same offset, which f86b8b9's check keeps (-9999.9656 s);
+    refusing every far offset of a scaled estimate would pass the test above."""
+    ref = read_trajectory(evo_data / "freiburg1_xyz-groundtruth.txt")
+    est = read_trajectory(evo_data / "freiburg1_xyz-ORB_kf_mono.txt")
+    d = diagnose(ref, est.replace(stamps_s=est.stamps_s + 10_000.0))
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.fix == {"offset_s": -9999.9656}
+
+
+@pytest.mark.evo_data
 def test_a_far_offset_a_scale_fitted_cannot_time_is_still_offered(evo_data: Path) -> None:
     """ROS_example's S-PTAM (stereo: scale 1), whole, 10 000 s late: both fits line up at
     -10000.0977 s, the Sim(3) one no sharper than its neighbours; f86b8b9 refused it ("with
