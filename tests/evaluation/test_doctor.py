@@ -671,6 +671,31 @@ def test_a_clock_too_few_reference_poses_time_is_said_untimed(
     )
 
 
+@pytest.mark.evo_data
+@pytest.mark.parametrize("late_s", [0.0, 5.0])
+def test_a_clock_too_few_reference_poses_time_is_said_untimed_with_no_wider_search(
+    evo_data: Path, late_s: float
+) -> None:
+    """The same 5 s of nav2's ``/odom`` searched over ±60 s (``offset_auto``), wider than
+    the reference's 99 s less half the estimate: no wider search is made, and the search's
+    own refusal by too few reference poses was dropped after 22d60ac, nothing said and
+    ``time_offset`` listed as checked."""
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    ref = read_trajectory(bag, topic="/amcl_pose")
+    est = read_trajectory(bag, topic="/odom")
+    start = float(est.stamps_s[0]) + 0.3 * (est.duration_s - 5.0)
+    keep = np.flatnonzero((est.stamps_s >= start) & (est.stamps_s <= start + 5.0))
+    settings = EvaluationSettings(offset_auto=True, offset_search_s=60.0)
+    d = diagnose(ref, _rows(est.replace(stamps_s=est.stamps_s + late_s), keep), settings)
+    found = d.finding("time_offset")
+    assert found is not None
+    assert found.summary == (
+        "the estimate's clock cannot be timed: the search over offsets -60 .. +60 s is "
+        "refused: only 5 reference pose(s) lie within the estimate's span at the best offset "
+        "found, fewer than the 10 needed to time it"
+    )
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_circle_with_noisy_orientations_on_both_sides_is_no_motion_mismatch(seed: int) -> None:
     """One circle (3 m radius, 0.6 m/s, 20 Hz) on both sides, 1 deg of orientation noise

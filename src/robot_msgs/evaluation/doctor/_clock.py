@@ -289,8 +289,8 @@ def _offset_searched(
     """Search as :func:`_offset_searched_as`, then with a scale fitted if that tells none.
 
     Returns the first result, the one kept, how it was found (``""``: as written) and,
-    when none is kept, why the wider search was refused by its own grid (``""``: it was
-    not). WHY a scale: a monocular estimate at half scale (or in millimetres) stamped 2 s
+    when none is kept, why the search was refused (:func:`_offset_searched_as`; ``""``:
+    it was not). WHY a scale: a monocular estimate at half scale (or in millimetres) stamped 2 s
     late was called another sequence: an SE(3) fit of a scaled estimate fits no offset
     better than another, where the Sim(3) cost times it to a millisecond (a review). With
     ``offset_auto`` only when the evaluation's own search finds none: it is the one said
@@ -397,8 +397,11 @@ def _offset_searched_as(
 ) -> tuple[TimeOffset | None, TimeOffset | None, str]:
     """Search the evaluation's range, wider when in doubt: the first result, and the one kept.
 
-    And, when none is kept, the wider search's refusal if its grid was too coarse for the
-    motion (:func:`~robot_msgs.evaluation.offset.coarse_offsets`), else ``""``.
+    And, when none is kept, what said the clock cannot be timed, after "the search over
+    offsets LOW .. HIGH s": the wider search's refusal if its grid was too coarse for the
+    motion (:func:`~robot_msgs.evaluation.offset.coarse_offsets`) or too few reference
+    poses time its optimum, or, where no wider search is made, the first's by too few
+    reference poses; else ``""``.
 
     WHY wider: stamped 2-10 s late, the evo test data's pairs were called another
     sequence (motion_mismatch, matched at the wrong offset), and 1.5-3 s late the edge of
@@ -411,22 +414,32 @@ def _offset_searched_as(
     unknown.
     """
     spread = _spread(estimate)[0]
-    first = _search(reference, spread, settings)
+    first: TimeOffset | None = None
+    refused = ""
+    try:
+        first = _estimate(reference, spread, settings.replace(offset_auto=True))
+    except _FewReferencePosesError as err:  # said where no wider search is made
+        refused = f"is refused: {err}"
+    except AssociationError:
+        pass  # static, flat or too short: searched wider
     if first is not None and not (first.at_edge or first.flat):
         return first, _timed(reference, spread, settings, first), ""
     low, high = _wide_range(reference, estimate)
     searched = settings.search_range_s
-    wide, refused = None, ""
+    wide = None
     if high - low > searched[1] - searched[0]:
         wider = settings.replace(
             offset_auto=True, offset_s=(low + high) / 2.0, offset_search_s=(high - low) / 2.0
         )
+        said = "finds none" if first is None else "ends at its edge" if first.at_edge else "is flat"
+        refused = ""
         try:
             wide = _estimate(reference, spread, wider)
         except _FewReferencePosesError as err:  # said: the estimator itself would time it
-            refused = str(err)
+            refused = f"{said}, and the wider one is refused: {err}"
         except AssociationError as err:  # its reason said when the grid is to blame
-            refused = str(err) if coarse_offsets(reference, spread, wider) else ""
+            if coarse_offsets(reference, spread, wider):
+                refused = f"{said}, and the wider one is refused: {err}"
     if wide is not None and not wide.notes and _timed(reference, spread, settings, wide):
         return first, wide, ""
     if first is not None and not first.at_edge:
@@ -515,12 +528,11 @@ def _time_offset(
         # motion, 4 000 s long) was dropped, and the poses matched at the wrong offset
         # were called another sequence (a review): the clock is unknown, nothing matched.
         low, high = settings.search_range_s
-        said = "finds none" if first is None else "ends at its edge" if first.at_edge else "is flat"
         return Finding(
             kind="time_offset",
             severity="warning",
             summary=f"the estimate's clock cannot be timed: the search over offsets "
-            f"{low:+.4g} .. {high:+.4g} s {said}, and the wider one is refused: {refused}",
+            f"{low:+.4g} .. {high:+.4g} s {refused}",
         ), None
     if found is None and settings.offset_auto and first is None:
         # WHY: a static reference with `offset_auto`, which the evaluation refuses ("the
