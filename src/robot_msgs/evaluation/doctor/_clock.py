@@ -109,7 +109,7 @@ def _clock_domain(
             fix={"sync": "spatial"},
         )
         return finding, None, False
-    near = _search(reference, estimate, settings) if share > 0.0 else None
+    near = _search(reference, estimate, settings)[0] if share > 0.0 else None
     low, high = settings.search_range_s
     # WHY the range as well: the far search's best inside it is the near search's own
     # minimum, its RMS then a rounding apart (fr1_xyz's ground truth 10-16 s beside
@@ -218,12 +218,18 @@ def _halves_apart(
 
 def _search(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
-) -> TimeOffset | None:
-    """Estimate the offset over ``settings``' range; ``None``: static, flat or too short."""
+) -> tuple[TimeOffset | None, str]:
+    """Estimate the offset over ``settings``' range; ``None``: static, flat or too short.
+
+    And why, when too few reference poses time it (:class:`_FewReferencePosesError`: said
+    where no wider search is made), else ``""``.
+    """
     try:
-        return _estimate(reference, estimate, settings.replace(offset_auto=True))
+        return _estimate(reference, estimate, settings.replace(offset_auto=True)), ""
+    except _FewReferencePosesError as err:
+        return None, str(err)
     except AssociationError:
-        return None
+        return None, ""
 
 
 def _estimate(
@@ -414,14 +420,8 @@ def _offset_searched_as(
     unknown.
     """
     spread = _spread(estimate)[0]
-    first: TimeOffset | None = None
-    refused = ""
-    try:
-        first = _estimate(reference, spread, settings.replace(offset_auto=True))
-    except _FewReferencePosesError as err:  # said where no wider search is made
-        refused = f"is refused: {err}"
-    except AssociationError:
-        pass  # static, flat or too short: searched wider
+    first, few = _search(reference, spread, settings)
+    refused = f"is refused: {few}" if few else ""
     if first is not None and not (first.at_edge or first.flat):
         return first, _timed(reference, spread, settings, first), ""
     low, high = _wide_range(reference, estimate)
