@@ -562,6 +562,25 @@ def test_a_damaged_ros1_record_is_said_to_be_damage_not_a_bare_exception(
         read_bag(bag, "/est")
 
 
+@pytest.mark.parametrize("error", [KeyError("header"), AssertionError("a bug")])
+def test_our_own_assertion_or_key_error_while_reading_a_bag_is_no_damage(
+    bags: BagMaker, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    """A KeyError or AssertionError of robot_msgs' code, run inside the bag's reading, was
+    said "the bag is damaged" (1b3b43f): a bug blamed on a good file. It passes unchanged."""
+    import robot_msgs.io.bag as bag_module
+
+    def converting(*_: object) -> tuple[float, ...]:
+        raise error
+
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("poses", "ros1", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    monkeypatch.setattr(bag_module, "_xyz_quat", converting)
+    with pytest.raises(type(error)) as raised:
+        read_bag(bag, "/est")
+    assert raised.value is error
+
+
 def test_a_topic_without_a_name_is_a_format_error(bags: BagMaker) -> None:
     """A NULL topic name in a .db3's index gave a TypeError from sorting (exit 70)."""
     import sqlite3

@@ -169,7 +169,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         reader.open()
     except BaseException as err:
         named.close()
-        if isinstance(err, RobotMsgsError) or not isinstance(err, Exception):
+        if isinstance(err, RobotMsgsError) or not isinstance(err, Exception) or _a_bug(err):
             raise
         if isinstance(err, MemoryError):  # a damaged length field: rosbags allocates it
             msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
@@ -202,6 +202,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         )
         raise FormatError(msg) from err
     except _bag_errors() as err:
+        if _a_bug(err):
+            raise
         msg = f"{name}: cannot read the bag{_failure(err, why(err))}"
         raise FormatError(msg) from err
     except RuntimeError as err:  # lz4's decoder raises no type of its own
@@ -286,6 +288,26 @@ def _check_folder_files(bag: Path, name: str) -> None:
             "read from one input (robot-msgs --max-bytes SIZE raises the bound)"
         )
         raise FormatError(msg)
+
+
+def _a_bug(err: BaseException) -> bool:
+    """Whether ``err`` is an ``AssertionError`` or ``KeyError`` that rosbags did not raise.
+
+    WHY: :func:`_failure` says those two are damage, as rosbags' bare asserts and dict
+    look-ups on a damaged bag are; the same try holds the caller's code too (a message's
+    conversion, a TF walk), where one is a bug of robot_msgs: said "the bag is damaged",
+    it blamed the user's file. The innermost frame tells who raised it (a C library has
+    no frame of its own: its caller's counts).
+    """
+    if not isinstance(err, (AssertionError, KeyError)):
+        return False
+    tb = err.__traceback__
+    if tb is None:
+        return True
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    module = str(tb.tb_frame.f_globals.get("__name__", ""))
+    return module.partition(".")[0] != "rosbags"
 
 
 def _failure(err: BaseException, said: str) -> str:
