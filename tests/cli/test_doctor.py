@@ -257,6 +257,39 @@ def test_a_position_only_file_is_an_info_that_check_passes(
         assert f.summary.startswith(f"{file}: latitude/longitude/altitude has no orientation")
 
 
+@pytest.mark.parametrize(
+    ("cut", "said"),
+    [
+        (False, "warning coverage: one.tum: 1 pose only (time span 0 s, no rate): nothing to"),
+        (True, "warning coverage: the reference has 1 pose only in the time range: nothing"),
+    ],
+)
+def test_one_pose_is_a_warning_not_nothing_found(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    cut: bool,
+    said: str,
+) -> None:
+    """A one-pose estimate (ape: "1 pose only") or a time range that keeps one reference
+    pose in the estimate's span: the doctor checked nothing and said "nothing found",
+    passing ``--check``. The reader's warning is said once, as the finding."""
+    monkeypatch.chdir(tmp_path)
+    if cut:
+        stamp = repr(float(read_trajectory(resolve_path(GT)).stamps_s[1500]))
+        argv = [GT, EST, "--t-start", stamp, "--t-end", stamp]
+    else:
+        rows = resolve_path(EST).read_text().splitlines()
+        (tmp_path / "one.tum").write_text(next(r for r in rows if not r.startswith("#")) + "\n")
+        argv = [GT, "one.tum"]
+    assert main(["doctor", *argv, "--check"]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0].endswith(": 1 warning"), out
+    assert lines[1].startswith(said), out
+    assert err == ""
+
+
 @pytest.mark.parametrize(("side", "flag"), [(0, "--ref-times"), (1, "--est-times")])
 def test_frame_indices_beside_seconds_name_the_times_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], side: int, flag: str

@@ -1761,17 +1761,19 @@ def test_relative_time_estimate_found_as_clock_domain(tmp_path: Path) -> None:
 def test_one_pose_outside_the_reference_found_as_clock_domain(tmp_path: Path) -> None:
     one = tmp_path / "one.tum"
     one.write_text("1 0 0 0 0 0 0 1\n")  # the reference starts at 1305031098 s
-    with pytest.warns(DataWarning, match="1 pose only"):
-        d = _doctor(str(one))
-    assert d.kinds() == ("clock_domain",)
+    d = _doctor(str(one))  # the reader's "1 pose only" is a finding, not passed on
+    assert d.kinds() == ("clock_domain", "coverage")
     found = d.finding("clock_domain")
     assert found is not None
     assert found.severity == "error"
     assert re.search(r"only pose is at 1\.000 s.*0% overlap; one pose cannot", found.summary)
     inside = tmp_path / "inside.tum"
     inside.write_text(_body_lines(EST)[10] + "\n")
-    with pytest.warns(DataWarning, match="1 pose only"):
-        assert _doctor(str(inside)).kinds("error") == ()
+    d = _doctor(str(inside))  # nothing checked: a warning, not "nothing found"
+    assert d.kinds("error", "warning") == ("coverage",)
+    said = d.finding("coverage")
+    assert said is not None
+    assert said.summary.startswith(f"{inside}: 1 pose only (time span 0 s, no rate)")
 
 
 def test_repeated_stamps_are_info_and_unordered_stamps_a_warning(tmp_path: Path) -> None:

@@ -231,8 +231,10 @@ def read_inputs(
     values = side_by_side(calls) if together else (call() for call in calls)
     for k, traj in zip(todo, values, strict=True):
         if len(traj) == 1:  # the readers report implausible rates; one pose has none
-            single = implausible_stamps(traj.stamps_s, source=inputs[k].label)
-            warnings.warn(str(single), DataWarning, stacklevel=caller_stacklevel())
+            single = str(implausible_stamps(traj.stamps_s, source=inputs[k].label))
+            # Tagged, so the doctor says it as a finding: untagged, it said "nothing found".
+            said = DataWarning(single, kind="coverage", fixed=False)
+            warnings.warn(said, stacklevel=caller_stacklevel())
         if cache is not None:
             cache[keys[k]] = traj
         read[k] = traj

@@ -258,9 +258,12 @@ def diagnose(
     if all(f.severity != "error" for f in found):
         if len(cut) >= 2 and len(estimate) >= 2:
             findings += _time_checks(reference, estimate, settings, checks, cut)
-        elif settings.sync != "spatial":  # one pose: no motion, but its stamp may miss
-            apart = _apart(cut, estimate, settings.offset_s)
-            findings += [] if apart is None else [apart]
+        else:  # one pose: no motion, but its stamp may miss
+            spatial = settings.sync == "spatial"
+            one = None if spatial else _apart(cut, estimate, settings.offset_s)
+            if one is None and not any(f.kind == "coverage" for f in findings):
+                one = _one_pose(cut, len(reference))  # a file of one pose: the reader's
+            findings += [] if one is None else [one]
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     return Diagnosis(
@@ -268,6 +271,26 @@ def diagnose(
         estimate=estimate_name,
         findings=tuple(findings),
         checks=tuple(checks),
+    )
+
+
+def _one_pose(cut: PoseTrajectory, whole: int) -> Finding:
+    """Say that a side of one pose left every check of clocks and matched poses unrun.
+
+    WHY: a time range that keeps one reference pose within the estimate's span (or, from
+    :func:`diagnose`, a trajectory of one pose) was "nothing found", exit 0 under
+    ``--check``, where ``ape`` refuses it: the doctor said all was well having checked
+    nothing. A file of one pose is the reader's finding (``coverage``), said once.
+    """
+    whose = "the estimate" if len(cut) >= 2 else "the reference"
+    where = " in the time range" if whose == "the reference" and len(cut) < whole else ""
+    unrun = ("time_offset", "rate_mismatch", *_MATCHED_KINDS)
+    return Finding(
+        kind="coverage",
+        severity="warning",
+        summary=f"{whose} has 1 pose only{where}: nothing to evaluate; not checked: "
+        f"{', '.join(unrun)}",
+        evidence={"poses": 1},
     )
 
 

@@ -50,6 +50,7 @@ _READING_SEVERITY = {
     "stamp_units": "error",
     "unknown_covariances": "info",  # read as none; only NEES needs them
     "same_input": "warning",  # the reference's file given again (robot_msgs.io.read_inputs)
+    "coverage": "warning",  # one pose only (robot_msgs.io.read_inputs): nothing is checked
 }
 
 
