@@ -159,6 +159,19 @@ def test_trajectopys_spatial_pairs_with_an_rpe_metric_are_refused_before_any_run
     assert ape_only.evaluation.spatial_pairs == "first"
 
 
+def test_a_tum_protocol_rpe_with_an_alignment_is_refused_before_any_run() -> None:
+    """``report`` with ``protocol = "tum"`` under the runs' SE(3) alignment read every run,
+    skipped the RPE in each (TUM's protocol aligns nothing) and exited 0, "no run has an
+    accuracy figure": the forward-pairs rule was checked before any run, TUM's not."""
+    tum = MetricSpec.build("rpe", pairs=PairSettings(delta=10, delta_unit="f", protocol="tum"))
+    with pytest.raises(ValidationError, match=r"^expected the default with protocol 'tum'"):
+        RunSettings(evaluation=EvaluationSettings(align="se3"), metrics=(tum,))
+    own = MetricSpec.build(
+        "rpe", pairs=tum.pairs, settings=EvaluationSettings(align="none"), name="own"
+    )
+    assert RunSettings(evaluation=EvaluationSettings(align="se3"), metrics=(own,)).metrics
+
+
 def test_a_refusal_names_the_manifests_key_as_toml_and_leaves_a_flags_value_to_the_cli() -> None:
     ape_only = (MetricSpec(name="ape", metric="ape"),)
     table = {"sync": "spatial", "spatial_pairs": "first"}

@@ -50,6 +50,7 @@ from robot_msgs.evaluation.settings import (
     key_error,
 )
 from robot_msgs.evaluation.spatial import check_forward_pairs
+from robot_msgs.evaluation.tum_rpe import check_tum_settings
 from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, field_specs, message
 
@@ -244,6 +245,8 @@ class RunSettings(Msg):
         for metric in self.metrics:  # refused now, not per run after a sweep's work
             if metric.metric == "rpe":
                 check_forward_pairs(self.settings_of(metric), f"RPE ({metric.name})")
+                if metric.pairs is not None and metric.pairs.protocol == "tum":
+                    check_tum_settings(self.settings_of(metric))
         names = [m.name for m in self.metrics]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate is not None:
