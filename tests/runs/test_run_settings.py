@@ -9,6 +9,8 @@ import pytest
 import robot_msgs
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings
+from robot_msgs.evaluation.entry import check_metric_settings
+from robot_msgs.evaluation.settings import Rpe
 from robot_msgs.runs import MetricSpec, RunSettings, default_metrics
 
 
@@ -170,6 +172,20 @@ def test_a_tum_protocol_rpe_with_an_alignment_is_refused_before_any_run() -> Non
         "rpe", pairs=tum.pairs, settings=EvaluationSettings(align="none"), name="own"
     )
     assert RunSettings(evaluation=EvaluationSettings(align="se3"), metrics=(own,)).metrics
+
+
+def test_a_metrics_settings_are_refused_as_evaluate_refuses_them() -> None:
+    """Review of a8a58b0: RunSettings had its own dispatch of evaluate's refusals (forward
+    pairs, then TUM's); spatial pairs of rule "first" under a TUM-protocol RPE were refused
+    for the pairs, where evaluate refuses the sync TUM's protocol does not use."""
+    pairs = PairSettings(delta=10, delta_unit="f", protocol="tum")
+    first = EvaluationSettings(sync="spatial", spatial_pairs="first")
+    with pytest.raises(ValidationError, match="with protocol 'tum'") as evaluate_refused:
+        check_metric_settings(first, Rpe(pairs=(pairs,)))
+    tum = MetricSpec.build("rpe", pairs=pairs)
+    with pytest.raises(ValidationError, match="with protocol 'tum'") as run_refused:
+        RunSettings(evaluation=first, metrics=(tum,))
+    assert str(run_refused.value) == str(evaluate_refused.value)
 
 
 def test_a_refusal_names_the_manifests_key_as_toml_and_leaves_a_flags_value_to_the_cli() -> None:

@@ -79,12 +79,13 @@ def _numbers(name: str, values: Sequence[float]) -> tuple[float, ...]:
         raise ValidationError(msg, field=name, reason=msg) from err
 
 
-def check_metric_settings(settings: EvaluationSettings, metric: Metric) -> None:
+def check_metric_settings(settings: EvaluationSettings, metric: Metric, name: str = "") -> None:
     """Refuse ``settings`` that ``metric`` refuses whatever the trajectories.
 
     TUM's protocol aligns nothing; RPE and drift take no ``spatial_pairs="first"``.
     :func:`evaluate` checks this before any work; a command checks it once for all its
-    estimates, so the error names none of them.
+    estimates, so the error names none of them; ``name``, the metric's among several
+    (``report``'s), is said with its forward pairs.
 
     Raises
     ------
@@ -103,7 +104,8 @@ def check_metric_settings(settings: EvaluationSettings, metric: Metric) -> None:
     if _tum(metric):
         check_tum_settings(settings)
     elif not isinstance(metric, Ape):
-        check_forward_pairs(settings, "RPE" if isinstance(metric, Rpe) else "drift")
+        what = "RPE" if isinstance(metric, Rpe) else "drift"
+        check_forward_pairs(settings, f"{what} ({name})" if name else what)
 
 
 def evaluate(

@@ -38,7 +38,6 @@ from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.evaluation.entry import evaluate
-from robot_msgs.evaluation.settings import Ape, Rpe
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
 from robot_msgs.runs.losses import coverage, keep_poses, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
@@ -335,10 +334,7 @@ def _group(
     (:func:`_nees_refused`).
     """
     names = [m.name for m in metrics]
-    specs: list[Metric] = [
-        Ape(relation=m.relation) if m.pairs is None else Rpe(relation=m.relation, pairs=(m.pairs,))
-        for m in metrics
-    ]
+    specs: list[Metric] = [m.computed() for m in metrics]
     try:
         done = evaluate(
             reference,

@@ -41,16 +41,17 @@ from msgspec import Meta
 
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.entry import check_metric_settings
 from robot_msgs.evaluation.read_settings import ReadSettings
 from robot_msgs.evaluation.relations import APE_RELATIONS, RPE_RELATIONS, check_relation
 from robot_msgs.evaluation.settings import (
+    Ape,
     EvaluationSettings,
     PairSettings,
+    Rpe,
     decode_options,
     key_error,
 )
-from robot_msgs.evaluation.spatial import check_forward_pairs
-from robot_msgs.evaluation.tum_rpe import check_tum_settings
 from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, field_specs, message
 
@@ -132,6 +133,12 @@ class MetricSpec(Msg):
             raise self._fail(field="pairs", expected=expected, got=self.pairs)
         if not self.name:
             raise self._fail(field="name", expected="a non-empty name", got=self.name)
+
+    def computed(self) -> Ape | Rpe:
+        """Return the metric :func:`~robot_msgs.evaluation.evaluate` computes for this one."""
+        if self.pairs is None:
+            return Ape(relation=self.relation)
+        return Rpe(relation=self.relation, pairs=(self.pairs,))
 
     @classmethod
     def build(
@@ -243,10 +250,7 @@ class RunSettings(Msg):
             if not math.isfinite(value):
                 raise self._fail(field=name, expected="a finite number of seconds", got=value)
         for metric in self.metrics:  # refused now, not per run after a sweep's work
-            if metric.metric == "rpe":
-                check_forward_pairs(self.settings_of(metric), f"RPE ({metric.name})")
-                if metric.pairs is not None and metric.pairs.protocol == "tum":
-                    check_tum_settings(self.settings_of(metric))
+            check_metric_settings(self.settings_of(metric), metric.computed(), metric.name)
         names = [m.name for m in self.metrics]
         duplicate = next((n for n in names if names.count(n) > 1), None)
         if duplicate is not None:
