@@ -290,6 +290,23 @@ def test_one_pose_is_a_warning_not_nothing_found(
     assert err == ""
 
 
+def test_a_one_pose_file_given_as_both_sides_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review of a044db9: the file is read, and warned of, once per side; its one pose
+    was two identical findings ("3 warnings"), where the commit says it once."""
+    monkeypatch.chdir(tmp_path)
+    rows = resolve_path(EST).read_text().splitlines()
+    (tmp_path / "one.tum").write_text(next(r for r in rows if not r.startswith("#")) + "\n")
+    assert main(["doctor", "one.tum", "one.tum", "--check"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(": 2 warnings"), lines
+    assert sorted(line.split(":")[0] for line in lines[1:]) == [
+        "warning coverage",
+        "warning same_input",
+    ]
+
+
 @pytest.mark.parametrize(("side", "flag"), [(0, "--ref-times"), (1, "--est-times")])
 def test_frame_indices_beside_seconds_name_the_times_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], side: int, flag: str

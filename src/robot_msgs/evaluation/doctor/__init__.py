@@ -143,8 +143,12 @@ __all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "MAX_ESTIMATE_POSES", "diagnose", "di
 
 
 def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
-    """Turn the readers' tagged warnings into findings (untagged ones are left out)."""
-    out = []
+    """Turn the readers' tagged warnings into findings (untagged ones are left out).
+
+    A warning said again is one finding: the same file given as both sides is read, and
+    warned of, twice (``doctor one.txt one.txt`` listed its one pose twice).
+    """
+    out: list[Finding] = []
     try:
         given = list(reading)
     except TypeError as err:  # None or a number raised TypeError (not iterable)
@@ -152,8 +156,10 @@ def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
         raise ValidationError(msg, field="reading", reason=msg) from err
     for warning in given:
         kind = getattr(warning, "kind", "")
+        text = str(warning)
+        if any(f.kind == kind and f.summary == text for f in out):
+            continue
         if isinstance(warning, DataWarning) and kind in _READING_SEVERITY:
-            text = str(warning)
             severity = _READING_SEVERITY[kind]
             if kind == "stamp_units" and warning.fixed:
                 severity = "warning"  # the reader converted them: the file is wrong, not the run
