@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
+from robot_msgs.io.bag import _a_bug
 from robot_msgs.io.clean import reading_notes
 from tests.hostile import deadline
 
@@ -957,3 +959,15 @@ def test_a_bag_of_floats_is_not_tested_value_by_value(
         bags.write("poses", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)}), kind
     )
     assert read_bag(path, "/est").stamps_s.tolist() == STAMPS
+
+
+@pytest.mark.parametrize(
+    ("caller", "a_bug"), [("rosbags.rosbag1.reader", False), ("robot_msgs.io.x", True)]
+)
+def test_a_key_error_of_the_standard_library_counts_as_its_caller(caller: str, a_bug: bool) -> None:
+    """A KeyError raised in a frame of ``os`` (called by rosbags or by us) is its caller's."""
+    scope: dict[str, Any] = {"__name__": caller, "os": os}
+    exec("def look_up():\n    return os.environ['ROBOT_MSGS_NO_SUCH_VARIABLE']", scope)  # noqa: S102
+    with pytest.raises(KeyError, match="ROBOT_MSGS_NO_SUCH_VARIABLE") as caught:
+        scope["look_up"]()
+    assert _a_bug(caught.value) is a_bug

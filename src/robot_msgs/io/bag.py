@@ -296,18 +296,18 @@ def _a_bug(err: BaseException) -> bool:
     WHY: :func:`_failure` says those two are damage, as rosbags' bare asserts and dict
     look-ups on a damaged bag are; the same try holds the caller's code too (a message's
     conversion, a TF walk), where one is a bug of robot_msgs: said "the bag is damaged",
-    it blamed the user's file. The innermost frame tells who raised it (a C library has
-    no frame of its own: its caller's counts).
+    it blamed the user's file. The innermost frame of rosbags or robot_msgs tells who
+    raised it: frames of other modules (the standard library's ``enum`` or ``os``,
+    rosbags' generated decoders) and C libraries, which have none, count as their caller.
     """
     if not isinstance(err, (AssertionError, KeyError)):
         return False
-    tb = err.__traceback__
-    if tb is None:
-        return True
-    while tb.tb_next is not None:
+    tb, owner = err.__traceback__, "robot_msgs"
+    while tb is not None:
+        top = str(tb.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
+        owner = top if top in ("rosbags", "robot_msgs") else owner
         tb = tb.tb_next
-    module = str(tb.tb_frame.f_globals.get("__name__", ""))
-    return module.partition(".")[0] != "rosbags"
+    return owner == "robot_msgs"
 
 
 def _failure(err: BaseException, said: str) -> str:
