@@ -195,3 +195,12 @@ def test_waiting_ends_no_run() -> None:
     plan = _plan(3)
     assert plan.take(Waiting(0)) == ()
     assert plan.waiting == 3
+
+
+def test_a_stopped_plan_has_nothing_pending_although_runs_are_still_being_read() -> None:
+    """A serial sweep waits while runs are pending: stopped, it must not wait for ever."""
+    plan = _plan(1, source=lambda: ((), True))  # runs still being read, none ready yet
+    assert plan.pending
+    plan.stopped = "a run's record could not be stored: no space left on the device"
+    assert plan.next_chunk() is None
+    assert not plan.pending

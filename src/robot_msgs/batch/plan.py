@@ -287,8 +287,13 @@ class ChunkPlan:
 
     @property
     def pending(self) -> bool:
-        """Whether runs may still come although none waits now (runs still being read)."""
-        return self._source is not None
+        """Whether runs may still come although none waits now (runs still being read).
+
+        WHY not once stopped: :meth:`next_chunk` hands out nothing then, and an executor
+        that waits while runs are pending (``--serial``) slept forever when a record could
+        not be stored before the last run was read (a hang seen in CI).
+        """
+        return self._source is not None and not self.stopped
 
     def _read(self) -> None:
         """Take the runs read since last asked, if runs are still being read."""
