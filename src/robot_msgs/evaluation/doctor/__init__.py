@@ -23,8 +23,9 @@ Each check is the package's own, run once here (one road per idea):
   over the span that puts the estimate inside the reference when they hardly overlap
   (a different recording start; kept when the estimator notes nothing of its optimum,
   its uncertainty is at most 4 % of the estimate's span (``_clock._LOOSE_SHARE``), the
-  estimate's two halves, timed alone, agree and, where the evaluation fits no scale, the
-  same search with a scale fitted finds its best fit there too; else only whether the
+  estimate's two halves, timed alone, agree (each of at least 10 poses) and, where the
+  evaluation fits no scale, the same search with a scale fitted finds its best fit there
+  too; else only whether the
   motions belong together is checked at its best fit, the checks left unrun named), else over
   the evaluation's range (``offset_search_s`` with ``offset_auto``, else ±1 s: a clock
   error) and, when its optimum lies at the edge, its curve is flat or it finds none,
