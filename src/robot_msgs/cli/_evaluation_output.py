@@ -11,6 +11,7 @@ standard output carries ``--json``.
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import re
@@ -490,8 +491,9 @@ def naming(name: str) -> Iterator[None]:
 
     WHY: "No pose pairs found ..." said not which of several estimates (a hunt), and
     with one estimate ("Cannot fit an alignment on 1 pose ...") it named no file at
-    all (a fuzz). A :class:`~robot_msgs.errors.ValidationError` keeps its field, so the
-    command line says its flag before the name.
+    all (a fuzz). The error keeps its class and every field: a
+    :class:`~robot_msgs.errors.ValidationError`'s field, so the command line says its
+    flag before the name; an :class:`~robot_msgs.errors.AssociationError`'s ``cause``.
 
     Examples
     --------
@@ -508,10 +510,13 @@ def naming(name: str) -> Iterator[None]:
     except (AssociationError, AlignmentError, ValidationError) as err:
         if str(err).startswith(f"{name}: "):
             raise
-        msg = f"{name}: {err}"
-        if isinstance(err, ValidationError):
-            raise type(err)(msg, field=err.field, reason=f"{name}: {err.reason}") from err
-        raise type(err)(msg) from err
+        # A copy keeps every field (a ValidationError's field, an AssociationError's
+        # cause); rebuilt from its text alone, the cause was dropped.
+        named = copy.copy(err)
+        named.args = (f"{name}: {err}",)
+        if isinstance(named, ValidationError):
+            named.reason = f"{name}: {named.reason}"
+        raise named from err
 
 
 def evaluate_each(

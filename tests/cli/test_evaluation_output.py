@@ -1,0 +1,32 @@
+"""How ``ape``, ``rpe`` and ``drift`` report: an estimate's pair-level error names it."""
+
+from __future__ import annotations
+
+import pytest
+
+from robot_msgs.cli._evaluation_output import naming
+from robot_msgs.errors import AssociationError, UsageError
+
+CAUSE = "it barely moves; give `offset_s=`"
+
+
+def _named(error: Exception) -> None:
+    with naming("est.tum"):
+        raise error
+
+
+def test_naming_keeps_every_field_of_the_error_it_rewords() -> None:
+    """The flat-cost offset refusal lost its ``cause`` when named: rebuilt from its text."""
+    refused = AssociationError(f"Cannot estimate a time offset: {CAUSE}", cause=CAUSE)
+    with pytest.raises(
+        AssociationError, match=r"^est\.tum: Cannot estimate a time offset: it"
+    ) as named:
+        _named(refused)
+    assert named.value.cause == CAUSE
+    assert named.value.__cause__ is refused
+    with pytest.raises(UsageError, match=r"^est\.tum: expected 2 poses$") as usage:
+        _named(UsageError("expected 2 poses", field="EvaluationSettings.n_align"))
+    assert (usage.value.field, usage.value.reason) == (
+        "EvaluationSettings.n_align",
+        "est.tum: expected 2 poses",
+    )
