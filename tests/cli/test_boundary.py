@@ -17,6 +17,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from importlib.resources import files
 from pathlib import Path
@@ -935,3 +936,40 @@ def test_a_copy_of_the_named_standard_output_is_no_endless_recursion() -> None:
     copied = copy.copy(_NamedStdout(stream))
     copied.write("x")
     assert stream.getvalue() == "x"
+
+
+@pytest.mark.parametrize("first_to_end", [0, 1])
+def test_commands_run_at_once_in_threads_leave_standard_output_as_it_was(
+    first_to_end: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two threads' commands each put back what they found: the later one, the other's wrapper.
+
+    ``sys.stdout`` stayed a named wrapper after both returned (4 threads running ``traj``
+    30 times each left it so).
+    """
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stream)
+    started = [threading.Event(), threading.Event()]
+    ended = [threading.Event(), threading.Event()]
+    named: list[bool] = []
+
+    def command(k: int) -> int:
+        started[k].set()
+        started[1 - k].wait(10)  # both running at once
+        if k != first_to_end:
+            ended[first_to_end].wait(10)
+        named.append(isinstance(sys.stdout, _NamedStdout))
+        return 0
+
+    def run(k: int) -> None:
+        run_guarded(lambda: command(k))
+        ended[k].set()
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in (0, 1)]
+    threads[0].start()
+    started[0].wait(10)  # the first has wrapped standard output before the second starts
+    threads[1].start()
+    for thread in threads:
+        thread.join(10)
+    assert sys.stdout is stream
+    assert named[0]  # the first to end wrote to the named standard output

@@ -289,8 +289,14 @@ def run_guarded(
     main_thread = threading.current_thread() is threading.main_thread()
     previous: Any = signal.getsignal(signal.SIGTERM)
     stdout: TextIO | None = sys.stdout
-    # started with standard output closed (>&-), or one whose write errors name it
-    sys.stdout = _ClosedStdout() if stdout is None else _NamedStdout(stdout)
+    # started with standard output closed (>&-), or one whose write errors name it.
+    # WHY only when not yet there, and put back only if still ours: two threads running
+    # commands at once (a library user's main() in threads) each wrapped and put back
+    # what it found, and the later one put back the other's wrapper for good.
+    ours: _ClosedStdout | _NamedStdout | None = None
+    if not isinstance(stdout, (_ClosedStdout, _NamedStdout)):
+        ours = _ClosedStdout() if stdout is None else _NamedStdout(stdout)
+        sys.stdout = ours
     try:
         # Set inside the try: a signal in the bytecodes between setting it and the try
         # (the moment a child shows its handler) was a traceback, not one line.
@@ -323,7 +329,8 @@ def run_guarded(
     except Exception as err:  # noqa: BLE001 - the boundary: anything else is a bug
         return _bug(err, debug=debug)
     finally:
-        sys.stdout = stdout
+        if ours is not None and sys.stdout is ours:
+            sys.stdout = stdout
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
     return code
