@@ -305,7 +305,7 @@ def test_bag_topics_select_the_trajectories(
     )
     assert code == 0
     result = json.loads(capsys.readouterr().out)
-    assert result["reference"].endswith("ROS_example.bag:groundtruth")
+    assert result["reference"].endswith("ROS_example.bag groundtruth")
     assert result["counts"]["estimate"] == 5439
 
 

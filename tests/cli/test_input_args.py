@@ -210,7 +210,7 @@ def test_nees_names_the_topic_whose_covariances_are_all_zero(
     # The reference's all-zero topic is not blamed for an estimate type without any.
     assert main(["ape", bag, bag, "--ref-topic", "/odom", "--est-topic", "/pose", *nees]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"ERROR: {bag}:/pose: Expected an estimate with pose covariances for")
+    assert err.startswith(f"ERROR: {bag} /pose: Expected an estimate with pose covariances for")
     # Other relations do not use covariances: nothing said about them.
     assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
     assert capsys.readouterr().err == ""
@@ -258,7 +258,7 @@ def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_
     manifest.write_text(text.format(bag=bag, topic="/pose"))
     assert main(["report", str(manifest), "--no-progress"]) == 1
     warned, refused = capsys.readouterr().err.splitlines()
-    assert warned.startswith(f"WARNING: {bag}:/pose: the same file as the reference")
+    assert warned.startswith(f"WARNING: {bag} /pose: the same file as the reference")
     assert refused.startswith(
         f"ERROR: {entry}: {bag} /pose: Expected an estimate with pose covariances for "
         "NEES, got none: "
@@ -301,3 +301,18 @@ def test_a_format_a_reader_names_is_advised_with_its_sides_flag(
     assert capsys.readouterr().err.endswith("choose the format (--ref-format euroc)\n")
     assert main([command, str(euroc), tum, "--format", "euroc"]) == 1
     assert capsys.readouterr().err.endswith("choose the format (--est-format tum)\n")
+
+
+def test_a_bag_topic_is_spelt_as_the_readers_spell_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape`` named its inputs ``x.bag:/pose``, its readers ``x.bag /odom``: the command
+    line takes neither, a topic comes from ``--ref-topic``/``--est-topic``; one spelling."""
+    bag = zero_covariance_bag(tmp_path)
+    assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/odom"]) == 0
+    out = capsys.readouterr().out
+    assert f"reference: {bag} /pose\nestimate:  {bag} /odom\n" in out
+    assert main(["ape", bag, bag, "--ref-topic", "/pose", "--est-topic", "/pose"]) == 0
+    assert capsys.readouterr().err.startswith(
+        f"WARNING: {bag} /pose: the same file as the reference"
+    )

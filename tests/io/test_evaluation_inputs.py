@@ -239,7 +239,7 @@ def test_a_file_name_that_is_not_utf8_is_evaluated_under_a_name_results_can_writ
     ref.write_text("".join(f"{t} {t} 0 0 0 0 0 1\n" for t in range(5)))
     odd = os.fsdecode(bytes(tmp_path) + b"/na\xffme.tum")
     Path(odd).write_text(ref.read_text())
-    assert InputFile(path=odd, topic="/a").label == f"{tmp_path}/na\ufffdme.tum:/a"
+    assert InputFile(path=odd, topic="/a").label == f"{tmp_path}/na\ufffdme.tum /a"
     assert main(["ape", str(ref), odd, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["estimate"] == f"{tmp_path}/na\ufffdme.tum"
 

@@ -586,7 +586,7 @@ def write_plot(
     from robot_msgs.report.figures import evaluation_figure, save_figure  # noqa: PLC0415
 
     topic = getattr(args, "est_topic", None)
-    paths = [r.comparison.estimate.removesuffix(f":{topic}") for r in results]
+    paths = [r.comparison.estimate.removesuffix(f" {topic}") for r in results]
     names = legend_names(paths, args.label or (input_names(paths, topic) if topic else None))
     entries = list(zip(names, results, strict=True))
     with _step(args, f"drawing {args.plot}"):

@@ -86,12 +86,16 @@ class InputFile:
 
     @property
     def label(self) -> str:
-        """The input as results name it: the path, with ``:topic`` when one was given.
+        """The input as results name it: the path, then the topic when one was given.
+
+        ``x.bag /odom``, as the readers' errors and ``traj`` say it: the command line
+        takes a topic only from ``--topic``/``--ref-topic``/``--est-topic``, and a colon
+        belongs to TF ids (``/tf:odom.base_link``) and ``example:NAME``.
 
         Bytes of a file name that are not UTF-8 (given as lone surrogates, as Python
         decodes ``argv``) are shown as U+FFFD: a result's names are text it can write.
         """
-        text = self.path if self.topic is None else f"{self.path}:{self.topic}"
+        text = self.path if self.topic is None else f"{self.path} {self.topic}"
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
