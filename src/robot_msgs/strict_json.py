@@ -100,6 +100,8 @@ def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
     try:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as err:
+        if isinstance(err.__cause__, ValidationError):  # a rule of cls (its __post_init__)
+            raise _rule_refused(cls, err.__cause__, at) from err
         raise _refused(cls, *_in_our_words(cls, str(err), at)) from err
     except UnicodeEncodeError as err:  # msgspec encodes each key to UTF-8 to look it up
         raise _refused(cls, f"expected keys UTF-8 can encode, got {err.object!r}", at) from err
@@ -109,6 +111,18 @@ def _refused(cls: type, said: str, path: str) -> ValidationError:
     """Return the error of :func:`from_form`: "Expected a valid X: expected Y, got Z - at ..."."""
     msg = f"Expected a valid {cls.__name__}: {said} - at `{path}`"
     return ValidationError(msg, field=path, reason=said)
+
+
+def _rule_refused(cls: type, rule: ValidationError, at: str) -> ValidationError:
+    """Return the refusal of a rule of ``cls`` between its fields, placed at ``at``.
+
+    The rule names ``cls``'s fields (``at `RunResult.status` and `RunResult.report```);
+    in the document read they are ``$.result.status`` and ``$.result.report``.
+    """
+    placed = rule.placed(cls.__name__, at)
+    where = str(placed).rpartition(" - at ")[2]
+    msg = f"Expected a valid {cls.__name__}: {rule.reason} - at {where}"
+    return ValidationError(msg, field=placed.field, reason=rule.reason)
 
 
 def _in_our_words(cls: type, said: str, at: str) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ import pytest
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task, run_task
 from robot_msgs.compare import RunReport, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.msg.json import json_form
 from robot_msgs.runs import RunSettings, load_runs
 from tests.batch.batch_helpers import make_tree, position_error
 from tests.compare.comparisons import comparison
@@ -164,7 +166,7 @@ def test_run_result_from_dict_names_the_key_of_a_bad_record(
     change: dict[str, Any], match: str
 ) -> None:
     data = RunResult(
-        digest="d", name="a/s/1", algorithm="a", sequence="s", trial="1", status="ok"
+        digest="d", name="a/s/1", algorithm="a", sequence="s", trial="1", status="failed"
     ).to_dict()
     if "drop" in change:
         del data[change["drop"]]
@@ -172,6 +174,42 @@ def test_run_result_from_dict_names_the_key_of_a_bad_record(
         data.update(change)
     with pytest.raises(ValidationError, match=rf"^Expected a valid RunResult: {match}$"):
         RunResult.from_dict(data)
+
+
+_REPORT = RunReport(name="a/s/1", success=True)
+
+
+def _result(**fields: Any) -> RunResult:
+    return RunResult(digest="d", name="a/s/1", algorithm="a", sequence="s", trial="1", **fields)
+
+
+_HAS_REPORT = "a report with status 'ok' only, got status"
+_NO_ERROR = "no error with status 'ok', got status 'ok' and"
+
+
+@pytest.mark.parametrize(
+    ("fields", "said", "at"),
+    [  # run_task builds ok only with a report, and every other status without one
+        ({"status": "ok"}, f"{_HAS_REPORT} 'ok' and no report", "report"),
+        ({"status": "failed", "report": _REPORT}, f"{_HAS_REPORT} 'failed' and a report", "report"),
+        ({"status": "lost", "report": _REPORT}, f"{_HAS_REPORT} 'lost' and a report", "report"),
+        ({"status": "ok", "report": _REPORT, "error_type": "E"}, f"{_NO_ERROR} error_type 'E'", "error_type"),
+        ({"status": "ok", "report": _REPORT, "error": "x"}, f"{_NO_ERROR} error 'x'", "error"),
+    ],
+)  # fmt: skip
+def test_a_result_whose_status_and_report_disagree_is_refused_on_every_road(
+    fields: dict[str, Any], said: str, at: str
+) -> None:
+    where = rf"`RunResult\.status` and `RunResult\.{at}`"
+    with pytest.raises(ValidationError, match=rf"^Expected {re.escape(said)} - at {where}$"):
+        _result(**fields)
+    # as a record edited by hand: a result's form, the fields changed
+    form = _result(status="failed").to_dict() | fields
+    form["report"] = json_form(_REPORT) if "report" in fields else None
+    where = rf"`\$\.result\.status` and `\$\.result\.{at}`"
+    said = f"Expected a valid RunResult: expected {re.escape(said)}"
+    with pytest.raises(ValidationError, match=rf"^{said} - at {where}$"):
+        RunResult.from_dict(form, at="$.result")
 
 
 def test_crashed_and_lost_are_the_infrastructures_failures_not_the_runs() -> None:

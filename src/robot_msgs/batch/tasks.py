@@ -15,6 +15,7 @@ computes them.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import socket
 import time
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 import msgspec
 
 from robot_msgs.compare.run_report import RunReport
+from robot_msgs.errors import ValidationError
 from robot_msgs.msg.json import json_form
 from robot_msgs.strict_json import from_form
 
@@ -96,6 +98,27 @@ class RunResult:
     cpu_s: float = 0.0
     worker: str = ""
 
+    def __post_init__(self) -> None:
+        """Refuse what is not an outcome: ``ok`` has a report and no error, others no report.
+
+        WHY: :func:`run_task` builds ``ok`` only with the run's report, and every other
+        status without one, but a record edited by hand with ``"status": "ok"`` and
+        ``"report": null`` loaded as a run evaluated with no report (ranked as a run
+        that failed, for the reason ``ok``).
+        """
+        ok = self.status == "ok"
+        if ok != (self.report is not None):
+            rule, at = "a report with status 'ok' only", "report"
+            got = "no report" if ok else "a report"
+        elif ok and (self.error_type or self.error):
+            at = "error_type" if self.error_type else "error"
+            rule, got = "no error with status 'ok'", f"{at} {getattr(self, at)!r}"
+        else:
+            return
+        said = f"{rule}, got status {self.status!r} and {got}"
+        msg = f"Expected {said} - at `RunResult.status` and `RunResult.{at}`"
+        raise ValidationError(msg, reason=f"expected {said}")
+
     @classmethod
     def failure(
         cls, task: Task, status: Status, error_type: str, error: str, *, attempts: int = 1
@@ -140,7 +163,8 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: msgspec's, the report as its own (:func:`~robot_msgs.msg.json.json_form`)."""
-        data: dict[str, Any] = msgspec.to_builtins(replace(self, report=None))
+        fields = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        data: dict[str, Any] = msgspec.to_builtins(fields | {"report": None})
         data["report"] = None if self.report is None else json_form(self.report)
         return data
 
@@ -153,7 +177,8 @@ class RunResult:
         Raises
         ------
         ValidationError
-            A missing key, a value of another type, an unknown status, an invalid report.
+            A missing key, a value of another type, an unknown status, an invalid report,
+            a status and report (or error) that do not go together.
         """
         form = data.get("report") if isinstance(data, Mapping) else None
         report = None if form is None else RunReport.from_dict(form)
