@@ -16,6 +16,8 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import math
 import re
@@ -63,7 +65,10 @@ def json_safe(value: Any) -> Any:
 def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
     """Build a dataclass or struct from its parsed JSON form, each field checked by msgspec.
 
-    Strict types (no ``"1"`` for ``1``); a field with a default may be absent. Messages
+    Strict types (no ``"1"`` for ``1``), and every field's key, a default or not: the form
+    is what the package wrote whole, and a layout that changes gets a new format number,
+    never a default (a run record missing its ``report`` was read as a run without one).
+    msgspec's rules hold below the top (a nested struct's default may be absent). Messages
     read themselves (``Msg.from_dict``). ``at`` is where ``data`` stands in the document
     read (``$.result`` for a run record's result), so that the error names the key there.
 
@@ -81,22 +86,31 @@ def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
     ...     name: str
     ...     status: typing.Literal["ok", "failed"] = "ok"
     ...     attempts: int = 1
-    >>> from_form(Run, {"name": "a"})
-    Run(name='a', status='ok', attempts=1)
+    >>> from_form(Run, {"name": "a", "status": "failed", "attempts": 1})
+    Run(name='a', status='failed', attempts=1)
     >>> def refusal(data, at="$"):
     ...     try:
     ...         from_form(Run, data, at=at)
     ...     except ValidationError as err:
     ...         return str(err)
-    >>> refusal({"name": "a", "attempts": "2"}, at="$.result")
+    >>> refusal({"name": "a", "status": "ok", "attempts": "2"}, at="$.result")
     'Expected a valid Run: expected `int`, got `str` - at `$.result.attempts`'
-    >>> refusal({"name": "a", "status": "gone"})
+    >>> refusal({"name": "a", "status": "gone", "attempts": 1})
     "Expected a valid Run: expected one of 'ok', 'failed', got 'gone' - at `$.status`"
     >>> refusal({})
     "Expected a valid Run: expected required field 'name', got nothing - at `$.name`"
+    >>> refusal({"name": "a", "status": "ok"})
+    "Expected a valid Run: expected required field 'attempts', got nothing - at `$.attempts`"
     """
     import msgspec  # noqa: PLC0415 - see _message: the message base's dependency
 
+    kind: type = cls  # functools.cache takes a type, mypy not a type[T]
+    keys = _keys_to_check(kind)
+    if keys and isinstance(data, Mapping):  # msgspec would fill a default in
+        absent = next((key for key in keys if key not in data), None)
+        if absent is not None:
+            said = f"expected required field {absent!r}, got nothing"
+            raise _refused(cls, said, f"{at}.{absent}")
     try:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as err:
@@ -111,6 +125,23 @@ def _refused(cls: type, said: str, path: str) -> ValidationError:
     """Return the error of :func:`from_form`: "Expected a valid X: expected Y, got Z - at ..."."""
     msg = f"Expected a valid {cls.__name__}: {said} - at `{path}`"
     return ValidationError(msg, field=path, reason=said)
+
+
+@functools.cache
+def _keys_to_check(cls: type) -> tuple[str, ...]:
+    """Return the keys of ``cls``'s form if a field has a default, else ``()``.
+
+    msgspec requires the fields without one, and fills the others in. WHY cached:
+    ``--resume`` reads the head of every record (~2 µs each).
+    """
+    if dataclasses.is_dataclass(cls):
+        no = dataclasses.MISSING
+        fields = [f for f in dataclasses.fields(cls) if f.init]
+        if all(f.default is no and f.default_factory is no for f in fields):
+            return ()
+        return tuple(f.name for f in fields)
+    keys: tuple[str, ...] = getattr(cls, "__struct_encode_fields__", ())
+    return keys if getattr(cls, "__struct_defaults__", ()) else ()
 
 
 def _rule_refused(cls: type, rule: ValidationError, at: str) -> ValidationError:

@@ -153,6 +153,11 @@ for _ in range(100_000):  # deeper than Python's recursion limit
         ),
         ({"drop": "digest"}, r"expected required field 'digest', got nothing - at `\$\.digest`"),
         ({"drop": "name"}, r"expected required field 'name', got nothing - at `\$\.name`"),
+        # keys with a default: every release wrote them all, so one missing is damage
+        ({"drop": "report"}, r"expected required field 'report', got nothing - at `\$\.report`"),
+        ({"drop": "error"}, r"expected required field 'error', got nothing - at `\$\.error`"),
+        ({"drop": "notes"}, r"expected required field 'notes', got nothing - at `\$\.notes`"),
+        ({"drop": "worker"}, r"expected required field 'worker', got nothing - at `\$\.worker`"),
         ({"name": 5}, r"expected `str`, got `int` - at `\$\.name`"),
         ({"attempts": "2"}, r"expected `int`, got `str` - at `\$\.attempts`"),
         ({"attempts": float("nan")}, r"expected `int`, got `float` - at `\$\.attempts`"),
