@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import warnings
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task, run_task
+from robot_msgs.batch.tasks import INFRASTRUCTURE, STATUSES, RunResult, Task, run_task
 from robot_msgs.compare import RunReport, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.msg.json import json_form
@@ -223,3 +226,57 @@ def test_crashed_and_lost_are_the_infrastructures_failures_not_the_runs() -> Non
     assert lost.is_infrastructure
     failed = RunResult(digest="", name="r", algorithm="a", sequence="s", trial="1", status="failed")
     assert not failed.is_infrastructure
+
+
+# Laws over generated values: lone surrogates (JSON may escape them, json.loads reads
+# them), NaN and the infinities as times, every status with what goes with it.
+_TEXT = st.text(st.characters(exclude_categories=()), max_size=6)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=6,
+)
+_DROP = object()
+_FIELDS = [field.name for field in dataclasses.fields(RunResult)]
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> RunResult:
+    status = draw(st.sampled_from(STATUSES))
+    ok = status == "ok"
+    success = draw(st.booleans())
+    failure = "" if success else f"lost {draw(_TEXT)}"
+    report = RunReport(name=draw(_TEXT), success=success, failure=failure)
+    return RunResult(
+        digest=draw(_TEXT), name=draw(_TEXT), algorithm=draw(_TEXT), sequence=draw(_TEXT),
+        trial=draw(_TEXT), status=status, report=report if ok else None,
+        error_type="" if ok else draw(_TEXT), error="" if ok else draw(_TEXT),
+        notes=tuple(draw(st.lists(_TEXT, max_size=3))), attempts=draw(st.integers(0, 2**63 - 1)),
+        elapsed_s=draw(st.floats()), cpu_s=draw(st.floats()), worker=draw(_TEXT),
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(_results())
+def test_a_run_result_round_trips_through_its_dict_whatever_its_values(result: RunResult) -> None:
+    # NaN times compare equal as the same object: the value is carried, never recomputed
+    assert RunResult.from_dict(result.to_dict()) == result
+
+
+@settings(max_examples=500, deadline=None)
+@given(_results(), st.sampled_from(_FIELDS), st.just(_DROP) | _JSON, _JSON)
+def test_a_run_result_form_edited_by_hand_loads_or_raises_only_validation_error(
+    result: RunResult, key: str, value: object, whole: object
+) -> None:
+    form = result.to_dict()
+    if value is _DROP:  # every release wrote every key
+        del form[key]
+        with pytest.raises(ValidationError, match=rf"expected required field '{key}', got"):
+            RunResult.from_dict(form)
+    form[key] = value
+    for edited in (form, whole):
+        try:
+            loaded = RunResult.from_dict(edited)  # type: ignore[arg-type]  # any JSON
+        except ValidationError:
+            continue
+        assert RunResult.from_dict(loaded.to_dict()) == loaded
