@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning
+from robot_msgs.errors import DataWarning, RobotMsgsError
 from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io import read_trajectory
 
@@ -31,3 +31,21 @@ def test_a_data_warning_names_the_callers_line(tmp_path: Path) -> None:
     with pytest.warns(DataWarning, match="repeat") as caught:
         read_trajectory(tmp_path / "a.tum")
     assert {w.filename for w in caught} == {__file__}
+
+
+def _subclasses(cls: type[RobotMsgsError]) -> list[type[RobotMsgsError]]:
+    return [cls, *(kin for sub in cls.__subclasses__() for kin in _subclasses(sub))]
+
+
+@pytest.mark.parametrize("kind", _subclasses(RobotMsgsError), ids=lambda kind: kind.__name__)
+def test_an_error_said_within_other_words_keeps_its_class_and_fields(
+    kind: type[RobotMsgsError],
+) -> None:
+    """``within`` is how a caller names the file or run of an error: the class, the text
+    and every field must survive it (an ImportError's text is its ``msg``, not ``args``)."""
+    err = kind("why")
+    err.__dict__["extra"] = 7  # a field a subclass may add
+    said = err.within("a.tum: ", ".")
+    assert type(said) is kind
+    assert str(said) == "a.tum: why."
+    assert said.__dict__.get("extra") == 7

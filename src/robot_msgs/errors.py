@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from types import FrameType
 
+    from typing_extensions import Self
+
 __all__ = [
     "AlignmentError",
     "AssociationError",
@@ -37,6 +39,24 @@ __all__ = [
 class RobotMsgsError(Exception):
     """Root of every error robot_msgs raises on purpose."""
 
+    def within(self, before: str, after: str = "") -> Self:
+        """Return this error saying ``before``, its text, then ``after``: class and fields kept.
+
+        How a caller says where an error happened (the file, the run) without losing
+        what its fields carry. WHY the fields: rebuilt from its text alone, an
+        :class:`AssociationError` lost its ``cause`` (30001a9).
+
+        Examples
+        --------
+        >>> err = AssociationError("No pose pairs found", cause="no overlap")
+        >>> named = err.within("est.tum: ")
+        >>> str(named), named.cause
+        ('est.tum: No pose pairs found', 'no overlap')
+        """
+        said = type(self)(f"{before}{self}{after}")  # every class is built from its text alone
+        said.__dict__.update(self.__dict__)  # its fields (an ImportError's text is no field)
+        return said
+
 
 class ValidationError(RobotMsgsError, ValueError):
     """A value does not fit a message field: names the type, the field path, expected and got.
@@ -51,6 +71,12 @@ class ValidationError(RobotMsgsError, ValueError):
         super().__init__(message)
         self.field = field
         self.reason = reason or message
+
+    def within(self, before: str, after: str = "") -> Self:
+        """As :meth:`RobotMsgsError.within`, the ``reason`` said within the same words."""
+        said = super().within(before, after)
+        said.reason = f"{before}{self.reason}{after}"
+        return said
 
     def placed(self, name: str, place: str) -> ValidationError:
         """Return this error of a message ``name`` said at ``place``, where it is nested.

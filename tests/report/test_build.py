@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
-from robot_msgs.errors import RobotMsgsError, ValidationError
+from robot_msgs.errors import AssociationError, RobotMsgsError, ValidationError
 from robot_msgs.io import write_tum
 from robot_msgs.report import build_report
 from robot_msgs.report.build import _in_run
@@ -202,3 +202,19 @@ def test_every_error_of_the_package_is_said_naming_its_run(kind: type[RobotMsgsE
     said = _in_run(kind("a.tum: why"), "r1", "m.toml")
     assert type(said) is kind
     assert str(said).startswith("run r1 (m.toml): a.tum: why"), str(said)
+
+
+def test_an_error_said_naming_its_run_keeps_its_fields() -> None:
+    """_in_run rebuilt the error from its text: an AssociationError lost its ``cause``, a
+    ValidationError's ``reason`` became the whole text."""
+    cause = _in_run(AssociationError("a.tum: no overlap", cause="it barely moves"), "r1", "")
+    assert (str(cause), cause.cause) == (
+        "run r1: a.tum: no overlap; `partial=True` reports the others",
+        "it barely moves",
+    )
+    bad = ValidationError("Expected 1, got 2 - at `S.n`", field="S.n", reason="expected 1, got 2")
+    said = _in_run(bad, "r1", "")
+    assert (said.field, said.reason) == (
+        "S.n",
+        "run r1: expected 1, got 2; `partial=True` reports the others",
+    )

@@ -11,7 +11,6 @@ standard output carries ``--json``.
 
 from __future__ import annotations
 
-import copy
 import math
 import os
 import re
@@ -510,12 +509,7 @@ def naming(name: str) -> Iterator[None]:
     except (AssociationError, AlignmentError, ValidationError) as err:
         if str(err).startswith(f"{name}: "):
             raise
-        # A copy keeps every field (a ValidationError's field, an AssociationError's
-        # cause); rebuilt from its text alone, the cause was dropped.
-        named = copy.copy(err)
-        named.args = (f"{name}: {err}",)
-        if isinstance(named, ValidationError):
-            named.reason = f"{name}: {named.reason}"
+        named = err.within(f"{name}: ")
         raise named from err
 
 

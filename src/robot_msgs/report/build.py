@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
-from robot_msgs.errors import DataWarning, RobotMsgsError, ValidationError
+from robot_msgs.errors import DataWarning, RobotMsgsError
 from robot_msgs.report.groups import summarise_groups
 from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
 from robot_msgs.runs.load import load_run
@@ -62,10 +62,7 @@ def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsE
     if not isinstance(err, RobotMsgsError):
         return err
     where = f" ({source})" if source else ""
-    said = f"run {name}{where}: {err}; `partial=True` reports the others"
-    if isinstance(err, ValidationError):
-        return type(err)(said, field=err.field, reason=said)
-    return type(err)(said)
+    return err.within(f"run {name}{where}: ", "; `partial=True` reports the others")
 
 
 def build_report(
