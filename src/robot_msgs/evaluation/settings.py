@@ -44,6 +44,7 @@ from msgspec import Meta
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation.relations import APE_RELATIONS, RELATION_ALIASES, RPE_RELATIONS
 from robot_msgs.flags import Flag
+from robot_msgs.limits import MAX_STEP_FRAMES
 from robot_msgs.msg import Msg, field_specs, message
 from robot_msgs.msg.fields import FINITE, finite_fields
 
@@ -769,7 +770,7 @@ got tuple (0.1,) - at `Drift.fractions`
             int,
             Meta(
                 ge=1,
-                le=10**9,  # robot_msgs.limits.MAX_STEP_FRAMES: a bound on untrusted input
+                le=MAX_STEP_FRAMES,  # a bound on untrusted input
                 description="kitti: frames between segment starts (default 10)",
             ),
             Flag("--step", "FRAMES", group=_SEGMENTS),
