@@ -696,8 +696,11 @@ def test_a_clock_too_few_reference_poses_time_is_said_untimed(
     assert found.summary.startswith("the estimate's clock cannot be timed")
     assert found.summary.endswith(
         "the wider one is refused: only 5 reference pose(s) lie within the estimate's span "
-        "at the best offset found, fewer than the 10 needed to time it"
+        "at the best offset found, fewer than the 10 needed to time it; not checked at an "
+        "offset not known: coverage, rate_mismatch, motion_mismatch, inverted, mirrored, "
+        "planar, scale, quaternion_order, frame_extrinsic, alignment, worst_intervals"
     )
+    assert d.checks == ("same_input", "stamp_units", "clock_domain", "time_offset")
 
 
 @pytest.mark.evo_data
@@ -721,7 +724,9 @@ def test_a_clock_too_few_reference_poses_time_is_said_untimed_with_no_wider_sear
     assert found.summary == (
         "the estimate's clock cannot be timed: the search over offsets -60 .. +60 s is "
         "refused: only 5 reference pose(s) lie within the estimate's span at the best offset "
-        "found, fewer than the 10 needed to time it"
+        "found, fewer than the 10 needed to time it; not checked at an offset not known: "
+        "coverage, rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
+        "quaternion_order, frame_extrinsic, alignment, worst_intervals"
     )
 
 

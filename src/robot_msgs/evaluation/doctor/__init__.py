@@ -334,9 +334,15 @@ def _time_checks(
     if domain is None:
         checks.append("time_offset")
         shifted, offset = _time_offset(reference, estimate, settings)
+        if shifted is not None and offset is None:  # the clock cannot be timed
+            # WHY the checks named: "cannot be timed" alone read as the one thing amiss,
+            # where nothing matched at an unknown offset was checked (as _untold_checks).
+            unrun = ", ".join((*_PAIRED_KINDS, *_MATCHED_KINDS))
+            summary = f"{shifted.summary}; not checked at an offset not known: {unrun}"
+            return [*out, shifted.replace(summary=summary)]
         if shifted is not None:
             out.append(shifted)
-        if offset is None:  # the clock cannot be timed: no pose is matched right
+        if offset is None:
             return out
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     checks += _PAIRED_KINDS
