@@ -41,10 +41,11 @@ Each check is the package's own, run once here (one road per idea):
   be timed, with the estimator's reason, and no check of poses matched at an unknown
   offset; when none is told either way, once more with the estimate's poses inverted and
   with its positions mirrored, kept when the poses matched at the offset found are then
-  found ``inverted`` or ``mirrored``; every search refuses an offset at which fewer
-  than 10 reference poses (what the checks of matched poses need) lie within the
-  estimate's span (the wider search so refused, or the first where none wider is made:
-  the same warning, with that reason);
+  found ``inverted`` or ``mirrored``; every search whose offset is said (not the
+  halves' of the far one, which only check it) refuses an offset at which fewer than 10
+  reference poses (what the checks of matched poses need) lie within the estimate's span
+  (the wider search so refused, or the first where none wider is made: the same warning,
+  with that reason);
 - ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
 - ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
   longer than 10 median intervals counted as lost;
