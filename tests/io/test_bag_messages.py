@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tracemalloc
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +129,36 @@ def test_ros1_seq_is_kept_in_records(bags: BagMaker) -> None:
     assert record.seq == 17
     assert isinstance(record.message, PoseStamped)
     assert record.message.header.stamp == Time(sec=5, nanosec=7)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        ("op", " (ReaderError: Expected to find message data.)"),
+        ("time", ": it is damaged (a record does not match its header or the bag's index)"),
+    ],
+)
+def test_read_records_says_a_damaged_bag_as_read_bag_does_naming_the_message_before(
+    bags: BagMaker, damage: str, said: str
+) -> None:
+    """read_records said a damaged record "cannot be read (ReaderError: ...)", read_bag "cannot
+    read the bag (...)"; an AssertionError of rosbags passed to open_bag unnamed. One wording
+    now, read_records' naming the last message read."""
+    poses = [(10, 0, "map", (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0))] * 2
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in poses]
+    bag = bags.write("two", "ros1", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    data = bytearray(bag.read_bytes())
+    second = data.index(b"op=\x02", data.index(b"op=\x02") + 1)  # the second message's header
+    if damage == "op":
+        data[second + 3] = 3  # a bag header's op where a message's is
+    else:
+        data[data.index(b"time=", second) + 5] ^= 1  # its time, 1 ns off its index's
+    bag.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match=f"^{re.escape(f'{bag}: cannot read the bag{said}')}$"):
+        read_bag(bag, "/est")
+    expected = f"{bag}, after /est's message at 1000000000 ns: cannot read the bag{said}"
+    with pytest.raises(FormatError, match=f"^{re.escape(expected)}$"):
+        list(read_records(bag, "/est"))
 
 
 def test_writing_refuses_what_it_cannot_write(tmp_path: Path) -> None:

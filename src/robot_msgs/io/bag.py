@@ -187,33 +187,57 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
             raise FormatError(msg)
     try:
         yield reader
-    except RobotMsgsError:
-        raise
-    except MemoryError as err:
-        msg = f"{name}: cannot read the bag (a record claims more bytes than memory holds)"
-        raise FormatError(msg) from err
-    except (AttributeError, TypeError) as err:
-        # A bag carries its own message definitions: one that lacks a field of the ROS
-        # type it names (header.frame_id, pose.position) gives messages without it.
-        msg = (
-            f"{name}: its messages do not have the fields of the type they name ("
-            f"{type(err).__name__}: {why(err)}); the bag's message definition differs "
-            "from ROS's"
-        )
-        raise FormatError(msg) from err
-    except _bag_errors() as err:
-        if _a_bug(err):
+    except Exception as err:
+        failure = read_failure(err, name, why(err))
+        if failure is None:
             raise
-        msg = f"{name}: cannot read the bag{_failure(err, why(err))}"
-        raise FormatError(msg) from err
-    except RuntimeError as err:  # lz4's decoder raises no type of its own
-        if "lz4" not in str(err).lower():
-            raise
-        msg = f"{name}: cannot read the bag (a damaged lz4 chunk: {why(err)})"
-        raise FormatError(msg) from err
+        raise failure from err
     finally:
         reader.close()
         named.close()
+
+
+def read_failure(err: Exception, where: str, said: str | None = None) -> FormatError | None:
+    """Say that the bag at ``where`` cannot be read, as ``err`` raised while reading it shows.
+
+    The one wording of a bag that breaks while it is read, for :func:`open_bag` and
+    :func:`robot_msgs.io.bag_messages.read_records` (which names the message in
+    ``where``). ``said`` is ``err``'s text as shown (default ``str(err)``).
+
+    Returns
+    -------
+    FormatError or None
+        ``None`` when ``err`` is no fault of the bag: one of the package's own errors,
+        or a bug of robot_msgs (:func:`_a_bug`); it is raised unchanged.
+
+    Examples
+    --------
+    >>> print(read_failure(EOFError("Compressed file ended"), "run.bag"))
+    run.bag: cannot read the bag (EOFError: Compressed file ended)
+    >>> read_failure(FormatError("run.bag: no messages"), "run.bag") is None
+    True
+    """
+    said = str(err) if said is None else said
+    if isinstance(err, RobotMsgsError):
+        return None
+    if isinstance(err, MemoryError):
+        return FormatError(
+            f"{where}: cannot read the bag (a record claims more bytes than memory holds)"
+        )
+    if isinstance(err, (AttributeError, TypeError)):
+        # A bag carries its own message definitions: one that lacks a field of the ROS
+        # type it names (header.frame_id, pose.position) gives messages without it.
+        return FormatError(
+            f"{where}: its messages do not have the fields of the type they name ("
+            f"{type(err).__name__}: {said}); the bag's message definition differs from ROS's"
+        )
+    if isinstance(err, _bag_errors()):
+        if _a_bug(err):
+            return None
+        return FormatError(f"{where}: cannot read the bag{_failure(err, said)}")
+    if isinstance(err, RuntimeError) and "lz4" in said.lower():  # lz4 raises no type of its own
+        return FormatError(f"{where}: cannot read the bag (a damaged lz4 chunk: {said})")
+    return None
 
 
 #: The first bytes of each bag file, and the extension rosbags opens it by.

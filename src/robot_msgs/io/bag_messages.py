@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import struct
 import sys
 import warnings
 from pathlib import Path
@@ -45,7 +44,7 @@ from robot_msgs.errors import (
     caller_stacklevel,
 )
 from robot_msgs.files import check_outputs
-from robot_msgs.io.bag import TopicInfo, message_count, open_bag
+from robot_msgs.io.bag import TopicInfo, message_count, open_bag, read_failure
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
 
@@ -190,21 +189,6 @@ def _raw(reader: Any, conn: Any, log_time: int, raw: bytes) -> RawRecord:
     return RawRecord(conn.topic, int(log_time), conn.msgtype, bytes(data))
 
 
-def _unreadable() -> tuple[type[BaseException], ...]:
-    """Return what rosbags raises for a bag it cannot read, and what bad bytes raise."""
-    found: list[type[BaseException]] = [struct.error, UnicodeDecodeError, EOFError, OSError]
-    for module, name in (
-        ("rosbags.highlevel", "AnyReaderError"),
-        ("rosbags.serde", "SerdeError"),
-        ("rosbags.rosbag1", "ReaderError"),
-        ("rosbags.rosbag2", "ReaderError"),
-    ):
-        error = getattr(sys.modules.get(module), name, None)
-        if isinstance(error, type) and issubclass(error, BaseException):
-            found.append(error)
-    return tuple(found)
-
-
 @overload
 def read_records(
     path: str | os.PathLike[str], topic: str | None = None, *, raw: Literal[False] = False
@@ -260,15 +244,17 @@ def read_records(
                 decoder = decoders[id(conn)]
                 if decoder is None:
                     yield _raw(reader, conn, log_time, data)
-                    continue
-                message, seq = decoder(data)
-                yield BagRecord(conn.topic, int(log_time), message, seq)
+                else:
+                    yield BagRecord(conn.topic, int(log_time), *decoder(data))
+                where = f"{path}, after {conn.topic}'s message at {log_time} ns"  # the next fails
         except (ValidationError, FormatError, UnknownTypeError) as err:
             msg = f"{where}: {err}"
             raise FormatError(msg) from err
-        except _unreadable() as err:
-            msg = f"{where}: cannot be read ({type(err).__name__}: {err})"
-            raise FormatError(msg) from err
+        except Exception as err:
+            failure = read_failure(err, where)
+            if failure is None:
+                raise
+            raise failure from err
 
 
 def read_messages(path: str | os.PathLike[str], topic: str) -> Iterator[Msg]:
