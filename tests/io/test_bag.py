@@ -13,6 +13,7 @@ import pytest
 from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
 from robot_msgs.io.bag import _a_bug
+from robot_msgs.io.bag_messages import read_records
 from robot_msgs.io.clean import reading_notes
 from tests.hostile import deadline
 
@@ -562,6 +563,98 @@ def test_a_damaged_ros1_record_is_said_to_be_damage_not_a_bare_exception(
     expected = f"{bag}: cannot read the bag: it is damaged ({said})"
     with pytest.raises(FormatError, match=f"^{re.escape(expected)}$"):
         read_bag(bag, "/est")
+
+
+_READ_RECORDS = """
+import sys
+from robot_msgs.errors import FormatError
+from robot_msgs.io import read_records
+try:
+    print([r.log_time_ns for r in read_records(sys.argv[1], "/est")])
+except FormatError as err:
+    print(err)
+"""
+
+
+@pytest.mark.parametrize("flags", [[], ["-O"]])
+def test_a_damaged_index_time_is_refused_under_python_o_too(
+    bags: BagMaker, flags: list[str]
+) -> None:
+    """rosbags checks a message's time against its index entry with a bare ``assert``:
+    under ``python -O`` a damaged entry was read as the message's log time (16 of 2000
+    damaged copies of evo's bags). Outside the bag's span, it is refused in either mode."""
+    import subprocess
+    import sys
+
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("poses", "ros1", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    data = bytearray(bag.read_bytes())
+    entry = (1).to_bytes(4, "little") + (2).to_bytes(4, "little")  # the third at 1 s + 2 ns
+    at = data.index(entry, data.index(b"op=\x04"))  # in the index, not in the record
+    data[at + 3] = 0x80  # 2**31 + 1 s
+    bag.write_bytes(bytes(data))
+    run = subprocess.run(  # noqa: S603 - our own script
+        [sys.executable, *flags, "-c", _READ_RECORDS, str(bag)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert run.stdout.startswith(
+        f"{bag}, after /est's message at 1000000001 ns: cannot read the bag: it is damaged "
+        "(a record does not match its header or the bag's index"
+    ), run.stdout
+
+
+def test_a_record_naming_another_topics_connection_is_refused(bags: BagMaker) -> None:
+    """rosbags yields a message as its record's connection says, not its index: a bit
+    flipped in a record's ``conn`` moved a message from /a to /b without a word."""
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write(
+        "two",
+        "ros1",
+        {
+            "/a": ("geometry_msgs/msg/PoseStamped", msgs),
+            "/b": ("geometry_msgs/msg/PoseStamped", msgs),
+        },
+    )
+    data = bytearray(bag.read_bytes())
+    at = data.index(b"conn=", data.index(b"op=\x02")) + len(b"conn=")  # /a's first message
+    assert data[at : at + 4] == (0).to_bytes(4, "little")
+    data[at] = 1  # /b's connection
+    bag.write_bytes(bytes(data))
+    damaged = "it is damaged (a record does not match its header or the bag's index: "
+    with pytest.raises(
+        FormatError, match=re.escape(f"{damaged}a message of /b where the index has another topic)")
+    ):
+        read_bag(bag, "/a")
+    with pytest.raises(FormatError, match=re.escape(f"{damaged}/a has 2 messages, its index 3)")):
+        list(read_records(bag))
+
+
+def test_an_index_that_lost_a_topics_messages_is_refused(bags: BagMaker) -> None:
+    """A bit flipped in an index record's ``conn`` filed /a's messages under no connection:
+    rosbags read the bag without them (a fuzz of evo's tf_example.bag read 1 of 518). The
+    chunk infos count each connection's messages apart from the index."""
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write(
+        "two",
+        "ros1",
+        {
+            "/a": ("geometry_msgs/msg/PoseStamped", msgs),
+            "/b": ("geometry_msgs/msg/PoseStamped", msgs),
+        },
+    )
+    data = bytearray(bag.read_bytes())
+    at = data.index(b"conn=", data.index(b"op=\x04")) + len(b"conn=")  # /a's index record
+    assert data[at : at + 4] == (0).to_bytes(4, "little")
+    data[at + 2] = 1  # connection 65536, which the bag does not have
+    bag.write_bytes(bytes(data))
+    expected = (
+        f"{bag}: cannot read the bag: it is damaged (a record does not match its header or the "
+        "bag's index: /a has 0 messages in the index, 3 in the chunk infos)"
+    )
+    with pytest.raises(FormatError, match=f"^{re.escape(expected)}$"):
+        list(read_records(bag))
 
 
 @pytest.mark.parametrize("error", [KeyError("header"), AssertionError("a bug")])
