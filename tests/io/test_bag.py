@@ -12,7 +12,7 @@ import pytest
 
 from robot_msgs.errors import DataWarning, FormatError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
-from robot_msgs.io.bag import _a_bug
+from robot_msgs.io.bag import _a_bug, open_bag
 from robot_msgs.io.bag_messages import read_records
 from robot_msgs.io.clean import reading_notes
 from tests.hostile import deadline
@@ -674,6 +674,31 @@ def test_our_own_assertion_or_key_error_while_reading_a_bag_is_no_damage(
     with pytest.raises(type(error)) as raised:
         read_bag(bag, "/est")
     assert raised.value is error
+
+
+def _read_wrongly(path: Path, wrong: str, foreign: list[Any]) -> None:
+    """Read the bag at ``path`` passing rosbags a ``wrong`` argument, as a bug of ours might."""
+    with open_bag(path) as reader:
+        asked = foreign if wrong == "connection" else reader.connections
+        for conn, _, raw in reader.messages(connections=asked):
+            reader.deserialize(raw, conn.topic)  # the topic where its type belongs
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("wrong", ["type", "connection"])
+def test_a_type_or_connection_the_bag_did_not_give_is_our_bug_not_damage(
+    bags: BagMaker, kind: str, wrong: str
+) -> None:
+    """rosbags raises a KeyError for a type name or a connection it does not know, as for
+    a damaged record: one we passed wrongly was said "the bag is damaged" (for a ROS 2 bag,
+    "(KeyError: '/pose')"). Refused before rosbags is asked, as our own KeyError."""
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", pose) for pose in POSES]
+    other = bags.write("other", kind, {"/pose": ("geometry_msgs/msg/PoseStamped", msgs)})
+    with open_bag(open_path(other, kind)) as reader:
+        foreign = list(reader.connections)
+    said = "'/pose' is the type of no connection" if wrong == "type" else "'/pose' is no connection"
+    with pytest.raises(KeyError, match=said):
+        _read_wrongly(open_path(_pose_bag(bags, kind), kind), wrong, foreign)
 
 
 def test_a_topic_without_a_name_is_a_format_error(bags: BagMaker) -> None:

@@ -136,7 +136,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     Errors raised while the bag is read, after it opened (a message whose CDR bytes do
     not decode, a damaged chunk, a corrupt compressed block, a message definition in the
     bag without a field of the ROS type it names), are :class:`FormatError` too, naming
-    the bag; the package's own errors pass unchanged.
+    the bag; the package's own errors pass unchanged. A type name or a connection
+    the bag did not give, passed to the reader, is a ``KeyError`` (a bug of the caller).
     """
     bag = resolve_path(path)
     # Named as given: example:NAME, not the installed file (as the text readers name it).
@@ -186,7 +187,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
             )
             raise FormatError(msg)
     try:
-        yield reader if reader.is2 else _CheckedRos1(reader)
+        yield _CheckedReader(reader)
     except Exception as err:
         failure = read_failure(err, name, why(err))
         if failure is None:
@@ -198,13 +199,21 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
 
 
 class _Damaged(Exception):  # noqa: N818 - said as "it is damaged" by _failure
-    """A ROS 1 message that does not match the bag's index, found by :class:`_CheckedRos1`."""
+    """A ROS 1 message that does not match the bag's index, found by :class:`_CheckedReader`."""
 
 
-class _CheckedRos1:
-    """rosbags' reader of a ROS 1 bag, its index checked against its chunk infos.
+class _CheckedReader:
+    """rosbags' ``AnyReader``: what it is asked checked as the bag's, a ROS 1 bag's index too.
 
-    WHY: rosbags checks a message's record against the index with a bare ``assert``,
+    WHY the arguments: :func:`_a_bug` tells a bug from damage by who raised a
+    ``KeyError``, but rosbags raises one for a type name it does not know
+    (``fielddefs[typename]``), and a ``KeyError``, an ``AssertionError`` (MCAP) or its
+    own error for a connection of another reader: a bug of robot_msgs passing a topic
+    for a type, or another bag's connection, was said "the bag is damaged". A type
+    neither of a connection nor of the type store, or a connection the bag did not
+    hand out, is refused here with a ``KeyError`` of robot_msgs, let out as a bug.
+
+    WHY the index: rosbags checks a message's record against the index with a bare ``assert``,
     which ``python -O`` drops. Of 2000 damaged copies of evo's ROS_example.bag and
     tf_example.bag (bytes flipped or overwritten, mostly in record headers, or cut),
     ``read_records`` read 16 under ``-O`` with a message at the wrong log time (an
@@ -222,6 +231,8 @@ class _CheckedRos1:
 
     def __init__(self, reader: Any) -> None:
         self._reader = reader
+        if reader.is2:
+            return
         indexed: dict[str, int] = {}
         for conn in reader.connections:
             indexed[conn.topic] = indexed.get(conn.topic, 0) + conn.msgcount
@@ -236,8 +247,30 @@ class _CheckedRos1:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._reader, name)
 
+    def deserialize(self, raw: Any, typename: str) -> Any:
+        """Return ``rosbags``' message of ``typename``, one the bag or its type store has."""
+        reader = self._reader
+        if typename not in reader.typestore.fielddefs and all(
+            conn.msgtype != typename for conn in reader.connections
+        ):
+            msg = f"{typename!r} is the type of no connection of the bag"
+            raise KeyError(msg)  # a bug of robot_msgs: _a_bug lets it out
+        return reader.deserialize(raw, typename)
+
     def messages(self, connections: Collection[Any] = ()) -> Iterator[tuple[Any, int, Any]]:
-        """Yield ``rosbags``' ``(connection, log time ns, raw bytes)``, each one checked."""
+        """Return ``rosbags``' ``(connection, log time ns, raw bytes)`` of the bag's connections."""
+        reader = self._reader
+        ours = {id(conn) for conn in reader.connections}
+        stray = next((conn for conn in connections if id(conn) not in ours), None)
+        if stray is not None:
+            msg = f"{getattr(stray, 'topic', stray)!r} is no connection of this bag"
+            raise KeyError(msg)  # a bug of robot_msgs: _a_bug lets it out
+        if reader.is2:
+            return iter(reader.messages(connections=connections))
+        return self._ros1_messages(connections)
+
+    def _ros1_messages(self, connections: Collection[Any]) -> Iterator[tuple[Any, int, Any]]:
+        """Yield a ROS 1 bag's messages, each checked against the index."""
         reader = self._reader
         asked = list(connections) or list(reader.connections)
         left = {id(conn): conn.msgcount for conn in asked}
