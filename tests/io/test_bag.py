@@ -701,6 +701,15 @@ def test_a_type_or_connection_the_bag_did_not_give_is_our_bug_not_damage(
         _read_wrongly(open_path(_pose_bag(bags, kind), kind), wrong, foreign)
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_reader_of_open_bag_takes_rosbags_start_and_stop(bags: BagMaker, kind: str) -> None:
+    """The checked reader open_bag hands out reads a span of log times as rosbags' does;
+    the index's counts are not asked of a part of the bag."""
+    with open_bag(open_path(_pose_bag(bags, kind), kind)) as reader:
+        read = [t for _, t, _ in reader.messages(start=1_000_000_001, stop=1_000_000_002)]
+    assert read == [1_000_000_001]  # the bag's log times are 1e9 + 0, 1, 2 ns
+
+
 def test_a_topic_without_a_name_is_a_format_error(bags: BagMaker) -> None:
     """A NULL topic name in a .db3's index gave a TypeError from sorting (exit 70)."""
     import sqlite3

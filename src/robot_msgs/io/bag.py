@@ -257,7 +257,9 @@ class _CheckedReader:
             raise KeyError(msg)  # a bug of robot_msgs: _a_bug lets it out
         return reader.deserialize(raw, typename)
 
-    def messages(self, connections: Collection[Any] = ()) -> Iterator[tuple[Any, int, Any]]:
+    def messages(
+        self, connections: Collection[Any] = (), start: int | None = None, stop: int | None = None
+    ) -> Iterator[tuple[Any, int, Any]]:
         """Return ``rosbags``' ``(connection, log time ns, raw bytes)`` of the bag's connections."""
         reader = self._reader
         ours = {id(conn) for conn in reader.connections}
@@ -266,26 +268,28 @@ class _CheckedReader:
             msg = f"{getattr(stray, 'topic', stray)!r} is no connection of this bag"
             raise KeyError(msg)  # a bug of robot_msgs: _a_bug lets it out
         if reader.is2:
-            return iter(reader.messages(connections=connections))
-        return self._ros1_messages(connections)
+            return iter(reader.messages(connections=connections, start=start, stop=stop))
+        return self._ros1_messages(connections, start, stop)
 
-    def _ros1_messages(self, connections: Collection[Any]) -> Iterator[tuple[Any, int, Any]]:
+    def _ros1_messages(
+        self, connections: Collection[Any], start: int | None, stop: int | None
+    ) -> Iterator[tuple[Any, int, Any]]:
         """Yield a ROS 1 bag's messages, each checked against the index."""
         reader = self._reader
         asked = list(connections) or list(reader.connections)
         left = {id(conn): conn.msgcount for conn in asked}
-        start, end = reader.start_time, reader.end_time
-        for conn, log_time, raw in reader.messages(connections=asked):
+        first, end = reader.start_time, reader.end_time
+        for conn, log_time, raw in reader.messages(connections=asked, start=start, stop=stop):
             if id(conn) not in left:
                 msg = f"a message of {conn.topic} where the index has another topic"
                 raise _Damaged(msg)
-            if not start <= log_time < end:
-                msg = f"a log time {log_time} ns outside the chunk infos' {start} to {end - 1} ns"
+            if not first <= log_time < end:
+                msg = f"a log time {log_time} ns outside the chunk infos' {first} to {end - 1} ns"
                 raise _Damaged(msg)
             left[id(conn)] -= 1
             yield conn, log_time, raw
         wrong = next((conn for conn in asked if left[id(conn)]), None)
-        if wrong is not None:
+        if wrong is not None and start is None and stop is None:  # all were read
             held = wrong.msgcount - left[id(wrong)]
             msg = f"{wrong.topic} has {held} messages, its index {wrong.msgcount}"
             raise _Damaged(msg)
