@@ -208,12 +208,14 @@ def test_an_error_said_naming_its_run_keeps_its_fields() -> None:
     """_in_run rebuilt the error from its text: an AssociationError lost its ``cause``, a
     ValidationError's ``reason`` became the whole text."""
     cause = _in_run(AssociationError("a.tum: no overlap", cause="it barely moves"), "r1", "")
+    assert isinstance(cause, AssociationError)
     assert (str(cause), cause.cause) == (
         "run r1: a.tum: no overlap; `partial=True` reports the others",
         "it barely moves",
     )
     bad = ValidationError("Expected 1, got 2 - at `S.n`", field="S.n", reason="expected 1, got 2")
     said = _in_run(bad, "r1", "")
+    assert isinstance(said, ValidationError)
     assert (said.field, said.reason) == (
         "S.n",
         "run r1: expected 1, got 2; `partial=True` reports the others",
