@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning, RobotMsgsError
+from robot_msgs.errors import (
+    DataWarning,
+    MissingDependencyError,
+    OutputPathError,
+    RobotMsgsError,
+)
 from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io import read_trajectory
 
@@ -49,3 +55,17 @@ def test_an_error_said_within_other_words_keeps_its_class_and_fields(
     assert type(said) is kind
     assert str(said) == "a.tum: why."
     assert said.__dict__.get("extra") == 7
+
+
+def test_an_error_said_within_other_words_keeps_the_fields_of_the_builtin_it_refines() -> None:
+    """An ImportError's ``name`` and ``path`` and an OSError's ``errno`` are no ``__dict__``
+    entries: ``within`` dropped them, where it says it keeps every field."""
+    missing = MissingDependencyError("pip install scipy", name="scipy", path="/x/scipy")
+    said = missing.within("a.tum: ")
+    assert (str(said), said.name, said.path) == ("a.tum: pip install scipy", "scipy", "/x/scipy")
+    full = OutputPathError(errno.ENOSPC, "no space left on the device")
+    written = full.within("out.json: ")
+    assert (str(written), written.errno) == (
+        "out.json: [Errno 28] no space left on the device",
+        errno.ENOSPC,
+    )

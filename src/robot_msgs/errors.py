@@ -55,6 +55,14 @@ class RobotMsgsError(Exception):
         """
         said = type(self)(f"{before}{self}{after}")  # every class is built from its text alone
         said.__dict__.update(self.__dict__)  # its fields (an ImportError's text is no field)
+        # WHY: the builtins keep these outside __dict__. An OSError's strerror and filename
+        # are not set: they would replace the text (said by it already).
+        kept: BaseException = said  # typed as the builtin, which mypy can narrow
+        given: BaseException = self
+        if isinstance(given, ImportError) and isinstance(kept, ImportError):
+            kept.name, kept.path = given.name, given.path
+        if isinstance(given, OSError) and isinstance(kept, OSError):
+            kept.errno = given.errno
         return said
 
 
