@@ -587,6 +587,9 @@ def test_write_trajectory_bag_refuses_two_stamps_on_one_nanosecond(
         ValidationError,
         match=rf"t\{suffix}: stamps 1\.0 and 1\.0000000001 s \(poses 0 and 1\) are the same "
         r"integer nanosecond 1000000000: stamps in nanoseconds cannot tell them apart",
-    ):
+    ) as refused:
         write_trajectory_bag(out, traj, layout=layout)  # type: ignore[arg-type]
+    # Said within the file's name as every error is (RobotMsgsError.within): its reason too.
+    assert refused.value.field == "stamps_s"
+    assert refused.value.reason.startswith(f"{out}: stamps 1.0 and ")
     assert not out.exists()

@@ -213,8 +213,11 @@ def test_write_euroc_refuses_two_stamps_on_one_nanosecond(tmp_path: Path) -> Non
         ValidationError,
         match=r"data\.csv: stamps 1\.0 and 1\.0000000001 s \(poses 0 and 1\) are the same "
         r"integer nanosecond 1000000000: stamps in nanoseconds cannot tell them apart",
-    ):
+    ) as refused:
         write_euroc(tmp_path / "data.csv", traj)
+    # Said within the file's name as every error is (RobotMsgsError.within): its reason too.
+    assert refused.value.field == "stamps_s"
+    assert refused.value.reason.startswith(f"{tmp_path / 'data.csv'}: stamps 1.0 and ")
     assert not (tmp_path / "data.csv").exists()
 
 

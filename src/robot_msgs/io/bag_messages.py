@@ -653,8 +653,8 @@ def write_trajectory_bag(
     try:
         stamps_ns = traj.nanoseconds(distinct=True)  # one pose a nanosecond, or one is lost
     except ValidationError as err:  # it names the stamp; the file is said here
-        msg = f"{path}: {err}"
-        raise ValidationError(msg, field=err.field, reason=err.reason) from err
+        named = err.within(f"{path}: ")
+        raise named from err
     low, high = _HEADER_STAMPS_NS
     outside = np.flatnonzero((stamps_ns < low) | (stamps_ns > high))
     if outside.size:  # Time's own check named neither the bag nor the pose

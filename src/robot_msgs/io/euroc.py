@@ -213,8 +213,8 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
         # read back as EuRoC readers (and evo) do; one pose a nanosecond, or one is lost
         stamps_ns = traj.nanoseconds("ns", distinct=True)
     except ValidationError as err:  # it names the stamp; the file is said here
-        msg = f"{path}: {err}"
-        raise ValidationError(msg, field=err.field, reason=err.reason) from err
+        named = err.within(f"{path}: ")
+        raise named from err
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)
