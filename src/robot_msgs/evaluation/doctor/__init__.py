@@ -338,9 +338,7 @@ def _time_checks(
         if shifted is not None and offset is None:  # the clock cannot be timed
             # WHY the checks named: "cannot be timed" alone read as the one thing amiss,
             # where nothing matched at an unknown offset was checked (as _untold_checks).
-            unrun = ", ".join((*_PAIRED_KINDS, *_MATCHED_KINDS))
-            summary = f"{shifted.summary}; not checked at an offset not known: {unrun}"
-            return [*out, shifted.replace(summary=summary)]
+            return [*out, _unrun_said(shifted, checks)]
         if shifted is not None:
             out.append(shifted)
         if offset is None:
@@ -395,9 +393,18 @@ def _untold_checks(
         association = None
     if association is not None and association.n_matched >= _MIN_FIRST:
         found = _matched_checks(association, settings, checks, (reference, estimate), told=False)
-    unrun = [k for k in (*_PAIRED_KINDS, *_MATCHED_KINDS) if k not in checks]
-    summary = f"{domain.summary}; not checked at an offset not known: {', '.join(unrun)}"
-    return [domain.replace(summary=summary), *found]
+    return [_unrun_said(domain, checks), *found]
+
+
+def _unrun_said(finding: Finding, checks: list[str]) -> Finding:
+    """Return ``finding`` naming the checks of matched poses not in ``checks``: left unrun.
+
+    The one wording of an offset not known, timed or found far (:func:`_untold_checks`).
+    """
+    unrun = ", ".join(k for k in (*_PAIRED_KINDS, *_MATCHED_KINDS) if k not in checks)
+    return finding.replace(
+        summary=f"{finding.summary}; not checked at an offset not known: {unrun}"
+    )
 
 
 #: What the poses matched at the offset are checked for (:func:`_time_checks`).
