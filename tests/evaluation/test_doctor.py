@@ -2581,3 +2581,53 @@ def test_a_gap_in_the_reference_the_matching_bridges_is_not_said() -> None:
         assert diagnose(cut, ref, bridging).finding("coverage") is None
     found = diagnose(cut, ref, EvaluationSettings(sync="interpolate", max_gap_s=5.0))
     assert found.finding("coverage") is not None
+
+
+def test_a_far_estimate_a_static_reference_cannot_time_names_the_checks_left_unrun() -> None:
+    """A reference resting (0.1 mm of noise) and a random walk 49 000 s later: the far
+    search is refused ("the reference is static"), "match in space instead" was the only
+    line, and nothing said that no pose was matched or checked."""
+    n = 400
+    rest = np.random.default_rng(3).normal(scale=1e-4, size=(n, 3))
+    ref = PoseTrajectory(
+        stamps_s=1000.0 + 0.05 * np.arange(n, dtype=np.float64),
+        positions_xyz=rest,
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
+    )
+    d = diagnose(ref, _random_walk(7, 50000.0, 200))
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.summary.endswith(
+        "match in space instead; not checked at an offset not known: coverage, "
+        "rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
+        "quaternion_order, frame_extrinsic, alignment, worst_intervals"
+    )
+    assert d.checks == ("same_input", "stamp_units", "clock_domain")
+
+
+def test_no_pose_matched_names_the_checks_left_unrun() -> None:
+    """One smooth path sampled at 20 Hz on both sides, half a step apart (on time), matched
+    with ``max_diff_s=0.001``: "no pose matched" was said with rate_mismatch listed as
+    checked and no word of the checks of matched poses, which never ran."""
+
+    def path(t: Float64Array) -> Float64Array:
+        return np.stack([np.sin(0.3 * t), np.cos(0.21 * t), 0.1 * np.sin(0.5 * t)], axis=1)
+
+    stamps = 1000.0 + 0.05 * np.arange(2000, dtype=np.float64)
+    ref, est = (
+        PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=path(t),
+            orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (2000, 1)),
+        )
+        for t in (stamps, stamps + 0.025)
+    )
+    d = diagnose(ref, est, EvaluationSettings(max_diff_s=0.001))
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.summary.startswith("no pose matched: No pose pairs found")
+    assert found.summary.endswith(
+        "; not checked: rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
+        "quaternion_order, frame_extrinsic, alignment, worst_intervals"
+    )
+    assert d.checks[-1] == "coverage"

@@ -322,6 +322,8 @@ def _time_checks(
             return [Finding(kind="clock_domain", severity="error", summary=str(err))]
         return _matched_checks(association, settings, checks, (cut, estimate))
     domain, offset, told = _clock_domain(reference, estimate, settings)
+    if domain is not None and offset is None:  # no offset found far: nothing is matched
+        return [*out, _unrun_said(domain, checks)]
     if domain is not None:
         out.append(domain)
     if offset is None:
@@ -344,7 +346,7 @@ def _time_checks(
         if offset is None:
             return out
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
-    checks += _PAIRED_KINDS
+    checks.append("coverage")
     sliced = _in_range(estimate, settings, settings.offset_s)
     gaps = _coverage(reference, estimate if sliced is None else sliced, settings)
     if gaps is not None:
@@ -352,15 +354,16 @@ def _time_checks(
     try:
         association = associate(reference, estimate, settings)
     except AssociationError as err:
-        out.append(
-            Finding(
-                kind="clock_domain",
-                severity="error",
-                summary=f"no pose matched: {err}",
-                fix={"sync": "spatial"},
-            )
+        # WHY the checks named, and rate_mismatch not among those run: it was listed
+        # as checked, and "no pose matched" read as the one thing amiss.
+        unmatched = Finding(
+            kind="clock_domain",
+            severity="error",
+            summary=f"no pose matched: {err}",
+            fix={"sync": "spatial"},
         )
-        return out
+        return [*out, _unrun_said(unmatched, checks, "")]
+    checks.append("rate_mismatch")
     rate = _rate_mismatch(reference, estimate, association)
     if rate is not None:
         out.append(rate)
@@ -396,15 +399,16 @@ def _untold_checks(
     return [_unrun_said(domain, checks), *found]
 
 
-def _unrun_said(finding: Finding, checks: list[str]) -> Finding:
+def _unrun_said(
+    finding: Finding, checks: list[str], where: str = " at an offset not known"
+) -> Finding:
     """Return ``finding`` naming the checks of matched poses not in ``checks``: left unrun.
 
-    The one wording of an offset not known, timed or found far (:func:`_untold_checks`).
+    The one wording of the checks a stop leaves unrun: at an offset not known, timed or
+    found far (:func:`_untold_checks`), or, ``where`` empty, with no pose matched.
     """
     unrun = ", ".join(k for k in (*_PAIRED_KINDS, *_MATCHED_KINDS) if k not in checks)
-    return finding.replace(
-        summary=f"{finding.summary}; not checked at an offset not known: {unrun}"
-    )
+    return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
 
 
 #: What the poses matched at the offset are checked for (:func:`_time_checks`).
