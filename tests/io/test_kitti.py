@@ -7,6 +7,7 @@ import fcntl
 import math
 import os
 import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -117,6 +118,19 @@ def test_read_kitti_refuses_a_block_far_from_orthonormal(tmp_path: Path) -> None
         FormatError, match=r"line 1: the 3x3 block is not a rotation \(max \|R Rᵀ - I\| = 0.21"
     ):
         read_kitti(write(tmp_path, "1.1 0 0 0 0 1 0 0 0 0 1 0\n"))
+
+
+def test_read_kitti_refuses_a_block_with_a_subnormal_pivot_without_a_numpy_warning(
+    tmp_path: Path,
+) -> None:
+    """Hypothesis's row (0 5e-324 -0 -0 1 0 -0 -0 2 0 1e308 -0): the determinant said in
+    the refusal divided by its 5e-324 pivot, and NumPy's RuntimeWarning escaped the
+    reader (an error under ``-W error``) before the refusal."""
+    row = "0.0 5e-324 -0.0 -0.0 1 0.0 -0.0 -0.0 2.0 0.0 1e308 -0.0\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError, match=r"line 1: the 3x3 block is not a rotation"):
+            read_kitti(write(tmp_path, row))
 
 
 def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(

@@ -202,7 +202,8 @@ def read_kitti(
         label = table.where(np.array([row]))[0]
         block = blocks[row : row + 1]
         gram = float(rotation_matrix_deviation(block, proper=False)[0])  # `deviation`: inf
-        with np.errstate(over="ignore", invalid="ignore"):  # entries past 1e102: inf, NaN
+        # entries past 1e102: inf, NaN; a subnormal pivot (5e-324): a division by zero
+        with np.errstate(all="ignore"):
             det = float(np.linalg.det(block[0]))
         what = "a reflection, not a rotation" if det < 0 else "not a rotation"
         msg = (
