@@ -123,6 +123,7 @@ def test_rotation_blocks_as_given_are_kept_when_near_the_orientations() -> None:
         np.diag([-1.0, -1.0, 1.0]),  # a rotation, but not this pose's (180° about z)
         np.diag([1.0, 1.0, -1.0]),  # a reflection
         np.full((3, 3), np.nan),
+        np.array([[0.0, 5e-324, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 1e308]]),  # det: 1 / 5e-324
     ],
 )
 def test_rotation_blocks_far_from_the_orientations_are_refused(block: np.ndarray) -> None:

@@ -376,7 +376,7 @@ class PoseTrajectory(Msg):
     def _validate_matrices(self, matrices: Float64Array) -> None:
         from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415 - rarely set
 
-        with np.errstate(invalid="ignore", over="ignore"):
+        with np.errstate(all="ignore"):  # inf, NaN; det's subnormal pivot: divide by zero
             off = np.abs(matrices - matrix_from_quat_xyzw(self.orientations_quat_xyzw))
             bad = ~(off.max(axis=(1, 2), initial=0.0) <= ROTATION_MATRIX_TOL)
             bad |= ~(np.linalg.det(matrices) > 0)
