@@ -461,6 +461,18 @@ def test_a_short_smooth_path_that_slides_along_another_is_not_said_to_line_up() 
     assert "(its best fit, 1999.8200 s, ± 0.25 s, 10% of the 2.48 s timed)" in found.summary
 
 
+def _kf_mono_far(evo_data: Path, start_s: float, span_s: float) -> Diagnosis:
+    """Diagnose ``span_s`` of fr2_desk_ORB_kf_mono from ``start_s``, 10 000 s late."""
+    est = read_trajectory(evo_data / "fr2_desk_ORB_kf_mono.txt")
+    start = float(est.stamps_s[0]) + start_s
+    piece = est.replace(stamps_s=est.stamps_s + 10_000.0)
+    keep = np.flatnonzero((est.stamps_s >= start) & (est.stamps_s <= start + span_s))
+    with warnings.catch_warnings():  # its one repeated stamp, said by the doctor
+        warnings.simplefilter("ignore", DataWarning)
+        ref = read_trajectory(evo_data / "fr2_desk_groundtruth.txt")
+    return diagnose(ref, _rows(piece, keep))
+
+
 @pytest.mark.evo_data
 @pytest.mark.parametrize(
     ("start_s", "told"),
@@ -476,15 +488,7 @@ def test_a_far_offset_only_an_se3_fit_of_a_scaled_estimate_tells_is_not_offered(
     10 000 s late: an SE(3) fit lined it up at -10033.6569 s ± 0.1 s (from 82.5 s) and
     -9959.0392 s ± 0.2 s (from 10 s), each offered as ``--offset``, where the shape fits
     at its own scale; with a scale fitted they line up elsewhere."""
-    est = read_trajectory(evo_data / "fr2_desk_ORB_kf_mono.txt")
-    start = float(est.stamps_s[0]) + start_s
-    piece = est.replace(stamps_s=est.stamps_s + 10_000.0)
-    keep = np.flatnonzero((est.stamps_s >= start) & (est.stamps_s <= start + 5.0))
-    with warnings.catch_warnings():  # its one repeated stamp, said by the doctor
-        warnings.simplefilter("ignore", DataWarning)
-        ref = read_trajectory(evo_data / "fr2_desk_groundtruth.txt")
-    d = diagnose(ref, _rows(piece, keep))
-    found = d.finding("clock_domain")
+    found = _kf_mono_far(evo_data, start_s, 5.0).finding("clock_domain")
     assert found is not None
     assert found.fix == {}
     assert f"the motion does not tell the offset (its best fit, {told}" in found.summary
@@ -505,15 +509,7 @@ def test_a_far_offset_whose_halves_are_too_short_to_time_is_not_offered(
     up 37 s from the truth (the ground truth's gaps hide 7 of the 16 at the true offset),
     offered as ``--offset`` -9963.1031 s ± 0.2 s and -9963.3303 s ± 0.09 s; the halves
     check, which would have caught it, could not time halves under 10 poses and passed."""
-    est = read_trajectory(evo_data / "fr2_desk_ORB_kf_mono.txt")
-    start = float(est.stamps_s[0]) + start_s
-    piece = est.replace(stamps_s=est.stamps_s + 10_000.0)
-    keep = np.flatnonzero((est.stamps_s >= start) & (est.stamps_s <= start + span_s))
-    with warnings.catch_warnings():  # its one repeated stamp, said by the doctor
-        warnings.simplefilter("ignore", DataWarning)
-        ref = read_trajectory(evo_data / "fr2_desk_groundtruth.txt")
-    d = diagnose(ref, _rows(piece, keep))
-    found = d.finding("clock_domain")
+    found = _kf_mono_far(evo_data, start_s, span_s).finding("clock_domain")
     assert found is not None
     assert found.fix == {}
     assert f"the motion does not tell the offset (its best fit, {told}" in found.summary

@@ -605,9 +605,9 @@ def test_a_damaged_index_time_is_refused_under_python_o_too(
     ), run.stdout
 
 
-def test_a_record_naming_another_topics_connection_is_refused(bags: BagMaker) -> None:
-    """rosbags yields a message as its record's connection says, not its index: a bit
-    flipped in a record's ``conn`` moved a message from /a to /b without a word."""
+def _two_topics_with_conn(bags: BagMaker, op: bytes, byte: int, value: int) -> Path:
+    """A ROS 1 bag of /a and /b, byte ``byte`` of the first ``op`` record's ``conn=`` (/a's, 0)
+    set to ``value``."""
     msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
     bag = bags.write(
         "two",
@@ -618,10 +618,17 @@ def test_a_record_naming_another_topics_connection_is_refused(bags: BagMaker) ->
         },
     )
     data = bytearray(bag.read_bytes())
-    at = data.index(b"conn=", data.index(b"op=\x02")) + len(b"conn=")  # /a's first message
+    at = data.index(b"conn=", data.index(op)) + len(b"conn=")
     assert data[at : at + 4] == (0).to_bytes(4, "little")
-    data[at] = 1  # /b's connection
+    data[at + byte] = value
     bag.write_bytes(bytes(data))
+    return bag
+
+
+def test_a_record_naming_another_topics_connection_is_refused(bags: BagMaker) -> None:
+    """rosbags yields a message as its record's connection says, not its index: a bit
+    flipped in a record's ``conn`` moved a message from /a to /b without a word."""
+    bag = _two_topics_with_conn(bags, b"op=\x02", 0, 1)  # /a's first message: /b's
     damaged = "it is damaged (a record does not match its header or the bag's index: "
     with pytest.raises(
         FormatError, match=re.escape(f"{damaged}a message of /b where the index has another topic)")
@@ -635,20 +642,7 @@ def test_an_index_that_lost_a_topics_messages_is_refused(bags: BagMaker) -> None
     """A bit flipped in an index record's ``conn`` filed /a's messages under no connection:
     rosbags read the bag without them (a fuzz of evo's tf_example.bag read 1 of 518). The
     chunk infos count each connection's messages apart from the index."""
-    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
-    bag = bags.write(
-        "two",
-        "ros1",
-        {
-            "/a": ("geometry_msgs/msg/PoseStamped", msgs),
-            "/b": ("geometry_msgs/msg/PoseStamped", msgs),
-        },
-    )
-    data = bytearray(bag.read_bytes())
-    at = data.index(b"conn=", data.index(b"op=\x04")) + len(b"conn=")  # /a's index record
-    assert data[at : at + 4] == (0).to_bytes(4, "little")
-    data[at + 2] = 1  # connection 65536, which the bag does not have
-    bag.write_bytes(bytes(data))
+    bag = _two_topics_with_conn(bags, b"op=\x04", 2, 1)  # /a's index: 65536, no connection
     expected = (
         f"{bag}: cannot read the bag: it is damaged (a record does not match its header or the "
         "bag's index: /a has 0 messages in the index, 3 in the chunk infos)"
