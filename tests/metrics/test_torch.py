@@ -515,3 +515,28 @@ def test_the_torch_sparc_metric_records_nothing_of_an_empty_batch() -> None:
     metric = tm.SPARC(sample_rate_hz=100.0)
     metric.update(torch.zeros(0, 50, dtype=torch.float64))
     assert metric.count.item() == 0
+
+
+def test_merge_state_refuses_another_type_or_other_settings_as_numpy_merge_does() -> None:
+    """torchmetrics' merge_state checked isinstance only: a DTW took an NDTW's values, a
+    PathSmoothness by path length one by L - 2, in silence (NumPy's merge refuses both)."""
+    from robot_msgs.errors import SettingsMismatchError
+
+    with pytest.raises(TypeError, match=r"Expected another DTW to merge, got NDTW"):
+        tm.DTW().merge_state(tm.NDTW())
+    with pytest.raises(SettingsMismatchError, match=r"Refusing to merge PathSmoothness"):
+        tm.PathSmoothness().merge_state(tm.PathSmoothness(normalization="points"))
+    with pytest.raises(SettingsMismatchError, match=r"'distance': 'euclidean'"):
+        tm.DTW().merge_state(tm.DTW(distance="cityblock"))
+
+
+def test_compute_after_merge_state_counts_the_merged_items() -> None:
+    """A compute() before merge_state was kept: paths of 5 m and 1 m said 5.0, not 3.0."""
+    five, one = tm.PathLength(), tm.PathLength()
+    five.update(torch.tensor([[0.0, 0.0], [3.0, 4.0]], dtype=torch.float64))
+    one.update(torch.tensor([[0.0, 0.0], [1.0, 0.0]], dtype=torch.float64))
+    assert five.compute().item() == 5.0
+    five.merge_state(one)
+    assert five.compute().item() == 3.0  # (5 + 1) / 2
+    five.merge_state({"total": torch.tensor(0.0, dtype=torch.float64), "count": torch.tensor(1)})
+    assert five.compute().item() == 2.0  # (5 + 1 + 0) / 3

@@ -58,6 +58,7 @@ __all__ = [
     "check_choice",
     "check_coordinates",
     "check_finite",
+    "check_mergeable",
     "check_points",
     "check_positive",
     "check_samples",
@@ -68,6 +69,7 @@ __all__ = [
     "position_rounding",
     "ratio_or",
     "running_max",
+    "settings_of",
     "squared_norms",
     "within_limit",
 ]
@@ -118,7 +120,7 @@ class StreamingMean:
         Its constructor's keywords, in their order, each read from the attribute of the same
         name. WHY derived: each metric with options wrote them a second time as this dict.
         """
-        return {name: getattr(self, name) for name in _keywords(type(self).__init__)}
+        return settings_of(self)
 
     @property
     def count(self) -> int:
@@ -171,16 +173,7 @@ class StreamingMean:
         SettingsMismatchError
             When ``other`` was made with different settings.
         """
-        if type(other) is not type(self):
-            msg = f"Expected another {type(self).__name__} to merge, got {type(other).__name__}"
-            raise TypeError(msg)
-        mine, theirs = self.settings(), other.settings()
-        if mine != theirs:
-            msg = (
-                f"Refusing to merge {type(self).__name__} made with {mine} into one made with "
-                f"{theirs}: their values measure different things"
-            )
-            raise SettingsMismatchError(msg)
+        check_mergeable(self, other)
         self._sum += other._sum
         self._count += other._count
 
@@ -211,6 +204,40 @@ def _keywords(init: Callable[..., None]) -> tuple[str, ...]:
     settings() was derived from it).
     """
     return tuple(inspect.signature(init).parameters)[1:]
+
+
+def settings_of(metric: object) -> dict[str, Scalar]:
+    """Return a metric's options: its constructor's keywords, each read from its attribute.
+
+    The rule of :meth:`StreamingMean.settings`, for the torchmetrics classes too.
+    """
+    return {name: getattr(metric, name) for name in _keywords(type(metric).__init__)}
+
+
+def check_mergeable(metric: object, other: object) -> None:
+    """Raise unless ``other`` is a metric of ``metric``'s exact type, made with its settings.
+
+    The one rule of :meth:`StreamingMean.merge` and the torchmetrics classes'
+    ``merge_state``. WHY the exact type: an ``NDTW`` is a ``DTW`` by inheritance, but its
+    values are not DTW distances.
+
+    Raises
+    ------
+    TypeError
+        When ``other`` is another metric type.
+    SettingsMismatchError
+        When ``other`` was made with different settings.
+    """
+    if type(other) is not type(metric):
+        msg = f"Expected another {type(metric).__name__} to merge, got {type(other).__name__}"
+        raise TypeError(msg)
+    mine, theirs = settings_of(metric), settings_of(other)
+    if mine != theirs:
+        msg = (
+            f"Refusing to merge {type(metric).__name__} made with {mine} into one made with "
+            f"{theirs}: their values measure different things"
+        )
+        raise SettingsMismatchError(msg)
 
 
 def nothing_recorded(metric: object) -> RuntimeError:

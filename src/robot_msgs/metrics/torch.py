@@ -27,7 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from robot_msgs import metrics as kernels
 from robot_msgs.errors import ValidationError
-from robot_msgs.metrics.base import check_choice, check_positive, nothing_recorded
+from robot_msgs.metrics.base import (
+    check_choice,
+    check_mergeable,
+    check_positive,
+    nothing_recorded,
+)
 from robot_msgs.metrics.dtw import _DISTANCES
 from robot_msgs.metrics.path import _NORMALIZATIONS
 from robot_msgs.metrics.sparc import SparcOptions
@@ -104,6 +109,26 @@ class _MeanMetric(Metric):
             self._update_count, self._to_sync, self._should_unsync, self.compute_on_cpu = context
             self._enable_grad = False
             raise
+
+    def merge_state(self, incoming_state: dict[str, Any] | Metric) -> None:
+        """Add another instance's (or a state dict's) ``total`` and ``count`` to this one.
+
+        Raises
+        ------
+        TypeError
+            When ``incoming_state`` is another metric type.
+        SettingsMismatchError
+            When it was made with different settings.
+
+        WHY: torchmetrics checks only ``isinstance``, so a DTW took an NDTW's values and a
+        PathSmoothness by path length one by ``L - 2``, in silence, where the NumPy twin's
+        ``merge`` refuses; and it kept the value of an earlier ``compute()``, which then
+        ignored the merged items (a review: 5.0 where the mean was 3.0).
+        """
+        if isinstance(incoming_state, Metric):
+            check_mergeable(self, incoming_state)
+        super().merge_state(incoming_state)
+        self._computed = None
 
     def compute(self) -> Tensor:
         """Return the mean per-item value over every item recorded, on every process."""
