@@ -457,3 +457,59 @@ def test_integrals_over_a_span_past_float64_are_nan_without_a_warning() -> None:
     stats = error_stats([0.0, 0.0], t=[-1e308, 1e308])  # filterwarnings=error: no warning
     assert math.isnan(stats.iae)
     assert stats.rms == 0.0
+
+
+def test_integrals_within_float64_stay_finite_for_errors_past_half_its_range() -> None:
+    """Errors of 1e308 over 1 s: the trapezoid (1e308 + 1e308) / 2 = 1e308, but the sum
+    of the two ends overflowed and the IAE was inf. By hand (t0 = 0):"""
+    stats = error_stats([1.7e308, 1.7e308], t=[0.0, 1.0])  # filterwarnings=error: no warning
+    assert (stats.iae, stats.ise, stats.itae) == (1.7e308, math.inf, 8.5e307)
+    # IAE 1 + 0.5, ITAE (0 + 1) / 2 + 0.5 (1 + 1.5) / 2 = 1.125, in units of 1e308
+    stats = error_stats([1e308, 1e308, 1e308], t=[0.0, 1.0, 1.5])
+    assert (stats.iae, stats.itae) == (1.5e308, 1.125e308)
+    # ISE of 1.2e154 over 1 s: 1.44e308, where each square summed with the next overflowed
+    assert error_stats([1.2e154, 1.2e154], t=[0.0, 1.0]).ise == pytest.approx(1.44e308)
+    # past float64 they stay inf: 2e308
+    assert error_stats([1e308, 1e308, 1e308], t=[0.0, 1.0, 2.0]).iae == math.inf
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.floats(0.01, 10.0), min_size=3, max_size=30),
+    st.lists(st.floats(-100.0, 100.0), min_size=3, max_size=30),
+    st.integers(-1000, 1016),  # 100 x 2^1016 = 7e307: k e stays finite
+    st.floats(-1e3, 1e3),
+    st.data(),
+)
+def test_integral_laws_scaling_split_and_shift(
+    steps: list[float], values: list[float], power: int, shift: float, data: st.DataObject
+) -> None:
+    """The criteria's laws: e times k scales IAE and ITAE by |k| and ISE by k² (exactly for
+    k = ±2^p, up to float64's range); the integrals add over a window split at a sample,
+    ITAE with the right part's IAE times its start's offset from t0; a shift of the clock
+    changes none of them (t - t0 is what ITAE weighs)."""
+    n = min(len(steps), len(values))
+    t = np.concatenate([[0.0], np.cumsum(steps[: n - 1])])
+    e = np.asarray(values[:n])
+    whole = error_stats(e, t)
+    k = -math.ldexp(1.0, power)
+    scaled = error_stats(k * e, t)
+    with np.errstate(over="ignore"):
+        for got, want in (
+            (scaled.iae, np.float64(whole.iae) * abs(k)),
+            (scaled.ise, np.float64(whole.ise) * k * k),
+            (scaled.itae, np.float64(whole.itae) * abs(k)),
+        ):
+            if math.isfinite(want) and abs(want) > 1e-290:  # out of subnormals: exact
+                assert got == want
+            elif not math.isfinite(want):
+                assert got == math.inf
+    b = data.draw(st.integers(1, n - 2))
+    left, right = error_stats(e[: b + 1], t[: b + 1]), error_stats(e[b:], t[b:])
+    assert whole.iae == pytest.approx(left.iae + right.iae, rel=1e-12, abs=1e-12)
+    assert whole.ise == pytest.approx(left.ise + right.ise, rel=1e-12, abs=1e-12)
+    itae = left.itae + right.itae + (t[b] - t[0]) * right.iae
+    assert whole.itae == pytest.approx(itae, rel=1e-9, abs=1e-9)
+    moved = error_stats(e, t + shift)
+    assert moved.iae == pytest.approx(whole.iae, rel=1e-9, abs=1e-9)
+    assert moved.itae == pytest.approx(whole.itae, rel=1e-9, abs=1e-6)
