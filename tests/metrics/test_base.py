@@ -30,6 +30,9 @@ from robot_msgs.metrics import (
     Straightness,
     StreamingMetric,
     SuccessRate,
+    dtw,
+    path_length,
+    path_smoothness,
 )
 from robot_msgs.metrics.base import StreamingMean
 
@@ -184,3 +187,13 @@ def test_settings_read_a_metric_types_signature_once(monkeypatch: pytest.MonkeyP
     assert repr(first) == "_Windowed(window=5, count=0)"
     assert first == second
     assert calls == [_Windowed.__init__]
+
+
+def test_a_one_dimensional_path_of_tiny_steps_keeps_its_length_and_shape() -> None:
+    """Squares below 1e-308 are 0: a 1-D path of steps of 1e-300 m had length 0 and
+    smoothness 0 on NumPy (torch: 1e-300 m and 1), and DTW 0 against 1e-300 m. By hand:
+    steps 1e-300, 0; one change of step of 1e-300 over a length of 1e-300 (a stop)."""
+    path = np.array([[0.0], [1e-300], [1e-300]])
+    assert float(path_length(path)) == 1e-300
+    assert float(path_smoothness(path)) == 1.0
+    assert float(dtw([[0.0]], [[-1e-300]])) == 1e-300

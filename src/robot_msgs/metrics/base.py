@@ -634,15 +634,22 @@ def squared_norms(vectors: Float64Array) -> Float64Array:
 def norms(vectors: Any) -> Any:
     """Euclidean norms along the last axis, ``(..., D) -> (...)``.
 
-    NumPy: :func:`squared_norms` then a square root (the fast road). Other namespaces:
-    the standard's ``vector_norm``, whose gradient at the zero vector is 0 in torch
-    (``sqrt`` of a sum of squares would give NaN there).
+    NumPy: :func:`squared_norms` then a square root (the fast road); for ``D = 1`` the
+    magnitude itself. WHY: a square below 1e-308 is 0, so a 1-D path of steps of 1e-300 m
+    had length 0 and smoothness 0 on NumPy where torch's ``vector_norm`` (the magnitude
+    for ``D = 1``) gave 1e-300 m and 1, and their DTW 0 against 1e-300 m (a review).
+    Other namespaces: the standard's ``vector_norm``, whose gradient at the zero vector
+    is 0 in torch (``sqrt`` of a sum of squares would give NaN there).
 
     Examples
     --------
     >>> norms(np.array([[3.0, 4.0], [0.0, 0.0]]))
     array([5., 0.])
+    >>> norms(np.array([[-1e-300]]))
+    array([1.e-300])
     """
     if isinstance(vectors, np.ndarray):
+        if vectors.shape[-1] == 1:
+            return np.abs(vectors[..., 0])
         return np.sqrt(squared_norms(vectors))
     return array_namespace(vectors).linalg.vector_norm(vectors, axis=-1)
