@@ -640,3 +640,21 @@ def test_a_time_range_between_two_poses_of_a_run_without_a_span_is_judged_by_its
     ref = _traj(T, _line(T))
     spanned = _run_folder(tmp_path, "ref", ref, reference=ref)
     assert run_report(spanned, NONE.replace(evaluation=window)).success
+
+
+def test_a_time_range_gives_the_output_rate_within_it_as_the_input_rate(tmp_path: Path) -> None:
+    """An estimate at 20 Hz over 0 .. 5 s and 10 Hz over 5 .. 10 s, frames acquired at
+    10 Hz: --t-start 5 said 15 Hz output (the whole run's 150 steps over 10 s) beside
+    10 Hz processed within the range (a hunt); by hand, 50 steps over 5 .. 10 s: 10 Hz."""
+    t = np.concatenate([np.arange(100) / 20.0, np.arange(50, 101) / 10.0])
+    timing = "frame,acquisition_s,available_s\n" + "".join(
+        f"{k},{k / 10:.1f},{k / 10 + 0.02:.2f}\n" for k in range(101)
+    )
+    folder = _run_folder(tmp_path, "run", _traj(t, _line(t)), timing=timing)
+    whole = run_report(folder)
+    assert whole.output_rate_hz == pytest.approx(15.0)
+    late = run_report(folder, NONE.replace(evaluation=EvaluationSettings(t_start_s=5.0)))
+    assert late.input_rate_hz == pytest.approx(10.0)
+    assert late.output_rate_hz == pytest.approx(10.0)
+    outside = run_report(folder, NONE.replace(evaluation=EvaluationSettings(t_start_s=20.0)))
+    assert math.isnan(outside.output_rate_hz)

@@ -12,7 +12,7 @@ The failure reasons are short categories that aggregate well: the run's ``failur
 text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
 ``"estimate ends early"``, ``"coverage too low"`` or ``"time range outside the sequence"``
 (``t_start_s``/``t_end_s`` leave nothing of it); details go to ``notes``. The time range
-cuts the span, the losses, the coverage and the timing log's latency alike; one that
+cuts the span, the losses, the coverage, the rates and the timing log's latency alike; one that
 leaves nothing of the sequence leaves no loss, no coverage (NaN) and a latency of no
 frame (as a range that meets the sequence but holds none of them). A run without a span
 (no reference, no timing log) has its losses cut to the range itself and its poses within
@@ -71,8 +71,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: over a run without a span cuts its losses to the range and judges the poses within it
 #: (one that holds none of the estimate fails it as 'time range outside the sequence');
 #: 4: one between two of its poses without a loss fails nothing (it said 'estimate ends
-#: early', its one pose in tracking losses, of no pose and no loss).
-JUDGING_REVISION = 4
+#: early', its one pose in tracking losses, of no pose and no loss); 5: the output rate
+#: is the estimate's within the time range, as the input rate is the timing log's (it was
+#: the whole run's: 15 Hz beside 10 Hz processed within --t-start 5).
+JUDGING_REVISION = 5
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -536,6 +538,8 @@ def evaluate_run(
         notes.append("no reference: accuracy not evaluated (see repeatability)")
     latency, latency_s, processing_s = _latency(run)
     meta = spec.meta
+    # The output rate over the time range, as the input rate (the timing log cut to it).
+    output = stamps if window is None else stamps[(stamps >= window[0]) & (stamps <= window[1])]
     report = RunReport(
         name=spec.name,
         success=not failure,
@@ -561,7 +565,7 @@ def evaluate_run(
         latency=latency,
         input_rate_hz=rate_hz(run.timing.acquisition_s) if run.timing is not None else math.nan,
         nominal_input_rate_hz=meta.input_rate_hz,
-        output_rate_hz=rate_hz(stamps),
+        output_rate_hz=rate_hz(output),
         resources=resources_from_log(run.resources) if run.resources is not None else None,
         notes=tuple(notes),
     )
