@@ -2,28 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from robot_msgs.compare.run_report import Resources
+from robot_msgs.compare.statistics import error_stats
 
 if TYPE_CHECKING:
     from robot_msgs.runs.logs import ResourceLog
-    from robot_msgs.typing import Float64Array
 
 __all__ = ["resources_from_log"]
-
-
-def _peak(values: Float64Array) -> float:
-    finite = values[np.isfinite(values)]
-    return float(np.max(finite)) if finite.size else math.nan
-
-
-def _mean(values: Float64Array) -> float:
-    finite = values[np.isfinite(values)]
-    return float(np.mean(finite)) if finite.size else math.nan
 
 
 def resources_from_log(log: ResourceLog) -> Resources:
@@ -37,6 +24,7 @@ def resources_from_log(log: ResourceLog) -> Resources:
     Examples
     --------
     >>> from pathlib import Path
+    >>> import numpy as np
     >>> from robot_msgs.runs.logs import ResourceLog
     >>> nan = np.full(3, np.nan)
     >>> log = ResourceLog(path=Path("r.csv"), time_s=np.array([0.0, 1.0, 2.0]),
@@ -48,15 +36,27 @@ def resources_from_log(log: ResourceLog) -> Resources:
     (100.0, 150.0, 300000000.0, 6)
     """
     t = log.time_s
-    threads = _peak(log.threads)
+    # error_stats: the finite samples' peak and mean, a mean that holds where their sum
+    # overflows float64 (two CPU samples of 1e308 % ended the run as "got inf at
+    # Resources.mean_cpu_percent", naming no file; a hunt).
+    rss, cpu, threads, gpu_mem, gpu = (
+        error_stats(values)
+        for values in (
+            log.rss_bytes,
+            log.cpu_percent,
+            log.threads,
+            log.gpu_mem_bytes,
+            log.gpu_percent,
+        )
+    )
     return Resources(
         n_samples=int(t.size),
         duration_s=float(t[-1] - t[0]) if t.size > 1 else 0.0,
-        peak_rss_bytes=_peak(log.rss_bytes),
-        mean_cpu_percent=_mean(log.cpu_percent),
-        peak_cpu_percent=_peak(log.cpu_percent),
-        peak_threads=-1 if math.isnan(threads) else int(threads),
-        peak_gpu_mem_bytes=_peak(log.gpu_mem_bytes),
-        mean_gpu_percent=_mean(log.gpu_percent),
-        peak_gpu_percent=_peak(log.gpu_percent),
+        peak_rss_bytes=rss.max,
+        mean_cpu_percent=cpu.mean,
+        peak_cpu_percent=cpu.max,
+        peak_threads=int(threads.max) if threads.n else -1,
+        peak_gpu_mem_bytes=gpu_mem.max,
+        mean_gpu_percent=gpu.mean,
+        peak_gpu_percent=gpu.max,
     )
