@@ -60,6 +60,22 @@ def test_latency_without_processing_column_has_nan_processing(tmp_path: Path) ->
     assert any("clock synchronisation not stated" in n for n in lat.notes)
 
 
+def test_latency_mean_of_samples_whose_sum_overflows_is_their_mean(tmp_path: Path) -> None:
+    """Two frames available 1e308 s after acquisition (finite, as read): the sum of the
+    latencies overflowed, and the run ended as "got inf at Latency.latency_mean_s",
+    naming no file (a hunt). The mean of two equal samples is that sample."""
+    path = tmp_path / "timing.csv"
+    path.write_text("frame,acquisition_s,available_s\n0,0,1e308\n1,1,1e308\n")
+    lat = latency_from_timing(read_timing(path))
+    assert (lat.latency_mean_s, lat.latency_max_s) == (1e308, 1e308)
+    assert lat.latency_p50_s == lat.latency_p95_s == 1e308
+    samples = np.array([0.25, 0.5, 0.5, 3.0])  # and NumPy's linear percentiles, bit for bit
+    lat = latency_from_samples(samples)
+    assert lat.latency_p50_s == float(np.percentile(samples, 50.0)) == 0.5
+    assert lat.latency_p95_s == float(np.percentile(samples, 95.0))
+    assert lat.latency_p95_s == pytest.approx(2.625)  # index 2.85: 0.5 + 0.85 * 2.5
+
+
 def test_latency_rejects_negative_samples() -> None:
     with pytest.raises(ValidationError, match=r"latencies >= 0 s, got -0.1 at sample 1"):
         latency_from_samples([0.1, -0.1])

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.compare.run_report import Latency
+from robot_msgs.compare.statistics import error_stats, percentile
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.optional import require
 
@@ -48,11 +49,18 @@ BAG_PROXY_NOTE = (
 
 
 def _percentiles(values: Float64Array) -> tuple[float, float, float, float]:
-    """p50, p95, max and mean of ``values`` (NaN for none)."""
+    """p50, p95, max and mean of ``values`` (NaN for none), samples >= 0.
+
+    NumPy's linear percentiles (:func:`~robot_msgs.compare.statistics.percentile`, bit
+    for bit); :func:`~robot_msgs.compare.statistics.error_stats` gives the p95 (of the
+    magnitudes: the samples), the max and a mean held within the samples where their
+    sum overflows float64 (two latencies of 1e308 s ended the run as "got inf at
+    Latency.latency_mean_s", naming no file; a hunt).
+    """
     if values.size == 0:
         return (math.nan,) * 4
-    p50, p95 = np.percentile(values, [50.0, 95.0])
-    return float(p50), float(p95), float(np.max(values)), float(np.mean(values))
+    stats = error_stats(values)
+    return percentile(values, 50.0), stats.p95_abs, stats.max, stats.mean
 
 
 def latency_from_samples(
