@@ -130,6 +130,10 @@ def test_resources_refuse_a_count_of_threads_that_is_not_whole(tmp_path: Path) -
         read_resources(_write(tmp_path / "r.csv", f"{header}0,1,1,2\n1,1,1,1.5\n"))
     with pytest.raises(FormatError, match=r"i\.csv:2: column `threads`: .* got inf$"):
         read_resources(_write(tmp_path / "i.csv", f"{header}0,1,1,inf\n"))
+    with pytest.raises(
+        FormatError, match=r"b\.csv:3: column `threads`: expected a count of threads below 2\*\*63"
+    ):
+        read_resources(_write(tmp_path / "b.csv", f"{header}0,1,1,2\n1,1,1,1e19\n"))
     log = read_resources(_write(tmp_path / "w.csv", f"{header}0,1,1,2\n1,1,1,\n2,1,1,3.0\n"))
     assert log.threads.tolist()[::2] == [2.0, 3.0]  # an empty cell is NaN, 3.0 is 3
 

@@ -209,7 +209,7 @@ def read_resources(path: Path) -> ResourceLog:
     ------
     FormatError
         Bad layout or cells, times not strictly increasing, negative or infinite values,
-        a count of threads that is not a whole number.
+        a count of threads that is not a whole number below 2**63.
 
     Examples
     --------
@@ -243,5 +243,11 @@ def read_resources(path: Path) -> ResourceLog:
             if not whole.all():
                 row = int(np.flatnonzero(~whole)[0])
                 raise table.fail(row, name, "a whole number of threads", float(values[row]))
+            # 1e19 threads ended the run as "Expected int (int64...) - at
+            # `Resources.peak_threads`", naming no file or line (a hunt).
+            past = values >= 2.0**63
+            if past.any():
+                row = int(np.flatnonzero(past)[0])
+                raise table.fail(row, name, "a count of threads below 2**63", float(values[row]))
         out[name] = values
     return ResourceLog(path=path, time_s=time_s, **out)
