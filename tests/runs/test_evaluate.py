@@ -658,3 +658,23 @@ def test_a_time_range_gives_the_output_rate_within_it_as_the_input_rate(tmp_path
     assert late.output_rate_hz == pytest.approx(10.0)
     outside = run_report(folder, NONE.replace(evaluation=EvaluationSettings(t_start_s=20.0)))
     assert math.isnan(outside.output_rate_hz)
+
+
+def test_a_loss_wholly_outside_the_sequence_is_not_counted(tmp_path: Path) -> None:
+    """An estimate from -5 s, tracking lost -3 .. -1 s while initialising, a reference of
+    0 .. 10 s: the report said 1 loss beside 0.0 s lost and a coverage of 100 %, and no
+    loss with --t-start 0, the same span (a hunt). A loss that meets the sequence stays
+    whole (its recovery time), its lost seconds cut to the sequence: -3 .. 0.5 s, 0.5 s."""
+    t = np.round(np.arange(-50, 101) / 10.0, 1)
+    ref = _traj(T, _line(T))
+    for name, tracking, kept, lost_s in (
+        ("before", "time_s,event\n-3,lost\n-1,recovered\n", [], 0.0),
+        ("across", "time_s,event\n-3,lost\n0.5,recovered\n", [(-3.0, 0.5)], 0.5),
+        ("after", "time_s,event\n12,lost\n", [], 0.0),
+    ):
+        folder = _run_folder(tmp_path, name, _traj(t, _line(t)), reference=ref, tracking=tracking)
+        for settings in (NONE, NONE.replace(evaluation=EvaluationSettings(t_start_s=0.0))):
+            report = run_report(folder, settings)
+            assert [(x.start_s, x.end_s) for x in report.losses] == kept
+            assert (report.n_losses, report.lost_s) == (len(kept), lost_s)
+            assert report.success

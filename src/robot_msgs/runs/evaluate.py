@@ -73,8 +73,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: 4: one between two of its poses without a loss fails nothing (it said 'estimate ends
 #: early', its one pose in tracking losses, of no pose and no loss); 5: the output rate
 #: is the estimate's within the time range, as the input rate is the timing log's (it was
-#: the whole run's: 15 Hz beside 10 Hz processed within --t-start 5).
-JUDGING_REVISION = 5
+#: the whole run's: 15 Hz beside 10 Hz processed within --t-start 5); 6: losses that
+#: do not meet the sequence are left out without a time range too (one wholly before the
+#: reference was counted, with 0 s lost).
+JUDGING_REVISION = 6
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -482,6 +484,11 @@ def evaluate_run(
     valid = valid_mask(stamps, losses)
     if window is not None:
         losses, run = _in_window(run, losses, window, clip=spanless)
+    elif not spanless:
+        # The losses that meet the sequence, as a time range over all of it keeps them: a
+        # loss wholly before the reference (initialising) was counted, 1 loss beside
+        # 0.0 s lost and a coverage of 100 %, and dropped by --t-start at its start.
+        losses = tuple(loss for loss in losses if loss.end_s > start_s and loss.start_s <= end_s)
     cover = coverage(
         stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
     )
