@@ -64,6 +64,22 @@ def test_runs_table_formats_units_and_missing_values() -> None:
     assert "latency max [ms]" in headers
 
 
+def test_a_figure_that_rounds_to_zero_keeps_its_first_significant_digit() -> None:
+    """A filter answering in 0.4 ms printed latency "0" ms (as an APE of 3e-05 m printed
+    "0.0000" m): not what was measured (a hunt). Zero itself stays "0"."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    assert run.latency is not None
+    fast = run.latency.replace(
+        latency_p50_s=0.0004, latency_p95_s=0.0004, latency_max_s=0.0004, processing_p50_s=0.0
+    )
+    table = runs_table(report.replace(runs=(run.replace(latency=fast),)))
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    assert row["latency p50 [ms]"] == row["latency max [ms]"] == "0.4"
+    assert row["processing p50 [ms]"] == "0"
+
+
 def test_groups_and_ranking_tables() -> None:
     report = example("compare/Report")
     assert isinstance(report, Report)

@@ -27,8 +27,25 @@ class ReportTable:
 
 
 def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
-    """``value * scale`` with ``digits`` decimals, or ``-`` when NaN."""
-    return MISSING if not math.isfinite(value) else f"{value * scale:.{digits}f}"
+    """``value * scale`` with ``digits`` decimals, or ``-`` when NaN.
+
+    A value that ``digits`` decimals round to zero keeps its first significant digit,
+    as :func:`_pct` keeps a share from reading all or none: a latency of 0.4 ms printed
+    "0" ms, an APE of 3e-05 m "0.0000" m (a hunt). Below 1e-9 (rounding noise of a
+    perfect estimate, 3e-16 m) it stays zero.
+
+    Examples
+    --------
+    >>> [_num(v, 0, 1e3) for v in (0.0304, 0.0004, 0.0)], _num(3e-5, 4), _num(-3e-13, 4)
+    (['30', '0.4', '0'], '0.00003', '-0.0000')
+    """
+    if not math.isfinite(value):
+        return MISSING
+    scaled = value * scale
+    shown = f"{scaled:.{digits}f}"
+    if float(shown) == 0.0 and 1e-9 <= abs(scaled) < math.inf:
+        shown = f"{scaled:.{-math.floor(math.log10(abs(scaled)))}f}"
+    return shown
 
 
 def _pct(value: float) -> str:
