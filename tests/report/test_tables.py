@@ -46,6 +46,7 @@ def test_runs_table_formats_units_and_missing_values() -> None:
     assert row["dropped"] == "4"
     assert row["peak GPU mem [MB]"] == "1200"
     assert row["GPU mean [%]"] == "-"
+    assert row["peak threads"] == "8"  # logged by the example, as the guide's resources ask
     # A report with none of them has none of their columns.
     bare = report.replace(
         runs=tuple(
@@ -60,6 +61,13 @@ def test_runs_table_formats_units_and_missing_values() -> None:
     )
     headers = runs_table(bare).headers
     assert "processed [Hz]" not in headers
+    unlogged = bare.replace(
+        runs=tuple(
+            r.replace(resources=r.resources.replace(peak_threads=-1) if r.resources else None)
+            for r in bare.runs
+        )
+    )
+    assert "peak threads" not in runs_table(unlogged).headers
     assert "peak GPU mem [MB]" not in headers
     assert "latency max [ms]" in headers
 
