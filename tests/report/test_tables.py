@@ -162,6 +162,13 @@ def test_runs_csv_has_raw_numbers() -> None:
     assert cells["peak_threads"] == "8"
     assert cells["rpe_rmse_m"] == ""
     assert cells["alignment"] == "se3"
+    # Threads not logged (-1 in the message) are an empty cell, as every unknown: the
+    # CSV said -1 threads (a hunt).
+    run = report.runs[0]
+    assert run.resources is not None
+    unlogged = report.replace(runs=(run.replace(resources=run.resources.replace(peak_threads=-1)),))
+    header, row = runs_csv(unlogged).splitlines()
+    assert dict(zip(header.split(","), row.split(","), strict=True))["peak_threads"] == ""
 
 
 def test_ape_columns_hold_the_ape_when_an_rpe_is_the_first_metric() -> None:

@@ -291,7 +291,8 @@ def runs_csv(report: Report) -> str:
             lat.n_dropped if lat and lat.n_dropped >= 0 else "",
             r.input_rate_hz, r.nominal_input_rate_hz, r.output_rate_hz,
             res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
-            res.peak_cpu_percent if res else nan, res.peak_threads if res else "",
+            res.peak_cpu_percent if res else nan,
+            res.peak_threads if res and res.peak_threads >= 0 else "",  # -1: not logged
             res.peak_gpu_mem_bytes if res else nan,
             r.version, parameters_text(r.parameters),
             r.accuracy.settings.align if r.accuracy and r.accuracy.settings else "",
