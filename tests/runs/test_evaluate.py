@@ -678,3 +678,20 @@ def test_a_loss_wholly_outside_the_sequence_is_not_counted(tmp_path: Path) -> No
             assert [(x.start_s, x.end_s) for x in report.losses] == kept
             assert (report.n_losses, report.lost_s) == (len(kept), lost_s)
             assert report.success
+
+
+def test_coverage_too_low_is_said_with_the_decimals_that_tell_it_from_the_bound(
+    tmp_path: Path,
+) -> None:
+    """Poses every 1 ms over 0 .. 4.995 s, then one at 10 s (a gap past coverage_gap_s):
+    by hand 4.995 s of 10 s covered, 0.4995, under the default 0.5. The note said 'cover
+    50% of the sequence, under the 50% success needs' (a hunt)."""
+    t = np.concatenate([np.round(np.arange(4996) / 1000.0, 3), [10.0]])
+    ref = _traj(T, _line(T))
+    report = run_report(_run_folder(tmp_path, "run", _traj(t, _line(t)), reference=ref))
+    assert report.coverage == pytest.approx(0.4995)
+    assert report.failure == "coverage too low"
+    assert report.notes[0] == (
+        "the valid poses cover 49.95% of the sequence, under the 50.00% success needs "
+        "(`min_coverage=`)"
+    )

@@ -75,8 +75,9 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: is the estimate's within the time range, as the input rate is the timing log's (it was
 #: the whole run's: 15 Hz beside 10 Hz processed within --t-start 5); 6: losses that
 #: do not meet the sequence are left out without a time range too (one wholly before the
-#: reference was counted, with 0 s lost).
-JUDGING_REVISION = 6
+#: reference was counted, with 0 s lost); 7: 'coverage too low' says the coverage and the
+#: bound with the decimals that tell them apart (it said 'cover 50%, under the 50%').
+JUDGING_REVISION = 7
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -268,9 +269,13 @@ def _judge(
     last_valid = float(stamps[valid][-1]) if valid.any() else -math.inf
     if last_valid >= end_s - settings.end_tolerance_s:
         if cover < settings.min_coverage:  # NaN (no span) is never below
+            # As many decimals as tell the two apart: a coverage of 0.4995 was said as
+            # 'cover 50% of the sequence, under the 50% success needs' (a hunt).
+            low, need = cover, settings.min_coverage
+            places = next(n for n in range(17) if f"{low:.{n}%}" != f"{need:.{n}%}" or n == 16)
             note = (
-                f"the valid poses cover {cover:.0%} of the sequence, under the "
-                f"{settings.min_coverage:.0%} success needs (`min_coverage=`)"
+                f"the valid poses cover {low:.{places}%} of the sequence, under the "
+                f"{need:.{places}%} success needs (`min_coverage=`)"
             )
             return "coverage too low", [note]
         return "", []
