@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.limits import input_limits
 from robot_msgs.runs import discover_runs, load_run, load_runs
 from robot_msgs.runs.folders import PathResolver, is_run_folder
@@ -143,6 +143,28 @@ def test_a_run_folder_without_estimate_is_still_a_run(tmp_path: Path) -> None:
     assert found.label == "orb/MH_01/1"
     assert found.estimate == str(run / "estimate.tum")  # absent: a recorded failure later
     assert found.meta.reported_failure == "tracking lost at start"
+
+
+def test_a_folder_of_logs_without_estimate_or_meta_json_is_named_not_skipped_unsaid(
+    tmp_path: Path,
+) -> None:
+    """A trial that crashed before writing its estimate, its timing and tracking logs
+    written, no meta.json: it was skipped without a word, the sequence said 1 of 1 runs
+    succeeded (a hunt). It is still no run (the convention), and a warning says so."""
+    done = tmp_path / "orb" / "MH_01" / "1"
+    done.mkdir(parents=True)
+    (done / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    crashed = tmp_path / "orb" / "MH_01" / "2"
+    crashed.mkdir()
+    (crashed / "timing.csv").write_text("frame,acquisition_s,available_s\n0,0,0.1\n")
+    (crashed / "tracking.csv").write_text("time_s,event\n")
+    (tmp_path / "MH_01").mkdir()
+    (tmp_path / "MH_01" / "reference.tum").write_text("0 0 0 0 0 0 0 1\n")  # no warning
+    said = rf"{re.escape(str(crashed))}: holds timing.csv, tracking.csv but no estimate"
+    with pytest.warns(DataWarning, match=said) as seen:
+        found = discover_runs(tmp_path)
+    assert [run.label for run in found] == ["orb/MH_01/1"]
+    assert len(seen) == 1
 
 
 def test_the_example_runs_read_the_same_as_a_root_and_through_their_manifest() -> None:

@@ -274,6 +274,28 @@ def _is_run(listing: Listing) -> bool:
     )
 
 
+def _warn_if_logs_alone(listing: Listing) -> None:
+    """Warn that a folder holding run logs but no estimate or ``meta.json`` is no run.
+
+    WHY: such a folder (a trial that crashed before writing its estimate) was skipped
+    without a word, and its failure left out of the success rate: 1 of 1 runs
+    succeeded where 1 of 2 had (a hunt). The convention stays: it is not a run.
+    """
+    logs = [
+        name
+        for name in ("timing.csv", "tracking.csv", "resources.csv")
+        if listing.kinds.get(name) == "file"
+    ]
+    if logs:
+        warnings.warn(
+            f"{listing.folder}: holds {', '.join(logs)} but no estimate.<ext> or meta.json: "
+            "not a run, and not counted (a run that wrote no estimate counts as failed "
+            "with a meta.json)",
+            DataWarning,
+            stacklevel=caller_stacklevel(),
+        )
+
+
 def is_run_folder(folder: Path) -> bool:
     """Whether ``folder`` is a run folder: it holds ``meta.json`` or ``estimate.<ext>``."""
     return folder.is_dir() and _is_run(list_folder(folder))
@@ -561,15 +583,18 @@ class _Walk:
                     yield from self._below(child, pool, depth + 1)
                 elif _is_run(child):
                     yield self._run(child)
+                else:
+                    _warn_if_logs_alone(child)
                 continue
             found = []  # tied keys: the runs of these entries sorted by whole paths
             for _, below, name in sorted(tied, key=lambda item: (item[2], item[1])):
                 child = self._listed(ahead[name], listing.folder / name, depth + 1)
-                found += (
-                    list(self._below(child, pool, depth + 1))
-                    if below
-                    else ([self._run(child)] if _is_run(child) else [])
-                )
+                if below:
+                    found += list(self._below(child, pool, depth + 1))
+                elif _is_run(child):
+                    found.append(self._run(child))
+                else:
+                    _warn_if_logs_alone(child)
             yield from sorted(found, key=lambda run: (natural_key(run.name), run.name))
 
 
