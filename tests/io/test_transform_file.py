@@ -224,6 +224,15 @@ def test_the_16_numbers_of_a_setting_are_accepted(tmp_path: Path) -> None:
         (np.diag([1.0, 2.0, 1.0, 1.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
         (np.diag([1.0, 1.0, -1.0, 1.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
         (np.diag([2.0, 2.0, 2.0, 2.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
+        # NumPy's Gram matrix and det warned (an error under -W error) before the refusal:
+        # past 1e154 an overflow, a subnormal pivot (5e-324) a division by zero.
+        (np.diag([1e200, 1e200, 1e200, 1.0]), None, "T.json", r"SE\(3\) or Sim\(3\)"),
+        (
+            [[0, 5e-324, 0, 0], [1, 0, 0, 0], [2, 0, 1e308, 0], [0, 0, 0, 1]],
+            None,
+            "T.json",
+            r"SE\(3\) or Sim\(3\)",
+        ),
         (np.diag([2.0, 2.0, 2.0, 1.0]), "pose", "T.json", r"a ROS pose has no scale"),
         (np.eye(4), "evo", "T.txt", r"holds the matrix; write the 'evo' layout"),
         (np.eye(4), "euler", "T.json", r"Expected a layout in"),
