@@ -2627,3 +2627,22 @@ def test_no_pose_matched_names_the_checks_left_unrun() -> None:
         "quaternion_order, frame_extrinsic, alignment, worst_intervals"
     )
     assert d.checks[-1] == "coverage"
+
+
+@pytest.mark.parametrize("still", [True, False])
+def test_the_checks_a_motion_mismatch_leaves_unrun_are_not_listed_as_checked(
+    *, still: bool
+) -> None:
+    """An estimate standing still, or another random walk, on the reference's stamps: the
+    motion mismatch stops the checks of matched poses, yet ``Diagnosis.checks`` listed
+    scale, quaternion_order, frame_extrinsic, alignment and worst_intervals as checked
+    (found nothing), none of which ran."""
+    ref = _random_walk(1, 1000.0, 400)
+    other = _random_walk(9, 1000.0, 400)
+    moved = np.zeros((400, 3)) if still else other.positions_xyz
+    d = diagnose(ref, other.replace(positions_xyz=moved))
+    assert d.kinds("error") == ("motion_mismatch",)
+    assert d.checks[-1] == "motion_mismatch"
+    assert not {"planar", "scale", "frame_extrinsic", "alignment", "worst_intervals"} & set(
+        d.checks
+    )

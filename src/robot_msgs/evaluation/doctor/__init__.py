@@ -459,7 +459,6 @@ def _matched_checks(
         ]
     out: list[Finding] = []
     ref, est = association.reference, association.estimate
-    checks += fit_kinds if told else []
     method = settings.align if settings.align != "none" else "se3"
     # A side standing still first: its distances do not correlate either, and "another
     # sequence" would not say which side holds no motion; one at a single point fails the
@@ -476,6 +475,7 @@ def _matched_checks(
     except AlignmentError as err:
         if not told:  # said unrun by _untold_checks: a fit at an offset not known
             return []
+        checks.append("alignment")
         out.append(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
         )
@@ -490,7 +490,10 @@ def _matched_checks(
         return [wrong]
     if not told:
         return []
-    checks.append(planar_kind)
+    # WHY listed here, once run: listed on entry, a side standing still, another
+    # sequence or a turned estimate left scale, extrinsic, fit and intervals "checked,
+    # nothing found" (Diagnosis.checks), where none of them ran.
+    checks += [planar_kind, *fit_kinds]
     planar = _planar(ref, est, settings, fitted.rotation)
     if planar is not None:
         out.append(planar)
