@@ -540,3 +540,16 @@ def test_compute_after_merge_state_counts_the_merged_items() -> None:
     assert five.compute().item() == 3.0  # (5 + 1) / 2
     five.merge_state({"total": torch.tensor(0.0, dtype=torch.float64), "count": torch.tensor(1)})
     assert five.compute().item() == 2.0  # (5 + 1 + 0) / 3
+
+
+def test_a_fresh_metric_that_merged_items_computes_them_without_a_warning() -> None:
+    """One metric gathering the others' states: compute() warned "called before the
+    update method ... metric states have not yet been updated" (an error here, under
+    filterwarnings=error), where the merge had given it a path of 5 m."""
+    five, gathered = tm.PathLength(), tm.PathLength()
+    five.update(torch.tensor([[0.0, 0.0], [3.0, 4.0]], dtype=torch.float64))
+    gathered.merge_state(five)
+    assert gathered.compute().item() == 5.0
+    state = tm.PathLength()
+    state.merge_state({"total": torch.tensor(1.0, dtype=torch.float64), "count": torch.tensor(1)})
+    assert state.compute().item() == 1.0

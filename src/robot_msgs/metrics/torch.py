@@ -123,12 +123,16 @@ class _MeanMetric(Metric):
         WHY: torchmetrics checks only ``isinstance``, so a DTW took an NDTW's values and a
         PathSmoothness by path length one by ``L - 2``, in silence, where the NumPy twin's
         ``merge`` refuses; and it kept the value of an earlier ``compute()``, which then
-        ignored the merged items (a review: 5.0 where the mean was 3.0).
+        ignored the merged items (a review: 5.0 where the mean was 3.0). A merge counts as
+        an update: merged into a fresh metric (one gathering the others' states),
+        ``compute()`` warned that it "was called before the ``update`` method ... metric
+        states have not yet been updated", where they had been.
         """
         if isinstance(incoming_state, Metric):
             check_mergeable(self, incoming_state)
         super().merge_state(incoming_state)
         self._computed = None
+        self._update_count += 1
 
     def compute(self) -> Tensor:
         """Return the mean per-item value over every item recorded, on every process."""
