@@ -132,6 +132,17 @@ def test_a_json_matrix_key(tmp_path: Path) -> None:
             "1 0 0 1e308\n0 1 0 0\n0 0 1 0\n0 0 0 1\n",
             r"k\.txt: expected a translation within \+-1e\+150 m, got \[1e\+308, 0\.0, 0\.0\]",
         ),
+        # np.linalg.norm warned of an overflow out of the reader (an error under -W error).
+        (
+            "l.json",
+            '{"x": 0, "y": 0, "z": 0, "qx": 1e200, "qy": 1e200, "qz": 0, "qw": 0}',
+            r"l\.json: expected a unit quaternion, got norm 1\.41421e\+200",
+        ),
+        (
+            "m.json",
+            '{"x": 0, "y": 0, "z": 0, "qx": 1e-200, "qy": 0, "qz": 0, "qw": 0}',
+            r"m\.json: expected a unit quaternion, got norm 1e-200",
+        ),
     ],
 )
 def test_bad_files_name_the_file_and_what_was_expected(

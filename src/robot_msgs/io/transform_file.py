@@ -88,9 +88,15 @@ def _vector(node: object, keys: tuple[str, ...], where: str) -> list[float]:
 
 def _from_pose(xyz: list[float], quat_xyzw: list[float], scale: float, where: str) -> np.ndarray:
     q = np.asarray(quat_xyzw)
-    norm = float(np.linalg.norm(q))
+    # Components past 1e154 square past float64 (norm inf, refused below): without
+    # errstate the overflow warned out of the reader first. WHY not math.hypot: it
+    # differs from NumPy's norm in the last bit for 1 quaternion in 4, and so the matrix;
+    # the message says it, scaled (1e200 components: not inf; 1e-200: not 0), as clean's.
+    with np.errstate(all="ignore"):
+        norm = float(np.linalg.norm(q))
     if not abs(norm - 1.0) <= _QUATERNION_TOL:
-        msg = f"{where}: expected a unit quaternion, got norm {norm:.6g} ({quat_xyzw})"
+        said = math.hypot(*quat_xyzw)
+        msg = f"{where}: expected a unit quaternion, got norm {said:.6g} ({quat_xyzw})"
         raise FormatError(msg)
     if not (math.isfinite(scale) and scale > 0):
         msg = f"{where}: expected a scale > 0, got {scale!r}"
