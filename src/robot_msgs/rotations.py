@@ -15,6 +15,7 @@ turn about the locked axis: Gohlke's ``transformations.py`` (which evo uses) and
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -51,6 +52,7 @@ __all__ = [
     "skew",
     "transform_from_pose",
     "transform_inverse",
+    "transform_problem",
     "yaw_from_matrix",
 ]
 
@@ -632,3 +634,38 @@ def matrix_times_rows(matrix: Float64Array, rows: Float64Array) -> Float64Array:
         for start in range(0, n, _ROWS):
             np.matmul(rows[start : start + _ROWS], turned, out=out[start : start + _ROWS])
     return out
+
+
+#: Largest deviation of a transform's rotation block from orthonormal (``RᵀR = s² I``).
+_TRANSFORM_TOL = 1e-6
+
+
+def transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
+    """Say what is wrong with ``matrix`` as a 4x4 Sim(3) (or SE(3)) transform, or ``""``.
+
+    The one check of a transform given by a user: the settings' ``transform_left`` /
+    ``transform_right``, a transform file's matrix, an alignment's result. In Python
+    floats: NumPy's ``block.T @ block`` warned of an overflow past 1e154 before refusing.
+    """
+    kind = "an SE(3)" if rigid else "a Sim(3) or SE(3)"
+    expected = f"{kind} transform as 16 numbers, row-major 4x4"
+    if len(matrix) != 16 or not all(math.isfinite(v) for v in matrix):
+        return expected
+    rows = [matrix[4 * i : 4 * i + 4] for i in range(4)]
+    if [float(v) for v in rows[3]] != [0.0, 0.0, 0.0, 1.0]:
+        return f"{expected} whose last row is 0 0 0 1"
+    block = [row[:3] for row in rows[:3]]
+    gram = [[sum(block[k][i] * block[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+    scale2 = (gram[0][0] + gram[1][1] + gram[2][2]) / 3.0
+    a, b, c = block
+    det = (
+        a[0] * (b[1] * c[2] - b[2] * c[1])
+        - a[1] * (b[0] * c[2] - b[2] * c[0])
+        + a[2] * (b[0] * c[1] - b[1] * c[0])
+    )
+    off = max(abs(gram[i][j] - (scale2 if i == j else 0.0)) for i in range(3) for j in range(3))
+    if not (scale2 > 0 and det > 0 and off <= _TRANSFORM_TOL * scale2):
+        return f"{expected} whose 3x3 block is s R (R a rotation, s > 0)"
+    if rigid and abs(math.sqrt(scale2) - 1.0) > _TRANSFORM_TOL:
+        return f"{expected} without scale (a body-frame change is rigid)"
+    return ""

@@ -47,6 +47,7 @@ from robot_msgs.flags import Flag
 from robot_msgs.limits import MAX_STEP_FRAMES
 from robot_msgs.msg import Msg, field_specs, message
 from robot_msgs.msg.fields import FINITE, finite_fields
+from robot_msgs.rotations import transform_problem
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -72,7 +73,6 @@ __all__ = [
     "Rpe",
     "decode_options",
     "key_error",
-    "transform_problem",
 ]
 
 M = TypeVar("M", bound=Msg)
@@ -111,9 +111,6 @@ PLANES: tuple[str, ...] = typing.get_args(Plane)
 
 #: Half-width of the ``offset_auto`` search, seconds, unless ``offset_search_s`` says.
 DEFAULT_OFFSET_SEARCH_S = 1.0
-
-#: Largest deviation of a transform's rotation block from orthonormal (``RᵀR = s² I``).
-_TRANSFORM_TOL = 1e-6
 
 _SPAN = "time range (seconds on the reference's clock)"
 _SYNC = "association in time"
@@ -855,32 +852,6 @@ got tuple (0.1,) - at `Drift.fractions`
 #: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within
 #: 0.02 s, then Sim(3).
 RPG_SETTINGS = EvaluationSettings(align="sim3", sync="one_to_one", max_diff_s=0.02)
-
-
-def transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
-    """Say what is wrong with ``matrix`` as a 4x4 Sim(3) (or SE(3)) transform, or ``""``."""
-    kind = "an SE(3)" if rigid else "a Sim(3) or SE(3)"
-    expected = f"{kind} transform as 16 numbers, row-major 4x4"
-    if len(matrix) != 16 or not all(math.isfinite(v) for v in matrix):
-        return expected
-    rows = [matrix[4 * i : 4 * i + 4] for i in range(4)]
-    if [float(v) for v in rows[3]] != [0.0, 0.0, 0.0, 1.0]:
-        return f"{expected} whose last row is 0 0 0 1"
-    block = [row[:3] for row in rows[:3]]
-    gram = [[sum(block[k][i] * block[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
-    scale2 = (gram[0][0] + gram[1][1] + gram[2][2]) / 3.0
-    a, b, c = block
-    det = (
-        a[0] * (b[1] * c[2] - b[2] * c[1])
-        - a[1] * (b[0] * c[2] - b[2] * c[0])
-        + a[2] * (b[0] * c[1] - b[1] * c[0])
-    )
-    off = max(abs(gram[i][j] - (scale2 if i == j else 0.0)) for i in range(3) for j in range(3))
-    if not (scale2 > 0 and det > 0 and off <= _TRANSFORM_TOL * scale2):
-        return f"{expected} whose 3x3 block is s R (R a rotation, s > 0)"
-    if rigid and abs(math.sqrt(scale2) - 1.0) > _TRANSFORM_TOL:
-        return f"{expected} without scale (a body-frame change is rigid)"
-    return ""
 
 
 def decode_options(

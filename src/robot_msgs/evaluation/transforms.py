@@ -36,13 +36,14 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.settings import EvaluationSettings, transform_problem
+from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     matrix_times_rows,
     quat_xyzw_from_matrix,
     quat_xyzw_multiply,
     skew,
+    transform_problem,
 )
 from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 

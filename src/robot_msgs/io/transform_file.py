@@ -39,7 +39,7 @@ from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import named_open_error, read_input
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.optional import require
-from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
+from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix, transform_problem
 from robot_msgs.trajectory import POSITION_LIMIT_M
 
 if TYPE_CHECKING:
@@ -319,10 +319,6 @@ def _checked_transform(matrix: ArrayLike) -> np.ndarray:
     if values.shape != (4, 4) or not np.isfinite(values).all():
         msg = f"Expected a finite 4x4 transform (or 16 numbers), got {values.tolist()}"
         raise ValidationError(msg, field="matrix")
-    # The settings' own check (one road), in Python floats: NumPy's `block.T @ block`
-    # warned of an overflow for entries past 1e154 before the refusal.
-    from robot_msgs.evaluation.settings import transform_problem  # noqa: PLC0415 - a cycle
-
     if transform_problem(tuple(float(v) for v in values.ravel()), rigid=False):
         msg = f"Expected an SE(3) or Sim(3) matrix [s R, t; 0 0 0 1], got {values.tolist()}"
         raise ValidationError(msg, field="matrix")
