@@ -88,6 +88,20 @@ def test_a_figure_that_rounds_to_zero_keeps_its_first_significant_digit() -> Non
     assert row["processing p50 [ms]"] == "0"
 
 
+def test_a_figure_that_rounds_up_to_its_first_significant_digit_prints_that_digit_alone() -> None:
+    """A latency of 9.96e-06 s is 0.00996 ms, one significant digit 0.01 ms: it printed
+    "0.010" (the decimals of its exponent before rounding, -3), a second digit that the
+    rule keeping the first one does not give (a review)."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    assert run.latency is not None
+    fast = run.latency.replace(latency_p50_s=9.96e-6, latency_p95_s=9.96e-6)
+    table = runs_table(report.replace(runs=(run.replace(latency=fast),)))
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    assert (row["latency p50 [ms]"], row["latency p95 [ms]"]) == ("0.01", "0.01")
+
+
 def test_groups_and_ranking_tables() -> None:
     report = example("compare/Report")
     assert isinstance(report, Report)

@@ -38,13 +38,18 @@ def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
     --------
     >>> [_num(v, 0, 1e3) for v in (0.0304, 0.0004, 0.0)], _num(3e-5, 4), _num(-3e-13, 4)
     (['30', '0.4', '0'], '0.00003', '-0.0000')
+    >>> _num(9.96e-6, 4), _num(-9.6e-6, 4)
+    ('0.00001', '-0.00001')
     """
     if not math.isfinite(value):
         return MISSING
     scaled = value * scale
     shown = f"{scaled:.{digits}f}"
     if float(shown) == 0.0 and 1e-9 <= abs(scaled) < math.inf:
-        shown = f"{scaled:.{-math.floor(math.log10(abs(scaled)))}f}"
+        # The decimals of the value rounded to one significant digit: 9.96e-06 rounds to
+        # 1e-05, five decimals; the exponent before rounding (-6) printed "0.000010".
+        exponent = int(f"{scaled:.0e}".partition("e")[2])
+        shown = f"{scaled:.{-exponent}f}"
     return shown
 
 
