@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.compare import Ranking, Repeatability, Report
 from robot_msgs.msg.catalog import example
+from robot_msgs.report.report_table import _num
 from robot_msgs.report.tables import (
     ReportTable,
     groups_table,
@@ -100,6 +101,14 @@ def test_a_figure_that_rounds_up_to_its_first_significant_digit_prints_that_digi
     table = runs_table(report.replace(runs=(run.replace(latency=fast),)))
     row = dict(zip(table.headers, table.rows[0], strict=True))
     assert (row["latency p50 [ms]"], row["latency p95 [ms]"]) == ("0.01", "0.01")
+
+
+def test_a_figure_of_rounding_noise_prints_a_zero_without_a_sign() -> None:
+    """A signed statistic of rounding noise (a mean error of -3e-13 m) and -0.0 printed
+    "-0.0000": zero, as below 1e-9 it is, but with a sign noise does not have (a
+    review). A value that keeps its first significant digit keeps its sign too."""
+    assert [_num(v, 4) for v in (-3e-13, -0.0, 0.0)] == ["0.0000"] * 3
+    assert (_num(-0.0, 0, 1e3), _num(-3e-5, 4), _num(-0.25, 1)) == ("0", "-0.00003", "-0.2")
 
 
 def test_groups_and_ranking_tables() -> None:

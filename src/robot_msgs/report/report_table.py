@@ -32,12 +32,13 @@ def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
     A value that ``digits`` decimals round to zero keeps its first significant digit,
     as :func:`_pct` keeps a share from reading all or none: a latency of 0.4 ms printed
     "0" ms, an APE of 3e-05 m "0.0000" m (a hunt). Below 1e-9 (rounding noise of a
-    perfect estimate, 3e-16 m) it stays zero.
+    perfect estimate, 3e-16 m) it stays zero, and without a sign: a mean error of
+    -3e-13 m, or -0.0, printed "-0.0000", a sign that noise does not have (a review).
 
     Examples
     --------
     >>> [_num(v, 0, 1e3) for v in (0.0304, 0.0004, 0.0)], _num(3e-5, 4), _num(-3e-13, 4)
-    (['30', '0.4', '0'], '0.00003', '-0.0000')
+    (['30', '0.4', '0'], '0.00003', '0.0000')
     >>> _num(9.96e-6, 4), _num(-9.6e-6, 4)
     ('0.00001', '-0.00001')
     """
@@ -45,7 +46,9 @@ def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
         return MISSING
     scaled = value * scale
     shown = f"{scaled:.{digits}f}"
-    if float(shown) == 0.0 and 1e-9 <= abs(scaled) < math.inf:
+    if float(shown) == 0.0:
+        if abs(scaled) < 1e-9:  # noise, or -0.0: a zero without a sign ("-0.0000" said one)
+            return f"{0.0:.{digits}f}"
         # The decimals of the value rounded to one significant digit: 9.96e-06 rounds to
         # 1e-05, five decimals; the exponent before rounding (-6) printed "0.000010".
         exponent = int(f"{scaled:.0e}".partition("e")[2])
