@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_msgs.compare import Ranking, Repeatability, Report
+from robot_msgs.compare import Ranking, Repeatability, Report, TrackingLoss
 from robot_msgs.msg.catalog import example
 from robot_msgs.report.report_table import _num
 from robot_msgs.report.tables import (
@@ -109,6 +110,23 @@ def test_a_figure_of_rounding_noise_prints_a_zero_without_a_sign() -> None:
     review). A value that keeps its first significant digit keeps its sign too."""
     assert [_num(v, 4) for v in (-3e-13, -0.0, 0.0)] == ["0.0000"] * 3
     assert (_num(-0.0, 0, 1e3), _num(-3e-5, 4), _num(-0.25, 1)) == ("0", "-0.00003", "-0.2")
+
+
+def test_lost_seconds_of_stamp_rounding_print_as_none() -> None:
+    """A loss logged as recovered at the sequence's start (Unix-epoch stamps), which an
+    --offset put 1 ulp (2.4e-7 s) past it on the estimate's clock: 'lost [s]' printed
+    "0.0000002" beside it (a review); stamp rounding, no time lost. A real loss of
+    half a millisecond keeps its first digit."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    start = 1305031099.0055
+    unix = run.replace(sequence_start_s=start, sequence_end_s=start + 20.0)
+    for end, lost in ((math.nextafter(start, math.inf), "0.0"), (start + 5e-4, "0.0005")):
+        loss = TrackingLoss(start_s=start - 3.0, end_s=end)
+        table = runs_table(report.replace(runs=(unix.replace(losses=(loss,)),)))
+        row = dict(zip(table.headers, table.rows[0], strict=True))
+        assert (row["losses"], row["lost [s]"]) == ("1", lost)
 
 
 def test_groups_and_ranking_tables() -> None:

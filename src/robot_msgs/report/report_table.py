@@ -26,14 +26,16 @@ class ReportTable:
     notes: tuple[str, ...] = ()
 
 
-def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
+def _num(value: float, digits: int = 3, scale: float = 1.0, *, noise: float = 1e-9) -> str:
     """``value * scale`` with ``digits`` decimals, or ``-`` when NaN.
 
     A value that ``digits`` decimals round to zero keeps its first significant digit,
     as :func:`_pct` keeps a share from reading all or none: a latency of 0.4 ms printed
-    "0" ms, an APE of 3e-05 m "0.0000" m (a hunt). Below 1e-9 (rounding noise of a
-    perfect estimate, 3e-16 m) it stays zero, and without a sign: a mean error of
-    -3e-13 m, or -0.0, printed "-0.0000", a sign that noise does not have (a review).
+    "0" ms, an APE of 3e-05 m "0.0000" m (a hunt). Below ``noise`` (shown units; 1e-9,
+    rounding noise of a perfect estimate, 3e-16 m) it stays zero, and without a sign: a
+    mean error of -3e-13 m, or -0.0, printed "-0.0000", a sign that noise does not have
+    (a review). A figure made of differences of Unix-epoch stamps (float64 2.4e-7 s
+    apart) passes a larger ``noise``.
 
     Examples
     --------
@@ -47,7 +49,7 @@ def _num(value: float, digits: int = 3, scale: float = 1.0) -> str:
     scaled = value * scale
     shown = f"{scaled:.{digits}f}"
     if float(shown) == 0.0:
-        if abs(scaled) < 1e-9:  # noise, or -0.0: a zero without a sign ("-0.0000" said one)
+        if abs(scaled) < noise:  # noise, or -0.0: a zero without a sign ("-0.0000" said one)
             return f"{0.0:.{digits}f}"
         # The decimals of the value rounded to one significant digit: 9.96e-06 rounds to
         # 1e-05, five decimals; the exponent before rounding (-6) printed "0.000010".
