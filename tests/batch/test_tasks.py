@@ -231,6 +231,8 @@ def test_crashed_and_lost_are_the_infrastructures_failures_not_the_runs() -> Non
 # Laws over generated values: lone surrogates (JSON may escape them, json.loads reads
 # them), NaN and the infinities as times, every status with what goes with it.
 _TEXT = st.text(st.characters(exclude_categories=()), max_size=6)
+#: A RunReport is a message: its texts are UTF-8 (a lone surrogate is refused there).
+_MESSAGE_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=6)
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | _TEXT,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
@@ -245,8 +247,8 @@ def _results(draw: st.DrawFn) -> RunResult:
     status = draw(st.sampled_from(STATUSES))
     ok = status == "ok"
     success = draw(st.booleans())
-    failure = "" if success else f"lost {draw(_TEXT)}"
-    report = RunReport(name=draw(_TEXT), success=success, failure=failure)
+    failure = "" if success else f"lost {draw(_MESSAGE_TEXT)}"
+    report = RunReport(name=draw(_MESSAGE_TEXT), success=success, failure=failure)
     return RunResult(
         digest=draw(_TEXT), name=draw(_TEXT), algorithm=draw(_TEXT), sequence=draw(_TEXT),
         trial=draw(_TEXT), status=status, report=report if ok else None,
