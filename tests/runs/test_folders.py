@@ -77,6 +77,21 @@ def test_folder_convention_errors_name_the_folder(tmp_path: Path) -> None:
         discover_runs(tmp_path)
 
 
+def test_a_run_folder_whose_name_is_not_utf8_is_refused_naming_it(tmp_path: Path) -> None:
+    """A trial folder named with byte 0xff: ``bench`` computed every run and then stopped
+    writing its outputs ("Expected a str UTF-8 can encode ... at `RunReport.name`"), the
+    run's name being its folder's; now the runs are refused as they are read."""
+    make_tree(tmp_path, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    try:
+        (tmp_path / "orb" / "MH_01" / "1").rename(tmp_path / "orb" / "MH_01" / os.fsdecode(b"\xff"))
+    except OSError:  # a file system that refuses such names (APFS) cannot hold one
+        pytest.skip("the file system refuses a name that is not UTF-8")
+    with pytest.raises(
+        FormatError, match=r"orb/MH_01/\\xff: the folder's name is not UTF-8, and a run is named"
+    ):
+        discover_runs(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [

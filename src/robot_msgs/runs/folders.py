@@ -366,6 +366,24 @@ def run_from_keys(
     )
 
 
+def _check_utf8(folder: Path) -> None:
+    """Refuse a run folder whose path is not UTF-8: its name could not be written.
+
+    WHY: a folder named with byte 0xff became the run name ``dvo/fr1_\udcff/trial_1``;
+    ``bench`` computed every run, then stopped writing its outputs on "Expected a str
+    UTF-8 can encode ... at `RunReport.name`" (results are JSON and Parquet, UTF-8).
+    """
+    try:
+        str(folder).encode()
+    except UnicodeEncodeError:
+        shown = os.fsencode(folder).decode(errors="backslashreplace")
+        msg = (
+            f"{shown}: the folder's name is not UTF-8, and a run is named by its folder in "
+            "results (JSON, Parquet); rename it"
+        )
+        raise FormatError(msg) from None
+
+
 def run_from_folder(
     folder: Path,
     *,
@@ -414,6 +432,7 @@ def run_from_folder(
         nor a valid ``meta.json`` give.
     """
     where = where or str(folder)
+    _check_utf8(folder)
     listing = list_folder(folder) if listing is None else listing
     resolver = PathResolver() if resolver is None else resolver
     keys: dict[str, Any] = {}
