@@ -48,9 +48,10 @@ __all__ = ["render_html", "render_results_html", "script_json"]
 # columns keep their words whole and the table scrolls in its box instead. Printed, a
 # figure keeps to one page (a page's end cut the trajectories in two) and a heading to
 # what follows it. Paper does not scroll: a printed table fits the page's width, in a
-# smaller font (the smallest for a table of many columns, the example's 21 of Runs),
-# so the Runs table keeps its last columns (they were cut at the paper's edge, its
-# scrollbar printed a page later). Its words stay whole (broken anywhere, its headers
+# smaller font (the smallest for a table of many columns, the example's 22 of Runs:
+# at 0.55em its peak threads column, ec0680b, made it 740 px on 707 px of paper), so the
+# Runs table keeps its last columns (they were cut at the paper's edge, its scrollbar
+# printed a page later). Its words stay whole (broken anywhere, its headers
 # read "succ ess", "late ncy"); a cell's text may break after "/" (a <wbr>, printed
 # only: a run's name at its parts, "vio_ekf/fr2_desk/" "trial_1"). Only a wide table's
 # first column, at least 5em, breaks a part longer than it anywhere: whole, a run named
@@ -85,7 +86,7 @@ th.differs, td.differs { background: #fff3c4; }
   div.table { overflow: visible; }
   table { font-size: 0.6em; }
   th, td { padding: 0.15em 0.25em; overflow-wrap: normal; }
-  table.wide { font-size: 0.55em; }
+  table.wide { font-size: 0.52em; }
   table.wide th { font-size: 0.85em; }
   table.wide th, table.wide td { padding: 0.1em 0.15em; }
   table.wide td:first-child:not(.num) { overflow-wrap: anywhere; min-width: 5em; }
