@@ -2049,6 +2049,10 @@ def test_the_doctor_diagnoses_the_time_range_the_evaluation_evaluates() -> None:
     assert missed is not None
     assert missed.severity == "error"
     assert missed.summary.startswith("0 estimate pose(s) in the time range")
+    assert missed.summary.endswith(  # nothing matched: named, not listed as checked
+        "; not checked: rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
+        "quaternion_order, frame_extrinsic, alignment, worst_intervals"
+    )
     # 12 s late, with a 15 s range: searched beyond +-7.5 s, as without a range.
     late = diagnose(
         ref,
@@ -2645,4 +2649,21 @@ def test_the_checks_a_motion_mismatch_leaves_unrun_are_not_listed_as_checked(
     assert d.checks[-1] == "motion_mismatch"
     assert not {"planar", "scale", "frame_extrinsic", "alignment", "worst_intervals"} & set(
         d.checks
+    )
+
+
+def test_a_spatial_match_that_finds_no_pose_names_the_checks_left_unrun() -> None:
+    """Two random walks 100 m apart matched in space within 1 cm: "No estimate pose lies
+    within 0.01 m ..." was the only line, and nothing said that no check of matched poses
+    ran (the stops in time name theirs)."""
+    walk = _random_walk(2, 1000.0, 400)
+    far = walk.replace(positions_xyz=walk.positions_xyz + 100.0)
+    settings = EvaluationSettings(sync="spatial", max_distance_m=0.01)
+    d = diagnose(_random_walk(1, 1000.0, 400), far, settings)
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.summary.startswith("No estimate pose lies within 0.01 m of a reference position")
+    assert found.summary.endswith(
+        "; not checked: motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "
+        "frame_extrinsic, alignment, worst_intervals"
     )

@@ -319,7 +319,8 @@ def _time_checks(
         try:
             association = match_poses(cut, estimate, settings)
         except AssociationError as err:
-            return [Finding(kind="clock_domain", severity="error", summary=str(err))]
+            unmatched = Finding(kind="clock_domain", severity="error", summary=str(err))
+            return [_unrun_said(unmatched, [*checks, *_PAIRED_KINDS], "")]
         return _matched_checks(association, settings, checks, (cut, estimate))
     domain, offset, told = _clock_domain(reference, estimate, settings)
     if domain is not None and offset is None:  # no offset found far: nothing is matched
@@ -332,8 +333,8 @@ def _time_checks(
     if domain is not None and not told:
         return _untold_checks(domain, reference, estimate, settings, checks, offset)
     missed = _range_missed(reference, estimate, settings, offset)
-    if missed is not None:
-        return [*out, missed]
+    if missed is not None:  # itself the coverage finding
+        return [*out, _unrun_said(missed, [*checks, "coverage"], "")]
     if domain is None:
         checks.append("time_offset")
         shifted, offset = _time_offset(reference, estimate, settings)
