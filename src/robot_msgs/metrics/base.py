@@ -166,12 +166,7 @@ class StreamingMean:
     def merge(self, other: Self) -> None:
         """Add ``other``'s recorded items to this instance (in place).
 
-        Raises
-        ------
-        TypeError
-            When ``other`` is another metric type.
-        SettingsMismatchError
-            When ``other`` was made with different settings.
+        Refused (``TypeError``, ``SettingsMismatchError``) as :func:`check_mergeable` says.
         """
         check_mergeable(self, other)
         self._sum += other._sum
