@@ -246,7 +246,17 @@ def test_a_ros_type_links_its_definition_and_states_the_differences(
 
 def test_fields_show_unit_and_description(site: dict[str, str]) -> None:
     text = visible_text(site["sensor/Imu.html"])
-    assert "angular_velocityVector3Vector3(x=0.0, y=0.0, z=0.0)Vector3, rad/s" in text
+    assert "angular_velocityVector3Vector3(x=0.0, y=0.0, z=0.0)rad/s" in text
+
+
+def test_a_field_is_described_once_without_repeating_its_type(site: dict[str, str]) -> None:
+    """The docstring's ``Attributes`` entries are the fields table's last column: the page
+    showed each twice, and the column began with the type its own row already shows."""
+    text = visible_text(site["compare/ErrorStats.html"])
+    assert text.count("Population standard deviation") == 1
+    assert "Attributes" not in text
+    assert "nintrequiredThe finite samples summarised" in text
+    assert "rmsfloatrequiredthe signal's unit: Root mean square" in text
 
 
 def test_docstring_markup_is_rendered_not_shown(site: dict[str, str]) -> None:

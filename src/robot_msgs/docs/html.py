@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.docs.introspect import (
     SELF_NAME,
+    FieldDoc,
     MemberDoc,
     PackageFacts,
     TypeDoc,
@@ -33,7 +34,7 @@ from robot_msgs.docs.introspect import (
 from robot_msgs.docs.rst import docstring_html, inline
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
     from robot_msgs.msg import Msg
 
@@ -160,13 +161,27 @@ def _page_links(target: str) -> str | None:
     return _target_href(target, from_page=True)
 
 
-def _docstring(text: str) -> str:
+def _docstring(text: str, *, omit: Collection[str] = ()) -> str:
     """Render a docstring as HTML: reST inline markup, NumPy sections, doctests as code.
 
     See :mod:`robot_msgs.docs.rst`; message types named in cross-references link to
-    their pages. Everything is escaped.
+    their pages. Everything is escaped; ``omit`` names sections left out.
     """
-    return docstring_html(text, _page_links)
+    return docstring_html(text, _page_links, omit=omit)
+
+
+def _unit_and_description(field: FieldDoc) -> str:
+    """Return the fields table's last cell: the entry without the type the Type cell shows.
+
+    An entry ``n : int`` with its text reads ``"int: text"`` and ``rms : float, the signal's
+    unit`` reads ``"float, the signal's unit: text"``; the row already says ``int`` and
+    ``float``, so the cell starts at the unit or the text.
+    """
+    text = field.description
+    for separator in (", ", ": "):
+        if text.startswith(field.type_label + separator):
+            return text[len(field.type_label) + len(separator) :]
+    return "" if text == field.type_label else text
 
 
 def _navigation(*, from_page: bool, family: str = "") -> str:
@@ -333,16 +348,15 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
     str
         A complete, self-contained HTML document.
     """
+    prose = _docstring(doc.body, omit={"Attributes"})  # the fields table shows them
     body_doc = (
-        f"<details open>\n<summary>Full docstring</summary>\n{_docstring(doc.body)}\n</details>"
-        if doc.body
-        else ""
+        f"<details open>\n<summary>Full docstring</summary>\n{prose}\n</details>" if prose else ""
     )
     rows = "\n".join(
         f"<tr><td><code>{escape(f.name)}</code></td>"
         f"<td><code>{_linked_label(f.type_label, f.refers_to)}</code></td>"
         f"<td><code>{escape(f.default)}</code></td>"
-        f"<td>{inline(f.description, _page_links) if f.description else '—'}</td></tr>"
+        f"<td>{inline(cell, _page_links) if (cell := _unit_and_description(f)) else '—'}</td></tr>"
         for f in doc.fields
     )
     held = dict(doc.held_by)

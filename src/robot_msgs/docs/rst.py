@@ -26,7 +26,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
 
 __all__ = [
     "docstring_html",
@@ -206,8 +206,12 @@ def _entry_list(section: str, link: Callable[[str], str | None] | None) -> str:
 _ENTRY_SECTIONS = {"Parameters", "Attributes", "Returns", "Raises", "Yields", "Other Parameters"}
 
 
-def docstring_html(text: str, link: Callable[[str], str | None] | None = None) -> str:
+def docstring_html(
+    text: str, link: Callable[[str], str | None] | None = None, *, omit: Collection[str] = ()
+) -> str:
     r"""Render a NumPy-style docstring body to HTML (see the module for what is rendered).
+
+    ``omit`` names sections left out (a type's page shows ``Attributes`` as its fields table).
 
     Examples
     --------
@@ -219,6 +223,8 @@ def docstring_html(text: str, link: Callable[[str], str | None] | None = None) -
     """
     blocks: list[str] = []
     for title, body in sections(text).items():
+        if title in omit:
+            continue
         if title:
             blocks.append(f'<div class="doc-section">{escape(title)}</div>')
         if not body.strip():
