@@ -114,8 +114,10 @@ def from_form(cls: type[T], data: Any, *, at: str = "$") -> T:
     try:
         return msgspec.convert(data, cls)
     except msgspec.ValidationError as err:
-        if isinstance(err.__cause__, ValidationError):  # a rule of cls (its __post_init__)
-            raise _rule_refused(cls, err.__cause__, at) from err
+        if isinstance(err.__cause__, ValidationError):  # a rule of cls or a part (__post_init__)
+            rule = err.__cause__  # msgspec adds where a part's stands: " - at `$.result`"
+            inner = str(err).removeprefix(str(rule)).removeprefix(" - at `$").removesuffix("`")
+            raise _rule_refused(cls, rule, at + inner) from err
         raise _refused(cls, *_in_our_words(cls, str(err), at)) from err
     except UnicodeEncodeError as err:  # msgspec encodes each key to UTF-8 to look it up
         raise _refused(cls, f"expected keys UTF-8 can encode, got {err.object!r}", at) from err
@@ -145,12 +147,14 @@ def _keys_to_check(cls: type) -> tuple[str, ...]:
 
 
 def _rule_refused(cls: type, rule: ValidationError, at: str) -> ValidationError:
-    """Return the refusal of a rule of ``cls`` between its fields, placed at ``at``.
+    """Return the refusal of a rule between fields, of ``cls`` or a part, placed at ``at``.
 
-    The rule names ``cls``'s fields (``at `RunResult.status` and `RunResult.report```);
-    in the document read they are ``$.result.status`` and ``$.result.report``.
+    The rule names its owner's fields (``at `RunResult.status` and `RunResult.report```),
+    its owner the start of its ``field`` (else ``cls``); in the document read they are
+    ``$.result.status`` and ``$.result.report``.
     """
-    placed = rule.placed(cls.__name__, at)
+    owner = rule.field.partition(".")[0] or cls.__name__
+    placed = rule.placed(owner, at)
     where = str(placed).rpartition(" - at ")[2]
     msg = f"Expected a valid {cls.__name__}: {rule.reason} - at {where}"
     return ValidationError(msg, field=placed.field, reason=rule.reason)

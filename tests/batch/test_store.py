@@ -254,6 +254,33 @@ def test_a_record_edited_by_hand_is_refused_naming_the_key(
         store.load(KEY)
 
 
+@pytest.mark.parametrize(
+    ("status", "edit", "said", "at"),
+    [  # RunResult's rule: ok has a report and no error, every other status no report
+        ("ok", {"report": None}, "status 'ok' and no report", "report"),
+        ("failed", {"status": "ok"}, "status 'ok' and no report", "report"),
+        ("ok", {"status": "failed"}, "status 'failed' and a report", "report"),
+        ("ok", {"error": "x"}, "status 'ok' and error 'x'", "error"),
+    ],
+)
+def test_a_record_whose_status_and_report_disagree_is_refused_by_its_head_too(
+    tmp_path: Path, status: Status, edit: dict[str, object], said: str, at: str
+) -> None:
+    """``--resume`` read such a head as a kept run (ok, success unknown) and only the
+    whole record's load refused it; both now refuse it by the one rule, naming the keys."""
+    data = _record(status).to_dict()
+    data["result"].update(edit)
+    store = ResultStore(tmp_path)
+    store.path_for(KEY).parent.mkdir(parents=True)
+    store.path_for(KEY).write_text(json.dumps(data))
+    where = rf"`\$\.result\.status` and `\$\.result\.{at}`; delete it to recompute$"
+    said = rf"{KEY}\.json: Expected a valid \w+: expected .*, got {re.escape(said)} - at {where}"
+    with pytest.raises(ValidationError, match=said):
+        store.head(KEY)
+    with pytest.raises(ValidationError, match=said):
+        store.load(KEY)
+
+
 def test_a_record_is_written_as_it_was_and_again_the_same_bytes(tmp_path: Path) -> None:
     """The text the record writer wrote before msgspec built the dicts, key for key."""
     store = ResultStore(tmp_path)

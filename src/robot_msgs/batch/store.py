@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from robot_msgs.batch.inputs import Stamp, unchanged
-from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status
+from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status, check_outcome
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.io.bounded import mode_kind
@@ -113,6 +113,15 @@ class _ResultHead(msgspec.Struct, frozen=True):  # of a RunResult's JSON form
     report: _ReportHead | None
     error_type: str
     error: str
+
+    def __post_init__(self) -> None:
+        """Refuse what no :class:`RunResult` is, as its load does."""
+        check_outcome(
+            self.status,
+            has_report=self.report is not None,
+            error_type=self.error_type,
+            error=self.error,
+        )
 
 
 class RecordHead(msgspec.Struct, frozen=True):

@@ -44,6 +44,7 @@ __all__ = [
     "RunResult",
     "Status",
     "Task",
+    "check_outcome",
     "run_task",
 ]
 
@@ -57,6 +58,43 @@ went away before it finished."""
 STATUSES: tuple[Status, ...] = ("ok", "failed", "crashed", "lost")
 #: Statuses that are the infrastructure's failure, not the run's: never stored, recomputed.
 INFRASTRUCTURE: frozenset[Status] = frozenset({"crashed", "lost"})
+
+
+def check_outcome(status: Status, *, has_report: bool, error_type: str, error: str) -> None:
+    """Refuse what is not a :class:`RunResult`: ``ok`` has a report and no error, others no report.
+
+    WHY one function: :func:`run_task` builds ``ok`` only with the run's report, and every
+    other status without one, but a record edited by hand with ``"status": "ok"`` and
+    ``"report": null`` loaded as a run evaluated with no report (ranked as a run that
+    failed, for the reason ``ok``); and its head, which ``--resume`` reads first
+    (:class:`~robot_msgs.batch.store.RecordHead`), kept it as an evaluated run.
+
+    Raises
+    ------
+    ValidationError
+        Naming ``RunResult.status`` and the field that disagrees with it (``field``).
+
+    Examples
+    --------
+    >>> check_outcome("failed", has_report=False, error_type="FormatError", error="bad")
+    >>> try:
+    ...     check_outcome("ok", has_report=False, error_type="", error="")
+    ... except ValidationError as err:
+    ...     err.field, err.reason
+    ('RunResult.report', "expected a report with status 'ok' only, got status 'ok' and no report")
+    """
+    ok = status == "ok"
+    if ok != has_report:
+        rule, at = "a report with status 'ok' only", "report"
+        got = "no report" if ok else "a report"
+    elif ok and (error_type or error):
+        at, value = ("error_type", error_type) if error_type else ("error", error)
+        rule, got = "no error with status 'ok'", f"{at} {value!r}"
+    else:
+        return
+    said = f"{rule}, got status {status!r} and {got}"
+    msg = f"Expected {said} - at `RunResult.status` and `RunResult.{at}`"
+    raise ValidationError(msg, field=f"RunResult.{at}", reason=f"expected {said}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,25 +137,13 @@ class RunResult:
     worker: str = ""
 
     def __post_init__(self) -> None:
-        """Refuse what is not an outcome: ``ok`` has a report and no error, others no report.
-
-        WHY: :func:`run_task` builds ``ok`` only with the run's report, and every other
-        status without one, but a record edited by hand with ``"status": "ok"`` and
-        ``"report": null`` loaded as a run evaluated with no report (ranked as a run
-        that failed, for the reason ``ok``).
-        """
-        ok = self.status == "ok"
-        if ok != (self.report is not None):
-            rule, at = "a report with status 'ok' only", "report"
-            got = "no report" if ok else "a report"
-        elif ok and (self.error_type or self.error):
-            at = "error_type" if self.error_type else "error"
-            rule, got = "no error with status 'ok'", f"{at} {getattr(self, at)!r}"
-        else:
-            return
-        said = f"{rule}, got status {self.status!r} and {got}"
-        msg = f"Expected {said} - at `RunResult.status` and `RunResult.{at}`"
-        raise ValidationError(msg, reason=f"expected {said}")
+        """Refuse what is not an outcome (:func:`check_outcome`)."""
+        check_outcome(
+            self.status,
+            has_report=self.report is not None,
+            error_type=self.error_type,
+            error=self.error,
+        )
 
     @classmethod
     def failure(
