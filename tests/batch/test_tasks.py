@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 import warnings
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from robot_msgs.compare import RunReport, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.msg.json import json_form
 from robot_msgs.runs import RunSettings, load_runs
+from robot_msgs.strict_json import dumps
 from tests.batch.batch_helpers import make_tree, position_error
 from tests.compare.comparisons import comparison
 
@@ -240,6 +242,8 @@ _JSON = st.recursive(
 )
 _DROP = object()
 _FIELDS = [field.name for field in dataclasses.fields(RunResult)]
+#: What run_task measures: a finite number of seconds >= 0 (0.0: not measured), -0.0 too.
+_SECONDS = st.sampled_from([0.0, -0.0]) | st.floats(min_value=0, allow_infinity=False)
 
 
 @st.composite
@@ -254,15 +258,44 @@ def _results(draw: st.DrawFn) -> RunResult:
         trial=draw(_TEXT), status=status, report=report if ok else None,
         error_type="" if ok else draw(_TEXT), error="" if ok else draw(_TEXT),
         notes=tuple(draw(st.lists(_TEXT, max_size=3))), attempts=draw(st.integers(0, 2**63 - 1)),
-        elapsed_s=draw(st.floats()), cpu_s=draw(st.floats()), worker=draw(_TEXT),
+        elapsed_s=draw(_SECONDS), cpu_s=draw(_SECONDS), worker=draw(_TEXT),
     )  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
 @given(_results())
 def test_a_run_result_round_trips_through_its_dict_whatever_its_values(result: RunResult) -> None:
-    # NaN times compare equal as the same object: the value is carried, never recomputed
     assert RunResult.from_dict(result.to_dict()) == result
+    # and through the text a run record is saved as (strict JSON, read by json.loads)
+    assert RunResult.from_dict(json.loads(dumps(result.to_dict(), indent=None))) == result
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _results(),
+    st.sampled_from(["elapsed_s", "cpu_s"]),
+    st.sampled_from([math.nan, math.inf, -math.inf, -0.0, -1e-300]) | st.floats(),
+)
+def test_a_run_result_time_is_saved_as_it_loads_or_refused_naming_it(
+    result: RunResult, name: str, seconds: float
+) -> None:
+    """A NaN time was saved (as null; an infinity as "Infinity") and its record refused
+    as it loaded: "expected `float`, got `null`". A time run_task measures is finite and
+    >= 0, and 0.0 when not measured (RunResult.failure): any other is refused as built."""
+    time: dict[str, Any] = {name: seconds}
+    if 0 <= seconds < math.inf:
+        timed = dataclasses.replace(result, **time)
+        assert RunResult.from_dict(json.loads(dumps(timed.to_dict(), indent=None))) == timed
+        assert math.copysign(1, getattr(timed, name)) == math.copysign(1, seconds)  # -0.0 kept
+        return
+    got = re.escape(repr(seconds))
+    said = rf"^Expected a finite duration >= 0 \(0\.0: not measured\), got {got} - at"
+    with pytest.raises(ValidationError, match=rf"{said} `RunResult\.{name}`$") as refused:
+        dataclasses.replace(result, **time)
+    assert refused.value.field == f"RunResult.{name}"
+    form = result.to_dict() | time  # a record edited by hand: JSON's NaN, Infinity
+    with pytest.raises(ValidationError, match=rf"got {got} - at `\$\.{name}`$"):
+        RunResult.from_dict(form)
 
 
 @settings(max_examples=500, deadline=None)

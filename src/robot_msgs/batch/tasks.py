@@ -16,6 +16,7 @@ computes them.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import socket
 import time
@@ -137,13 +138,24 @@ class RunResult:
     worker: str = ""
 
     def __post_init__(self) -> None:
-        """Refuse what is not an outcome (:func:`check_outcome`)."""
+        """Refuse what is not an outcome (:func:`check_outcome`), or a time not measured.
+
+        WHY the times: :func:`run_task` measures them, finite and >= 0 (0.0 when not
+        measured, as :meth:`failure` leaves them); a NaN was saved (as ``null``, an
+        infinity as ``"Infinity"``) and its record refused as it loaded.
+        """
         check_outcome(
             self.status,
             has_report=self.report is not None,
             error_type=self.error_type,
             error=self.error,
         )
+        for name in ("elapsed_s", "cpu_s"):
+            seconds = getattr(self, name)
+            if not 0 <= seconds < math.inf:
+                said = f"a finite duration >= 0 (0.0: not measured), got {seconds!r}"
+                msg = f"Expected {said} - at `RunResult.{name}`"
+                raise ValidationError(msg, field=f"RunResult.{name}", reason=f"expected {said}")
 
     @classmethod
     def failure(
