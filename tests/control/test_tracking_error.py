@@ -34,6 +34,16 @@ def test_constant_lag_behind_a_ramp_hand_computed() -> None:
     assert "1 of 4 measured samples lie outside the command span" in result.notes[0]
 
 
+def test_non_finite_measurements_nan_and_both_infinities_are_left_out_as_missing() -> None:
+    """The docstring said NaN samples are left out; ±inf are too (error_stats leaves out
+    every non-finite error): errors 0.1, -inf, inf, NaN, 0.1 count 2 samples of 0.1."""
+    t = [0.5, 0.75, 1.0, 1.25, 1.5]
+    measured = [0.4, np.inf, -np.inf, np.nan, 1.4]  # command u = t: error u - y
+    s = tracking([0.0, 2.0], [0.0, 2.0], t, measured).stats["channel_0"]
+    assert s.n == 2
+    assert (s.mean, s.min, s.max) == pytest.approx((0.1, 0.1, 0.1))
+
+
 def test_channels_and_units_per_channel() -> None:
     t = np.linspace(0.0, 1.0, 5)
     cmd = np.stack([t, 2 * t], axis=1)

@@ -106,7 +106,8 @@ def tracking(
     t_measured : array_like, shape (M,), float64, seconds
         Strictly increasing measurement times, same clock as ``t_command``.
     measured : array_like, shape (M,) or (M, C)
-        Measured values (NaN samples are left out of the statistics by ``error_stats``).
+        Measured values; a non-finite one (NaN, ±inf: no measurement) is left out of the
+        statistics by ``error_stats``, as missing.
     channels : sequence of str, or str, optional
         Channel names (one str: the one channel's), default ``"channel_0"``,
         ``"channel_1"``...
