@@ -6,19 +6,23 @@ import json
 import math
 import os
 import re
+import tempfile
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.batch.inputs import MISSING, RACY_S
-from robot_msgs.batch.store import RECORD_FORMAT, ResultStore, RunRecord
+from robot_msgs.batch.store import RECORD_FORMAT, RecordHead, ResultStore, RunRecord
 from robot_msgs.batch.tasks import RunResult, Status
 from robot_msgs.compare import RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.limits import input_limits
 from robot_msgs.msg.registry import to_json
 from robot_msgs.strict_json import dumps
+from tests.batch.strategies import TEXT, records
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
@@ -369,3 +373,78 @@ def test_a_record_with_a_key_utf8_cannot_encode_is_refused_naming_the_file(
         store.head(KEY)
     with pytest.raises(ValidationError, match=where):
         store.load(KEY)
+
+
+# Laws over generated records (tests.batch.strategies): every stored value loads equal.
+@settings(max_examples=200, deadline=None)
+@given(records(), records())
+def test_a_run_record_round_trips_and_its_head_says_what_it_holds(
+    record: RunRecord, other: RunRecord
+) -> None:
+    form = record.to_dict()
+    twin = RunRecord.from_dict(form)
+    assert twin == record
+    assert not twin != record  # noqa: SIM202 - the law itself
+    assert (record != other) is (not record == other)  # noqa: SIM201
+    assert RunRecord.from_dict(json.loads(dumps(form, indent=None))) == record
+    head = RecordHead.from_dict(json.loads(dumps(form, indent=None)))
+    assert (head.key, head.session, head.hashed_at_ns) == (
+        record.key, record.session, record.hashed_at_ns,
+    )  # fmt: skip
+    assert {role: (seen.stamp, seen.sha256) for role, seen in head.inputs.items()} == dict(
+        record.inputs
+    )
+    result, report = record.result, record.result.report
+    assert (head.result.digest, head.result.status) == (result.digest, result.status)
+    assert (head.result.error_type, head.result.error) == (result.error_type, result.error)
+    if report is None:
+        assert head.result.report is None
+    else:
+        assert head.result.report is not None
+        assert (head.result.report.success, head.result.report.failure) == (
+            report.success, report.failure,
+        )  # fmt: skip
+        assert list(head.result.report.comparisons) == list(report.comparisons)
+    with tempfile.TemporaryDirectory() as folder:  # the store's own road: a file, read back
+        store = ResultStore(folder)
+        store.save(record)
+        assert store.load(record.key) == record
+        assert store.head(record.key) == head
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(records(), st.data())
+def test_a_record_edited_by_hand_is_read_whole_or_refused_as_not_a_record(
+    record: RunRecord, data: st.DataObject
+) -> None:
+    """Any key of the record, of its result or its report's head, given any JSON value:
+    the head and the load raise only ValidationError, and what loads has a head."""
+    form = record.to_dict()
+    parent = data.draw(
+        st.sampled_from([p for p in (form, form["result"], form["result"]["report"]) if p])
+    )
+    key = data.draw(st.sampled_from(sorted(parent)))
+    parent[key] = data.draw(_JSON)
+    with tempfile.TemporaryDirectory() as folder:
+        store = ResultStore(folder)
+        path = store.path_for(record.key)
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps(form))  # NaN as JSON's NaN, lone surrogates escaped
+        try:
+            head = store.head(record.key)
+        except ValidationError:
+            head = None
+        try:
+            loaded = store.load(record.key)
+        except ValidationError:
+            return
+        assert (loaded is None) is (head is None)  # another format: neither is read
+        if loaded is not None:
+            assert store.load(store.save(loaded).stem) == loaded

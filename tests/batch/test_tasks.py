@@ -13,13 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.batch.tasks import INFRASTRUCTURE, STATUSES, RunResult, Task, run_task
+from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task, run_task
 from robot_msgs.compare import RunReport, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.msg.json import json_form
 from robot_msgs.runs import RunSettings, load_runs
 from robot_msgs.strict_json import dumps
 from tests.batch.batch_helpers import make_tree, position_error
+from tests.batch.strategies import TEXT, results
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
@@ -230,49 +231,37 @@ def test_crashed_and_lost_are_the_infrastructures_failures_not_the_runs() -> Non
     assert not failed.is_infrastructure
 
 
-# Laws over generated values: lone surrogates (JSON may escape them, json.loads reads
-# them), NaN and the infinities as times, every status with what goes with it.
-_TEXT = st.text(st.characters(exclude_categories=()), max_size=6)
-#: A RunReport is a message: its texts are UTF-8 (a lone surrogate is refused there).
-_MESSAGE_TEXT = st.text(st.characters(codec="utf-8"), max_size=6)
+# Laws over generated values (tests.batch.strategies): lone surrogates in texts, edge
+# values in the report, every status with what goes with it.
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | _TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
     max_leaves=6,
 )
 _DROP = object()
 _FIELDS = [field.name for field in dataclasses.fields(RunResult)]
-#: What run_task measures: a finite number of seconds >= 0 (0.0: not measured), -0.0 too.
-_SECONDS = st.sampled_from([0.0, -0.0]) | st.floats(min_value=0, allow_infinity=False)
-
-
-@st.composite
-def _results(draw: st.DrawFn) -> RunResult:
-    status = draw(st.sampled_from(STATUSES))
-    ok = status == "ok"
-    success = draw(st.booleans())
-    failure = "" if success else f"lost {draw(_MESSAGE_TEXT)}"
-    report = RunReport(name=draw(_MESSAGE_TEXT), success=success, failure=failure)
-    return RunResult(
-        digest=draw(_TEXT), name=draw(_TEXT), algorithm=draw(_TEXT), sequence=draw(_TEXT),
-        trial=draw(_TEXT), status=status, report=report if ok else None,
-        error_type="" if ok else draw(_TEXT), error="" if ok else draw(_TEXT),
-        notes=tuple(draw(st.lists(_TEXT, max_size=3))), attempts=draw(st.integers(0, 2**63 - 1)),
-        elapsed_s=draw(_SECONDS), cpu_s=draw(_SECONDS), worker=draw(_TEXT),
-    )  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
-@given(_results())
-def test_a_run_result_round_trips_through_its_dict_whatever_its_values(result: RunResult) -> None:
-    assert RunResult.from_dict(result.to_dict()) == result
+@given(results(), results())
+def test_a_run_result_round_trips_through_its_dict_whatever_its_values(
+    result: RunResult, other: RunResult
+) -> None:
+    twin = RunResult.from_dict(result.to_dict())
+    assert twin == result
     # and through the text a run record is saved as (strict JSON, read by json.loads)
     assert RunResult.from_dict(json.loads(dumps(result.to_dict(), indent=None))) == result
+    # ==, != and hash agree
+    assert not twin != result  # noqa: SIM202 - the law itself
+    assert hash(twin) == hash(result)
+    assert (result != other) is (not result == other)  # noqa: SIM201
+    if result == other:
+        assert hash(result) == hash(other)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    _results(),
+    results(),
     st.sampled_from(["elapsed_s", "cpu_s"]),
     st.sampled_from([math.nan, math.inf, -math.inf, -0.0, -1e-300]) | st.floats(),
 )
@@ -299,7 +288,7 @@ def test_a_run_result_time_is_saved_as_it_loads_or_refused_naming_it(
 
 
 @settings(max_examples=500, deadline=None)
-@given(_results(), st.sampled_from(_FIELDS), st.just(_DROP) | _JSON, _JSON)
+@given(results(), st.sampled_from(_FIELDS), st.just(_DROP) | _JSON, _JSON)
 def test_a_run_result_form_edited_by_hand_loads_or_raises_only_validation_error(
     result: RunResult, key: str, value: object, whole: object
 ) -> None:
