@@ -129,6 +129,32 @@ def test_lost_seconds_of_stamp_rounding_print_as_none() -> None:
         assert (row["losses"], row["lost [s]"]) == ("1", lost)
 
 
+def test_a_coverage_never_rounds_across_the_min_coverage_it_is_judged_by() -> None:
+    """A coverage of 0.4995 printed "50%" beside "coverage too low" (the rule: under 50%):
+    near the bound one decimal, and where that still rounds across (49.995% -> "50.0"),
+    toward the side the judgment is on; never wider than "99.8%". By hand: 49.95% ->
+    "49.9" (tenths toward failure), 50.04% judged a success prints "50%"; with
+    --min-coverage 0.5155, 51.52% -> "52" reads above it, so "51.5%"; with 0.5004, a
+    coverage of exactly that -> "50" and "50.0" read below it, so "50.1%"."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    low = run.replace(success=False, failure="coverage too low")
+    cases = (
+        (0.5, low.replace(coverage=0.4995), "49.9%"),
+        (0.5, low.replace(coverage=0.49995), "49.9%"),
+        (0.5, run.replace(coverage=0.5004), "50%"),
+        (0.5, run.replace(coverage=0.5), "50%"),
+        (0.5155, low.replace(coverage=0.5152), "51.5%"),
+        (0.5004, run.replace(coverage=0.5004), "50.1%"),
+        (0.5, run.replace(coverage=0.9999), "99.9%"),  # not "100.0%": not all of it
+    )
+    for bound, r, shown in cases:
+        made = report.replace(runs=(r,), settings={**report.settings, "min_coverage": bound})
+        table = runs_table(made)
+        assert dict(zip(table.headers, table.rows[0], strict=True))["coverage"] == shown
+
+
 def test_groups_and_ranking_tables() -> None:
     report = example("compare/Report")
     assert isinstance(report, Report)

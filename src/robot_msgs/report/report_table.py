@@ -58,19 +58,36 @@ def _num(value: float, digits: int = 3, scale: float = 1.0, *, noise: float = 1e
     return shown
 
 
-def _pct(value: float) -> str:
-    """Return a share in whole percent; one decimal where rounding would say all or none.
+def _pct(value: float, bound: float | None = None) -> str:
+    """Return a share in whole percent; one decimal where rounding would mislead.
 
-    A coverage of 0.9975 printed "100%", hiding the shortfall (a review).
+    Rounding misleads where it says all or none, or puts the share on the other side
+    of ``bound`` (the share it is judged by, ``min_coverage``). Where one decimal still
+    does, it is rounded toward the side the share is on, so the figure is never wider
+    than ``99.8%``. A coverage of 0.9975 printed "100%", hiding the shortfall (a review);
+    one of 0.4995 printed "50%" beside "coverage too low", under 50% (a hunt).
 
     Examples
     --------
-    >>> [_pct(v) for v in (0.5, 0.9975, 1.0, 0.002, 0.0)]
-    ['50%', '99.8%', '100%', '0.2%', '0%']
+    >>> [_pct(v) for v in (0.5, 0.9975, 1.0, 0.002, 0.0, 0.9999)]
+    ['50%', '99.8%', '100%', '0.2%', '0%', '99.9%']
+    >>> _pct(0.4995, 0.5), _pct(0.5004, 0.5)
+    ('49.9%', '50%')
     """
     if not math.isfinite(value):
         return MISSING
+    judged = (value > 0.0, value < 1.0, bound is not None and value < bound)
+    # The bound as a reader sees it, not its binary rounding (0.505 * 100 = 50.49...)
+    cut = math.inf if bound is None else round(100 * bound, 9)
+
+    def misleads(shown: str) -> bool:
+        figure = float(shown)
+        return (figure > 0.0, figure < 100.0, bound is not None and figure < cut) != judged
+
     shown = f"{100 * value:.0f}"
-    if (shown == "100" and value < 1.0) or (shown == "0" and value > 0.0):
+    if misleads(shown):
         shown = f"{100 * value:.1f}"
+    if misleads(shown):  # 49.995% read "50.0": rounded toward the share's side instead
+        toward = math.floor if float(shown) > 100 * value else math.ceil
+        shown = f"{toward(1000 * value) / 10:.1f}"
     return f"{shown}%"

@@ -108,7 +108,9 @@ def _rpe_rms(r: RunReport, name: str) -> float:
     return c.stats["translation"].rms if c is not None and "translation" in c.stats else math.nan
 
 
-def _run_row(r: RunReport, rpe_names: Sequence[str], extra: Sequence[str]) -> tuple[str, ...]:
+def _run_row(
+    r: RunReport, rpe_names: Sequence[str], extra: Sequence[str], bound: float | None
+) -> tuple[str, ...]:
     ape = r.ape.stats["translation"].rms if r.ape and "translation" in r.ape.stats else math.nan
     lat = r.latency
     res = r.resources
@@ -118,7 +120,7 @@ def _run_row(r: RunReport, rpe_names: Sequence[str], extra: Sequence[str]) -> tu
         r.failure or MISSING,
         str(r.n_losses),
         _num(r.lost_s, 1, noise=_STAMP_NOISE_S),
-        _pct(r.coverage),
+        _pct(r.coverage, bound),
         _num(ape, 4),
         *(_num(_rpe_rms(r, name), 4) for name in rpe_names),
         _num(lat.latency_p50_s, 0, 1e3) if lat else MISSING,
@@ -213,7 +215,10 @@ def runs_table(report: Report) -> ReportTable:
         *(("peak GPU mem [MB]", "GPU mean [%]") if "gpu" in extra else ()),
     )  # fmt: skip
     numeric = (False, False, False, *([True] * (len(headers) - 3)))
-    rows = tuple(_run_row(r, rpe_names, extra) for r in report.runs)
+    # The coverage beside its judgment: never rounded across the bound it is judged by.
+    given = report.settings.get("min_coverage")
+    bound = float(given) if isinstance(given, (int, float)) else None
+    rows = tuple(_run_row(r, rpe_names, extra, bound) for r in report.runs)
     return ReportTable("Runs", headers, rows, numeric)
 
 
