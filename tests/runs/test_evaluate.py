@@ -425,6 +425,37 @@ def test_a_time_range_of_a_run_without_a_span_judges_the_poses_within_it(tmp_pat
     assert run_report(folder, NONE.replace(evaluation=last)).success  # the pose at 8.0 s
 
 
+def test_a_time_range_wholly_inside_a_tracking_loss_says_nothing_in_it_was_tracked(
+    tmp_path: Path,
+) -> None:
+    """Tracking lost from 3 s to 6 s of a reference of 0 .. 10 s: --t-start 4 --t-end 5
+    advised to "raise `max_diff_s=`" for each metric (a hunt), as if stamps were too far
+    apart; no pose in the range was tracked. By hand: no valid pose in 4 .. 5 s, so no
+    accuracy, and the coverage of the range is 0."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(
+        tmp_path,
+        "run",
+        _traj(T, _line(T, 0.01)),
+        reference=ref,
+        tracking="time_s,event\n3,lost\n6,recovered\n",
+    )
+    window = EvaluationSettings(align="none", t_start_s=4.0, t_end_s=5.0)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert report.accuracy is None
+    assert report.coverage == 0.0
+    assert not any("max_diff_s" in note for note in report.notes)
+    said = (
+        "accuracy not evaluated: tracking was lost over the whole time range (lost at "
+        "3.00 s, recovered at 6.00 s): no pose in it was tracked"
+    )
+    assert said in report.notes
+    # A range that meets a tracked pose is evaluated as before.
+    edge = run_report(folder, NONE.replace(evaluation=window.replace(t_end_s=6.5)))
+    assert edge.accuracy is not None
+    assert edge.accuracy.counts["matched"] == 6  # 6.0 .. 6.5 s at 10 Hz
+
+
 @pytest.mark.parametrize(("t_start", "t_end"), [(20.0, None), (None, -1.0), (12.0, 15.0)])
 def test_a_time_range_that_misses_the_estimate_of_a_run_without_a_span_fails_it(
     tmp_path: Path, t_start: float | None, t_end: float | None

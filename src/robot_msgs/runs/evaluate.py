@@ -76,8 +76,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: the whole run's: 15 Hz beside 10 Hz processed within --t-start 5); 6: losses that
 #: do not meet the sequence are left out without a time range too (one wholly before the
 #: reference was counted, with 0 s lost); 7: 'coverage too low' says the coverage and the
-#: bound with the decimals that tell them apart (it said 'cover 50%, under the 50%').
-JUDGING_REVISION = 7
+#: bound with the decimals that tell them apart (it said 'cover 50%, under the 50%'); 8: a
+#: time range wholly inside a tracking loss evaluates no metric and says so (each metric
+#: said 'raise max_diff_s'; with interpolation, poses across the loss were compared).
+JUDGING_REVISION = 8
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -487,6 +489,19 @@ def evaluate_run(
         )
         losses = losses_from_log(run.tracking, end_s=known_end)
     valid = valid_mask(stamps, losses)
+    # A range wholly inside one loss holds no tracked pose: each metric advised to 'raise
+    # max_diff_s' as if the stamps were too far apart (a hunt).
+    lost_over = next(
+        (
+            loss
+            for loss in losses
+            if window is not None
+            and not missed
+            and loss.start_s <= window[0]
+            and loss.end_s >= window[1]
+        ),
+        None,
+    )
     if window is not None:
         losses, run = _in_window(run, losses, window, clip=spanless)
     elif not spanless:
@@ -535,7 +550,18 @@ def evaluate_run(
     if shown:
         notes.append(shown)
     results: dict[str, EvaluationResult] = {}
-    if run.reference is not None and estimate is not None and valid.any():
+    if lost_over is not None and run.reference is not None:
+        shift = settings.evaluation.offset_s
+        end = (
+            f"recovered at {lost_over.end_s + shift:.2f} s"
+            if lost_over.recovered
+            else "never recovered"
+        )
+        notes.append(
+            "accuracy not evaluated: tracking was lost over the whole time range (lost at "
+            f"{lost_over.start_s + shift:.2f} s, {end}): no pose in it was tracked"
+        )
+    elif run.reference is not None and estimate is not None and valid.any():
         results, metric_notes = _metrics(run.reference, keep_poses(estimate, valid), run, settings)
         notes.extend(metric_notes)
         if results and not valid.all():
