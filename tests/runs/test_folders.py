@@ -132,6 +132,55 @@ def test_hidden_folders_are_skipped(tmp_path: Path) -> None:
     assert [r.label for r in discover_runs(tmp_path)] == ["orb/MH_01/1"]
 
 
+def test_linked_algorithm_and_trial_folders_are_searched_under_their_names_in_the_root(
+    tmp_path: Path,
+) -> None:
+    """An algorithm folder linked in from where its results are stored (``runs/vins ->
+    /data/vins``), or a trial folder, was silently not searched: 1 run read of 3."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    make_tree(tmp_path / "data", algorithms=("vins", "orb"), sequences=("MH_01",), trials=1)
+    (root / "vins").symlink_to(tmp_path / "data" / "vins")
+    (root / "orb" / "MH_01" / "2").symlink_to(tmp_path / "data" / "orb" / "MH_01" / "1")
+    runs = discover_runs(root)
+    assert [r.label for r in runs] == ["orb/MH_01/1", "orb/MH_01/2", "vins/MH_01/1"]
+    assert runs[2].algorithm == "vins"
+    assert runs[2].estimate == str(root / "vins" / "MH_01" / "1" / "estimate.tum")
+    assert runs[2].reference == str(root / "MH_01" / "reference.tum")
+
+
+def test_a_linked_folder_read_already_or_a_loop_is_not_followed_and_named(tmp_path: Path) -> None:
+    """Each folder is read once, under its path in the root: a link into the root (its
+    runs are read where they are), a loop (a link to a folder holding it, or the root)
+    and a second link to a folder read through a first are named in a warning, not
+    followed."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    make_tree(tmp_path / "data", algorithms=("vins",), sequences=("MH_01",), trials=1)
+    (root / "latest").symlink_to(root / "orb")  # into the root
+    (root / "orb" / "back").symlink_to(tmp_path)  # holds the root: a loop
+    (root / "vins").symlink_to(tmp_path / "data" / "vins")
+    (root / "vins2").symlink_to(tmp_path / "data" / "vins" / "MH_01")  # read through vins
+    loop = tmp_path / "data" / "vins" / "MH_01" / "1" / "up"
+    loop.symlink_to(tmp_path / "data")  # holds the folder it is in
+    with pytest.warns(DataWarning) as seen:
+        runs = discover_runs(root)
+    assert [r.label for r in runs] == ["orb/MH_01/1", "vins/MH_01/1"]
+    said = sorted(str(w.message) for w in seen)
+    data = tmp_path / "data"
+    latest = f"{root / 'latest'}: a symbolic link to {root / 'orb'}, inside the runs folder"
+    up = f"{root / 'vins' / 'MH_01' / '1' / 'up'}: a symbolic link to {data}, which holds"
+    back = root / "orb" / "back"
+    vins2 = f"{root / 'vins2'}: a symbolic link to {data / 'vins' / 'MH_01'}, inside"
+    through = f"{data / 'vins'} read through {root / 'vins'}: not followed"
+    assert said == [
+        f"{latest}: not followed (its runs are read where they are, not twice)",
+        f"{back}: a symbolic link to {tmp_path}, which holds the runs folder: not followed (a loop)",
+        f"{up} {through} (a loop, or its runs twice)",
+        f"{vins2} {through} (its runs twice)",
+    ]
+
+
 def test_meta_json_names_inputs_formats_and_a_reported_failure(tmp_path: Path) -> None:
     run = tmp_path / "orb" / "MH_01" / "1"
     run.mkdir(parents=True)

@@ -24,8 +24,12 @@ and/or ``meta.json``::
 The folder convention
 ---------------------
 Every folder under a root holding ``estimate.<ext>`` or ``meta.json`` is a run (hidden
-folders are skipped). Its keys come from the path ``ROOT/{algorithm}/{sequence}/{trial}/``
-and are overridden by ``meta.json`` (at other depths ``meta.json`` must name all three).
+folders are skipped). A folder linked in (a symbolic link: results kept elsewhere) is
+searched as if it were there, each folder once: a link into the root, to a folder that
+holds the root, or to one that overlaps a folder read through another link is named in a
+warning and not followed (its runs would count twice, or the walk would loop).
+Its keys come from the path ``ROOT/{algorithm}/{sequence}/{trial}/`` and are overridden
+by ``meta.json`` (at other depths ``meta.json`` must name all three).
 A ``meta.json`` that cannot be read or is invalid fails its run alone, naming the file
 (:attr:`RunSpec.error`): the runs beside it are read and evaluated.
 Its reference is, in order: a manifest entry's or ``meta.json``'s ``reference``; the
@@ -182,6 +186,7 @@ class Listing(NamedTuple):
     kinds: dict[str, str]  # name -> "file", "dir" (links followed) or "other"
     walk: tuple[str, ...]  # sub-folders, not hidden, not links: walked for runs
     found: bool = True  # False: no such folder
+    links: tuple[str, ...] = ()  # sub-folders, not hidden, that are links: walked once
 
 
 def list_folder(folder: Path) -> Listing:
@@ -192,14 +197,15 @@ def list_folder(folder: Path) -> Listing:
     """
     kinds: dict[str, str] = {}
     walk: list[str] = []
+    links: list[str] = []
     found = True
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
                 try:
                     kind = "dir" if entry.is_dir() else ("file" if entry.is_file() else "other")
-                    if kind == "dir" and not entry.name.startswith(".") and not entry.is_symlink():
-                        walk.append(entry.name)
+                    if kind == "dir" and not entry.name.startswith("."):
+                        (links if entry.is_symlink() else walk).append(entry.name)
                 except OSError:
                     kind = "other"
                 kinds[entry.name] = kind
@@ -210,7 +216,7 @@ def list_folder(folder: Path) -> Listing:
     if kinds.get("meta.json") == "file":
         with contextlib.suppress(OSError), (folder / "meta.json").open("rb") as handle:
             handle.read(1 << 20)
-    return Listing(folder, kinds, tuple(walk), found)
+    return Listing(folder, kinds, tuple(walk), found, tuple(links))
 
 
 def _trajectory_in(listing: Listing, stem: str) -> Path | None:
@@ -516,6 +522,7 @@ class _Walk:
         self.threads = threads
         self.listed = 0
         self._sequences: dict[Path, Path | None] = {}
+        self._followed: dict[str, Path] = {}  # a linked folder's real path -> the link
 
     def _sequence_reference(self, sequence_dir: Path) -> Path | None:
         if sequence_dir not in self._sequences:
@@ -541,6 +548,46 @@ class _Walk:
             if _is_run(top):
                 yield self._run(top)
             yield from self._below(top, pool, 0)
+
+    def _follow(self, link: Path) -> bool:
+        """Whether to search the folder ``link`` leads to; why not in a warning.
+
+        WHY: linked folders were not searched, without a word (a runs folder assembled
+        from links to where each algorithm's results are kept read none of them). Each
+        real folder is read once, under its path in the root: a link that leads into the
+        root or into (or over) a folder read through an earlier link would count its runs
+        twice, and one to a folder holding the root (or the link) would loop.
+        """
+        real = os.path.realpath(link)
+        why = ""
+        if os.path.commonpath([real, self.base]) == str(self.base):
+            why = (
+                f"a symbolic link to {real}, inside the runs folder: not followed (its runs "
+                "are read where they are, not twice)"
+            )
+        elif os.path.commonpath([real, self.base]) == real:
+            why = f"a symbolic link to {real}, which holds the runs folder: not followed (a loop)"
+        else:
+            for target, through in self._followed.items():
+                common = os.path.commonpath([real, target])
+                if common == target:
+                    where = "read" if real == target else f"inside {target} read"
+                    why = (
+                        f"a symbolic link to {real}, {where} through {through}: not followed "
+                        "(its runs twice)"
+                    )
+                    break
+                if common == real:
+                    why = (
+                        f"a symbolic link to {real}, which holds {target} read through "
+                        f"{through}: not followed (a loop, or its runs twice)"
+                    )
+                    break
+        if why:
+            warnings.warn(f"{link}: {why}", DataWarning, stacklevel=caller_stacklevel())
+            return False
+        self._followed[real] = link
+        return True
 
     def _listed(self, listed: Future[Listing], folder: Path, depth: int) -> Listing:
         """Return ``folder``'s listing; a folder that cannot be listed is named short.
@@ -580,7 +627,8 @@ class _Walk:
             The folder, :data:`_DEEPEST` levels down, holds folders.
         """
         self.listed += 1
-        names = listing.walk
+        linked = sorted(listing.links, key=natural_key)
+        names = (*listing.walk, *(name for name in linked if self._follow(listing.folder / name)))
         if names and depth >= _DEEPEST:
             first = "/".join(listing.folder.relative_to(self.base).parts[:3])
             msg = (
