@@ -11,7 +11,7 @@ import pytest
 
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.evaluation import ReadSettings
-from robot_msgs.runs import RunSpec, discover_runs, load_run
+from robot_msgs.runs import RunSpec, discover_runs, evaluate_run, load_run
 from tests.cli.evaluation_files import write_kitti_off_so3
 
 if TYPE_CHECKING:
@@ -87,3 +87,51 @@ def test_an_estimate_linked_to_nothing_is_a_broken_input_naming_the_link(tmp_pat
         load_run(run)
     (folder / "estimate.tum").unlink()  # no estimate at all: the run's failure, read as none
     assert load_run(run).estimate is None
+
+
+def test_the_empty_and_cut_logs_of_a_crashed_run_are_read_as_written_and_it_fails_as_a_run(
+    tmp_path: Path,
+) -> None:
+    """A run killed by SIGSEGV at 2.5 s left timing.csv empty (0 bytes) and tracking.csv
+    cut mid-line: load_run refused the run, so report stopped (or, with --allow-partial,
+    left it out of its algorithm's success rate, 2/2 where 2/3 succeeded); the guide
+    reports the overall success rate, and the README ranks a crash as the run's result.
+    Read as written: no timing log, the events before the cut line (lost at 1.0 s), each
+    said in a warning; the run fails as it reported, killed by SIGSEGV."""
+    folder = tmp_path / "orb" / "MH_01" / "1"
+    folder.mkdir(parents=True)
+    rows = [f"{0.1 * i:.1f} {0.1 * i:.1f} 0 0 0 0 0 1\n" for i in range(26)]
+    (folder / "estimate.tum").write_text("".join(rows))
+    (folder / "meta.json").write_text('{"exit_code": -11}')
+    (folder / "timing.csv").write_text("")
+    (folder / "tracking.csv").write_text("time_s,event\n1.0,lost\n2.0,reco")
+    [run] = discover_runs(tmp_path)
+    with pytest.warns(DataWarning) as seen:
+        inputs = load_run(run)
+    empty = "empty (0 bytes): read as no timing log, as a run that stopped before writing it"
+    cut = (
+        "the last line is cut (no newline at its end) and does not read: left out, as a run "
+        "that stopped while writing it"
+    )
+    said = sorted(str(w.message) for w in seen)
+    assert said == [f"{folder / 'timing.csv'}: {empty}", f"{folder / 'tracking.csv'}:3: {cut}"]
+    assert inputs.timing is None
+    assert inputs.tracking is not None
+    assert inputs.tracking.stamps_s.tolist() == [1.0]
+    report = evaluate_run(inputs).report
+    assert report.failure == "killed by SIGSEGV (exit code -11)"
+    assert [(loss.start_s, loss.recovered) for loss in report.losses] == [(1.0, False)]
+
+
+def test_a_malformed_log_that_is_not_cut_short_still_fails_to_evaluate(tmp_path: Path) -> None:
+    """Only an empty file or an unreadable last line without its newline is a log cut
+    short: a bad row ended by its newline, or followed by others, is a broken input."""
+    folder = tmp_path / "orb" / "MH_01" / "1"
+    folder.mkdir(parents=True)
+    (folder / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n")
+    log = folder / "tracking.csv"
+    [run] = discover_runs(tmp_path)
+    for text in ("time_s,event\n1.0,lost\n2.0,reco\n", "time_s,event\n1.0,lots\n2.0,recovered"):
+        log.write_text(text)
+        with pytest.raises(FormatError, match=r"tracking\.csv:\d: column `event`: expected"):
+            load_run(run)

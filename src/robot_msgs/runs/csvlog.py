@@ -70,6 +70,7 @@ def read_csv_table(
     required: tuple[str, ...],
     optional: tuple[str, ...] = (),
     text: tuple[str, ...] = (),
+    drop_cut_line: bool = False,
 ) -> CsvTable:
     r"""Read a headed comma-separated log into named columns.
 
@@ -83,6 +84,9 @@ def read_csv_table(
         Columns that may be absent; empty cells in them read as NaN.
     text : tuple of str
         Which of the required or optional columns hold text (kept as stripped strings).
+    drop_cut_line : bool
+        Leave out a last line without a newline at its end: the line a writer that
+        stopped was writing (:func:`robot_msgs.runs.load_run` asks for it).
 
     Returns
     -------
@@ -125,6 +129,8 @@ def read_csv_table(
         msg = f"{path}: expected UTF-8 text, got undecodable bytes"
         raise FormatError(msg) from err
     lines = tuple(raw.splitlines())
+    if drop_cut_line and raw and not raw.endswith(("\n", "\r")):
+        lines = lines[:-1]
     content = [line for line in lines if not _COMMENT.match(line)]
     if not content:
         msg = f"{path}:1: expected a header line naming the columns, got an empty file"

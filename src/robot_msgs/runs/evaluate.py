@@ -78,8 +78,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: reference was counted, with 0 s lost); 7: 'coverage too low' says the coverage and the
 #: bound with the decimals that tell them apart (it said 'cover 50%, under the 50%'); 8: a
 #: time range wholly inside a tracking loss evaluates no metric and says so (each metric
-#: said 'raise max_diff_s'; with interpolation, poses across the loss were compared).
-JUDGING_REVISION = 8
+#: said 'raise max_diff_s'; with interpolation, poses across the loss were compared); 9:
+#: logs cut short by a run that stopped are read as written (an empty one as none), and
+#: the run judged: it failed to evaluate, a stored failure left out of the success rate.
+JUDGING_REVISION = 9
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets

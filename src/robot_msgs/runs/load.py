@@ -5,18 +5,22 @@ A run's reference and estimate are read together, in one frame
 A missing or empty estimate is a run
 that produced nothing (``estimate`` is ``None``, judged as a failure later); a reference
 that is named but missing is an error, as is any file that cannot be read and an estimate
-that is a symbolic link to nothing.
+that is a symbolic link to nothing. A log cut short by a run that stopped (crashed, was
+killed) is read as written, with a warning: an empty one (0 bytes) as no log, one whose
+last line has no newline and does not read without that line.
 """
 
 from __future__ import annotations
 
 import errno
+import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError, caller_stacklevel
 from robot_msgs.evaluation.read_settings import ReadSettings
 from robot_msgs.io.bounded import check_input_kind, kept_streams, read_input, stream_kind
 from robot_msgs.io.examples import resolve_path
@@ -31,6 +35,8 @@ from robot_msgs.runs.logs import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.runs.spec import RunSpec
     from robot_msgs.trajectory import PoseTrajectory
@@ -41,6 +47,7 @@ TrajectoryCache = dict[tuple[object, ...], "PoseTrajectory"]
 """Trajectories already read (:data:`robot_msgs.io.evaluation_inputs.InputsCache`)."""
 
 _BAG_SUFFIXES = {".bag", ".mcap", ".db3"}
+_Log = TypeVar("_Log", TimingLog, TrackingLog, ResourceLog)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,6 +140,45 @@ def _refuse_a_broken_link(path: Path, spec: RunSpec) -> None:
         raise FormatError(msg) from err
 
 
+def _read_log(path: Path, what: str, reader: Callable[..., _Log]) -> _Log | None:
+    """Read a run's log (``None`` where there is none), one cut short as it was written.
+
+    WHY: a run killed while writing its logs (an empty ``timing.csv``, a ``tracking.csv``
+    ending in ``2.0,reco``) was refused as a broken input: ``report`` stopped, and with
+    ``--allow-partial`` left the crash out of its algorithm's success rate. A crash is
+    the run's result (the README; the guide reports the overall success rate apart from
+    the accuracy): the run is judged on what it wrote, and the warning says what was
+    left out. Any other malformed log is still refused, naming its file and line.
+    """
+    if not regular_file(path, f"{what} log"):
+        return None
+    if path.stat().st_size == 0:
+        warnings.warn(
+            f"{path}: empty (0 bytes): read as no {what} log, as a run that stopped before "
+            "writing it",
+            DataWarning,
+            stacklevel=caller_stacklevel(),
+        )
+        return None
+    try:
+        return reader(path)
+    except FormatError:
+        with path.open("rb") as handle:
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) in (b"\n", b"\r"):
+                raise
+        log = reader(path, drop_cut_line=True)  # the rows before it: refused as any log
+    with path.open("rb") as handle:
+        line = sum(1 for _ in handle)
+    warnings.warn(
+        f"{path}:{line}: the last line is cut (no newline at its end) and does not read: "
+        "left out, as a run that stopped while writing it",
+        DataWarning,
+        stacklevel=caller_stacklevel(),
+    )
+    return log
+
+
 def _resolve(path: str, spec: RunSpec) -> Path:
     try:
         return resolve_path(path)
@@ -199,21 +245,14 @@ def load_run(
     except FormatError as err:
         raise _named_in_the_run(err, inputs) from err
     estimate, reference = read.get("estimate"), read.get("reference")
-    logs: dict[str, object] = {}
-    if spec.folder is not None:
-        folder = Path(spec.folder)
-        for name, reader in (
-            ("timing", read_timing),
-            ("tracking", read_tracking),
-            ("resources", read_resources),
-        ):
-            log = folder / f"{name}.csv"
-            logs[name] = reader(log) if regular_file(log, f"{name} log") else None
+    if spec.folder is None:
+        return RunInputs(spec=spec, estimate=estimate, reference=reference)
+    folder = Path(spec.folder)
     return RunInputs(
         spec=spec,
         estimate=estimate,
         reference=reference,
-        timing=logs.get("timing"),  # type: ignore[arg-type]
-        tracking=logs.get("tracking"),  # type: ignore[arg-type]
-        resources=logs.get("resources"),  # type: ignore[arg-type]
+        timing=_read_log(folder / "timing.csv", "timing", read_timing),
+        tracking=_read_log(folder / "tracking.csv", "tracking", read_tracking),
+        resources=_read_log(folder / "resources.csv", "resources", read_resources),
     )

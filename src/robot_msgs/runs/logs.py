@@ -71,11 +71,11 @@ class ResourceLog:
     gpu_percent: Float64Array
 
 
-def read_timing(path: Path) -> TimingLog:
+def read_timing(path: Path, *, drop_cut_line: bool = False) -> TimingLog:
     r"""Read ``timing.csv``: ``frame,acquisition_s[,processing_start_s],available_s``.
 
     ``processing_start_s`` may be left out, or left empty in a row (unknown for that frame:
-    NaN, its processing time left out).
+    NaN, its processing time left out). ``drop_cut_line``: as :func:`read_csv_table`.
 
     Raises
     ------
@@ -100,6 +100,7 @@ def read_timing(path: Path) -> TimingLog:
         path,
         required=("frame", "acquisition_s", "available_s"),
         optional=("processing_start_s",),
+        drop_cut_line=drop_cut_line,
     )
     acq = table.floats("acquisition_s")
     avail = table.floats("available_s")
@@ -139,8 +140,10 @@ def read_timing(path: Path) -> TimingLog:
     )
 
 
-def read_tracking(path: Path) -> TrackingLog:
+def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
     r"""Read ``tracking.csv``: ``time_s,event`` (lost/recovered) or ``time_s,valid`` (1/0).
+
+    ``drop_cut_line``: as :func:`read_csv_table`.
 
     Raises
     ------
@@ -158,7 +161,11 @@ def read_tracking(path: Path) -> TrackingLog:
     ('events', [True, False])
     """
     table = read_csv_table(
-        path, required=("time_s",), optional=("event", "valid"), text=("event", "valid")
+        path,
+        required=("time_s",),
+        optional=("event", "valid"),
+        text=("event", "valid"),
+        drop_cut_line=drop_cut_line,
     )
     if ("event" in table.columns) == ("valid" in table.columns):
         msg = f"{path}:1: expected exactly one of the columns `event` or `valid`"
@@ -200,10 +207,11 @@ def read_tracking(path: Path) -> TrackingLog:
     return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
 
 
-def read_resources(path: Path) -> ResourceLog:
+def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
     r"""Read ``resources.csv``: ``time_s,cpu_percent,rss_bytes`` and optional columns.
 
     Optional: ``threads``, ``gpu_mem_bytes``, ``gpu_percent`` (empty cells are NaN).
+    ``drop_cut_line``: as :func:`read_csv_table`.
 
     Raises
     ------
@@ -220,7 +228,12 @@ def read_resources(path: Path) -> ResourceLog:
     [100000000.0, 200000000.0]
     """
     optional = ("threads", "gpu_mem_bytes", "gpu_percent")
-    table = read_csv_table(path, required=("time_s", "cpu_percent", "rss_bytes"), optional=optional)
+    table = read_csv_table(
+        path,
+        required=("time_s", "cpu_percent", "rss_bytes"),
+        optional=optional,
+        drop_cut_line=drop_cut_line,
+    )
     time_s = table.floats("time_s")
     if (np.diff(time_s) <= 0).any():
         row = int(np.flatnonzero(np.diff(time_s) <= 0)[0]) + 1
