@@ -8,7 +8,7 @@ import os
 import re
 import tempfile
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import given, settings
@@ -16,16 +16,18 @@ from hypothesis import strategies as st
 
 from robot_msgs.batch.inputs import MISSING, RACY_S
 from robot_msgs.batch.store import RECORD_FORMAT, RecordHead, ResultStore, RunRecord
-from robot_msgs.batch.tasks import RunResult, Status
+from robot_msgs.batch.tasks import STATUSES, RunResult, Status
 from robot_msgs.compare import RunReport, TrackingLoss, error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.limits import input_limits
+from robot_msgs.msg.json import json_form
 from robot_msgs.msg.registry import to_json
 from robot_msgs.strict_json import dumps
 from tests.batch.strategies import TEXT, records
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 KEY = "ab" + "0" * 62
@@ -448,3 +450,33 @@ def test_a_record_edited_by_hand_is_read_whole_or_refused_as_not_a_record(
         assert (loaded is None) is (head is None)  # another format: neither is read
         if loaded is not None:
             assert store.load(store.save(loaded).stem) == loaded
+
+
+def _reads(build: Callable[[dict[str, Any]], object], text: str) -> bool:
+    try:
+        build(json.loads(text))
+    except ValidationError:
+        return False
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(records(), st.sampled_from(STATUSES), st.booleans(), st.just("") | TEXT, st.just("") | TEXT)
+def test_a_record_whose_outcome_is_edited_has_a_head_exactly_where_it_loads(
+    record: RunRecord, status: Status, with_report: bool, error_type: str, error: str
+) -> None:
+    """A head let ``"status": "ok"`` with ``"report": null`` through (``--resume`` kept
+    the run) while the load refused it, and the laws above passed with that fault: they
+    stop where the load refuses. Only the outcome edited (the keys the head reads of a
+    result), the head reads the record exactly where the load does."""
+    report = _result().report
+    assert report is not None
+    form = record.to_dict()
+    form["result"] |= {
+        "status": status,
+        "report": json_form(report) if with_report else None,
+        "error_type": error_type,
+        "error": error,
+    }
+    text = dumps(form, indent=None)
+    assert _reads(RecordHead.from_dict, text) is _reads(RunRecord.from_dict, text)
