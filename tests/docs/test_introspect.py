@@ -305,6 +305,20 @@ def test_a_type_that_describes_its_fields_describes_each_one() -> None:
     assert field_descriptions(MultiEchoLaserScan)["range_min"] == "float32, metres"
 
 
+def test_an_attributes_section_holds_field_entries_only() -> None:
+    """A type's page shows its Attributes section as the fields table alone (f6c107e):
+    text there at the margin that is no entry went into the last field's cell, and
+    MultiDOFJointState's "Each non-empty list holds one entry per joint name" read as
+    said of ``wrench`` only. Every line at the margin is an entry."""
+    stray = []
+    for name, cls in documented_types().items():
+        section = sections(inspect.cleandoc(cls.__doc__ or "")).get("Attributes", "")
+        at_margin = [line for line in section.split("\n") if line[:1].strip()]
+        if len(at_margin) != len(entries(section)):
+            stray.append(name)
+    assert stray == []
+
+
 def test_a_field_without_a_docstring_entry_shows_its_declared_description() -> None:
     """The settings declare each field's description on the field (``Meta``, also its
     ``--help``), and the pages showed "—" for all 20 fields of EvaluationSettings, the

@@ -50,6 +50,8 @@ class JointState(Msg):
 class MultiDOFJointState(Msg):
     """Measured state of multi-DOF joints (a floating base, a planar joint) at one time.
 
+    Each non-empty list holds one entry per joint name, as in ROS.
+
     Attributes
     ----------
     header : Header
@@ -59,8 +61,6 @@ class MultiDOFJointState(Msg):
     transforms : tuple of Transform, metres and unit quaternions
     twist : tuple of Twist, m/s and rad/s
     wrench : tuple of Wrench, N and N·m
-
-    Each non-empty list holds one entry per joint name, as in ROS.
     """
 
     header: Header = Header()
