@@ -16,13 +16,19 @@ from robot_msgs.batch.tasks import STATUSES, RunResult
 from robot_msgs.compare import RunReport
 from tests.msg.strategies import messages
 
-__all__ = ["RUN_KEYS", "SECONDS", "TEXT", "records", "results"]
+__all__ = ["JSON_VALUES", "RUN_KEYS", "SECONDS", "TEXT", "records", "results"]
 
 TEXT = st.text(st.characters(exclude_categories=()), max_size=6)
 #: What run_task measures: a finite number of seconds >= 0 (0.0: not measured), -0.0 too.
 SECONDS = st.sampled_from([0.0, -0.0]) | st.floats(min_value=0, allow_infinity=False)
 #: A run key as the store names its file: 64 hex digits.
 RUN_KEYS = st.text("0123456789abcdef", min_size=64, max_size=64)
+#: Any JSON value, as a hand edit may leave in a stored form (NaN and the infinities too).
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=6,
+)
 _INTS = st.integers(0, 2**63 - 1)
 #: An input's stamp in its JSON form: a file's [size, mtime_ns], a folder's files, or none.
 _STAMPS = (

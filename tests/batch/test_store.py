@@ -23,7 +23,7 @@ from robot_msgs.limits import input_limits
 from robot_msgs.msg.json import json_form
 from robot_msgs.msg.registry import to_json
 from robot_msgs.strict_json import dumps
-from tests.batch.strategies import TEXT, records
+from tests.batch.strategies import JSON_VALUES, TEXT, records
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
@@ -414,13 +414,6 @@ def test_a_run_record_round_trips_and_its_head_says_what_it_holds(
         assert store.head(record.key) == head
 
 
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
-    max_leaves=6,
-)
-
-
 @settings(max_examples=300, deadline=None)
 @given(records(), st.data())
 def test_a_record_edited_by_hand_is_read_whole_or_refused_as_not_a_record(
@@ -433,7 +426,7 @@ def test_a_record_edited_by_hand_is_read_whole_or_refused_as_not_a_record(
         st.sampled_from([p for p in (form, form["result"], form["result"]["report"]) if p])
     )
     key = data.draw(st.sampled_from(sorted(parent)))
-    parent[key] = data.draw(_JSON)
+    parent[key] = data.draw(JSON_VALUES)
     with tempfile.TemporaryDirectory() as folder:
         store = ResultStore(folder)
         path = store.path_for(record.key)

@@ -20,7 +20,7 @@ from robot_msgs.msg.json import json_form
 from robot_msgs.runs import RunSettings, load_runs
 from robot_msgs.strict_json import dumps
 from tests.batch.batch_helpers import make_tree, position_error
-from tests.batch.strategies import TEXT, results
+from tests.batch.strategies import JSON_VALUES, results
 from tests.compare.comparisons import comparison
 
 if TYPE_CHECKING:
@@ -233,11 +233,6 @@ def test_crashed_and_lost_are_the_infrastructures_failures_not_the_runs() -> Non
 
 # Laws over generated values (tests.batch.strategies): lone surrogates in texts, edge
 # values in the report, every status with what goes with it.
-_JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
-    max_leaves=6,
-)
 _DROP = object()
 _FIELDS = [field.name for field in dataclasses.fields(RunResult)]
 
@@ -288,7 +283,7 @@ def test_a_run_result_time_is_saved_as_it_loads_or_refused_naming_it(
 
 
 @settings(max_examples=500, deadline=None)
-@given(results(), st.sampled_from(_FIELDS), st.just(_DROP) | _JSON, _JSON)
+@given(results(), st.sampled_from(_FIELDS), st.just(_DROP) | JSON_VALUES, JSON_VALUES)
 def test_a_run_result_form_edited_by_hand_loads_or_raises_only_validation_error(
     result: RunResult, key: str, value: object, whole: object
 ) -> None:
