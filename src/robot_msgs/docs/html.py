@@ -170,18 +170,56 @@ def _docstring(text: str, *, omit: Collection[str] = ()) -> str:
     return docstring_html(text, _page_links, omit=omit)
 
 
+_BOUNDS = re.compile(r" \(-?\d+\.\.\d+\)")  # an integer's range: ``uint8 (0..255)``
+_ARRAY = re.compile(r"(?P<shape>\(.*\)) (?P<dtype>\w+)")  # ``(N, 3) float64``
+
+
+def _spellings(label: str) -> list[str]:
+    """Return how a docstring entry writes the type a Type cell shows as ``label``, longest first.
+
+    The NumPy docstring convention: ``uint8`` for ``uint8 (0..255)``, ``tuple of Signal``
+    for ``tuple[Signal, ...]``, ``mapping of str to int`` for ``Mapping[str, int]``,
+    ``X or None`` (``X, or None``) for ``X | None``, and ``ndarray, shape (N, 3), float64``
+    (the dtype may be left out) for ``(N, 3) float64``.
+
+    Examples
+    --------
+    >>> _spellings("(N, 2) int64 | None")[:2]
+    ['ndarray, shape (N, 2), int64, or None', 'ndarray, shape (N, 2), int64 or None']
+    """
+    label = _BOUNDS.sub("", label)
+    if label.endswith(" | None"):
+        inner = _spellings(label.removesuffix(" | None"))
+        said = [f"{s}, or None" for s in inner] + [f"{s} or None" for s in inner]
+    elif label.startswith("tuple[") and label.endswith(", ...]"):
+        said = [f"tuple of {s}" for s in _spellings(label[6:-6])]
+    elif label.startswith("Mapping[str, ") and label.endswith("]"):
+        said = [f"mapping of str to {s}" for s in _spellings(label[13:-1])]
+    elif array := _ARRAY.fullmatch(label):
+        shape = f"ndarray, shape {array['shape']}"
+        said = [f"{shape}, {array['dtype']}", shape]
+    else:
+        said = []
+    return sorted({label, *said}, key=lambda s: (-len(s), s))
+
+
 def _unit_and_description(field: FieldDoc) -> str:
     """Return the fields table's last cell: the entry without the type the Type cell shows.
 
     An entry ``n : int`` with its text reads ``"int: text"`` and ``rms : float, the signal's
     unit`` reads ``"float, the signal's unit: text"``; the row already says ``int`` and
-    ``float``, so the cell starts at the unit or the text.
+    ``float``, so the cell starts at the unit or the text. The entry may spell the type
+    as docstrings do (:func:`_spellings`): ``uint32, pixels`` beside ``uint32 (0..4294967295)``
+    starts at ``pixels``.
     """
     text = field.description
-    for separator in (", ", ": "):
-        if text.startswith(field.type_label + separator):
-            return text[len(field.type_label) + len(separator) :]
-    return "" if text == field.type_label else text
+    for said in _spellings(field.type_label):
+        for separator in (", ", ": "):
+            if text.startswith(said + separator):
+                return text[len(said) + len(separator) :]
+        if text == said:
+            return ""
+    return text
 
 
 def _navigation(*, from_page: bool, family: str = "") -> str:
