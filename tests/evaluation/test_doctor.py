@@ -403,16 +403,16 @@ def test_at_an_offset_the_motion_does_not_tell_only_the_motions_are_compared() -
     walks = diagnose(_random_walk(1, 1000.0, 2000), _random_walk(101, 5000.0, 400))
     assert walks.kinds() == ("clock_domain",)
     assert walks.findings[0].summary.endswith(
-        "; not checked at an offset not known: coverage, rate_mismatch, motion_mismatch, "
-        "inverted, mirrored, planar, scale, quaternion_order, frame_extrinsic, alignment, "
-        "worst_intervals"
+        "; not checked at an offset not known: time_offset, coverage, rate_mismatch, "
+        "motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "
+        "frame_extrinsic, alignment, worst_intervals"
     )
     assert walks.checks == ("same_input", "stamp_units", "clock_domain")
     ref = _random_walk(14, 2000.0, 3000, step_s=0.02, smooth=True)
     paths = diagnose(ref, _random_walk(114, 0.0, 1000, step_s=0.02, smooth=True))
     assert paths.kinds() == ("clock_domain",)
     assert paths.findings[0].summary.endswith(
-        "not known: coverage, rate_mismatch, planar, scale, quaternion_order, "
+        "not known: time_offset, coverage, rate_mismatch, planar, scale, quaternion_order, "
         "frame_extrinsic, alignment, worst_intervals"
     )
     assert paths.checks[-3:] == ("motion_mismatch", "inverted", "mirrored")
@@ -492,6 +492,25 @@ def test_a_far_offset_only_an_se3_fit_of_a_scaled_estimate_tells_is_not_offered(
     assert found is not None
     assert found.fix == {}
     assert f"the motion does not tell the offset (its best fit, {told}" in found.summary
+
+
+@pytest.mark.evo_data
+def test_a_far_offset_not_offered_names_the_clock_offset_among_the_checks_left_unrun(
+    evo_data: Path,
+) -> None:
+    """fr2_desk_ORB_kf_mono, 5 s of it from 82.5 s, 10 000 s late: the far search is
+    refused (a scale fitted lines it up 34 s away), and the stop named coverage and the
+    checks of matched poses as not checked, not the clock offset, which never ran either
+    (nor is it in ``checks``)."""
+    d = _kf_mono_far(evo_data, 82.5, 5.0)
+    found = d.finding("clock_domain")
+    assert found is not None
+    assert found.fix == {}
+    assert found.summary.endswith(
+        "; not checked at an offset not known: time_offset, coverage, rate_mismatch, planar, "
+        "scale, quaternion_order, frame_extrinsic, alignment, worst_intervals"
+    )
+    assert "time_offset" not in d.checks
 
 
 @pytest.mark.evo_data
@@ -2050,8 +2069,8 @@ def test_the_doctor_diagnoses_the_time_range_the_evaluation_evaluates() -> None:
     assert missed.severity == "error"
     assert missed.summary.startswith("0 estimate pose(s) in the time range")
     assert missed.summary.endswith(  # nothing matched: named, not listed as checked
-        "; not checked: rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
-        "quaternion_order, frame_extrinsic, alignment, worst_intervals"
+        "; not checked: time_offset, rate_mismatch, motion_mismatch, inverted, mirrored, "
+        "planar, scale, quaternion_order, frame_extrinsic, alignment, worst_intervals"
     )
     # 12 s late, with a 15 s range: searched beyond +-7.5 s, as without a range.
     late = diagnose(
@@ -2598,8 +2617,8 @@ def test_a_far_estimate_a_static_reference_cannot_time_names_the_checks_left_unr
     found = d.finding("clock_domain")
     assert found is not None
     assert found.summary.endswith(
-        "match in space instead; not checked at an offset not known: coverage, "
-        "rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
+        "match in space instead; not checked at an offset not known: time_offset, "
+        "coverage, rate_mismatch, motion_mismatch, inverted, mirrored, planar, scale, "
         "quaternion_order, frame_extrinsic, alignment, worst_intervals"
     )
     assert d.checks == ("same_input", "stamp_units", "clock_domain")

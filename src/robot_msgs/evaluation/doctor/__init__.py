@@ -320,7 +320,7 @@ def _time_checks(
             association = match_poses(cut, estimate, settings)
         except AssociationError as err:
             unmatched = Finding(kind="clock_domain", severity="error", summary=str(err))
-            return [_unrun_said(unmatched, [*checks, *_PAIRED_KINDS], "")]
+            return [_unrun_said(unmatched, [*checks, "time_offset", *_PAIRED_KINDS], "")]
         return _matched_checks(association, settings, checks, (cut, estimate))
     domain, offset, told = _clock_domain(reference, estimate, settings)
     if domain is not None and offset is None:  # no offset found far: nothing is matched
@@ -403,12 +403,15 @@ def _untold_checks(
 def _unrun_said(
     finding: Finding, checks: list[str], where: str = " at an offset not known"
 ) -> Finding:
-    """Return ``finding`` naming the checks of matched poses not in ``checks``: left unrun.
+    """Return ``finding`` naming the checks of the clock and of matched poses not in ``checks``.
 
     The one wording of the checks a stop leaves unrun: at an offset not known, timed or
-    found far (:func:`_untold_checks`), or, ``where`` empty, with no pose matched.
+    found far (:func:`_untold_checks`), or, ``where`` empty, with no pose matched. WHY the
+    clock's offset too: a far search refused (a second minimum, halves that disagree)
+    named coverage and the rest, not ``time_offset``, which never ran either.
     """
-    unrun = ", ".join(k for k in (*_PAIRED_KINDS, *_MATCHED_KINDS) if k not in checks)
+    kinds = ("time_offset", *_PAIRED_KINDS, *_MATCHED_KINDS)
+    unrun = ", ".join(k for k in kinds if k not in checks)
     return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
 
 
