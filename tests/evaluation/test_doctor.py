@@ -1171,7 +1171,7 @@ def test_stamps_in_milliseconds_found_from_the_spans(tmp_path: Path) -> None:
     assert found is not None
     assert found.severity == "error"
     assert found.evidence["factor"] == 1e3
-    assert d.checks == ("same_input", "stamp_units", "clock_domain")  # nothing timed on wrong units
+    assert d.checks == ("same_input", "stamp_units")  # nothing timed on wrong units
 
 
 @pytest.mark.parametrize(("unit", "factor"), [("us", 1e6), ("ms", 1e3)])
@@ -1195,7 +1195,7 @@ def test_both_sides_stamped_in_a_smaller_unit_found_from_their_steps_and_speed(
     # the reference's 0.30 m/s (its path over its span) said back in seconds
     speed = ref.path_length_m / (ref.stamps_s[-1] - ref.stamps_s[0])
     assert f"at {speed:.3g} m/s; write them in seconds" in found.summary
-    assert d.checks == ("same_input", "stamp_units", "clock_domain")  # nothing timed on wrong units
+    assert d.checks == ("same_input", "stamp_units")  # nothing timed on wrong units
 
 
 def test_a_short_piece_of_a_long_reference_is_not_stamped_in_another_unit() -> None:
@@ -1417,11 +1417,7 @@ def test_frame_index_stamps_against_seconds_are_stamp_units_not_a_clock_offset(
     assert found.summary.startswith("the estimate's stamps are frame indices")
     assert found.evidence == {"frame_indices": "estimate"}
     assert d.kinds("error", "warning") == ("stamp_units",)
-    assert d.checks == (
-        "same_input",
-        "stamp_units",
-        "clock_domain",
-    )  # nothing timed on frame indices
+    assert d.checks == ("same_input", "stamp_units")  # nothing timed on frame indices
     # Matched in space, the stamps are not used: nothing to say about them.
     assert "stamp_units" not in _doctor(str(kitti), sync="spatial").kinds()
 
@@ -1442,11 +1438,7 @@ def test_frame_indices_written_as_tum_stamps_are_stamp_units_not_a_clock_offset(
         "not seconds, where the reference's are 100 Hz"
     )
     assert d.kinds("error", "warning") == ("stamp_units",)
-    assert d.checks == (
-        "same_input",
-        "stamp_units",
-        "clock_domain",
-    )  # nothing timed on frame indices
+    assert d.checks == ("same_input", "stamp_units")  # nothing timed on frame indices
 
 
 def test_the_estimate_beyond_a_kitti_reference_in_frames_is_said_in_frames(
@@ -1529,11 +1521,7 @@ def test_frame_indices_of_two_rates_on_both_sides_are_stamp_units_not_a_scale(
     assert found.severity == "error"
     assert "frame indices at different rates, not seconds" in found.summary
     assert d.kinds("error", "warning") == ("stamp_units",)
-    assert d.checks == (
-        "same_input",
-        "stamp_units",
-        "clock_domain",
-    )  # no scale timed on frame indices
+    assert d.checks == ("same_input", "stamp_units")  # no scale timed on frame indices
 
 
 def test_whole_seconds_one_apart_over_the_others_span_are_not_frame_indices(
@@ -2686,3 +2674,14 @@ def test_a_spatial_match_that_finds_no_pose_names_the_checks_left_unrun() -> Non
         "; not checked: motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "
         "frame_extrinsic, alignment, worst_intervals"
     )
+
+
+def test_a_match_in_space_lists_no_check_of_clocks_as_checked() -> None:
+    """rgbdslam against its ground truth with ``sync='spatial'``: ``checks`` listed
+    clock_domain (found nothing) where no stamp was compared; the motions were checked."""
+    d = diagnose(_ref(), _est(), EvaluationSettings(sync="spatial"))
+    assert not {"clock_domain", "time_offset", "coverage", "rate_mismatch"} & set(d.checks)
+    assert d.checks[:3] == ("same_input", "stamp_units", "motion_mismatch")
+    assert d.checks[-1] == "worst_intervals"
+    one = diagnose(_ref(), _rows(_est(), np.array([5])), EvaluationSettings(sync="spatial"))
+    assert "clock_domain" not in one.checks

@@ -254,7 +254,7 @@ def diagnose(
                 evidence={"poses": len(reference)},
             )
         )
-    checks: list[str] = ["same_input", "stamp_units", "clock_domain"]
+    checks: list[str] = ["same_input", "stamp_units"]  # the clock's added as it is compared
     found = [f for f in (_stamp_units(reference, estimate, settings),) if f is not None]
     if any(f.kind == "stamp_units" for f in findings):
         found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]
@@ -267,8 +267,10 @@ def diagnose(
         if len(cut) >= 2 and len(estimate) >= 2:
             findings += _time_checks(reference, estimate, settings, checks, cut)
         else:  # one pose: no motion, but its stamp may miss
-            spatial = settings.sync == "spatial"
-            one = None if spatial else _apart(cut, estimate, settings.offset_s)
+            one = None
+            if settings.sync != "spatial":
+                checks.append("clock_domain")
+                one = _apart(cut, estimate, settings.offset_s)
             if one is None and not any(f.kind == "coverage" for f in findings):
                 one = _one_pose(cut, len(reference))  # a file of one pose: the reader's
             findings += [] if one is None else [one]
@@ -315,6 +317,8 @@ def _time_checks(
     the reference ``cut`` to the time range.
     """
     out: list[Finding] = []
+    # WHY clock_domain listed only here: matched in space, it was listed as checked where
+    # no clock was compared.
     if settings.sync == "spatial":  # stamps unused: nothing to say about clocks and rates
         try:
             association = match_poses(cut, estimate, settings)
@@ -322,6 +326,7 @@ def _time_checks(
             unmatched = Finding(kind="clock_domain", severity="error", summary=str(err))
             return [_unrun_said(unmatched, [*checks, "time_offset", *_PAIRED_KINDS], "")]
         return _matched_checks(association, settings, checks, (cut, estimate))
+    checks.append("clock_domain")
     domain, offset, told = _clock_domain(reference, estimate, settings)
     if domain is not None and offset is None:  # no offset found far: nothing is matched
         return [*out, _unrun_said(domain, checks)]
