@@ -274,6 +274,10 @@ def diagnose(
             if one is None and not any(f.kind == "coverage" for f in findings):
                 one = _one_pose(cut, len(reference))  # a file of one pose: the reader's
             findings += [] if one is None else [one]
+    else:  # WHY named: "stamps in ms read as seconds?" was the only line, nothing else run
+        stop = next(f for f in found if f.severity == "error")
+        unused = [*_CLOCK_KINDS, *_PAIRED_KINDS] if settings.sync == "spatial" else []
+        findings[findings.index(stop)] = _unrun_said(stop, [*checks, *unused], "")
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     return Diagnosis(
@@ -324,7 +328,7 @@ def _time_checks(
             association = match_poses(cut, estimate, settings)
         except AssociationError as err:
             unmatched = Finding(kind="clock_domain", severity="error", summary=str(err))
-            return [_unrun_said(unmatched, [*checks, "time_offset", *_PAIRED_KINDS], "")]
+            return [_unrun_said(unmatched, [*checks, *_CLOCK_KINDS, *_PAIRED_KINDS], "")]
         return _matched_checks(association, settings, checks, (cut, estimate))
     checks.append("clock_domain")
     domain, offset, told = _clock_domain(reference, estimate, settings)
@@ -415,11 +419,13 @@ def _unrun_said(
     clock's offset too: a far search refused (a second minimum, halves that disagree)
     named coverage and the rest, not ``time_offset``, which never ran either.
     """
-    kinds = ("time_offset", *_PAIRED_KINDS, *_MATCHED_KINDS)
+    kinds = (*_CLOCK_KINDS, *_PAIRED_KINDS, *_MATCHED_KINDS)
     unrun = ", ".join(k for k in kinds if k not in checks)
     return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
 
 
+#: What the clocks are checked for, where poses are matched in time (:func:`_time_checks`).
+_CLOCK_KINDS = ("clock_domain", "time_offset")
 #: What the poses matched at the offset are checked for (:func:`_time_checks`).
 _PAIRED_KINDS = ("coverage", "rate_mismatch")
 #: What the matched poses are checked for, and the names :func:`_matched_checks` adds to
