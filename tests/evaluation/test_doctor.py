@@ -1838,6 +1838,25 @@ def test_one_pose_outside_the_reference_found_as_clock_domain(tmp_path: Path) ->
     assert said.summary.startswith(f"{inside}: 1 pose only (time span 0 s, no rate)")
 
 
+def test_a_one_pose_file_names_the_checks_left_unrun(tmp_path: Path) -> None:
+    """One rgbdslam pose, inside and 10 000 s outside the ground truth's span: "0% overlap;
+    one pose cannot be evaluated" and the reader's "1 pose only" were the only lines, where
+    the in-memory one-pose stop named time_offset, rate_mismatch and the rest."""
+    unrun = (
+        "; not checked: time_offset, rate_mismatch, motion_mismatch, inverted, mirrored, "
+        "planar, scale, quaternion_order, frame_extrinsic, alignment, worst_intervals"
+    )
+    row = _body_lines(EST)[10].split()
+    for late, kind in ((0.0, "coverage"), (1e4, "clock_domain")):
+        one = tmp_path / f"one_{late:g}.tum"
+        one.write_text(" ".join([repr(float(row[0]) + late), *row[1:]]) + "\n")
+        d = _doctor(str(one))
+        found = d.findings[0]
+        assert (found.kind, found.summary[-len(unrun) :]) == (kind, unrun)
+        assert [f.summary.endswith(unrun) for f in d.findings] == [True, *[False] * (late > 0)]
+        assert d.checks == ("same_input", "stamp_units", "clock_domain")
+
+
 def test_repeated_stamps_are_info_and_unordered_stamps_a_warning(tmp_path: Path) -> None:
     lines = _body_lines(EST)
     repeated = tmp_path / "rep.tum"

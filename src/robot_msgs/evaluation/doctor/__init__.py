@@ -263,21 +263,26 @@ def diagnose(
     estimate = apply_transforms(estimate, settings)
     # A warning (frame indices matched by index) leaves the stamps usable: checked on.
     # The files' stamps are checked whole, the evaluation's slice of them from here on.
-    if all(f.severity != "error" for f in found):
+    stop = next((f for f in found if f.severity == "error"), None)
+    if stop is None:
         if len(cut) >= 2 and len(estimate) >= 2:
             findings += _time_checks(reference, estimate, settings, checks, cut)
         else:  # one pose: no motion, but its stamp may miss
-            one = None
             if settings.sync != "spatial":
                 checks.append("clock_domain")
-                one = _apart(cut, estimate, settings.offset_s)
-            if one is None and not any(f.kind == "coverage" for f in findings):
-                one = _one_pose(cut, len(reference))  # a file of one pose: the reader's
-            findings += [] if one is None else [one]
-    else:  # WHY named: "stamps in ms read as seconds?" was the only line, nothing else run
-        stop = next(f for f in found if f.severity == "error")
+                stop = _apart(cut, estimate, settings.offset_s)
+            if stop is None:  # a file of one pose: the reader's finding
+                stop = next((f for f in findings if f.kind == "coverage"), None)
+            if stop is None:
+                stop = _one_pose(cut, len(reference))
+            if stop not in findings:
+                findings.append(stop)
+    if stop is not None:
+        # WHY named: "stamps in ms read as seconds?", the reader's "1 pose only" and one
+        # pose outside the other side's span were the only lines, nothing else run.
         unused = [*_CLOCK_KINDS, *_PAIRED_KINDS] if settings.sync == "spatial" else []
-        findings[findings.index(stop)] = _unrun_said(stop, [*checks, *unused], "")
+        done = [*checks, *(f.kind for f in findings), *unused]
+        findings[findings.index(stop)] = _unrun_said(stop, done, "")
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     return Diagnosis(
@@ -289,7 +294,7 @@ def diagnose(
 
 
 def _one_pose(cut: PoseTrajectory, whole: int) -> Finding:
-    """Say that a side of one pose left every check of clocks and matched poses unrun.
+    """Say that a side of one pose leaves every check of clocks and matched poses unrun.
 
     WHY: a time range that keeps one reference pose within the estimate's span (or, from
     :func:`diagnose`, a trajectory of one pose) was "nothing found", exit 0 under
@@ -298,12 +303,10 @@ def _one_pose(cut: PoseTrajectory, whole: int) -> Finding:
     """
     whose = "the estimate" if len(cut) >= 2 else "the reference"
     where = " in the time range" if whose == "the reference" and len(cut) < whole else ""
-    unrun = ("time_offset", "rate_mismatch", *_MATCHED_KINDS)
     return Finding(
         kind="coverage",
         severity="warning",
-        summary=f"{whose} has 1 pose only{where}: nothing to evaluate; not checked: "
-        f"{', '.join(unrun)}",
+        summary=f"{whose} has 1 pose only{where}: nothing to evaluate",
         evidence={"poses": 1},
     )
 
