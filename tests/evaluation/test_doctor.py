@@ -2703,6 +2703,20 @@ def test_the_checks_a_motion_mismatch_leaves_unrun_are_not_listed_as_checked(
     )
 
 
+def test_a_stop_on_the_matched_poses_names_the_checks_left_unrun() -> None:
+    """rgbdslam with its y axis flipped, and a random walk beside another on its stamps:
+    "one axis ... is flipped" and "another sequence" were the only lines, the fit, scale
+    and extrinsic after them unrun and unsaid (``checks`` alone left them out)."""
+    mirrored = diagnose(_ref(), _mirrored_y(_est())).finding("mirrored")
+    walk = diagnose(_random_walk(1, 1000.0, 400), _random_walk(9, 1000.0, 400))
+    other = walk.finding("motion_mismatch")
+    assert mirrored is not None
+    assert other is not None
+    fit = "planar, scale, quaternion_order, frame_extrinsic, alignment, worst_intervals"
+    assert mirrored.summary.endswith(f"; not checked: {fit}")
+    assert other.summary.endswith(f"; not checked: inverted, mirrored, {fit}")
+
+
 def test_a_spatial_match_that_finds_no_pose_names_the_checks_left_unrun() -> None:
     """Two random walks 100 m apart matched in space within 1 cm: "No estimate pose lies
     within 0.01 m ..." was the only line, and nothing said that no check of matched poses

@@ -280,9 +280,9 @@ def diagnose(
     if stop is not None:
         # WHY named: "stamps in ms read as seconds?", the reader's "1 pose only" and one
         # pose outside the other side's span were the only lines, nothing else run.
-        unused = [*_CLOCK_KINDS, *_PAIRED_KINDS] if settings.sync == "spatial" else []
-        done = [*checks, *(f.kind for f in findings), *unused]
-        findings[findings.index(stop)] = _unrun_said(stop, done, "")
+        done = [*checks, *(f.kind for f in findings)]
+        spatial = settings.sync == "spatial"
+        findings[findings.index(stop)] = _unrun_said(stop, done, "", spatial=spatial)
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     return Diagnosis(
@@ -331,7 +331,7 @@ def _time_checks(
             association = match_poses(cut, estimate, settings)
         except AssociationError as err:
             unmatched = Finding(kind="clock_domain", severity="error", summary=str(err))
-            return [_unrun_said(unmatched, [*checks, *_CLOCK_KINDS, *_PAIRED_KINDS], "")]
+            return [_unrun_said(unmatched, checks, "", spatial=True)]
         return _matched_checks(association, settings, checks, (cut, estimate))
     checks.append("clock_domain")
     domain, offset, told = _clock_domain(reference, estimate, settings)
@@ -413,16 +413,21 @@ def _untold_checks(
 
 
 def _unrun_said(
-    finding: Finding, checks: list[str], where: str = " at an offset not known"
+    finding: Finding,
+    checks: list[str],
+    where: str = " at an offset not known",
+    *,
+    spatial: bool = False,
 ) -> Finding:
     """Return ``finding`` naming the checks of the clock and of matched poses not in ``checks``.
 
     The one wording of the checks a stop leaves unrun: at an offset not known, timed or
     found far (:func:`_untold_checks`), or, ``where`` empty, with no pose matched. WHY the
     clock's offset too: a far search refused (a second minimum, halves that disagree)
-    named coverage and the rest, not ``time_offset``, which never ran either.
+    named coverage and the rest, not ``time_offset``, which never ran either. ``spatial``:
+    matched in space, the stamps' own checks (clocks, coverage, rates) are not named.
     """
-    kinds = (*_CLOCK_KINDS, *_PAIRED_KINDS, *_MATCHED_KINDS)
+    kinds = (*(() if spatial else (*_CLOCK_KINDS, *_PAIRED_KINDS)), *_MATCHED_KINDS)
     unrun = ", ".join(k for k in kinds if k not in checks)
     return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
 
@@ -461,6 +466,14 @@ def _matched_checks(
     only (:func:`_untold_checks`).
     """
     mismatch, inverted, mirrored, planar_kind, *fit_kinds = _MATCHED_KINDS
+
+    def stop(finding: Finding) -> list[Finding]:
+        # WHY named: "another sequence", a turned estimate and a failed fit were the only
+        # lines, the checks after them unrun and unsaid (at an offset not known,
+        # _untold_checks names them).
+        spatial = settings.sync == "spatial"
+        return [_unrun_said(finding, checks, "", spatial=spatial) if told else finding]
+
     if association.n_matched < _MIN_FIRST:
         # WHY said: nine poses matched left the checks below unrun, which only
         # Diagnosis.checks recorded; the doctor printed the coverage alone. WHY here:
@@ -487,17 +500,16 @@ def _matched_checks(
     wrong = _still(ref, est, settings, resolved=resolved)
     if wrong is not None:
         checks.append(mismatch)
-        return [wrong]
+        return stop(wrong)
     try:
         aligned, fitted = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
         if not told:  # said unrun by _untold_checks: a fit at an offset not known
             return []
         checks.append("alignment")
-        out.append(
+        return stop(
             Finding(kind="alignment", severity="warning", summary=f"the alignment fails: {err}")
         )
-        return out
     checks.append(mismatch)
     raws = ((inputs[0], association.reference_index), (inputs[1], association.estimate_index))
     wrong = _unrelated(ref, est, resolved=resolved, raws=raws)
@@ -505,7 +517,7 @@ def _matched_checks(
         checks += [inverted, mirrored]
         wrong = _turned(ref, est)
     if wrong is not None:  # no scale, extrinsic or fit means anything then
-        return [wrong]
+        return stop(wrong)
     if not told:
         return []
     # WHY listed here, once run: listed on entry, a side standing still, another
