@@ -1599,6 +1599,20 @@ def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
     assert "frame_extrinsic" not in d.kinds()  # not mistaken for a mount
 
 
+def test_a_quaternion_order_mix_up_does_not_list_the_extrinsic_it_skips_as_checked() -> None:
+    """rgbdslam's quaternions read w first: the extrinsic is not estimated then (a mount
+    would be found in the mixed-up rotations), yet ``checks`` listed frame_extrinsic as
+    checked, nothing found."""
+    est = _est()
+    w_first = est.replace(orientations_quat_xyzw=np.roll(est.orientations_quat_xyzw, 1, axis=1))
+    d = diagnose(_ref(), w_first)
+    found = d.finding("quaternion_order")
+    assert found is not None
+    assert found.summary.endswith("; not checked: frame_extrinsic")
+    assert "frame_extrinsic" not in d.checks
+    assert d.checks[-4:] == ("scale", "quaternion_order", "alignment", "worst_intervals")
+
+
 def _mount() -> Float64Array:
     m = np.eye(4)
     m[:3, :3] = matrix_from_rotation_vector(np.array([[0.3, -1.2, 0.5]]))[0]  # 77 deg

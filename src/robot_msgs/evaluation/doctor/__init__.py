@@ -523,14 +523,16 @@ def _matched_checks(
     # WHY listed here, once run: listed on entry, a side standing still, another
     # sequence or a turned estimate left scale, extrinsic, fit and intervals "checked,
     # nothing found" (Diagnosis.checks), where none of them ran.
-    checks += [planar_kind, *fit_kinds]
+    # WHY frame_extrinsic left out on a mix-up: it was listed as checked, never estimated.
+    mix_up = _quaternion_order(ref, est)
+    skipped = ["frame_extrinsic"] if mix_up is not None else []
+    checks += [k for k in (planar_kind, *fit_kinds) if k not in skipped]
     planar = _planar(ref, est, settings, fitted.rotation)
     if planar is not None:
         out.append(planar)
-    mix_up = _quaternion_order(ref, est)
     x = None
     if mix_up is not None:
-        out.append(mix_up)
+        out.append(mix_up.replace(summary=f"{mix_up.summary}; not checked: frame_extrinsic"))
     else:
         extrinsic, x = _extrinsic(ref, est)
         if extrinsic is not None and settings.transform_right_auto:
