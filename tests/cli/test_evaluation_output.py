@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from robot_msgs.cli._evaluation_output import naming
+from robot_msgs.cli._evaluation_output import format_table, naming
+from robot_msgs.compare import Comparison, Signal
 from robot_msgs.errors import AssociationError, UsageError
 
 CAUSE = "it barely moves; give `offset_s=`"
@@ -30,3 +31,21 @@ def test_naming_keeps_every_field_of_the_error_it_rewords() -> None:
         "EvaluationSettings.n_align",
         "est.tum: expected 2 poses",
     )
+
+
+def test_format_table_keeps_each_pose_count_beside_its_number() -> None:
+    """V102's ``poses:`` line folded ``unmatched reference`` from its 15908 at 80 columns."""
+    counts = {
+        "reference": 16702,
+        "estimate": 803,
+        "matched": 794,
+        "unmatched_reference": 15908,
+        "unmatched_estimate": 9,
+    }
+    signal = Signal.of("translation", "m", [0.1, 0.1], stamps_s=[0.0, 1.0])
+    text = format_table(Comparison(metric="ape", signals=(signal,), counts=counts), {})
+    poses = text[text.index("poses:") : text.index("\n\n")].splitlines()
+    assert poses == [
+        "poses:     reference 16702, estimate 803, matched 794,",
+        "           unmatched reference 15908, unmatched estimate 9",
+    ]

@@ -140,8 +140,10 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
     lines += _settings_lines(result.metric, changed_from(result.record(), defaults))
-    counts = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items())
-    lines += wrap(f"poses:     {counts}", subsequent_indent=" " * 11)
+    # Each count kept beside its number: V102's line folded "unmatched reference" from its 15908.
+    counts = [f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items()]
+    words = [f"{count}," for count in counts[:-1]] + counts[-1:]
+    lines += wrap(words, initial_indent="poses:     ", subsequent_indent=" " * 11)
     cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
     columns = _columns(result.metric)
     table = ReportTable("", ("signal", "unit", *columns), tuple(cells), (False, False, *[True] * 7))
