@@ -209,6 +209,23 @@ def test_evos_format_first_order_is_answered_with_ours_and_the_commands_usage(
     assert len(last) <= 80
 
 
+@pytest.mark.parametrize("command", ["ape", "rpe", "drift", "doctor"])
+def test_one_bag_with_both_topics_is_told_to_give_the_bag_twice(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `bag2 x.mcap /odom /amcl_pose` is answered `--ref-topic T1 --est-topic T2` where BAG
+    # BAG does not fit 80 columns; typed so, the bag once, argparse said only "the
+    # following arguments are required: EST".
+    said = (
+        f"robot-msgs {command}: error: EST: a bag's two topics are REF and EST, the bag "
+        "given twice: x.mcap x.mcap --ref-topic /odom --est-topic /amcl_pose"
+    )
+    for evo, also in (([], ""), (["-a"], "; -a is evo's; here: --align se3")):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, "x.mcap", "--ref-topic", "/odom", "--est-topic=/amcl_pose", *evo])
+        assert capsys.readouterr().err.strip().splitlines()[-1] == said + also
+
+
 def test_evos_format_first_and_its_flags_are_answered_together(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -587,7 +587,9 @@ def evo_syntax_hint(
     word that is exactly one of :data:`EVO_FORMATS` and no existing file or folder is
     answered. A bag's topics are named as given when the line, after argparse's
     ``robot-msgs COMMAND: error:``, fits 80 columns (without ``BAG`` if need be); only
-    where none does are they placeholders (one line in a pipe).
+    where none does are they placeholders (one line in a pipe). That answer typed with
+    the bag once (``ape x.mcap --ref-topic /a --est-topic /b``, which argparse told only
+    "the following arguments are required: EST") is told to give it twice.
 
     Examples
     --------
@@ -602,12 +604,19 @@ def evo_syntax_hint(
     "bag is evo's; here: BAG --topic /a, then BAG --topic /b"
     >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/b", "--ref", "/a"])
     "bag is evo's; here: ape --ref-topic /a --est-topic /b"
+    >>> evo_syntax_hint("ape", parser, ["x.bag", "--est-topic", "/b"])
+    "EST: a bag's two topics are REF and EST, the bag given twice: x.bag x.bag --est-topic /b"
     >>> evo_syntax_hint("ape", parser, ["gt.txt", "e.txt"]) is None
     True
     """
     if command not in EVO_COMMANDS:
         return None
     words = _positionals(parser, argv)
+    est_topic, ref_topic = _value_of("--est-topic", argv), _value_of("--ref-topic", argv)
+    if len(words) == 1 and est_topic is not None and command != "traj":  # the hint below, typed
+        flags = f"--ref-topic {ref_topic} " if ref_topic is not None else ""
+        twice = f"{words[0]} {words[0]} {flags}--est-topic {est_topic}"
+        return f"EST: a bag's two topics are REF and EST, the bag given twice: {twice}"
     if not words or words[0] not in EVO_FORMATS or Path(words[0]).exists():
         return None
     fmt, topics = words[0], words[2:]
