@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -543,3 +544,37 @@ def test_nine_long_named_estimates_over_three_deltas_keep_readable_panels(
     assert fig.get_figwidth() == 11.0
     short = evaluation_figure([("est", result)], result.comparison.signals[:1], title="t")
     assert tuple(short.get_size_inches()) == (11.0, 4.5)  # one estimate: as the help says
+
+
+def test_utm_sized_positions_are_labelled_as_the_coordinates_they_are(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    # georeferenced.tum's view read "y [m]" 250..500 under a "+5.429e6" offset, beside an x
+    # axis of whole eastings (matplotlib offsets only an axis that saves four digits).
+    shift = np.array([458000.0, 5429000.0, 160.0])
+    # fr1's 0.45 m by 0.7 m grown to georeferenced.tum's 180 m by 280 m, in UTM 32N
+    ref, est = (t.replace(positions_xyz=t.positions_xyz * 400 + shift) for t in fr1)
+    overlay = overlay_figure(ref, [("est", est)], plane="xy")
+    result = ape(ref, est, settings=EvaluationSettings(align="se3"))
+    evaluated = evaluation_figure([("est", result)], result.comparison.signals, title="t")
+    for fig, position_axes in ((overlay, overlay.axes[:4]), (evaluated, evaluated.axes[:1])):
+        fig.canvas.draw()
+        for ax in position_axes:
+            for axis in (ax.xaxis, ax.yaxis):
+                assert axis.get_offset_text().get_text() == ""
+        view = position_axes[0]
+        ticks = [float(t.get_text().replace("\u2212", "-")) for t in view.get_yticklabels()]
+        assert 5429000 < np.median(ticks) < 5430000
+        # and the x labels stand apart: the eastings ran together ("457950457975458000")
+        lo, hi = view.get_xlim()
+        ticks_x = zip(view.get_xticklabels(), view.get_xticks(), strict=True)
+        shown = [t for t, x in ticks_x if lo <= x <= hi]
+        spans = sorted((b.x0, b.x1) for b in (t.get_window_extent() for t in shown))
+        assert len(spans) >= 2
+        gap = 5 * fig.dpi / 72  # half an em of the ticks' 10 pt: 3 px apart read as one
+        assert all(left[1] + gap < right[0] for left, right in itertools.pairwise(spans))
+    # In 3-D the offset stood on "y [m]" ("y [m]+5.429e6").
+    cube = evaluation_figure([("est", result)], result.comparison.signals, title="t", plane="xyz")
+    cube.canvas.draw()
+    view = cube.axes[0]
+    assert all(a.get_offset_text().get_text() == "" for a in (view.xaxis, view.yaxis))

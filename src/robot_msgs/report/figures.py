@@ -509,9 +509,20 @@ def _draw_path(ax: Any, traj: PoseTrajectory, axes: tuple[int, ...], **style: An
         ax.plot(*(xyz[lone, k] for k in axes), marker="o", ms=2.5, **dot)
 
 
+def _plain_coordinates(ax: Any, axis: str = "both") -> None:
+    """Label ``ax``'s position ticks with the coordinates themselves, never an offset.
+
+    georeferenced.tum's view read ``y [m]`` 250..500 under a "+5.429e6", beside an x axis
+    of whole eastings: matplotlib offsets an axis only where that saves four digits.
+    Scientific notation stays for positions past 1e9 m (none) and under 1e-5 m.
+    """
+    ax.ticklabel_format(axis=axis, useOffset=False, scilimits=(-5, 9))
+
+
 def _label_plane(ax: Any, plane: str) -> None:
     ax.set_xlabel(f"{plane[0]} [m]")
     ax.set_ylabel(f"{plane[1]} [m]")
+    _plain_coordinates(ax)
     if plane == "xyz":
         # Four ticks a 3-D axis, and the whole box shrunk a little: at matplotlib's
         # default the z tick labels overprinted each other, the z label and the next panel.
@@ -526,8 +537,26 @@ def _label_plane(ax: Any, plane: str) -> None:
         ax.set_ylim3d(middle[1] - half, middle[1] + half)
         ax.set_zlim3d(middle[2] - half, middle[2] + half)
         ax.set_box_aspect((1.0, 1.0, 1.0), zoom=0.8)
+        for axis in (ax.xaxis, ax.yaxis):  # a northing's seven digits ran into "y [m]"
+            labels = axis.get_major_formatter().format_ticks(axis.get_ticklocs())
+            axis.labelpad = 4.0 + 6.0 * max(0, max(map(len, labels), default=0) - 6)
     else:
         ax.set_aspect("equal", adjustable="datalim")
+        _x_ticks_apart(ax)
+
+
+def _x_ticks_apart(ax: Any) -> None:
+    """Space the x ticks of a 2-D view so that their labels stand apart.
+
+    georeferenced.tum's eastings, 25 m apart, ran into one another in the ``ape`` view
+    (``457950457975458000``). As many ticks as labels this wide fit the panel (6 pt a
+    character at the ticks' 10 pt, and 6 pt between), measured on the panel's width
+    before the layout, narrower than after: KITTI 00 keeps its ticks 100 m apart.
+    """
+    labels = ax.xaxis.get_major_formatter().format_ticks(ax.get_xticks())
+    widest = max((len(label) for label in labels), default=1)
+    width_pt = ax.get_position().width * ax.figure.get_figwidth() * 72
+    ax.locator_params(axis="x", nbins=max(2, int(width_pt // (widest * 6 + 6))))
 
 
 def evaluation_figure(
@@ -760,6 +789,7 @@ def overlay_figure(
     unit = "frame" if frames else "s"
     for i, name in enumerate("xyz"):
         xyz_axes[i].set_ylabel(f"{name} [m]")
+        _plain_coordinates(xyz_axes[i], "y")
         rpy_axes[i].set_ylabel(f"{('roll', 'pitch', 'yaw')[i]} [deg]")
     for ax in (*xyz_axes, *rpy_axes, speed):
         ax.grid(alpha=0.3)
