@@ -870,6 +870,22 @@ def test_a_times_or_transform_file_read_is_an_input_too(
     assert {p: p.read_bytes() for p in (kitti, times, transform, ref, est)} == before
 
 
+def test_traj_s_one_file_flag_is_answered_with_the_two_that_split_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ape x.bag x.bag --topic /gt`` was told only "--topic is traj's, not ape's"."""
+    for given, said in (
+        (["ape", "x.bag", "x.bag", "--topic", "/gt"], "--topic is traj's; here: --ref-topic"),
+        (["doctor", "r.txt", "e.txt", "--times", "t.txt"], "--times is traj's; here: --ref-times"),
+    ):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(given)
+        flag = said.split()[-1].removeprefix("--ref-")
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            f"robot-msgs {given[0]}: error: {said} and --est-{flag}"
+        )
+
+
 def test_a_flag_of_another_command_is_said_whose_it_is(capsys: pytest.CaptureFixture[str]) -> None:
     """``ape REF EST --delta 1`` was told 'unrecognized arguments: --delta 1' (a review)."""
     for given, said in (

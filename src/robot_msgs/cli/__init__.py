@@ -451,7 +451,8 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     """Answer flags of another command given to ``command`` (``ape --delta 1``), or None.
 
     ``ape REF EST --delta 1`` was told "unrecognized arguments: --delta 1", a flag the
-    user had met in ``rpe``: it is said whose it is.
+    user had met in ``rpe``: it is said whose it is. A flag of one file that ``command``
+    takes for each side (traj's ``--topic``, ``--times``) is said with those two.
 
     Examples
     --------
@@ -459,6 +460,8 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     "--delta is rpe's, not ape's"
     >>> _elsewhere_hint(["--lengths", "100", "--all-pairs"], "ape")
     "--lengths is drift's, not ape's; --all-pairs is rpe's, not ape's"
+    >>> _elsewhere_hint(["--topic", "/gt"], "ape")
+    "--topic is traj's; here: --ref-topic and --est-topic"
     >>> _elsewhere_hint(["--quiet"], "res")
     '--quiet is a flag of ape, rpe, drift, report and bench, not of res'
     >>> _elsewhere_hint(["--nothing"], "ape") is None
@@ -470,7 +473,10 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
         if not flag.startswith("--"):
             continue
         owners = [name for name in COMMANDS if name != command and flag in _options_of(name)]
-        if len(owners) == 1:
+        sides = [f"--{side}-{flag[2:]}" for side in ("ref", "est")]
+        if len(owners) == 1 and set(sides) <= set(_options_of(command)):  # traj's --topic
+            said.append(f"{flag} is {owners[0]}'s; here: {' and '.join(sides)}")
+        elif len(owners) == 1:
             said.append(f"{flag} is {owners[0]}'s, not {command}'s")
         elif owners:  # "is ape and rpe and drift and report and bench's" read badly
             listed = f"{', '.join(owners[:-1])} and {owners[-1]}"
