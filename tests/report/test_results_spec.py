@@ -17,7 +17,7 @@ import pytest
 from robot_msgs.compare import Signal
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation import EvaluationSettings, ape
-from robot_msgs.report.figures import PALETTE
+from robot_msgs.report.figures import PALETTE, lone_points
 from robot_msgs.report.interactive import results_plots
 from robot_msgs.report.results_spec import RESULTS_PANELS, results_spec
 from robot_msgs.trajectory import PoseTrajectory
@@ -349,3 +349,24 @@ def test_histogram_bins_of_errors_too_close_for_40_bins_hold_every_error(
     assert (np.diff(edges) > 0).all()
     assert edges[0] <= min(errors) <= max(errors) <= edges[-1]
     assert histogram.y.sum() == 8
+
+
+def test_errors_sharing_a_stamp_are_drawn_as_points_not_a_line(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """drift's pooled signal holds every length's segment from each start (KITTI: 8).
+
+    ``res --plot`` of two KITTI 00 drift results drew a line up and down through each
+    start's segments, a comb over both panels; ``drift --plot`` draws them as points.
+    """
+    _, result = named[0]
+    stamps = 100.0 + np.array([0.0, 0.0, 0.1, 0.1])  # 2 lengths at each of 2 starts
+    signal = Signal.of("translation", "m", [1.0, 2.0, 1.5, 2.5], stamps_s=stamps)
+    pooled = result.replace(comparison=result.comparison.replace(signals=(signal,)))
+    distances = [np.array([0.0, 0.0, 0.1, 0.1])]
+    panels = _panels(results_spec([("d.json", pooled)], distances=distances))
+    for kind in ("error_over_time", "error_over_distance"):
+        (trace,) = panels[kind].traces
+        drawn = np.flatnonzero(np.isfinite(trace.y))
+        assert sorted(trace.y[drawn].tolist()) == [1.0, 1.5, 2.0, 2.5], kind
+        assert lone_points(np.asarray(trace.x, float), trace.y).tolist() == drawn.tolist(), kind

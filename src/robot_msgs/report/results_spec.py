@@ -83,6 +83,17 @@ def _linspace(lo: float, hi: float, n: int) -> Float64Array:
     return np.ldexp(scaled, exponent)
 
 
+def _each_alone(x: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
+    """Insert a NaN after every row, so that a line draws each point alone (a dot).
+
+    >>> x, v = _each_alone(np.array([0.0, 0.0, 1.0]), np.array([1.0, 2.0, 3.0]))
+    >>> v.tolist()[::2], bool(np.isnan(v[1::2]).all())
+    ([1.0, 2.0, 3.0], True)
+    """
+    after = np.arange(1, len(x))
+    return np.insert(x, after, np.nan), np.insert(values, after, np.nan, axis=0)
+
+
 def results_spec(
     named: Sequence[tuple[str, EvaluationResult]],
     *,
@@ -142,6 +153,11 @@ def results_spec(
         rows = np.arange(len(series), dtype=np.float64)
         columns = np.column_stack([series.errors, rows, series.stamps_s])
         t, drawn = break_gaps(series.stamps_s - t0, columns)
+        # Errors sharing a stamp (drift's lengths from one start, all-pairs RPE) are points,
+        # as ape/rpe/drift --plot draw them: a line ran up and down through each start.
+        apart = len(series) > 1 and not bool((np.diff(series.stamps_s) > 0).all())
+        if apart:
+            t, drawn = _each_alone(t, drawn)
         by_time.append(
             Trace(
                 kind="line",
@@ -170,11 +186,14 @@ def results_spec(
             )
         else:
             order = np.argsort(distance, kind="stable")
+            along, errors = distance[order], series.errors[order]
+            if apart:
+                along, errors = _each_alone(along, errors)
             over_distance.append(
                 Trace(
                     kind="line",
-                    x=distance[order],
-                    y=series.errors[order],
+                    x=along,
+                    y=errors,
                     name=name,
                     colour=colour,
                     dash=dash,
