@@ -209,6 +209,20 @@ def test_evos_format_first_order_is_answered_with_ours_and_the_commands_usage(
     assert len(last) <= 80
 
 
+@pytest.mark.parametrize("command", ["ape", "rpe", "traj", "res"])
+def test_evos_no_warnings_is_answered_with_force(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # evo's --no_warnings overwrites without asking (confirm_overwrite=not no_warnings);
+    # "nothing: no prompts here" left a script that relied on it refused at an existing
+    # output, which only --force replaces here.
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "a.txt", "b.txt", "--no_warnings"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"robot-msgs {command}: error: --no_warnings is evo's; here: --force (to overwrite)"
+    )
+
+
 @pytest.mark.parametrize("command", ["ape", "rpe", "drift", "doctor"])
 def test_one_bag_with_both_topics_is_told_to_give_the_bag_twice(
     command: str, capsys: pytest.CaptureFixture[str]

@@ -95,7 +95,8 @@ EVO_FLAGS: dict[str, str] = {
     "-va": "--align se3 (-v is not needed)",
     "-vas": "--align sim3 (-v is not needed)",
     "--silent": "nothing: messages go to stderr",
-    "--no_warnings": "nothing: no prompts here",
+    # evo's overwrite without asking (confirm_overwrite=not no_warnings)
+    "--no_warnings": "--force (to overwrite)",
     "--use_filenames": "nothing: named by file",
     "--merge": "nothing: no pooled statistic",
     "--save_as_bag2": "--save FILE.db3",
