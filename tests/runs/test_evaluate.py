@@ -456,6 +456,40 @@ def test_a_time_range_wholly_inside_a_tracking_loss_says_nothing_in_it_was_track
     assert edge.accuracy.counts["matched"] == 6  # 6.0 .. 6.5 s at 10 Hz
 
 
+def test_a_time_range_ending_where_tracking_recovers_evaluates_the_pose_tracked_there(
+    tmp_path: Path,
+) -> None:
+    """A loss is [start, end): tracking lost at 3 s and recovered at 6 s leaves the pose at
+    6.0 s tracked, so --t-start 4 --t-end 6 holds one tracked pose; it was said "no pose in
+    it was tracked" (the loss read as [3, 6]). By hand: one pair, 6.0 s, 0.01 m apart. A
+    loss never recovered covers a range up to the end: nothing in it was tracked."""
+    ref = _traj(T, _line(T))
+    folder = _run_folder(
+        tmp_path,
+        "run",
+        _traj(T, _line(T, 0.01)),
+        reference=ref,
+        tracking="time_s,event\n3,lost\n6,recovered\n",
+    )
+    window = EvaluationSettings(align="none", t_start_s=4.0, t_end_s=6.0)
+    report = run_report(folder, NONE.replace(evaluation=window))
+    assert not any("no pose in it was tracked" in note for note in report.notes)
+    assert report.accuracy is not None
+    assert report.accuracy.counts["matched"] == 1
+    assert report.accuracy.stats["translation"].rms == pytest.approx(0.01)
+    never = _run_folder(
+        tmp_path,
+        "never",
+        _traj(T, _line(T, 0.01)),
+        reference=ref,
+        tracking="time_s,event\n3,lost\n",
+    )
+    report = run_report(never, NONE.replace(evaluation=window.replace(t_end_s=10.0)))
+    assert report.accuracy is None
+    said = "tracking was lost over the whole time range (lost at 3.00 s, never recovered)"
+    assert any(said in note for note in report.notes)
+
+
 @pytest.mark.parametrize(("t_start", "t_end"), [(20.0, None), (None, -1.0), (12.0, 15.0)])
 def test_a_time_range_that_misses_the_estimate_of_a_run_without_a_span_fails_it(
     tmp_path: Path, t_start: float | None, t_end: float | None

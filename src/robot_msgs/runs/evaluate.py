@@ -80,8 +80,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: time range wholly inside a tracking loss evaluates no metric and says so (each metric
 #: said 'raise max_diff_s'; with interpolation, poses across the loss were compared); 9:
 #: logs cut short by a run that stopped are read as written (an empty one as none), and
-#: the run judged: it failed to evaluate, a stored failure left out of the success rate.
-JUDGING_REVISION = 9
+#: the run judged: it failed to evaluate, a stored failure left out of the success rate;
+#: 10: a range that ends where a loss recovers evaluates the pose tracked there (8 said
+#: no pose in it was tracked).
+JUDGING_REVISION = 10
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -492,7 +494,9 @@ def evaluate_run(
         losses = losses_from_log(run.tracking, end_s=known_end)
     valid = valid_mask(stamps, losses)
     # A range wholly inside one loss holds no tracked pose: each metric advised to 'raise
-    # max_diff_s' as if the stamps were too far apart (a hunt).
+    # max_diff_s' as if the stamps were too far apart (a hunt). A loss is [start, end), as
+    # valid_mask reads it: a range ending at the recovery holds the pose tracked there
+    # (--t-end 6 over a loss of 3 .. 6 s said 'no pose in it was tracked'; a review).
     lost_over = next(
         (
             loss
@@ -500,7 +504,7 @@ def evaluate_run(
             if window is not None
             and not missed
             and loss.start_s <= window[0]
-            and loss.end_s >= window[1]
+            and (loss.end_s > window[1] or not loss.recovered)
         ),
         None,
     )
