@@ -523,6 +523,9 @@ class _Walk:
         self.listed = 0
         self._sequences: dict[Path, Path | None] = {}
         self._followed: dict[str, Path] = {}  # a linked folder's real path -> the link
+        # Each folder above a followed one -> the first followed below it. WHY: each link
+        # was compared with every followed one, 44 s for 4,000 links (0.35 s as folders).
+        self._under: dict[str, str] = {}
 
     def _sequence_reference(self, sequence_dir: Path) -> Path | None:
         if sequence_dir not in self._sequences:
@@ -567,27 +570,30 @@ class _Walk:
             )
         elif os.path.commonpath([real, self.base]) == real:
             why = f"a symbolic link to {real}, which holds the runs folder: not followed (a loop)"
-        else:
-            for target, through in self._followed.items():
-                common = os.path.commonpath([real, target])
-                if common == target:
-                    where = "read" if real == target else f"inside {target} read"
-                    why = (
-                        f"a symbolic link to {real}, {where} through {through}: not followed "
-                        "(its runs twice)"
-                    )
-                    break
-                if common == real:
-                    why = (
-                        f"a symbolic link to {real}, which holds {target} read through "
-                        f"{through}: not followed (a loop, or its runs twice)"
-                    )
-                    break
+        elif (target := self._followed_over(real)) is not None:
+            where = "read" if real == target else f"inside {target} read"
+            why = (
+                f"a symbolic link to {real}, {where} through {self._followed[target]}: not "
+                "followed (its runs twice)"
+            )
+        elif (target := self._under.get(real)) is not None:
+            why = (
+                f"a symbolic link to {real}, which holds {target} read through "
+                f"{self._followed[target]}: not followed (a loop, or its runs twice)"
+            )
         if why:
             warnings.warn(f"{link}: {why}", DataWarning, stacklevel=caller_stacklevel())
             return False
         self._followed[real] = link
+        for above in map(str, Path(real).parents):
+            if above in self._under:  # and so is every folder above it
+                break
+            self._under[above] = real
         return True
+
+    def _followed_over(self, real: str) -> str | None:
+        """Return the folder read through a link that is ``real`` or holds it, if any."""
+        return next((f for f in (real, *map(str, Path(real).parents)) if f in self._followed), None)
 
     def _listed(self, listed: Future[Listing], folder: Path, depth: int) -> Listing:
         """Return ``folder``'s listing; a folder that cannot be listed is named short.
