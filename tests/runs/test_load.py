@@ -135,3 +135,28 @@ def test_a_malformed_log_that_is_not_cut_short_still_fails_to_evaluate(tmp_path:
         log.write_text(text)
         with pytest.raises(FormatError, match=r"tracking\.csv:\d: column `event`: expected"):
             load_run(run)
+
+
+@pytest.mark.parametrize("meta", [None, '{"exit_code": 0}'])
+def test_the_cut_or_empty_log_of_a_run_that_reported_no_failure_still_fails_to_evaluate(
+    tmp_path: Path, meta: str | None
+) -> None:
+    """Only a run that reported stopping (a failure, a non-zero exit code) is read on what
+    it wrote: the estimate below reaches 2.5 s, the end, but its tracking log cut to
+    ``2.0,reco`` (a copy cut short) read as lost at 1.0 s, not recovered, the
+    algorithm's failure. Refused as before, naming the file and line; an empty log too."""
+    folder = tmp_path / "orb" / "MH_01" / "1"
+    folder.mkdir(parents=True)
+    rows = [f"{0.1 * i:.1f} {0.1 * i:.1f} 0 0 0 0 0 1\n" for i in range(26)]
+    (folder / "estimate.tum").write_text("".join(rows))
+    if meta is not None:
+        (folder / "meta.json").write_text(meta)
+    log = folder / "tracking.csv"
+    log.write_text("time_s,event\n1.0,lost\n2.0,reco")
+    [run] = discover_runs(tmp_path)
+    with pytest.raises(FormatError, match=r"tracking\.csv:3: column `event`: expected"):
+        load_run(run)
+    log.unlink()
+    (folder / "timing.csv").write_text("")
+    with pytest.raises(FormatError, match=r"timing\.csv:1: expected a header line"):
+        load_run(run)

@@ -82,8 +82,9 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: logs cut short by a run that stopped are read as written (an empty one as none), and
 #: the run judged: it failed to evaluate, a stored failure left out of the success rate;
 #: 10: a range that ends where a loss recovers evaluates the pose tracked there (8 said
-#: no pose in it was tracked).
-JUDGING_REVISION = 10
+#: no pose in it was tracked); 11: only a run that reported stopping (a failure, a non-zero
+#: exit code) is read on its cut logs; another's are refused again (10 judged it on them).
+JUDGING_REVISION = 11
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets

@@ -5,9 +5,11 @@ A run's reference and estimate are read together, in one frame
 A missing or empty estimate is a run
 that produced nothing (``estimate`` is ``None``, judged as a failure later); a reference
 that is named but missing is an error, as is any file that cannot be read and an estimate
-that is a symbolic link to nothing. A log cut short by a run that stopped (crashed, was
-killed) is read as written, with a warning: an empty one (0 bytes) as no log, one whose
-last line has no newline and does not read without that line.
+that is a symbolic link to nothing. A log cut short by a run that reported stopping (its
+``meta.json`` ``failure`` or a non-zero ``exit_code``: it crashed, was killed) is read as
+written, with a warning: an empty one (0 bytes) as no log, one whose last line has no
+newline and does not read without that line. The same log of a run that reported no
+failure is a broken input, as any malformed file.
 """
 
 from __future__ import annotations
@@ -140,18 +142,23 @@ def _refuse_a_broken_link(path: Path, spec: RunSpec) -> None:
         raise FormatError(msg) from err
 
 
-def _read_log(path: Path, what: str, reader: Callable[..., _Log]) -> _Log | None:
-    """Read a run's log (``None`` where there is none), one cut short as it was written.
+def _read_log(path: Path, what: str, reader: Callable[..., _Log], *, stopped: bool) -> _Log | None:
+    """Read a run's log (``None`` where there is none); a ``stopped`` run's cut short too.
 
     WHY: a run killed while writing its logs (an empty ``timing.csv``, a ``tracking.csv``
     ending in ``2.0,reco``) was refused as a broken input: ``report`` stopped, and with
     ``--allow-partial`` left the crash out of its algorithm's success rate. A crash is
     the run's result (the README; the guide reports the overall success rate apart from
     the accuracy): the run is judged on what it wrote, and the warning says what was
-    left out. Any other malformed log is still refused, naming its file and line.
+    left out. Any other malformed log is still refused, naming its file and line, and so
+    is a cut one of a run that reported no failure: nothing says it stopped (a copy cut
+    short, a full disk), and its cut tracking log made a run whose estimate reached the
+    end 'tracking lost, not recovered', the algorithm's failure (a review).
     """
     if not regular_file(path, f"{what} log"):
         return None
+    if not stopped:
+        return reader(path)
     if path.stat().st_size == 0:
         warnings.warn(
             f"{path}: empty (0 bytes): read as no {what} log, as a run that stopped before "
@@ -248,11 +255,12 @@ def load_run(
     if spec.folder is None:
         return RunInputs(spec=spec, estimate=estimate, reference=reference)
     folder = Path(spec.folder)
+    stopped = bool(spec.meta.reported_failure)
     return RunInputs(
         spec=spec,
         estimate=estimate,
         reference=reference,
-        timing=_read_log(folder / "timing.csv", "timing", read_timing),
-        tracking=_read_log(folder / "tracking.csv", "tracking", read_tracking),
-        resources=_read_log(folder / "resources.csv", "resources", read_resources),
+        timing=_read_log(folder / "timing.csv", "timing", read_timing, stopped=stopped),
+        tracking=_read_log(folder / "tracking.csv", "tracking", read_tracking, stopped=stopped),
+        resources=_read_log(folder / "resources.csv", "resources", read_resources, stopped=stopped),
     )
