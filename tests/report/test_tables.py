@@ -155,6 +155,27 @@ def test_a_coverage_never_rounds_across_the_min_coverage_it_is_judged_by() -> No
         assert dict(zip(table.headers, table.rows[0], strict=True))["coverage"] == shown
 
 
+def test_a_coverage_by_a_bound_near_all_or_none_takes_the_decimals_that_tell() -> None:
+    """With --min-coverage 0.001, a coverage of 0.0009 printed "0.0%" (none) beside
+    "coverage too low", and with 0.9991 one of 0.9992 printed "100.0%" (all): one decimal
+    rounded toward the bound crossed the other rule. By hand: 0.09% is some and under
+    0.1%; 99.92% is not all and over 99.91%; 99.96% over 99.95%."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    low = run.replace(success=False, failure="coverage too low")
+    cases = (
+        (0.001, low.replace(coverage=0.0009), "0.09%"),
+        (0.9991, run.replace(coverage=0.9992), "99.92%"),
+        (0.9995, run.replace(coverage=0.9996), "99.96%"),
+        (0.9995, low.replace(coverage=0.9994), "99.9%"),
+    )
+    for bound, r, shown in cases:
+        made = report.replace(runs=(r,), settings={**report.settings, "min_coverage": bound})
+        table = runs_table(made)
+        assert dict(zip(table.headers, table.rows[0], strict=True))["coverage"] == shown
+
+
 def test_groups_and_ranking_tables() -> None:
     report = example("compare/Report")
     assert isinstance(report, Report)

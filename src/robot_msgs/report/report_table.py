@@ -58,21 +58,26 @@ def _num(value: float, digits: int = 3, scale: float = 1.0, *, noise: float = 1e
     return shown
 
 
+_PCT_PLACES = 17  # a float's share in percent is told from any other in these decimals
+
+
 def _pct(value: float, bound: float | None = None) -> str:
     """Return a share in whole percent; one decimal where rounding would mislead.
 
     Rounding misleads where it says all or none, or puts the share on the other side
     of ``bound`` (the share it is judged by, ``min_coverage``). Where one decimal still
-    does, it is rounded toward the side the share is on, so the figure is never wider
-    than ``99.8%``. A coverage of 0.9975 printed "100%", hiding the shortfall (a review);
-    one of 0.4995 printed "50%" beside "coverage too low", under 50% (a hunt).
+    does, it is rounded toward the side the share is on, so the figure is no wider than
+    ``99.8%``; only a bound that one decimal cannot tell from all or none (0.9995, 0.001)
+    takes more, as many as tell: rounded toward it, 0.0009 under 0.001 read "0.0%", none.
+    A coverage of 0.9975 printed "100%", hiding the shortfall (a review); one of 0.4995
+    printed "50%" beside "coverage too low", under 50% (a hunt).
 
     Examples
     --------
     >>> [_pct(v) for v in (0.5, 0.9975, 1.0, 0.002, 0.0, 0.9999)]
     ['50%', '99.8%', '100%', '0.2%', '0%', '99.9%']
-    >>> _pct(0.4995, 0.5), _pct(0.5004, 0.5)
-    ('49.9%', '50%')
+    >>> _pct(0.4995, 0.5), _pct(0.5004, 0.5), _pct(0.0009, 0.001), _pct(0.9996, 0.9995)
+    ('49.9%', '50%', '0.09%', '99.96%')
     """
     if not math.isfinite(value):
         return MISSING
@@ -85,9 +90,12 @@ def _pct(value: float, bound: float | None = None) -> str:
         return (figure > 0.0, figure < 100.0, bound is not None and figure < cut) != judged
 
     shown = f"{100 * value:.0f}"
-    if misleads(shown):
-        shown = f"{100 * value:.1f}"
-    if misleads(shown):  # 49.995% read "50.0": rounded toward the share's side instead
-        toward = math.floor if float(shown) > 100 * value else math.ceil
-        shown = f"{toward(1000 * value) / 10:.1f}"
+    places = 1
+    while misleads(shown) and places < _PCT_PLACES:
+        shown = f"{100 * value:.{places}f}"
+        if misleads(shown):  # 49.995% read "50.0": rounded toward the share's side instead
+            toward = math.floor if float(shown) > 100 * value else math.ceil
+            scale = 10**places
+            shown = f"{toward(100 * scale * value) / scale:.{places}f}"
+        places += 1
     return f"{shown}%"
