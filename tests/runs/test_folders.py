@@ -181,6 +181,20 @@ def test_a_linked_folder_read_already_or_a_loop_is_not_followed_and_named(tmp_pa
     ]
 
 
+def test_a_link_to_a_hidden_folder_in_the_root_is_followed(tmp_path: Path) -> None:
+    """Hidden folders are not searched, so runs kept in ``runs/.store/vins`` and linked in
+    as ``runs/vins`` are read only through the link: it was refused as "inside the runs
+    folder ... its runs are read where they are", and they were read nowhere."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    make_tree(root / ".store", algorithms=("vins",), sequences=("MH_01",), trials=1)
+    (root / "vins").symlink_to(root / ".store" / "vins")
+    (root / ".store" / "vins" / "MH_01" / "1" / "up").symlink_to(root)  # still a loop
+    with pytest.warns(DataWarning, match=r"up: a symbolic link to .*runs, inside the runs"):
+        runs = discover_runs(root)
+    assert [r.label for r in runs] == ["orb/MH_01/1", "vins/MH_01/1"]
+
+
 def test_each_linked_folder_costs_the_same_whatever_the_links_before_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

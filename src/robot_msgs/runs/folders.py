@@ -25,9 +25,10 @@ The folder convention
 ---------------------
 Every folder under a root holding ``estimate.<ext>`` or ``meta.json`` is a run (hidden
 folders are skipped). A folder linked in (a symbolic link: results kept elsewhere) is
-searched as if it were there, each folder once: a link into the root, to a folder that
-holds the root, or to one that overlaps a folder read through another link is named in a
-warning and not followed (its runs would count twice, or the walk would loop).
+searched as if it were there, each folder once: a link into the root (but into a hidden
+folder, not searched otherwise), to a folder that holds the root, or to one that overlaps
+a folder read through another link is named in a warning and not followed (its runs
+would count twice, or the walk would loop).
 Its keys come from the path ``ROOT/{algorithm}/{sequence}/{trial}/`` and are overridden
 by ``meta.json`` (at other depths ``meta.json`` must name all three).
 A ``meta.json`` that cannot be read or is invalid fails its run alone, naming the file
@@ -563,7 +564,11 @@ class _Walk:
         """
         real = os.path.realpath(link)
         why = ""
-        if os.path.commonpath([real, self.base]) == str(self.base):
+        # Hidden folders are not walked: a link to one (runs/vins -> .store/vins) is the
+        # only way its runs are read. It was refused as 'read where they are' (a review).
+        if os.path.commonpath([real, self.base]) == str(self.base) and not any(
+            part.startswith(".") for part in Path(real).relative_to(self.base).parts
+        ):
             why = (
                 f"a symbolic link to {real}, inside the runs folder: not followed (its runs "
                 "are read where they are, not twice)"
