@@ -478,16 +478,16 @@ def _matched_checks(
         # WHY said: nine poses matched left the checks below unrun, which only
         # Diagnosis.checks recorded; the doctor printed the coverage alone. WHY here:
         # matched in space (sync='spatial'), 4 poses were checked, and nothing found.
-        return [
+        # WHY by stop: its own "not run: " list was the one stop worded apart.
+        return stop(
             Finding(
                 kind="alignment",
                 severity="info",
                 summary=f"only {association.n_matched} pose(s) matched, fewer than the "
-                f"{_MIN_FIRST} the checks of matched poses need: not run: "
-                f"{', '.join(_MATCHED_KINDS)}",
+                f"{_MIN_FIRST} the checks of matched poses need",
                 evidence={"matched": association.n_matched},
             )
-        ]
+        )
     out: list[Finding] = []
     ref, est = association.reference, association.estimate
     method = settings.align if settings.align != "none" else "se3"
