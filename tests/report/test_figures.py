@@ -578,3 +578,17 @@ def test_utm_sized_positions_are_labelled_as_the_coordinates_they_are(
     cube.canvas.draw()
     view = cube.axes[0]
     assert all(a.get_offset_text().get_text() == "" for a in (view.xaxis, view.yaxis))
+
+
+def test_a_view_whose_x_labels_stand_apart_keeps_matplotlibs_own_ticks(
+    fr1: tuple[PoseTrajectory, PoseTrajectory], result: EvaluationResult
+) -> None:
+    # Spacing UTM-sized labels asked every 2-D view for as many ticks as fit: fr1's traj
+    # view went from 0.1 m to 0.05 m apart and its ape view to 0.2 m, though their
+    # labels stood apart at matplotlib's own count.
+    ref, est = fr1
+    overlay = overlay_figure(ref, [("est", est)], plane="xy")
+    evaluated = evaluation_figure([("est", result)], result.comparison.signals, title="t")
+    for fig in (overlay, evaluated):
+        fig.canvas.draw()
+        assert np.diff(fig.axes[0].get_xticks()) == pytest.approx(0.1)
