@@ -240,6 +240,24 @@ def test_one_bag_with_both_topics_is_told_to_give_the_bag_twice(
         assert capsys.readouterr().err.strip().splitlines()[-1] == said + also
 
 
+def test_one_file_not_a_bag_with_a_topic_is_told_est_is_missing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `ape gt.txt --est-topic /odom` (EST left out) was told to give gt.txt twice, as a bag.
+    gt = tmp_path / "gt.txt"
+    gt.write_text("0 0 0 0 0 0 0 1\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", str(gt), "--est-topic", "/odom"])
+    said = capsys.readouterr().err.strip().splitlines()[-1]
+    assert said == "robot-msgs ape: error: the following arguments are required: EST"
+    folder = tmp_path / "run"  # a ROS 2 bag folder, and a bag by --format, are bags
+    folder.mkdir()
+    for given in ([str(folder)], [str(gt), "--format", "bag2"]):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(["ape", *given, "--est-topic", "/odom"])
+        assert "the bag given twice" in capsys.readouterr().err
+
+
 def test_evos_format_first_and_its_flags_are_answered_together(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

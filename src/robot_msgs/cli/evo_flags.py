@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._settings_flags import declared_flags
+from robot_msgs.io.formats import BAG_FORMATS, READ_SUFFIXES
 from robot_msgs.report.text import WIDTH, display_width
 
 if TYPE_CHECKING:
@@ -578,6 +579,22 @@ def _value_of(flag: str, argv: Sequence[str]) -> str | None:
     return None
 
 
+def _names_a_bag(word: str, argv: Sequence[str]) -> bool:
+    """Return whether ``word``, a REF, names a bag: by its suffix, a folder, or ``--format``.
+
+    ``ape gt.txt --est-topic /odom`` (EST left out) was told to give gt.txt twice as a bag.
+
+    Examples
+    --------
+    >>> _names_a_bag("x.MCAP", []), _names_a_bag("gt.txt", []), _names_a_bag("x", ["--format=bag"])
+    (True, False, True)
+    """
+    given = _value_of("--ref-format", argv) or _value_of("--format", argv)
+    if given is not None:
+        return given in BAG_FORMATS
+    return READ_SUFFIXES.get(Path(word).suffix.lower()) in BAG_FORMATS or Path(word).is_dir()
+
+
 def evo_syntax_hint(
     command: str, parser: argparse.ArgumentParser, argv: Sequence[str]
 ) -> str | None:
@@ -590,7 +607,8 @@ def evo_syntax_hint(
     ``robot-msgs COMMAND: error:``, fits 80 columns (without ``BAG`` if need be); only
     where none does are they placeholders (one line in a pipe). That answer typed with
     the bag once (``ape x.mcap --ref-topic /a --est-topic /b``, which argparse told only
-    "the following arguments are required: EST") is told to give it twice.
+    "the following arguments are required: EST") is told to give it twice, when the one
+    word names a bag (:func:`_names_a_bag`).
 
     Examples
     --------
@@ -614,7 +632,8 @@ def evo_syntax_hint(
         return None
     words = _positionals(parser, argv)
     est_topic, ref_topic = _value_of("--est-topic", argv), _value_of("--ref-topic", argv)
-    if len(words) == 1 and est_topic is not None and command != "traj":  # the hint below, typed
+    one_bag = len(words) == 1 and _names_a_bag(words[0], argv)
+    if one_bag and est_topic is not None and command != "traj":  # the hint below, typed
         flags = f"--ref-topic {ref_topic} " if ref_topic is not None else ""
         twice = f"{words[0]} {words[0]} {flags}--est-topic {est_topic}"
         return f"EST: a bag's two topics are REF and EST, the bag given twice: {twice}"

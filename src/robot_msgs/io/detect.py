@@ -46,7 +46,13 @@ from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.clean import check_repeated_stamps
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
-from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS, WRITE_SUFFIXES
+from robot_msgs.io.formats import (
+    BAG_FORMATS,
+    FORMATS,
+    READ_SUFFIXES,
+    WRITE_FORMATS,
+    WRITE_SUFFIXES,
+)
 from robot_msgs.io.kitti import check_pair_target, default_times_path, read_kitti, write_kitti
 from robot_msgs.io.lla import read_lla, read_lla_rows
 from robot_msgs.io.sniff import (
@@ -83,7 +89,6 @@ __all__ = [
 
 
 _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "mcap"}
-_SUFFIX = {".bag": "bag", ".db3": "bag2", ".mcap": "mcap", ".lla": "lla"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
 
@@ -170,7 +175,7 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
             return FormatDetection(fmt="bag2", reason=f"a folder of {storage[0]} bag files")
         read_bytes(file, source=source)  # raises: a folder, not a trajectory file
     suffix = file.suffix.lower()
-    if _SUFFIX.get(suffix) in BAG_FORMATS:
+    if READ_SUFFIXES.get(suffix) in BAG_FORMATS:
         # Named as a bag, which is never read from a pipe: refused now, as with --format,
         # not after reading its magic bytes waited FIFO_WAIT_S for a writer.
         from robot_msgs.io.bag import refuse_stream  # noqa: PLC0415 - bags only when read
@@ -180,8 +185,8 @@ def explain_format(path: str | os.PathLike[str]) -> FormatDetection:
     for magic, fmt in _MAGIC.items():
         if head.startswith(magic):
             return FormatDetection(fmt=fmt, reason=f"magic bytes {magic.decode('latin-1')!r}")
-    if suffix in _SUFFIX:
-        return FormatDetection(fmt=_SUFFIX[suffix], reason=f"extension {suffix}")
+    if suffix in READ_SUFFIXES:
+        return FormatDetection(fmt=READ_SUFFIXES[suffix], reason=f"extension {suffix}")
     return _text_format(read_head(file, source=source))
 
 
