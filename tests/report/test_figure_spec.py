@@ -1146,3 +1146,28 @@ def test_an_unnamed_sequence_is_not_stated_in_the_figures_and_the_page_as_in_the
     assert "<h2>Sequence </h2>" not in page
     # Its trajectories and error over time were not linked (an empty link is none).
     assert page.count('data-link="not stated"') == 2
+
+
+def test_the_reports_view_of_utm_sized_positions_labels_them_as_coordinates_apart() -> None:
+    # ape --plot's view was mended (no "+5.429e6" offset, eastings apart); the report's
+    # trajectory view, drawn from its description, still read 250..500 under "+5.429e6"
+    # beside eastings that ran together ("457950457975458000").
+    from robot_msgs.report.plots import matplotlib_figure
+
+    turn = np.linspace(0.0, 2.0 * np.pi, 200)
+    x, y = 458040.0 + 90.0 * np.cos(turn), 5429330.0 + 140.0 * np.sin(turn)
+    view = Panel(traces=(Trace(kind="line", x=x, y=y),), x_title="x [m]", y_title="y [m]")
+    spec = FigureSpec(
+        title="s1", panels=(dataclasses.replace(view, equal_aspect=True),), size_in=(5.0, 5.0)
+    )
+    fig = matplotlib_figure(spec)
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert [a.get_offset_text().get_text() for a in (ax.xaxis, ax.yaxis)] == ["", ""]
+    lo, hi = ax.get_xlim()
+    shown = [
+        t for t, at in zip(ax.get_xticklabels(), ax.get_xticks(), strict=True) if lo <= at <= hi
+    ]
+    spans = sorted((b.x0, b.x1) for b in (t.get_window_extent() for t in shown))
+    assert len(spans) >= 2
+    assert all(left[1] + 5 * fig.dpi / 72 < right[0] for left, right in pairwise(spans))

@@ -57,6 +57,7 @@ __all__ = [
     "PLANES",
     "auto_plane",
     "break_gaps",
+    "coordinate_ticks",
     "curve_look",
     "error_rows",
     "error_time_label",
@@ -543,6 +544,17 @@ def _label_plane(ax: Any, plane: str) -> None:
     else:
         ax.set_aspect("equal", adjustable="datalim")
         _x_ticks_apart(ax)
+
+
+def coordinate_ticks(ax: Any) -> None:
+    """Label a 2-D position view's ticks as the coordinates themselves, apart.
+
+    ``--plot``'s view and the report's trajectory views (:mod:`robot_msgs.report.plots`)
+    alike: the report's georeferenced.tum view still read "+5.429e6" over run-together
+    eastings after ``--plot``'s was mended.
+    """
+    _plain_coordinates(ax)
+    _x_ticks_apart(ax)
 
 
 def _x_ticks_apart(ax: Any) -> None:

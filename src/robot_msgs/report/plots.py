@@ -20,7 +20,7 @@ import numpy as np
 from robot_msgs.errors import FormatError
 from robot_msgs.report.figure_spec import MARKS_ALONG
 from robot_msgs.report.figure_text import draw_quietly
-from robot_msgs.report.figures import figure_bytes, lone_points, new_figure
+from robot_msgs.report.figures import coordinate_ticks, figure_bytes, lone_points, new_figure
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -263,8 +263,9 @@ def _draw_panel(
     ax.set_title("\n".join(lines), fontsize=10)
     ax.set_xlabel(panel.x_title)
     ax.set_ylabel("" if shared else panel.y_title)
-    if panel.equal_aspect:
+    if panel.equal_aspect:  # a view of positions
         ax.set_aspect("equal", adjustable="datalim")
+        coordinate_ticks(ax)
     if panel.y_from_zero:
         ax.set_ylim(bottom=0.0)
     if panel.y_range is not None:
