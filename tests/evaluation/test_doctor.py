@@ -2733,16 +2733,19 @@ def test_a_stop_on_the_matched_poses_names_the_checks_left_unrun() -> None:
     assert other.summary.endswith(f"; not checked: inverted, mirrored, {fit}")
 
 
-def test_a_spatial_match_that_finds_no_pose_names_the_checks_left_unrun() -> None:
+def test_a_spatial_match_that_finds_no_pose_is_coverage_naming_the_checks_left_unrun() -> None:
     """Two random walks 100 m apart matched in space within 1 cm: "No estimate pose lies
     within 0.01 m ..." was the only line, and nothing said that no check of matched poses
-    ran (the stops in time name theirs)."""
+    ran (the stops in time name theirs). Its kind is ``coverage``: the estimate lies
+    where the reference never was, and no clock was compared (it was ``clock_domain``)."""
     walk = _random_walk(2, 1000.0, 400)
     far = walk.replace(positions_xyz=walk.positions_xyz + 100.0)
     settings = EvaluationSettings(sync="spatial", max_distance_m=0.01)
     d = diagnose(_random_walk(1, 1000.0, 400), far, settings)
-    found = d.finding("clock_domain")
+    assert d.kinds() == ("coverage",)
+    found = d.finding("coverage")
     assert found is not None
+    assert found.severity == "error"
     assert found.summary.startswith("No estimate pose lies within 0.01 m of a reference position")
     assert found.summary.endswith(
         "; not checked: motion_mismatch, inverted, mirrored, planar, scale, quaternion_order, "

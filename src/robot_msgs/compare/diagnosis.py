@@ -73,7 +73,8 @@ FINDING_KINDS: dict[str, str] = {
     "all three: a 2-D estimate, compared in the plane with a projection",
     "coverage": "tracking losses and gaps: the share of the reference covered, apart from "
     "the error on the covered intervals; the reference's own gaps, and the estimate's span "
-    "outside the reference's, whose estimate poses match none",
+    "outside the reference's (matched in space: its poses far from the reference's path), "
+    "whose estimate poses match none",
     "repeated_stamps": "rows that repeat an earlier stamp (one row a stamp kept: the first, "
     "or the last as the reading rule says)",
     "non_monotonic": "stamps out of order in the file (sorted)",
