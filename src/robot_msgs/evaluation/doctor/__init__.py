@@ -19,6 +19,7 @@ Each check is the package's own, run once here (one road per idea):
   sides' poses minutes apart and crawling where milliseconds or microseconds would be a
   robot's rate and speed; frame indices on one side, or on both with different pose
   counts (matched by index: :func:`~robot_msgs.evaluation.pipeline.frames_by_index`);
+  matched in space, a warning unless a time range cuts the reference on them (``_in_space``);
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
   (a different recording start; kept when the estimator notes nothing of its optimum,
@@ -121,7 +122,7 @@ from robot_msgs.evaluation.doctor._rules import (
     EXTRINSIC_M,
     MAX_ESTIMATE_POSES,
 )
-from robot_msgs.evaluation.doctor._stamps import _in_range, _range_missed, _stamp_units
+from robot_msgs.evaluation.doctor._stamps import _in_range, _in_space, _range_missed, _stamp_units
 from robot_msgs.evaluation.pipeline import (
     match_poses,
     same_poses,
@@ -255,8 +256,9 @@ def diagnose(
             )
         )
     checks: list[str] = ["same_input", "stamp_units"]  # the clock's added as it is compared
-    found = [f for f in (_stamp_units(reference, estimate, settings),) if f is not None]
+    found = [_in_space(f, settings) for f in (_stamp_units(reference, estimate, settings),) if f]
     if any(f.kind == "stamp_units" for f in findings):
+        findings = [_in_space(f, settings) for f in findings]
         found = [f for f in findings if f.kind == "stamp_units" and f.severity == "error"]
     else:
         findings += found

@@ -74,6 +74,30 @@ def _stamp_units(
     )
 
 
+def _in_space(finding: Finding, settings: EvaluationSettings) -> Finding:
+    """Say a ``stamp_units`` error as a warning where matching in space reads no stamp of it.
+
+    Matched in space (``sync='spatial'``) poses are paired by position: the association
+    reads stamps only for its pairs' median offset, evidence
+    (:func:`~robot_msgs.evaluation.spatial.associate_spatially`); the time range cuts the
+    reference on its clock. WHY: rgbdslam stamped in ms stopped the doctor with nothing
+    checked, where ``ape --sync spatial`` pairs it as in seconds (a review). Still an
+    error with a time range where the side is the reference (a factor below 1) or not
+    known (the readers'): the range cuts the wrong poses.
+    """
+    if settings.sync != "spatial" or finding.kind != "stamp_units" or finding.severity != "error":
+        return finding
+    factor = finding.evidence.get("factor")
+    ranged = settings.t_start_s is not None or settings.t_end_s is not None
+    if ranged and not (isinstance(factor, float) and factor > 1.0):
+        return finding
+    return finding.replace(
+        severity="warning",
+        summary=f"{finding.summary}; matched in space, stamps pair no poses: only what is "
+        "timed on them (RPE by seconds, time windows) is off",
+    )
+
+
 def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding | None:
     """Find both sides stamped in ms or us (read as seconds): poses minutes apart, crawling.
 
