@@ -166,6 +166,28 @@ def test_ape_takes_trajectopys_spatial_pairs_and_rpe_and_doctor_refuse_them(
         assert err.count("\n") == 1
 
 
+def test_matched_in_space_the_text_names_the_checks_of_stamps_left_unrun(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ground truth 1000 s late, matched in space: "nothing found" was the only line,
+    and only ``--json``'s ``checks`` said that no clock, coverage or rate was compared (a
+    review). Matched in time, every check ran: no such line."""
+    gt = read_trajectory(resolve_path(GT))
+    late = tmp_path / "later.tum"
+    write_trajectory(late, gt.replace(stamps_s=gt.stamps_s + 1000.0), "tum")
+    assert main(["doctor", GT, str(late), "--sync", "spatial"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(": nothing found")
+    unrun = "not checked (in space): clock_domain, time_offset, coverage, rate_mismatch"
+    assert lines[1:] == [unrun]
+    assert len(unrun) <= 80
+    assert main(["doctor", GT, str(late), "--sync", "spatial", "--json"]) == 0
+    checks = set(json.loads(capsys.readouterr().out)["checks"])
+    assert not {"clock_domain", "time_offset", "coverage", "rate_mismatch"} & checks
+    assert main(["doctor", GT, _late(tmp_path), "--offset", "0.305209"]) == 0
+    assert "not checked" not in capsys.readouterr().out
+
+
 def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

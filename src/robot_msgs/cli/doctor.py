@@ -81,12 +81,20 @@ def _fix_text(finding: Finding) -> str:
     return flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
 
 
-def format_diagnosis(diagnosis: Diagnosis, width: int | None = None) -> str:
+def format_diagnosis(
+    diagnosis: Diagnosis, width: int | None = None, *, in_space: bool = False
+) -> str:
     """Return the text ``doctor`` prints: a header, then one line a finding.
 
     ``width``: fold each line to that many columns, a finding's continuation under its
     kind (a terminal's width; a pipe or a log keeps one line a finding, for grep).
+    ``in_space``: matched in space (``--sync spatial``), a last line names the checks of
+    stamps not run (:data:`~robot_msgs.evaluation.doctor.TIMED_KINDS`). WHY: a clean pair
+    printed "nothing found" alone; only ``--json``'s ``checks`` said that no clock,
+    coverage or rate was compared (a review).
     """
+    from robot_msgs.evaluation.doctor import TIMED_KINDS  # noqa: PLC0415 - not for --help
+
     head = f"doctor: {diagnosis.estimate} against {diagnosis.reference}: "
     counts = [
         f"{n} {s}{'s' * (n != 1)}"
@@ -98,6 +106,10 @@ def format_diagnosis(diagnosis: Diagnosis, width: int | None = None) -> str:
         fix = _fix_text(finding)
         line = f"{finding.severity:<7} {finding.kind}: {flags_in_text(finding.summary)}"
         lines.append(line + (f" [fix: {fix}]" if fix else ""))
+    said = (*diagnosis.checks, *diagnosis.kinds())
+    unrun = ", ".join(k for k in TIMED_KINDS if k not in said) if in_space else ""
+    if unrun:  # 74 columns, all four
+        lines.append(f"not checked (in space): {unrun}")
     if width is not None:
         from robot_msgs.report.text import wrap  # noqa: PLC0415
 
@@ -132,5 +144,5 @@ def run(args: argparse.Namespace) -> int:
         import shutil  # noqa: PLC0415
 
         width = max(shutil.get_terminal_size().columns, 40) if sys.stdout.isatty() else None
-        print(format_diagnosis(diagnosis, width))
+        print(format_diagnosis(diagnosis, width, in_space=settings.sync == "spatial"))
     return 1 if args.check and diagnosis.kinds("error", "warning") else 0

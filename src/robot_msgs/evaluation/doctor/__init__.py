@@ -61,7 +61,7 @@ Each check is the package's own, run once here (one road per idea):
 The checks live in modules named after what they look at: ``_stamps`` (units, frame
 indices, the time range), ``_clock`` (the recording start, the offset), ``_motion``
 (coverage, rates, scale, inverted, mirrored, planar, the extrinsic, the fit, the worst
-intervals); ``_rules`` holds the thresholds below.
+intervals); ``_rules`` holds the thresholds below and the lists of kinds.
 
 Thresholds (chosen so that the clean pairs of the evo test data give no warning, measured
 in ``tests/evaluation/test_doctor.py``): an offset is a warning when it exceeds both 3
@@ -116,11 +116,13 @@ from robot_msgs.evaluation.doctor._motion import (
     _worst_intervals,
 )
 from robot_msgs.evaluation.doctor._rules import (
+    _MATCHED_KINDS,
     _MIN_FIRST,
     _READING_SEVERITY,
     EXTRINSIC_DEG,
     EXTRINSIC_M,
     MAX_ESTIMATE_POSES,
+    TIMED_KINDS,
 )
 from robot_msgs.evaluation.doctor._stamps import _in_range, _in_space, _range_missed, _stamp_units
 from robot_msgs.evaluation.pipeline import (
@@ -142,7 +144,14 @@ if TYPE_CHECKING:
     from robot_msgs.io.evaluation_inputs import InputFile
 
 
-__all__ = ["EXTRINSIC_DEG", "EXTRINSIC_M", "MAX_ESTIMATE_POSES", "diagnose", "diagnose_files"]
+__all__ = [
+    "EXTRINSIC_DEG",
+    "EXTRINSIC_M",
+    "MAX_ESTIMATE_POSES",
+    "TIMED_KINDS",
+    "diagnose",
+    "diagnose_files",
+]
 
 
 def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
@@ -429,28 +438,9 @@ def _unrun_said(
     named coverage and the rest, not ``time_offset``, which never ran either. ``spatial``:
     matched in space, the stamps' own checks (clocks, coverage, rates) are not named.
     """
-    kinds = (*(() if spatial else (*_CLOCK_KINDS, *_PAIRED_KINDS)), *_MATCHED_KINDS)
+    kinds = (*(() if spatial else TIMED_KINDS), *_MATCHED_KINDS)
     unrun = ", ".join(k for k in kinds if k not in checks)
     return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
-
-
-#: What the clocks are checked for, where poses are matched in time (:func:`_time_checks`).
-_CLOCK_KINDS = ("clock_domain", "time_offset")
-#: What the poses matched at the offset are checked for (:func:`_time_checks`).
-_PAIRED_KINDS = ("coverage", "rate_mismatch")
-#: What the matched poses are checked for, and the names :func:`_matched_checks` adds to
-#: the checks as it runs them (the one list: it named them by hand a second time).
-_MATCHED_KINDS = (
-    "motion_mismatch",
-    "inverted",
-    "mirrored",
-    "planar",
-    "scale",
-    "quaternion_order",
-    "frame_extrinsic",
-    "alignment",
-    "worst_intervals",
-)
 
 
 def _matched_checks(

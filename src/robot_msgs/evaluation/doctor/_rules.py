@@ -20,6 +20,22 @@ EXTRINSIC_DEG = 2.0
 #: An extrinsic translation above this (and significant) is a warning, metres.
 EXTRINSIC_M = 0.1
 _SIGNIFICANT = 3.0  # standard uncertainties
+#: The kinds checked only where poses are matched in time: the clocks (``_clock``), then
+#: the poses matched at the offset found (coverage, rates); matched in space, none runs.
+TIMED_KINDS = ("clock_domain", "time_offset", "coverage", "rate_mismatch")
+#: What the matched poses are checked for, and the names the doctor's ``_matched_checks``
+#: adds to the checks as it runs them (the one list: it named them by hand a second time).
+_MATCHED_KINDS = (
+    "motion_mismatch",
+    "inverted",
+    "mirrored",
+    "planar",
+    "scale",
+    "quaternion_order",
+    "frame_extrinsic",
+    "alignment",
+    "worst_intervals",
+)
 #: Most estimate poses (evenly spread) the offset and extrinsic estimates are made on.
 MAX_ESTIMATE_POSES = 5_000
 _SCALE_OFF = SCALE_NOTED  # the same rule as the note of an SE(3) evaluation
