@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from tests.report.cdp import Browser, find_chromium
-from tests.report.test_figure_spec import K, _result, _run, _trajectory
+from tests.report.test_figure_spec import STAMPS, K, _result, _run, _trajectory
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -688,3 +689,58 @@ def test_a_printed_figure_has_no_modebar(
     browser.navigate(example_outputs["html"].resolve().as_uri())
     browser.drain(0.5)
     assert "none" not in browser.evaluate(shown)
+
+
+#: The trajectories' y axes: [each tick label's text and box, each y title's box, each panel's box].
+_POSITIONS = """(() => {
+  const d = document.querySelector('div.plot[data-kind="trajectories"]');
+  const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+  const shown = s => Array.from(d.querySelectorAll(s)).filter(e => box(e)[1] > box(e)[0]);
+  return [shown('g.yaxislayer-above text').map(t => [t.textContent, box(t)]),
+          shown('g[class^="g-y"][class$="title"]').map(box), shown('rect.nsewdrag').map(box),
+          box(d)];
+})()"""
+
+
+@pytest.fixture(scope="module")
+def utm(page: tuple[Browser, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The page of three algorithms' views of positions as large as georeferenced.tum's."""
+    from robot_msgs.report.html_page import render_html
+    from robot_msgs.trajectory import PoseTrajectory
+
+    turn = np.linspace(0.0, 1.75 * np.pi, len(STAMPS))
+    east, north = 458040.0 + 90.0 * np.cos(turn), 5429330.0 + 140.0 * np.sin(turn)
+
+    def positions(k: int) -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=STAMPS,
+            positions_xyz=np.stack([east + k, north, 163.0 + 0 * K], 1),
+            orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (len(K), 1)),
+        )
+
+    names = ["kfslam", "dvo", "vio_ekf"]
+    runs = [_run(f"{n}/s1/trial_1", positions(k), positions(0)) for k, n in enumerate(names, 1)]
+    out = tmp_path_factory.mktemp("utm") / "report.html"
+    out.write_text(render_html(_result(runs)), encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("width", [360, 800, 1280])
+def test_utm_sized_positions_are_written_whole_clear_of_titles_and_panels(
+    page: tuple[Browser, Path], utm: Path, width: int
+) -> None:
+    """georeferenced.tum's northings read "5.4294M" (plotly.js's SI suffix); written whole,
+    "5,429,400" was cut by the 60 px margin, under its "y [m]" at 360 px (by 17 px) and ran
+    into the panel on its left at 800 px (by 12 px; a review). Each is written whole,
+    within the figure, off every panel and every y title."""
+    browser, _ = page
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(utm.resolve().as_uri())
+    browser.drain(1.0)
+    labels, titles, panels, figure = browser.evaluate(_POSITIONS)
+    assert {text[:2] for text, _ in labels} == {"5,"}
+    assert all(text.replace(",", "").isdigit() for text, _ in labels), labels
+    assert [r for _, r in labels if r[0] < figure[0] - 1] == []
+    over = [(text, b) for text, r in labels for b in titles + panels if _overlap(r, b) > 0]
+    assert over == [], width

@@ -317,3 +317,40 @@ def test_a_y_title_repeating_its_left_neighbours_is_named_for_the_page() -> None
     panels = tuple(Panel(traces=traces, x_title="x", y_title=t) for t in "zzyyy")
     spec = FigureSpec(title="", panels=panels, size_in=(4, 2), columns=3)
     assert plotly_figure(spec)["layout"]["meta"]["repeats"] == [["2", ""], ["5", "4"]]
+
+
+def _view(
+    x: np.ndarray[Any, np.dtype[np.float64]], y: np.ndarray[Any, np.dtype[np.float64]]
+) -> Panel:
+    line = Trace(kind="line", x=x, y=y)
+    return Panel(traces=(line,), x_title="x [m]", y_title="y [m]", equal_aspect=True)
+
+
+def test_a_view_of_utm_sized_positions_writes_whole_coordinates_clear_of_title_and_panel() -> None:
+    """The report's views of georeferenced.tum read "5.4294M" and "457.95k" (plotly.js's SI
+    suffixes); written whole, "5,429,400" (61 px in headless Chromium) was cut by the
+    60 px left margin, touched its "y [m]" (2 px, 17 px over it at 360 px) and ran into
+    the panel on its left at 800 px (a review). A position view's axes write their
+    coordinates whole, grow the margin, stand the title off the labels and keep the
+    panels apart by the labels and the title (16 px) at least."""
+    turn = np.linspace(0.0, 2.0 * np.pi, 200)
+    view = _view(458040.0 + 90.0 * np.cos(turn), 5429330.0 + 140.0 * np.sin(turn))
+    layout = plotly_figure(FigureSpec(title="s1", panels=(view, view), size_in=(13, 5)))["layout"]
+    for axis in ("xaxis", "yaxis", "xaxis2", "yaxis2"):
+        assert (layout[axis]["exponentformat"], layout[axis]["automargin"]) == ("none", True)
+    assert layout["yaxis"]["title"]["standoff"] == layout["yaxis2"]["title"]["standoff"] == 8
+    # The page's script keeps the panels this far apart at the width it draws them.
+    assert layout["meta"]["grid"]["need"] >= 61 + 8 + 16
+    apart = layout["xaxis2"]["domain"][0] - layout["xaxis"]["domain"][1]
+    assert apart * 1120 >= layout["meta"]["grid"]["need"]  # the plot 1,120 px wide
+
+
+def test_a_view_of_small_positions_is_laid_out_as_plotly_js_lays_it_out() -> None:
+    """The example's views (fr2_desk's "−2.5" is 29 px) keep plotly.js's place for the y
+    title and the panels' usual gap: their page is drawn as before, pixel for pixel."""
+    turn = np.linspace(0.0, 2.0 * np.pi, 200)
+    view = _view(np.cos(turn), -1.5 + np.sin(turn))
+    layout = plotly_figure(FigureSpec(title="s1", panels=(view, view), size_in=(13, 5)))["layout"]
+    assert "standoff" not in layout["yaxis"]["title"]
+    assert "need" not in layout["meta"]["grid"]
+    assert layout["xaxis"]["domain"] == [0.04, 0.46]

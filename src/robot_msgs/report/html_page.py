@@ -297,13 +297,16 @@ _SCRIPT = r"""
   const MIN_PANEL = 160;
   async function reflow(div, g, meta) {
     const w = div._fullLayout._size.w, n = g.titles.length;
+    // Apart by their y tick labels and title (g.need px, interactive.py): a position
+    // view's northings ran into the panel on their left at 800 px.
+    const gapOf = c => (c > 1 ? Math.max(g.gap, (g.need || 0) / (2 * w)) : 0);
     let c = g.columns;
-    while (c > 1 && w * (1 / c - 2 * g.gap) < MIN_PANEL) c -= 1;
-    const rows = Math.ceil(n / c), gap = c > 1 ? g.gap : 0;
+    while (c > 1 && w * (1 / c - 2 * gapOf(c)) < MIN_PANEL) c -= 1;
+    const rows = Math.ceil(n / c), gap = gapOf(c);
     const high = c < g.columns ? Math.min(g.high, Math.round(w * (1 / c - 2 * gap))) : g.high;
     const paper = rows * high + (rows - 1) * g.between;
-    if (`${c} ${high}` === (div.grid || `${g.columns} ${g.high}`)) return paper;
-    div.grid = `${c} ${high}`;
+    if (`${c} ${high} ${gap}` === (div.grid || `${g.columns} ${g.high} ${g.gap}`)) return paper;
+    div.grid = `${c} ${high} ${gap}`;
     const update = {};
     for (let k = 0; k < n; k++) {
       const s = k ? String(k + 1) : "", x = [(k % c) / c + gap, (k % c + 1) / c - gap];

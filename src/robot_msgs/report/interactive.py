@@ -58,6 +58,15 @@ _PANEL_TITLE = {
     "yanchor": "bottom",
     "showarrow": False,
 }
+#: A position view's axes: its coordinates written whole, "5,429,400" (plotly.js wrote
+#: georeferenced.tum's northings "5.4294M", its eastings "457.95k"), its left margin as
+#: wide as they take (the 60 px cut "5,429,400").
+_COORDINATES = {"exponentformat": "none", "automargin": True}
+#: plotly.js's y title stands 34 px left of its axis (10 px and 2 em), nudged 2 px clear
+#: of tick labels that reach further; past them, it stands 8 px off them.
+_Y_TITLE_PX, _TITLE_STANDOFF_PX = 34, 8
+#: A tick label's characters at 12 px: a digit, a minus, a comma or a point.
+_DIGIT_PX, _MINUS_PX, _MARK_PX = 7.6, 10.0, 3.8
 _GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width": 1, "dash": "dot"}}
 
 
@@ -145,6 +154,29 @@ def _values(array: Float64Array, decimals: int | None = None) -> list[float | No
     return [None if math.isnan(v) else v for v in rounded.tolist()]
 
 
+def _coordinates_px(panel: Panel) -> float:
+    """Return about how wide plotly.js writes a position view's widest y tick label, px.
+
+    As :data:`_COORDINATES` writes them: whole, a comma every three digits, as many
+    decimals as a fifth of the range takes (georeferenced.tum: "5,429,400", 61 px;
+    the example's fr2_desk: "−2.5", 29 px). 0 for any other panel.
+    """
+    if not panel.equal_aspect:
+        return 0.0
+    ys = [np.asarray(t.y, dtype=np.float64) for t in panel.traces if t.kind in {"line", "markers"}]
+    finite = np.concatenate([y[np.isfinite(y)] for y in ys] or [np.zeros(0)])
+    if not finite.size:
+        return 0.0
+    low, high = float(finite.min()), float(finite.max())
+    decimals = max(0, -math.floor(math.log10((high - low) / 5 or 1.0)))
+    texts = [f"{v:,.{decimals}f}" for v in (low, high)]
+    px = [
+        sum(_DIGIT_PX if c.isdigit() else _MINUS_PX if c == "-" else _MARK_PX for c in text)
+        for text in texts
+    ]
+    return max(px)
+
+
 def _axis(title: str, **extra: Any) -> dict[str, Any]:
     axis = {"title": {"text": title}, "gridcolor": "#e5e5e5", "zeroline": False}
     axis.update(extra)
@@ -186,8 +218,14 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         "plot_bgcolor": "#ffffff",
         "height": round(PAGE_PX_PER_IN * spec.size_in[1]) + 20 * lines,
     }
-    gap = 0.04 * (n_columns > 1)
     wide = _PAPER_PX - (_COLOUR_BAR_PX if spec.colour_scale is not None else 0)
+    # Position views of long coordinates apart by their y tick labels and title (16 px,
+    # 8 px to spare): northings ran 12 px into the panel on their left at 800 px, and the
+    # y title was left out at 1,280 px (html_page's script keeps them so at any width).
+    labels = [_coordinates_px(p) for p in spec.panels]
+    long = [px > _Y_TITLE_PX for px in labels]
+    need = max(labels) + _TITLE_STANDOFF_PX + 24 if any(long) else 0
+    gap = max(0.04, need / (2 * wide)) * (n_columns > 1)
     titles = [_wrap(p.title, int(wide * (1 / n_columns - 2 * gap) / _CHAR_PX)) for p in spec.panels]
     heading = _TITLE_LINE_PX * max((t.count("\n") + 1 for t in titles if t), default=0)
     layout["margin"]["t"] += 20 * lines + heading
@@ -220,6 +258,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         upper = 1 - row * (high + gap_y)
         rows = [max(0.0, upper - high), upper]
         layout[f"xaxis{suffix}"] = _axis(panel.x_title, domain=domain, anchor=f"y{suffix}")
+        if panel.equal_aspect:
+            layout[f"xaxis{suffix}"] |= _COORDINATES
         # One line at 12 px, or two at 8 or less, in the room below the ticks.
         fits.append(_fit(panel.x_title, f"xaxis{suffix}.title", 12, 24, domain[1] - domain[0]))
         if panel.categories:  # each in view, an empty one too
@@ -233,6 +273,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             layout[f"xaxis{suffix}"] |= {"type": "category"} | places
         extra = _y_extra(panel, suffix) | ({"domain": rows} if n_rows > 1 else {})
         layout[f"yaxis{suffix}"] = _axis(panel.y_title, anchor=f"x{suffix}", **extra)
+        if long[i]:
+            layout[f"yaxis{suffix}"]["title"]["standoff"] = _TITLE_STANDOFF_PX
         if panel.share_y and i:
             layout[f"yaxis{suffix}"]["matches"] = f"y{i if i > 1 else ''}"
         if column and panel.y_title == spec.panels[i - 1].y_title:  # its left neighbour's
@@ -278,6 +320,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         sizes: dict[str, Any] = {"paper": paper}
         if n > 1:  # several: their grid, for the page to reflow into fewer columns
             grid = {"columns": n_columns, "gap": gap, "high": high * paper, "between": between}
+            grid |= {"need": need} if need else {}
             sizes["grid"] = grid | {"titles": numbered}
         else:
             sizes = {"beside": {"paper": alone, "side": side}}
@@ -382,7 +425,7 @@ def _colour_by_value(
 def _y_extra(panel: Panel, suffix: str) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if panel.equal_aspect:
-        extra |= {"scaleanchor": f"x{suffix}", "scaleratio": 1}
+        extra |= {"scaleanchor": f"x{suffix}", "scaleratio": 1} | _COORDINATES
     if panel.y_from_zero:
         extra["rangemode"] = "tozero"
     if panel.y_range is not None:
