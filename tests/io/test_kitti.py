@@ -281,6 +281,20 @@ def test_frame_indices_are_written_without_a_times_file(tmp_path: Path) -> None:
         write_kitti(tmp_path / "01.txt", traj, times_path=tmp_path / "t.txt")
 
 
+def test_frame_indices_not_from_zero_warn_that_they_read_back_from_zero(tmp_path: Path) -> None:
+    """Frames 10..12 (a KITTI file cut by --t-start 10) were written as a pose file alone,
+    which reads back as frames 0..2, without a word."""
+    traj = PoseTrajectory(
+        stamps_s=np.array([10.0, 11.0, 12.0]),
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (3, 1)),
+        stamps_are_frames=True,
+    )
+    with pytest.warns(DataWarning, match=r"frame indices 10 \.\. 12 .* read back as 0 \.\. 2"):
+        poses, _ = write_kitti(tmp_path / "00.txt", traj)
+    assert read_kitti(poses).stamps_s.tolist() == [0.0, 1.0, 2.0]
+
+
 def test_write_kitti_refuses_a_stream_before_writing_the_times_beside_it(tmp_path: Path) -> None:
     """``--save /dev/null --to kitti`` wrote ``/dev/null_times.txt`` into ``/dev``."""
     fifo = tmp_path / "00.txt"

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import os
 import stat
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from robot_msgs.errors import FormatError, OutputPathError, ValidationError
+from robot_msgs.errors import (
+    DataWarning,
+    FormatError,
+    OutputPathError,
+    ValidationError,
+    caller_stacklevel,
+)
 from robot_msgs.files import STDOUT, check_outputs, open_atomic, write_atomic
 from robot_msgs.io.clean import ROUNDED_ROTATIONS, finish_trajectory, report
 from robot_msgs.io.table import format_rows, read_table
@@ -292,8 +299,9 @@ def write_kitti(
     write_times : bool
         Write the times file (KITTI pose files hold no time). Stamps that are frame
         indices (``stamps_are_frames``, KITTI read without its times) have none to write:
-        the pose file alone reads back as those frame indices (a times file of 0, 1,
-        2... read back as seconds; a review).
+        the pose file alone reads back as frame indices 0, 1, 2... (a times file of 0, 1,
+        2... read back as seconds; a review): other indices (a cut file's) are said with
+        a :class:`~robot_msgs.errors.DataWarning`.
     force : bool
         Replace existing files.
 
@@ -330,6 +338,13 @@ def write_kitti(
             "(a KITTI file read without its times): the pose file alone keeps them"
         )
         raise ValidationError(msg, field="times_path")
+    n = len(traj)
+    if traj.stamps_are_frames and not np.array_equal(traj.stamps_s, np.arange(n)):
+        note = (
+            f"{path}: frame indices {traj.stamps_s[0]:.0f} .. {traj.stamps_s[-1]:.0f} are "
+            f"written as a pose file alone, which keeps no index: they read back as 0 .. {n - 1}"
+        )
+        warnings.warn(note, DataWarning, stacklevel=caller_stacklevel())
     times_target = (
         (Path(times_path) if times_path is not None else default_times_path(path))
         if write_times and not traj.stamps_are_frames
