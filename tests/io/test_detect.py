@@ -309,3 +309,22 @@ def test_trajectory_outputs_says_a_ros1_bag_is_read_not_written() -> None:
 
     with pytest.raises(FormatError, match=r"x\.bag: a ROS 1 bag \(\.bag\) is read, not written; "):
         trajectory_outputs("x.bag")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "said"),
+    [
+        ("TUM", r"unknown format 'TUM' to write; expected one of tum, kitti, euroc, mcap, db3$"),
+        ("bag", r"unknown format 'bag' to write; expected one of .*db3 \(bag is read, not wr"),
+        ("lla", r"unknown format 'lla' to write; expected one of .*db3 \(lla is read, not wr"),
+        ("", r"unknown format '' to write; expected one of tum, kitti, euroc, mcap, db3$"),
+    ],
+)
+def test_trajectory_outputs_names_the_format_given_not_the_suffix(fmt: str, said: str) -> None:
+    """`write_trajectory("x.tum", t, "TUM")` said "cannot tell the trajectory format from
+    '.tum'" (the format given was not named), and `format=""` wrote TUM by the suffix,
+    where read_trajectory refuses both as an unknown format."""
+    from robot_msgs.io import trajectory_outputs
+
+    with pytest.raises(FormatError, match=rf"^x\.tum: {said}"):
+        trajectory_outputs("x.tum", fmt)

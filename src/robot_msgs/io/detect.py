@@ -508,7 +508,8 @@ def trajectory_outputs(
     Raises
     ------
     FormatError
-        No format given and none said by the suffix; a bag format with another suffix.
+        A format given that is not written; no format given and none said by the
+        suffix; a bag format with another suffix.
     OutputPathError
         KITTI to standard output, a device or a FIFO (two files:
         :func:`~robot_msgs.io.kitti.check_pair_target`).
@@ -519,6 +520,13 @@ def trajectory_outputs(
     ('kitti', [PosixPath('a/est.kitti'), PosixPath('a/est_times.txt')])
     """
     out = Path(path)
+    if format is not None and format not in WRITE_FORMATS:  # as read_trajectory says it
+        read_only = f" ({format} is read, not written)" if format in FORMATS else ""
+        msg = (
+            f"{path}: unknown format {format!r} to write; expected one of "
+            f"{', '.join(WRITE_FORMATS)}{read_only}"
+        )
+        raise FormatError(msg)
     fmt = format or WRITE_SUFFIXES.get(out.suffix.lower())
     if fmt is None and os.fspath(path) == STDOUT:  # no name, no suffix (evo writes no stdout)
         text = [f for f in WRITE_FORMATS if f not in ("kitti", "mcap", "db3")]  # one file, text
