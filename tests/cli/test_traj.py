@@ -642,6 +642,26 @@ def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> Non
         assert capsys.readouterr().err == said
 
 
+def test_traj_pairing_flags_need_something_to_fit(capsys: pytest.CaptureFixture[str]) -> None:
+    """`traj EST --ref REF --sync nearest` (evo's `--ref REF --sync`, whose translation is
+    `--sync nearest`) printed and saved EST whole, 788 poses, the flag unused without a word
+    (evo_traj keeps the 785 it pairs): pairing only serves --align or --transform-right auto."""
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    for flags, named in (
+        (["--sync", "nearest"], "--sync pairs"),
+        (
+            ["--align", "none", "--sync", "nearest", "--max-diff", "0.02"],
+            "--sync and --max-diff pair",
+        ),
+    ):
+        assert main(["traj", est, "--ref", gt, *flags]) == 2
+        said = (
+            f"ERROR: {named} each FILE with --ref REF to fit --align METHOD or --transform-right "
+            "auto; give one of them too (traj keeps every pose)\n"
+        )
+        assert capsys.readouterr().err == said
+
+
 @pytest.mark.parametrize("align", [[], ["--align", "se3"]])
 def test_traj_saves_the_estimate_moved_by_its_estimated_right_transform(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], align: list[str]

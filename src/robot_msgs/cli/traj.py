@@ -713,6 +713,17 @@ def run(args: argparse.Namespace) -> int:
         verb = "align" if len(given) > 1 else "aligns"
         msg = f"{named} {verb} each FILE to --ref REF; give that too"
         raise UsageError(msg)
+    pairing = [f for f in given if f not in ("--align", "--transform-right auto")]
+    if pairing and settings.align == "none" and not settings.transform_right_auto:
+        # Nothing is fitted, so nothing is paired: `--ref R --sync nearest` (evo's
+        # `--sync`, translated) printed and saved each FILE whole without a word.
+        named = ", ".join(pairing[:-1]) + " and " + pairing[-1] if len(pairing) > 1 else pairing[0]
+        msg = (
+            f"{named} pair{'' if len(pairing) > 1 else 's'} each FILE with --ref REF to fit "
+            "--align METHOD or --transform-right auto; give one of them too (traj keeps every "
+            "pose)"
+        )
+        raise UsageError(msg)
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"
         raise UsageError(msg)
