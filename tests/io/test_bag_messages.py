@@ -593,3 +593,29 @@ def test_write_trajectory_bag_refuses_two_stamps_on_one_nanosecond(
     assert refused.value.field == "stamps_s"
     assert refused.value.reason.startswith(f"{out}: stamps 1.0 and ")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+def test_a_full_disk_names_the_bag_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    """On a full 512 KiB tmpfs, `traj fr1_xyz-groundtruth --save full/m.mcap` said
+    "ERROR: no space left on device" (no file named), and `full/d.db3` "a bug in robot_msgs
+    (OperationalError: database or disk is full)": rosbags' errors passed unnamed."""
+    import errno
+    import sqlite3
+
+    from rosbags import rosbag2
+
+    def full(*_: object) -> None:
+        if suffix == ".mcap":  # the MCAP writer writes through a file object
+            raise OSError(errno.ENOSPC, "No space left on device")
+        err = sqlite3.OperationalError("database or disk is full")
+        setattr(err, "sqlite_errorcode", 13)  # noqa: B010 - SQLITE_FULL, as 3.11+ sets it
+        raise err
+
+    monkeypatch.setattr(rosbag2.Writer, "write", full)
+    out = tmp_path / f"t{suffix}"
+    with pytest.raises(OSError, match=rf"^{re.escape(str(out))}: cannot write it: no space left"):
+        write_trajectory_bag(out, _exact_trajectory().replace(child_frame_id=""))
+    assert list(tmp_path.iterdir()) == []

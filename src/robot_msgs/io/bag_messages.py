@@ -27,8 +27,10 @@ Needs the ``bags`` extra.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
+import sqlite3
 import sys
 import warnings
 from pathlib import Path
@@ -43,7 +45,7 @@ from robot_msgs.errors import (
     ValidationError,
     caller_stacklevel,
 )
-from robot_msgs.files import check_outputs
+from robot_msgs.files import _named, _names_a_file, check_outputs  # one wording
 from robot_msgs.io.bag import TopicInfo, message_count, open_bag, read_failure
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
@@ -69,6 +71,9 @@ __all__ = [
     "write_records",
     "write_trajectory_bag",
 ]
+
+#: sqlite3's result code for a full disk (``sqlite3.SQLITE_FULL`` from Python 3.11).
+_SQLITE_FULL = 13
 
 #: Suffixes of the single-file ROS 2 bags written, and their rosbags storage plugin.
 BAG_SUFFIXES: dict[str, str] = {".mcap": "MCAP", ".db3": "SQLITE3"}
@@ -420,48 +425,58 @@ def write_records(
 
     store = humble_typestore()
     real = Path(os.path.realpath(target)) if target.is_symlink() else target
-    with _workspace(real) as folder:
-        bag = folder / (real.name[: -len(real.suffix)] or "bag")
-        writer = rosbag2.Writer(
-            bag, version=9, storage_plugin=getattr(rosbag2.StoragePlugin, plugin)
-        )
-        if compress:
-            writer.set_compression(rosbag2.CompressionMode.STORAGE, rosbag2.CompressionFormat.ZSTD)
-        connections: dict[str, tuple[Any, str]] = {}
-        low, high = _LOG_TIMES_NS[suffix]
-        with writer:
-            for index, record in enumerate(records):
-                time_ns = _checked_record(target, index, record)
-                if not low <= time_ns <= high:
-                    msg = (
-                        f"{target} {record.topic}: message {index}'s log time {time_ns} ns is "
-                        f"outside what a {suffix} bag holds ({low} to {high} ns)"
-                        + ("; a .db3 bag holds times before 1970" if time_ns < 0 else "")
-                    )
-                    raise ValidationError(msg)
-                ros_type = generated_name(type(record.message))
-                if record.topic not in connections:
-                    try:  # rosbags writes any text: '' and '/' made bags nothing replays
-                        check_topic_name(record.topic)
-                    except ValidationError as err:
-                        msg = f"{target}: message {index}'s {err}"
-                        raise ValidationError(msg, reason=err.reason) from err
-                    profiles = (qos or {}).get(record.topic) or [
-                        _recorded_qos(transient_local=record.topic in _LATCHED)
-                    ]
-                    conn = writer.add_connection(
-                        record.topic, ros_type, typestore=store, offered_qos_profiles=profiles
-                    )
-                    connections[record.topic] = (conn, ros_type)
-                conn, known = connections[record.topic]
-                if known != ros_type:
-                    msg = f"{target} {record.topic}: expected {known} messages, got {ros_type}"
-                    raise FormatError(msg)
-                writer.write(conn, time_ns, to_cdr(record.message))
-        stored = bag / f"{bag.name}{suffix}"  # rosbags names it by its storage
-        with stored.open("rb+") as file:
-            os.fsync(file.fileno())
-        stored.replace(real)
+    try:
+        with _workspace(real) as folder:
+            bag = folder / (real.name[: -len(real.suffix)] or "bag")
+            writer = rosbag2.Writer(
+                bag, version=9, storage_plugin=getattr(rosbag2.StoragePlugin, plugin)
+            )
+            if compress:
+                writer.set_compression(
+                    rosbag2.CompressionMode.STORAGE, rosbag2.CompressionFormat.ZSTD
+                )
+            connections: dict[str, tuple[Any, str]] = {}
+            low, high = _LOG_TIMES_NS[suffix]
+            with writer:
+                for index, record in enumerate(records):
+                    time_ns = _checked_record(target, index, record)
+                    if not low <= time_ns <= high:
+                        msg = (
+                            f"{target} {record.topic}: message {index}'s log time {time_ns} ns is "
+                            f"outside what a {suffix} bag holds ({low} to {high} ns)"
+                            + ("; a .db3 bag holds times before 1970" if time_ns < 0 else "")
+                        )
+                        raise ValidationError(msg)
+                    ros_type = generated_name(type(record.message))
+                    if record.topic not in connections:
+                        try:  # rosbags writes any text: '' and '/' made bags nothing replays
+                            check_topic_name(record.topic)
+                        except ValidationError as err:
+                            msg = f"{target}: message {index}'s {err}"
+                            raise ValidationError(msg, reason=err.reason) from err
+                        profiles = (qos or {}).get(record.topic) or [
+                            _recorded_qos(transient_local=record.topic in _LATCHED)
+                        ]
+                        conn = writer.add_connection(
+                            record.topic, ros_type, typestore=store, offered_qos_profiles=profiles
+                        )
+                        connections[record.topic] = (conn, ros_type)
+                    conn, known = connections[record.topic]
+                    if known != ros_type:
+                        msg = f"{target} {record.topic}: expected {known} messages, got {ros_type}"
+                        raise FormatError(msg)
+                    writer.write(conn, time_ns, to_cdr(record.message))
+            stored = bag / f"{bag.name}{suffix}"  # rosbags names it by its storage
+            with stored.open("rb+") as file:
+                os.fsync(file.fileno())
+            stored.replace(real)
+    except OSError as err:  # the MCAP writer's file object: a full disk named no file
+        if _names_a_file(err):
+            raise
+        raise _named(err, target) from err
+    except sqlite3.Error as err:  # the .db3 writer's: a full disk was "a bug"
+        full = getattr(err, "sqlite_errorcode", None) == _SQLITE_FULL
+        raise _named(OSError(errno.ENOSPC if full else None, str(err)), target) from err
     return target
 
 
