@@ -328,3 +328,23 @@ def test_trajectory_outputs_names_the_format_given_not_the_suffix(fmt: str, said
 
     with pytest.raises(FormatError, match=rf"^x\.tum: {said}"):
         trajectory_outputs("x.tum", fmt)
+
+
+@pytest.mark.parametrize("name", ["e.tum", "e.kitti", "e.csv", "e.mcap", "e.db3"])
+def test_write_trajectory_refuses_no_poses_as_every_reader_does(tmp_path: Path, name: str) -> None:
+    """A trajectory of 0 poses was written (a TUM or EuRoC header, an empty KITTI file, a bag
+    without a topic) that read_trajectory then refused: "no data rows", "choose a topic"."""
+    from robot_msgs.errors import ValidationError
+    from robot_msgs.io import write_trajectory
+    from robot_msgs.trajectory import PoseTrajectory
+
+    if name.endswith((".mcap", ".db3")):
+        pytest.importorskip("rosbags")
+    empty = PoseTrajectory(
+        stamps_s=np.zeros(0),
+        positions_xyz=np.zeros((0, 3)),
+        orientations_quat_xyzw=np.zeros((0, 4)),
+    )
+    with pytest.raises(ValidationError, match=r"e\.\w+: expected at least one pose, got 0"):
+        write_trajectory(tmp_path / name, empty)
+    assert list(tmp_path.iterdir()) == []

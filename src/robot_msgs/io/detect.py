@@ -40,7 +40,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import DataWarning, FormatError, TopicError, caller_stacklevel
+from robot_msgs.errors import (
+    DataWarning,
+    FormatError,
+    TopicError,
+    ValidationError,
+    caller_stacklevel,
+)
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.clean import check_repeated_stamps
@@ -575,9 +581,11 @@ def write_trajectory(
     The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
     (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``, its
     messages as ``layout`` says: :func:`~robot_msgs.io.bag_messages.write_trajectory_bag`).
-    Every file is written atomically; none is replaced without ``force``; a missing
-    folder is made, as every writer of the library makes it (``write_atomic``), where
-    every output of the command line refuses one (a typo's folder is said).
+    A trajectory without poses is refused (``ValidationError``), as every reader refuses
+    a file without them. Every file is written atomically; none is replaced without
+    ``force``; a missing folder is made, as every writer of the library makes it
+    (``write_atomic``), where every output of the command line refuses one (a typo's
+    folder is said).
 
     Examples
     --------
@@ -588,6 +596,9 @@ def write_trajectory(
     (['est.csv'], 788)
     """
     fmt, _ = trajectory_outputs(path, format)
+    if not len(trajectory):  # every reader refuses a file without poses (none is written)
+        msg = f"{os.fspath(path)}: expected at least one pose, got 0: no reader reads it back"
+        raise ValidationError(msg)
     if trajectory.stamps_are_frames and fmt != "kitti":
         import warnings  # noqa: PLC0415 - only for this note
 
