@@ -531,7 +531,10 @@ def _nanoseconds(stamps_s: Float64Array, read_as: ReadAs = "sec_nsec") -> Int64A
             "(beyond +-9.2e9 s)"
         )
         raise ValidationError(msg, field="stamps_s", reason=msg)
-    base: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
+    # t * 1e9 rounded to the nanosecond, exactly: as a float it is rounded to 256 ns near
+    # 1.5e9 s, and of the integers then tried none read back for 2% of stamps (sec_nsec)
+    whole: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
+    base: Int64Array = whole - np.rint(_off_by_ns(whole, stamps_s)).astype(np.int64)
     out: Int64Array = base.copy()
     left = np.arange(base.size)
     for k in range(9, -1, -1):
