@@ -947,3 +947,27 @@ def test_no_match_of_a_reference_in_ms_beside_a_short_piece_names_ms_by_the_spee
         "(0.0005 m/s against 0.5 m/s): the reference's stamps look like ms, not seconds; "
         "write them in seconds (divide by 1e3). Otherwise:"
     ) in str(caught.value)
+
+
+@pytest.mark.parametrize("rows", [slice(1, 3), np.array([0, 2])])
+def test_take_rows_keeps_the_exact_nanosecond_stamps_of_its_rows(rows: slice | IntpArray) -> None:
+    """`traj BAG --t-start A --t-end B --save cut.mcap` wrote ...600103435000 for the bag's
+    ...600103435039 ns (ROS_example.bag): the rows taken dropped ``stamps_ns``, so a cut
+    (or matched) bag trajectory was restamped from its float seconds."""
+    from robot_msgs.evaluation.association import take_rows
+    from robot_msgs.evaluation.pipeline import time_range
+    from robot_msgs.trajectory.pose import stamps_s_from_ns
+
+    ns = np.array([1502792600103435039, 1502792600223701000, 1502792600343385219], dtype=np.int64)
+    traj = PoseTrajectory(
+        stamps_s=stamps_s_from_ns(ns),
+        positions_xyz=np.zeros((3, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (3, 1)),
+        stamps_ns=ns,
+    )
+    taken = take_rows(traj, rows)
+    assert taken.stamps_ns is not None
+    assert taken.stamps_ns.tolist() == ns[rows].tolist()
+    cut, _ = time_range(traj, 1502792600.2, None)
+    assert cut.stamps_ns is not None
+    assert cut.stamps_ns.tolist() == [1502792600223701000, 1502792600343385219]

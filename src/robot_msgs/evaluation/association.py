@@ -536,7 +536,7 @@ def take_rows(traj: PoseTrajectory, rows: IntpArray | slice) -> PoseTrajectory:
             raise AssertionError(msg)
         if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
             return traj  # every pose, in order (rows >= 0 and strictly increasing)
-    cov, matrices = traj.covariance_6x6, traj.rotation_matrices
+    cov, matrices, ns = traj.covariance_6x6, traj.rotation_matrices, traj.stamps_ns
     return PoseTrajectory._unchecked(  # noqa: SLF001
         traj.stamps_s[rows],
         traj.positions_xyz[rows],
@@ -544,6 +544,7 @@ def take_rows(traj: PoseTrajectory, rows: IntpArray | slice) -> PoseTrajectory:
         traj.frame_id,
         traj.child_frame_id,
         None if cov is None else cov[rows],
+        None if ns is None else ns[rows],  # a bag's exact stamps, written back as read
         stamps_are_frames=traj.stamps_are_frames,
         rotation_matrices=None if matrices is None else matrices[rows],
     )
