@@ -34,3 +34,29 @@ def test_a_rotation_is_finite_orthonormal_and_proper(
     rows: list[list[float]], expected: bool
 ) -> None:
     assert is_rotation_matrix(np.array(rows, dtype=np.float64)) is expected
+
+
+def test_apply_keeps_the_exact_nanosecond_stamps() -> None:
+    """`traj BAG --topic ORB-SLAM --ref BAG2 --align se3 --save x.mcap` (and ape
+    --save-aligned) restamped the bag's poses from their float seconds: the moved
+    trajectory dropped ``stamps_ns`` ("stamps and frames are kept")."""
+    from robot_msgs.compare.alignment import Alignment
+    from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.trajectory.pose import stamps_s_from_ns
+
+    ns = np.array([1502792600103435039, 1502792600223701000], dtype=np.int64)
+    traj = PoseTrajectory(
+        stamps_s=stamps_s_from_ns(ns),
+        positions_xyz=np.array([[1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (2, 1)),
+        stamps_ns=ns,
+    )
+    moved = Alignment(
+        method="se3",
+        rotation=np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]),
+        translation_m=np.array([1.0, 0.0, 0.0]),
+        scale=1.0,
+    ).apply(traj)
+    assert moved.positions_xyz.tolist() == [[1.0, 1.0, 0.0], [1.0, 2.0, 0.0]]
+    assert moved.stamps_ns is not None
+    assert moved.stamps_ns.tolist() == ns.tolist()

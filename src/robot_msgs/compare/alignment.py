@@ -254,6 +254,7 @@ class Alignment(Msg):
             trajectory.frame_id,
             trajectory.child_frame_id,
             cov,
+            trajectory.stamps_ns,  # a bag's exact stamps, written back as read
             stamps_are_frames=trajectory.stamps_are_frames,
             rotation_matrices=matrices,
         )
