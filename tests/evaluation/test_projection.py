@@ -100,3 +100,21 @@ def test_prepare_projects_after_the_alignment() -> None:
     result = ape(ref, tilted, settings=settings)
     assert result.settings["project_to_plane"] == "xy"
     assert "both trajectories projected to the xy plane" in result.notes
+
+
+def test_projection_keeps_the_exact_nanosecond_stamps() -> None:
+    """`ape BAG BAG --project-to-plane xy --save-aligned x.mcap` restamped the bag's poses
+    from their float seconds: the projected trajectory dropped ``stamps_ns``."""
+    from robot_msgs.trajectory.pose import stamps_s_from_ns
+
+    ns = np.array([1502792600103435039, 1502792600223701000], dtype=np.int64)
+    traj = PoseTrajectory(
+        stamps_s=stamps_s_from_ns(ns),
+        positions_xyz=np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (2, 1)),
+        stamps_ns=ns,
+    )
+    flat = project_to_plane(traj, "xy")
+    assert flat.positions_xyz.tolist() == [[1.0, 2.0, 0.0], [4.0, 5.0, 0.0]]
+    assert flat.stamps_ns is not None
+    assert flat.stamps_ns.tolist() == ns.tolist()

@@ -77,5 +77,6 @@ def project_to_plane(trajectory: PoseTrajectory, plane: str) -> PoseTrajectory:
         quats,
         trajectory.frame_id,
         trajectory.child_frame_id,
+        stamps_ns=trajectory.stamps_ns,  # a bag's exact stamps, written back as read
         stamps_are_frames=trajectory.stamps_are_frames,
     )
