@@ -79,17 +79,24 @@ def _in_space(finding: Finding, settings: EvaluationSettings) -> Finding:
 
     Matched in space (``sync='spatial'``) poses are paired by position: the association
     reads stamps only for its pairs' median offset, evidence
-    (:func:`~robot_msgs.evaluation.spatial.associate_spatially`); the time range cuts the
-    reference on its clock. WHY: rgbdslam stamped in ms stopped the doctor with nothing
-    checked, where ``ape --sync spatial`` pairs it as in seconds (a review). Still an
-    error with a time range where the side is the reference (a factor below 1) or not
-    known (the readers'): the range cuts the wrong poses.
+    (:func:`~robot_msgs.evaluation.spatial.associate_spatially`). WHY: rgbdslam stamped in
+    ms stopped the doctor with nothing checked, where ``ape --sync spatial`` pairs it as
+    in seconds (a review). Still an error where a setting reads that side's stamps (a
+    factor above 1 is the estimate's, below 1 the reference's; the readers' side is not
+    known): the time range cuts the reference on its clock, the alignment window picks
+    the matched estimate's poses by their stamps, and ``offset_auto`` times both (``ape``
+    refuses rgbdslam in ms with ``--offset auto``, and finds no pose in its
+    ``--align-window``; a review).
     """
     if settings.sync != "spatial" or finding.kind != "stamp_units" or finding.severity != "error":
         return finding
     factor = finding.evidence.get("factor")
-    ranged = settings.t_start_s is not None or settings.t_end_s is not None
-    if ranged and not (isinstance(factor, float) and factor > 1.0):
+    side = ("estimate" if factor > 1.0 else "reference") if isinstance(factor, float) else ""
+    reads = {
+        "reference": settings.t_start_s is not None or settings.t_end_s is not None,
+        "estimate": settings.align_window_s is not None,
+    }
+    if settings.offset_auto or (reads[side] if side else any(reads.values())):
         return finding
     return finding.replace(
         severity="warning",
