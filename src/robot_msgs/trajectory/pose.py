@@ -531,10 +531,14 @@ def _nanoseconds(stamps_s: Float64Array, read_as: ReadAs = "sec_nsec") -> Int64A
             "(beyond +-9.2e9 s)"
         )
         raise ValidationError(msg, field="stamps_s", reason=msg)
-    # t * 1e9 rounded to the nanosecond, exactly: as a float it is rounded to 256 ns near
-    # 1.5e9 s, and of the integers then tried none read back for 2% of stamps (sec_nsec)
-    whole: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
-    base: Int64Array = whole - np.rint(_off_by_ns(whole, stamps_s)).astype(np.int64)
+    # The integers tried are the multiples nearest what the reader turns back into t.
+    # sec_nsec: t * 1e9 rounded exactly (as a float it is rounded to 256 ns near 1.5e9 s,
+    # and of the integers then tried none read back for 2% of stamps). "ns" divides
+    # float(ns), a float like t * 1e9 itself: the exact integer is rounded to another
+    # float for 3% of stamps of 1e7..1e8 s, which no longer read back (a review).
+    base: Int64Array = np.rint(stamps_s * 1e9).astype(np.int64)
+    if read_as == "sec_nsec":
+        base -= np.rint(_off_by_ns(base, stamps_s)).astype(np.int64)
     out: Int64Array = base.copy()
     left = np.arange(base.size)
     for k in range(9, -1, -1):
