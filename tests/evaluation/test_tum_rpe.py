@@ -264,3 +264,25 @@ def test_an_estimate_whose_stamps_all_lead_back_to_one_is_refused_as_the_script_
     # Two stamps of overlap pass the script's check: 9.4 and 10.9 s lead back to themselves.
     both = ref.replace(stamps_s=np.array([9.0, 9.1, 9.2, 9.4, 10.9]))
     assert rpe(ref, both, pairs=pairs).counts["pairs"] == 3
+
+
+def test_tum_matched_estimate_keeps_the_exact_nanosecond_stamps() -> None:
+    """TUM's RPE built its matched estimate by hand, not by ``take_rows``: a bag's exact
+    ``stamps_ns`` (and a covariance) were dropped there after evo's protocol kept them."""
+    from robot_msgs.trajectory.pose import stamps_s_from_ns
+
+    ns = 1502792600_000000000 + np.arange(30, dtype=np.int64) * 100_000_039
+    t = stamps_s_from_ns(ns)
+    ref = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t - t[0], 0 * t, 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+        stamps_ns=ns,
+    )
+    spec = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s", protocol="tum"),))
+    for protocol_spec in (spec, Rpe()):
+        (result,) = evaluate(ref, ref, metrics=[protocol_spec])
+        matched = result.matched_estimate
+        assert matched is not None
+        assert matched.stamps_ns is not None
+        assert matched.stamps_ns.tolist() == ns.tolist()

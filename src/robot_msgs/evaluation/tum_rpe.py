@@ -50,7 +50,7 @@ from robot_msgs.compare.signal import signal_name
 from robot_msgs.compare.statistics import median
 from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.evaluation.arguments import check_argument
-from robot_msgs.evaluation.association import Association
+from robot_msgs.evaluation.association import Association, take_rows
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.pairs import check_seconds
 from robot_msgs.evaluation.pipeline import Prepared, signal_of, time_range
@@ -344,14 +344,7 @@ def tum_rpe_result(
             )
         )
         counts[signal_name("pairs", **labelled)] = int(ij.shape[0])
-    matched_estimate = PoseTrajectory._unchecked(  # noqa: SLF001 - rows of a valid trajectory
-        moved.stamps_s[rows],
-        moved.positions_xyz[rows],
-        moved.orientations_quat_xyzw[rows],
-        moved.frame_id,
-        moved.child_frame_id,
-        stamps_are_frames=moved.stamps_are_frames,
-    )
+    matched_estimate = take_rows(moved, rows)  # a bag's exact stamps kept, as evo's protocol
     ref_rows = match[rows]
     matched_reference = PoseTrajectory._unchecked(  # noqa: SLF001
         moved.stamps_s[rows] + offset,
