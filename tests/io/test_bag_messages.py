@@ -619,3 +619,24 @@ def test_a_full_disk_names_the_bag_and_leaves_nothing(
     with pytest.raises(OSError, match=rf"^{re.escape(str(out))}: cannot write it: no space left"):
         write_trajectory_bag(out, _exact_trajectory().replace(child_frame_id=""))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("error", ["IntegrityError", "ProgrammingError", "InterfaceError"])
+def test_a_db3_error_not_of_the_disk_stays_a_bug(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: str
+) -> None:
+    """Every sqlite3 error was said as "OUT: cannot write it: ...", as if the file or the
+    disk were at fault; only an OperationalError (full, locked, I/O) is of the disk."""
+    import sqlite3
+
+    from rosbags import rosbag2
+
+    def broken(*_: object) -> None:
+        msg = "UNIQUE constraint failed: messages.id"
+        raise getattr(sqlite3, error)(msg)
+
+    monkeypatch.setattr(rosbag2.Writer, "write", broken)
+    out = tmp_path / "t.db3"
+    with pytest.raises(getattr(sqlite3, error), match=r"^UNIQUE constraint failed"):
+        write_trajectory_bag(out, _exact_trajectory().replace(child_frame_id=""))
+    assert list(tmp_path.iterdir()) == []

@@ -474,7 +474,9 @@ def write_records(
         if _names_a_file(err):
             raise
         raise _named(err, target) from err
-    except sqlite3.Error as err:  # the .db3 writer's: a full disk was "a bug"
+    except sqlite3.OperationalError as err:  # the .db3 writer's: a full disk was "a bug"
+        # Only the database's operation (full, locked, I/O): an IntegrityError or a
+        # ProgrammingError is a bug here or in rosbags, not a file to name
         full = getattr(err, "sqlite_errorcode", None) == _SQLITE_FULL
         raise _named(OSError(errno.ENOSPC if full else None, str(err)), target) from err
     return target
