@@ -348,3 +348,34 @@ def test_write_trajectory_refuses_no_poses_as_every_reader_does(tmp_path: Path, 
     with pytest.raises(ValidationError, match=r"e\.\w+: expected at least one pose, got 0"):
         write_trajectory(tmp_path / name, empty)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("writer", "name"),
+    [
+        ("robot_msgs.io.tum:write_tum", "e.tum"),
+        ("robot_msgs.io.kitti:write_kitti", "e.kitti"),
+        ("robot_msgs.io.euroc:write_euroc", "e.csv"),
+        ("robot_msgs.io.bag_messages:write_trajectory_bag", "e.mcap"),
+    ],
+)
+def test_each_format_writer_refuses_no_poses_too(tmp_path: Path, writer: str, name: str) -> None:
+    """Only write_trajectory refused 0 poses: write_tum, write_kitti, write_euroc and
+    write_trajectory_bag (public, in robot_msgs.io) still wrote the files no reader reads."""
+    import importlib
+
+    from robot_msgs.errors import ValidationError
+    from robot_msgs.trajectory import PoseTrajectory
+
+    if name.endswith(".mcap"):
+        pytest.importorskip("rosbags")
+    module, function = writer.split(":")
+    write = getattr(importlib.import_module(module), function)
+    empty = PoseTrajectory(
+        stamps_s=np.zeros(0),
+        positions_xyz=np.zeros((0, 3)),
+        orientations_quat_xyzw=np.zeros((0, 4)),
+    )
+    with pytest.raises(ValidationError, match=r"e\.\w+: expected at least one pose, got 0"):
+        write(tmp_path / name, empty)
+    assert list(tmp_path.iterdir()) == []

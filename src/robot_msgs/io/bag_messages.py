@@ -47,6 +47,7 @@ from robot_msgs.errors import (
 )
 from robot_msgs.files import _named, _names_a_file, check_outputs  # one wording
 from robot_msgs.io.bag import TopicInfo, message_count, open_bag, read_failure
+from robot_msgs.io.clean import check_poses_to_write
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
 
@@ -667,6 +668,7 @@ def write_trajectory_bag(
     from robot_msgs.geometry import PoseWithCovariance  # noqa: PLC0415 - message families
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
+    check_poses_to_write(path, traj)
     try:
         stamps_ns = traj.nanoseconds(distinct=True)  # one pose a nanosecond, or one is lost
     except ValidationError as err:  # it names the stamp; the file is said here

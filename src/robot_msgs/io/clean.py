@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import warnings
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Literal
@@ -69,6 +70,7 @@ __all__ = [
     "REPEATED_STAMPS",
     "ROUNDED_ROTATIONS",
     "RepeatedStamps",
+    "check_poses_to_write",
     "check_repeated_stamps",
     "finish_trajectory",
     "held_reports",
@@ -576,3 +578,19 @@ def finish_trajectory(
         stamps_ns=exact,
         stamps_are_frames=stamps_are_frames,
     )
+
+
+def check_poses_to_write(path: str | os.PathLike[str], traj: PoseTrajectory) -> None:
+    """Refuse to write ``traj`` to ``path`` if it has no poses, before anything is written.
+
+    Every reader refuses a file without poses (``no data rows``, a bag with no pose
+    topic), so every writer refuses to make one: one check for all of them.
+
+    Raises
+    ------
+    ValidationError
+        ``traj`` has no poses.
+    """
+    if not len(traj):
+        msg = f"{os.fspath(path)}: expected at least one pose, got 0: no reader reads it back"
+        raise ValidationError(msg)

@@ -44,12 +44,11 @@ from robot_msgs.errors import (
     DataWarning,
     FormatError,
     TopicError,
-    ValidationError,
     caller_stacklevel,
 )
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
-from robot_msgs.io.clean import check_repeated_stamps
+from robot_msgs.io.clean import check_poses_to_write, check_repeated_stamps
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import (
@@ -596,9 +595,7 @@ def write_trajectory(
     (['est.csv'], 788)
     """
     fmt, _ = trajectory_outputs(path, format)
-    if not len(trajectory):  # every reader refuses a file without poses (none is written)
-        msg = f"{os.fspath(path)}: expected at least one pose, got 0: no reader reads it back"
-        raise ValidationError(msg)
+    check_poses_to_write(path, trajectory)  # before the frames note
     if trajectory.stamps_are_frames and fmt != "kitti":
         import warnings  # noqa: PLC0415 - only for this note
 

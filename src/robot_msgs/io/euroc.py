@@ -33,7 +33,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.clean import check_poses_to_write, finish_trajectory, report
 from robot_msgs.io.sniff import check_header, read_head, seconds_evidence, stated_ns_unit
 from robot_msgs.io.table import format_rows, read_table
 
@@ -209,6 +209,7 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     >>> out.read_text().splitlines()[1]
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
+    check_poses_to_write(path, traj)
     try:
         # read back as EuRoC readers (and evo) do; one pose a nanosecond, or one is lost
         stamps_ns = traj.nanoseconds("ns", distinct=True)

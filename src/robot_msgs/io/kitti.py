@@ -23,7 +23,12 @@ from robot_msgs.errors import (
     caller_stacklevel,
 )
 from robot_msgs.files import STDOUT, check_outputs, open_atomic, write_atomic
-from robot_msgs.io.clean import ROUNDED_ROTATIONS, finish_trajectory, report
+from robot_msgs.io.clean import (
+    ROUNDED_ROTATIONS,
+    check_poses_to_write,
+    finish_trajectory,
+    report,
+)
 from robot_msgs.io.table import format_rows, read_table
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
@@ -332,6 +337,7 @@ def write_kitti(
     >>> poses.read_text(), times.name, times.read_text()
     ('1.0 0.0 0.0 1.0 0.0 1.0 0.0 2.0 0.0 0.0 1.0 3.0\n', '00_times.txt', '0.5\n')
     """
+    check_poses_to_write(path, traj)
     if traj.stamps_are_frames and times_path is not None:
         msg = (
             f"Expected stamps in seconds for the times file {times_path}, got frame indices "

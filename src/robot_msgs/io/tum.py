@@ -35,7 +35,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.io.clean import check_poses_to_write, finish_trajectory, report
 from robot_msgs.io.sniff import (
     check_header,
     integer_stamp_unit,
@@ -191,6 +191,7 @@ def write_tum(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool
     >>> out.read_text().splitlines()
     ['# t[s] x y z qx qy qz qw', '0.1 1.0 2.0 3.0 0.0 0.0 0.0 1.0']
     """
+    check_poses_to_write(path, traj)
     values = np.column_stack([traj.stamps_s, traj.positions_xyz, traj.orientations_quat_xyzw])
     text = _HEADER + format_rows(values)
     return write_atomic(path, text, force=force)
