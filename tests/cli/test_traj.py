@@ -642,24 +642,25 @@ def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> Non
         assert capsys.readouterr().err == said
 
 
-def test_traj_pairing_flags_need_something_to_fit(capsys: pytest.CaptureFixture[str]) -> None:
+def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`traj EST --ref REF --sync nearest` (evo's `--ref REF --sync`, whose translation is
-    `--sync nearest`) printed and saved EST whole, 788 poses, the flag unused without a word
-    (evo_traj keeps the 785 it pairs): pairing only serves --align or --transform-right auto."""
+    `--sync nearest`) printed and saved EST whole, 788 poses, the flag unused without a word;
+    then it was refused. `evo_traj tum rgbdslam.tum --ref groundtruth.tum --sync
+    --save_as_tum` (evo 1.38.1) saves the 785 poses it pairs, and so does traj now."""
     gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
-    for flags, named in (
-        (["--sync", "nearest"], "--sync pairs"),
-        (
-            ["--align", "none", "--sync", "nearest", "--max-diff", "0.02"],
-            "--sync and --max-diff pair",
-        ),
-    ):
-        assert main(["traj", est, "--ref", gt, *flags]) == 2
-        said = (
-            f"ERROR: {named} each FILE with --ref REF to fit --align METHOD or --transform-right "
-            "auto; give one of them too (traj keeps every pose)\n"
-        )
-        assert capsys.readouterr().err == said
+    whole = read_tum(resolve_path(est))
+    for flags in (["--sync", "nearest"], ["--align", "none", "--max-diff", "0.01"]):
+        out = tmp_path / f"synced{len(flags)}.tum"
+        assert main(["traj", est, "--ref", gt, *flags, "--save", str(out)]) == 0
+        said = capsys.readouterr().out
+        assert f"{est} synced to {gt}: 785 of\n  788 poses matched" in said
+        synced = read_tum(out)
+        assert len(synced) == 785
+        kept = np.isin(whole.stamps_s, synced.stamps_s)
+        assert kept.sum() == 785
+        assert np.array_equal(synced.positions_xyz, whole.positions_xyz[kept])
 
 
 @pytest.mark.parametrize("align", [[], ["--align", "se3"]])

@@ -10,7 +10,8 @@ output path is checked (:func:`robot_msgs.files.check_outputs`) before anything 
 
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
 ``--align`` each is associated (``--sync``, ``--max-diff``, ``--spatial-pairs``) and
-aligned to REF first, after ``--transform-right auto`` (ours) moved it by its estimated
+aligned to REF first (given a pairing flag, each keeps only its matched poses, as
+``evo_traj --sync`` keeps them), after ``--transform-right auto`` (ours) moved it by its estimated
 transform to REF's body
 (:func:`robot_msgs.evaluation.evaluate`; the whole estimate is moved by the fitted
 transform, and ``--save OUT`` writes that aligned estimate, as ``evo_traj -a
@@ -172,7 +173,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     compare = parser.add_argument_group("against a reference (evo_traj --ref)")
     compare.add_argument(
-        "--ref", metavar="REF", help="reference trajectory: every FILE is an estimate of it"
+        "--ref",
+        metavar="REF",
+        help="reference trajectory: every FILE is an estimate of it; given --sync, --max-diff "
+        "or another pairing flag, each FILE keeps only its poses matched to REF (evo_traj "
+        "--sync)",
     )
     add_settings_flags(
         parser,
@@ -564,10 +569,13 @@ def _against_reference(
 
     With ``--transform-right auto`` each FILE is first moved by its estimated transform
     (:func:`~robot_msgs.evaluation.estimate_extrinsic`, as the evaluation moves it before
-    fitting the alignment), so what is drawn and saved is what was compared.
+    fitting the alignment), so what is drawn and saved is what was compared. With a
+    pairing flag (``--sync``, ``--max-diff``...) each FILE keeps only its poses matched
+    to REF, as ``evo_traj --ref REF --sync`` does: the flag was refused, or ignored, here.
     """
     estimates = [(p, read[p]) for p in args.files if p in read and p != args.ref]
-    moving = settings.align != "none" or settings.transform_right_auto
+    synced = _synced(args)
+    moving = settings.align != "none" or settings.transform_right_auto or synced
     if args.ref is None or args.ref not in read or not moving:
         return estimates
     from robot_msgs.cli._evaluation_output import naming  # noqa: PLC0415
@@ -591,8 +599,13 @@ def _against_reference(
             by_path[path]["transform_right"] = list(extrinsic.transform_right())
             if not args.json:
                 _say(f"{path} mounted on {args.ref}: {extrinsic.describe()}", out)
-        moved = result.move(traj)  # mounted, aligned (and projected) as it was compared
+        # Mounted, aligned (and projected) as it was compared: the matched poses when synced.
+        moved = result.estimate if synced else result.move(traj)
         aligned.append((path, moved))
+        if synced:
+            by_path[path]["matched"] = len(moved)
+            if not args.json:
+                _say(f"{path} synced to {args.ref}: {len(moved)} of {len(traj)} poses matched", out)
         if settings.align != "none":
             by_path[path]["alignment"] = result.alignment.to_dict()
             if not args.json:
@@ -632,9 +645,14 @@ def _plot(
 
 #: The flags that only go with ``--ref REF`` (and ``--transform-right auto``): refused
 #: without it, dropped with it where REF is also the FILE.
-_WITH_REF = (
-    "--ref", "--align", "--sync", "--max-diff", "--max-gap", "--spatial-pairs", "--max-distance",
-)  # fmt: skip
+#: The flags that pair each FILE's poses with REF's: given, each FILE keeps its matched poses.
+_PAIRING = ("--sync", "--max-diff", "--max-gap", "--spatial-pairs", "--max-distance")
+_WITH_REF = ("--ref", "--align", *_PAIRING)
+
+
+def _synced(args: argparse.Namespace) -> bool:
+    """Say whether a pairing flag was given: each FILE then keeps its poses matched to REF."""
+    return any(getattr(args, flag[2:].replace("-", "_")) is not None for flag in _PAIRING)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -713,17 +731,6 @@ def run(args: argparse.Namespace) -> int:
         verb = "align" if len(given) > 1 else "aligns"
         msg = f"{named} {verb} each FILE to --ref REF; give that too"
         raise UsageError(msg)
-    pairing = [f for f in given if f not in ("--align", "--transform-right auto")]
-    if pairing and settings.align == "none" and not settings.transform_right_auto:
-        # Nothing is fitted, so nothing is paired: `--ref R --sync nearest` (evo's
-        # `--sync`, translated) printed and saved each FILE whole without a word.
-        named = ", ".join(pairing[:-1]) + " and " + pairing[-1] if len(pairing) > 1 else pairing[0]
-        msg = (
-            f"{named} pair{'' if len(pairing) > 1 else 's'} each FILE with --ref REF to fit "
-            "--align METHOD or --transform-right auto; give one of them too (traj keeps every "
-            "pose)"
-        )
-        raise UsageError(msg)
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"
         raise UsageError(msg)
@@ -763,7 +770,8 @@ def run(args: argparse.Namespace) -> int:
     read: dict[str, PoseTrajectory] = {}
     failed = False
     # Moved against REF (aligned, or mounted by an estimated --transform-right): saved moved.
-    aligning = args.ref is not None and (settings.align != "none" or settings.transform_right_auto)
+    moving = settings.align != "none" or settings.transform_right_auto or _synced(args)
+    aligning = args.ref is not None and moving
     paths = ([args.ref] if args.ref is not None else []) + list(args.files)
     located = {path: _locate_or_error(path, args) for path in paths}
     frames = _frames(located, args)
@@ -810,7 +818,13 @@ def run(args: argparse.Namespace) -> int:
             by_path[path]["written"] = [str(p) for p in _save(moved, args, to)]
             if not args.json:
                 for written in by_path[path]["written"]:
-                    how = "aligned to" if settings.align != "none" else "mounted on"
+                    how = (
+                        "aligned to"
+                        if settings.align != "none"
+                        else "mounted on"
+                        if settings.transform_right_auto
+                        else "synced to"
+                    )
                     shown = (controls_escaped(written), controls_escaped(args.ref))
                     _say([f"wrote {shown[0]}", f"({how} {shown[1]})"], out)
     if args.plot is not None and not failed:
