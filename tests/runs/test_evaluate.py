@@ -425,6 +425,17 @@ def test_a_time_range_of_a_run_without_a_span_judges_the_poses_within_it(tmp_pat
     assert run_report(folder, NONE.replace(evaluation=last)).success  # the pose at 8.0 s
 
 
+def _lost_from_3_to_6_s(tmp_path: Path, *, recovered: bool = True) -> Path:
+    """A run 0.01 m off a line of 0 .. 10 s at 10 Hz, tracking lost at 3 s (recovered at 6 s)."""
+    return _run_folder(
+        tmp_path,
+        "run" if recovered else "never",
+        _traj(T, _line(T, 0.01)),
+        reference=_traj(T, _line(T)),
+        tracking="time_s,event\n3,lost\n" + ("6,recovered\n" if recovered else ""),
+    )
+
+
 def test_a_time_range_wholly_inside_a_tracking_loss_says_nothing_in_it_was_tracked(
     tmp_path: Path,
 ) -> None:
@@ -432,14 +443,7 @@ def test_a_time_range_wholly_inside_a_tracking_loss_says_nothing_in_it_was_track
     advised to "raise `max_diff_s=`" for each metric (a hunt), as if stamps were too far
     apart; no pose in the range was tracked. By hand: no valid pose in 4 .. 5 s, so no
     accuracy, and the coverage of the range is 0."""
-    ref = _traj(T, _line(T))
-    folder = _run_folder(
-        tmp_path,
-        "run",
-        _traj(T, _line(T, 0.01)),
-        reference=ref,
-        tracking="time_s,event\n3,lost\n6,recovered\n",
-    )
+    folder = _lost_from_3_to_6_s(tmp_path)
     window = EvaluationSettings(align="none", t_start_s=4.0, t_end_s=5.0)
     report = run_report(folder, NONE.replace(evaluation=window))
     assert report.accuracy is None
@@ -463,27 +467,14 @@ def test_a_time_range_ending_where_tracking_recovers_evaluates_the_pose_tracked_
     6.0 s tracked, so --t-start 4 --t-end 6 holds one tracked pose; it was said "no pose in
     it was tracked" (the loss read as [3, 6]). By hand: one pair, 6.0 s, 0.01 m apart. A
     loss never recovered covers a range up to the end: nothing in it was tracked."""
-    ref = _traj(T, _line(T))
-    folder = _run_folder(
-        tmp_path,
-        "run",
-        _traj(T, _line(T, 0.01)),
-        reference=ref,
-        tracking="time_s,event\n3,lost\n6,recovered\n",
-    )
+    folder = _lost_from_3_to_6_s(tmp_path)
     window = EvaluationSettings(align="none", t_start_s=4.0, t_end_s=6.0)
     report = run_report(folder, NONE.replace(evaluation=window))
     assert not any("no pose in it was tracked" in note for note in report.notes)
     assert report.accuracy is not None
     assert report.accuracy.counts["matched"] == 1
     assert report.accuracy.stats["translation"].rms == pytest.approx(0.01)
-    never = _run_folder(
-        tmp_path,
-        "never",
-        _traj(T, _line(T, 0.01)),
-        reference=ref,
-        tracking="time_s,event\n3,lost\n",
-    )
+    never = _lost_from_3_to_6_s(tmp_path, recovered=False)
     report = run_report(never, NONE.replace(evaluation=window.replace(t_end_s=10.0)))
     assert report.accuracy is None
     said = "tracking was lost over the whole time range (lost at 3.00 s, never recovered)"
