@@ -27,8 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["ape"],
         description=(
             "Associate EST with REF in time, align it, and summarise the absolute pose "
-            "error E_i = P_i^-1 Q_i per matched pose (evo's APE); several ESTs are each "
-            "evaluated with the same settings. Example: robot-msgs ape "
+            "error E_i = P_i^-1 Q_i per matched pose (P: EST aligned, Q: REF; evo's APE); "
+            "several ESTs are each evaluated with the same settings. Example: robot-msgs ape "
             "example:fr1_xyz/groundtruth.tum example:fr1_xyz/rgbdslam.tum --align se3"
         ),
     )

@@ -30,7 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=COMMANDS["rpe"],
         description=(
             "Associate EST with REF in time, optionally align it, pick pose pairs (i, j) a "
-            "delta apart and summarise E_ij = (Q_i^-1 Q_j)^-1 (P_i^-1 P_j) (evo's RPE); "
+            "delta apart and summarise E_ij = (Q_i^-1 Q_j)^-1 (P_i^-1 P_j) (Q: REF, P: EST; "
+            "evo's RPE); "
             "several --delta values give one row each; --protocol tum reproduces TUM's "
             "evaluate_rpe.py --fixed_delta --max_pairs 0. "
             "Example: robot-msgs rpe REF EST --delta 1 --delta-unit s --all-pairs"
