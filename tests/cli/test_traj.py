@@ -663,6 +663,27 @@ def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
         assert np.array_equal(synced.positions_xyz, whole.positions_xyz[kept])
 
 
+def test_traj_sync_says_a_file_resampled_at_the_reference_stamps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--sync interpolate-longer` resamples the longer side: groundtruth (3000 poses)
+    against rgbdslam keeps 785 poses interpolated at rgbdslam's stamps, none of its own,
+    which was said as "785 of 3000 poses matched"."""
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    out = tmp_path / "resampled.tum"
+    flags = ["--sync", "interpolate-longer", "--save", str(out)]
+    assert main(["traj", gt, "--ref", est, *flags]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"{gt} resampled at {est}'s stamps: 785 poses interpolated from 3000 " in said
+    assert "poses matched" not in said
+    stamps = read_tum(out).stamps_s
+    assert not np.isin(stamps, read_tum(resolve_path(gt)).stamps_s).any()
+    assert np.isin(stamps, read_tum(resolve_path(est)).stamps_s).all()
+    # The shorter FILE keeps its own poses: said as matched.
+    assert main(["traj", est, "--ref", gt, "--sync", "interpolate-longer"]) == 0
+    assert f"{est} synced to {gt}: 785 of\n  788 poses matched\n" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("align", [[], ["--align", "se3"]])
 def test_traj_saves_the_estimate_moved_by_its_estimated_right_transform(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], align: list[str]

@@ -605,12 +605,24 @@ def _against_reference(
         if synced:
             by_path[path]["matched"] = len(moved)
             if not args.json:
-                _say(f"{path} synced to {args.ref}: {len(moved)} of {len(traj)} poses matched", out)
+                _say(_synced_line(path, args.ref, traj, moved), out)
         if settings.align != "none":
             by_path[path]["alignment"] = result.alignment.to_dict()
             if not args.json:
                 _say(f"{path} aligned to {args.ref}: {result.alignment.describe()}", out)
     return aligned
+
+
+def _synced_line(path: str, ref: str, traj: PoseTrajectory, moved: PoseTrajectory) -> str:
+    """Say how many of ``traj``'s poses were kept against ``ref``, or that it was resampled.
+
+    ``--sync interpolate-longer`` resamples the longer side at the shorter one's stamps:
+    a FILE longer than REF then keeps poses interpolated at REF's stamps, none of its own
+    ("785 of 3000 poses matched" said they were its poses).
+    """
+    if np.isin(moved.stamps_s, traj.stamps_s).all():
+        return f"{path} synced to {ref}: {len(moved)} of {len(traj)} poses matched"
+    return f"{path} resampled at {ref}'s stamps: {len(moved)} poses interpolated from {len(traj)}"
 
 
 def _say(line: str | list[str], out: TextIO) -> None:
