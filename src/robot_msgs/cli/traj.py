@@ -10,12 +10,12 @@ output path is checked (:func:`robot_msgs.files.check_outputs`) before anything 
 
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
 ``--align`` each is associated (``--sync``, ``--max-diff``, ``--spatial-pairs``) and
-aligned to REF first (given a pairing flag, each keeps only its matched poses, as
-``evo_traj --sync`` keeps them), after ``--transform-right auto`` (ours) moved it by its estimated
-transform to REF's body
-(:func:`robot_msgs.evaluation.evaluate`; the whole estimate is moved by the fitted
-transform, and ``--save OUT`` writes that aligned estimate, as ``evo_traj -a
---save_as_tum`` does; REF itself is never saved), and ``--plot FILE`` overlays them all
+aligned to REF first, after ``--transform-right auto`` (ours) moved it by its estimated
+transform to REF's body (:func:`robot_msgs.evaluation.evaluate`). The whole estimate is
+moved by the fitted transform, and ``--save OUT`` writes that aligned estimate, as
+``evo_traj -a --save_as_tum`` does; given a pairing flag (``--sync``, ``--max-diff``...),
+with or without ``--align``, each FILE keeps only its poses matched to REF, as
+``evo_traj --sync`` keeps them. REF itself is never saved; ``--plot FILE`` overlays them all
 (:func:`robot_msgs.report.figures.overlay_figure`: a view, x/y/z, roll/pitch/yaw and
 speed over time). Latitude/longitude inputs (``.lla`` files, ``NavSatFix`` topics) are
 then read in one local frame, REF's first fix its origin unless ``--geo-origin`` or
@@ -571,7 +571,7 @@ def _against_reference(
     (:func:`~robot_msgs.evaluation.estimate_extrinsic`, as the evaluation moves it before
     fitting the alignment), so what is drawn and saved is what was compared. With a
     pairing flag (``--sync``, ``--max-diff``...) each FILE keeps only its poses matched
-    to REF, as ``evo_traj --ref REF --sync`` does: the flag was refused, or ignored, here.
+    to REF, as ``evo_traj --ref REF --sync`` does.
     """
     estimates = [(p, read[p]) for p in args.files if p in read and p != args.ref]
     synced = _synced(args)
@@ -655,10 +655,10 @@ def _plot(
         print(f"wrote {controls_escaped(str(path))}", file=sys.stderr if args.json else out)
 
 
-#: The flags that only go with ``--ref REF`` (and ``--transform-right auto``): refused
-#: without it, dropped with it where REF is also the FILE.
 #: The flags that pair each FILE's poses with REF's: given, each FILE keeps its matched poses.
 _PAIRING = ("--sync", "--max-diff", "--max-gap", "--spatial-pairs", "--max-distance")
+#: The flags that only go with ``--ref REF`` (and ``--transform-right auto``): refused
+#: without it, dropped with it where REF is also the FILE.
 _WITH_REF = ("--ref", "--align", *_PAIRING)
 
 
