@@ -90,6 +90,22 @@ def test_rpg_default_fractions_within_a_time_range_are_not_said_as_given_lengths
     assert settings.split() == ["settings:", "--align", "none", "--t-start", "20", "--t-end", "70"]
 
 
+def test_rpg_given_fractions_are_said_without_the_lengths_they_give(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """0.2 and 0.4 of the 100 m path are 20 and 40 m: no --lengths, refused beside --fractions."""
+    t = np.arange(0.0, 100.5, 0.5)
+    ref = write_tum(tmp_path / "gt.tum", t, line_positions(t))
+    est = write_tum(tmp_path / "est.tum", t, line_positions(1.01 * t))
+    argv = ["drift", str(ref), str(est), "--protocol", "rpg", "--fractions", "0.2", "0.4"]
+    assert main([*argv, "--align", "none"]) == 0
+    out = capsys.readouterr().out
+    settings = next(line for line in out.splitlines() if "settings:" in line)
+    assert settings.split() == ["settings:", "--fractions", "0.2,0.4", "--align", "none"]
+    assert "translation@20m" in out
+    assert "translation@40m" in out
+
+
 @pytest.mark.parametrize("protocol", ["kitti", "rpg"])
 def test_alignment_window_and_gap_flags_reach_both_protocols(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], protocol: str

@@ -66,8 +66,12 @@ def run(args: argparse.Namespace) -> int:
     )
     from robot_msgs.evaluation.drift import rpg_path_length_m  # noqa: PLC0415 - NumPy
 
-    # The lengths rpg's fractions give of the path it takes: said only when given.
-    defaults = Drift(protocol=spec.protocol).record(rpg_path_length_m(reference, settings))
+    # The lengths rpg's fractions give of the path it takes: said only when given
+    # (those of given --fractions were said as --lengths beside them, which refuse both).
+    path_m = rpg_path_length_m(reference, settings)
+    defaults = Drift(protocol=spec.protocol).record(path_m)
+    if spec.lengths_m is None:
+        defaults["lengths_m"] = spec.record(path_m)["lengths_m"]
     emit(args, [result], plans, [estimate], {**defaults, **base.record()}, fixed)
     if args.plot is not None:
         from robot_msgs.compare.result import drift_title  # noqa: PLC0415 - plots only
