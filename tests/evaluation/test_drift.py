@@ -393,6 +393,23 @@ def test_a_reference_that_never_moves_is_refused_without_advice_no_length_can_fo
         relative_error(still, moving, settings=RPG_SETTINGS.replace(align="none"), lengths_m=[1.0])
 
 
+def test_one_matched_pose_of_a_moving_reference_is_refused_as_such() -> None:
+    # The reference travels 100 m, but only the estimate's one pose (at its 3rd) matched:
+    # "the reference never moves (path 0 m)" was said of it.
+    moving = straight(101)
+    one = PoseTrajectory(
+        stamps_s=moving.stamps_s[3:4],
+        positions_xyz=moving.positions_xyz[3:4],
+        orientations_quat_xyzw=moving.orientations_quat_xyzw[3:4],
+    )
+    said = "only 1 pose of the reference is matched with the estimate, and a segment needs 2"
+    with pytest.raises(ValidationError, match=rf"^No KITTI segment fits: {said}"):
+        kitti_drift(moving, one)
+    settings = RPG_SETTINGS.replace(align="none")
+    with pytest.raises(ValidationError, match=rf"^No rpg segment fits: {said}"):
+        relative_error(moving, one, settings=settings, lengths_m=[1.0])
+
+
 def test_rpg_fractions_of_a_path_under_a_centimetre_are_refused_as_such() -> None:
     # 0.1 .. 0.5 of 0.01 m truncate to 0 m (rpg truncates to centimetres): the message
     # said "expected finite segment lengths > 0 metres, got [0.0, 0.0, ...]".

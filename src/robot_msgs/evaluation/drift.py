@@ -82,11 +82,18 @@ def _invalid(reason: str, *, field: str) -> ValidationError:
     return ValidationError(f"E{reason[1:]} - at `{field}`", field=field, reason=reason)
 
 
-def _check_moves(path_m: float, protocol: str) -> None:
+def _check_moves(path_m: float, protocol: str, matched: int = 2) -> None:
     """Refuse a reference that never moves (``path_m`` 0): no length can help.
 
-    WHY: "choose shorter segment lengths" was said of a path of 0 m, which none fits.
+    WHY: "choose shorter segment lengths" was said of a path of 0 m, which none fits;
+    and "the reference never moves" of a moving one of which ``matched`` 1 pose matched.
     """
+    if path_m == 0.0 and matched < 2:
+        msg = (
+            f"No {protocol} segment fits: only {matched} pose of the reference is matched "
+            "with the estimate, and a segment needs 2; check that the files hold the same run"
+        )
+        raise ValidationError(msg)
     if path_m == 0.0:
         msg = (
             f"No {protocol} segment fits: the reference never moves (path 0 m), so "
@@ -202,7 +209,7 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     distances = path_distances(ref.positions_xyz)
     first, last, length = kitti_segments(distances, lengths, step)
     if first.size == 0:
-        _check_moves(float(distances[-1]), "KITTI")
+        _check_moves(float(distances[-1]), "KITTI", distances.size)
         # "Shorter than every length" was said of a path of exactly one length, which
         # has no segment either: the devkit ends a segment beyond its length.
         msg = (
@@ -395,7 +402,7 @@ def rpg_result(
             for (quantity, unit), series in zip(quantities, values, strict=True)
         ]
     if n_segments == 0:  # as the KITTI protocol refuses it: all-NaN statistics are no answer
-        _check_moves(float(distances[-1]), "rpg")
+        _check_moves(float(distances[-1]), "rpg", distances.size)
         # Lengths given leave no fractions to make smaller ("or smaller --fractions" was
         # said beside --lengths, which the two refuse together).
         advice = (
