@@ -395,3 +395,12 @@ def test_a_saved_report_is_not_taken_for_a_manifest(tmp_path: Path) -> None:
     path.write_bytes(to_json(example("compare/Report")))
     with pytest.raises(FormatError, match=r"a saved 'compare/Report' message, not a manifest"):
         load_runs([path])
+
+
+@pytest.mark.parametrize("path", ["a" * 5000, "x\x00y"])
+def test_an_unusable_run_path_names_its_entry_and_key(tmp_path: Path, path: str) -> None:
+    """The folder listed ahead raised first, naming only the manifest file."""
+    manifest = tmp_path / "bench.json"
+    manifest.write_text(json.dumps({"runs": [{"path": path}]}), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bench\.json \[\[runs\]\] #1 `path`: expected a path"):
+        load_runs([manifest])

@@ -273,7 +273,10 @@ class _ManifestFile:
         value = (self.defaults | entry).get("path")
         if not isinstance(value, str) or not value or value.startswith(EXAMPLE_PREFIX):
             return None
-        return Path(self.resolver.absolute(self.base, value, self.where))
+        try:
+            return Path(self.resolver.absolute(self.base, value, self.where))
+        except FormatError:  # named with its entry and key when the entry is read
+            return None
 
     def runs(self) -> Iterator[RunSpec]:
         """Yield the manifest's runs in order: its ``[[runs]]``, then its ``[[folders]]``.
