@@ -93,3 +93,13 @@ def test_meta_from_keys_keeps_the_descriptive_fields_and_the_reported_failure() 
         "crashed at 12 s"
     )
     assert meta_from({"exit_code": 0}).reported_failure == ""
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [({"algorithm": "orb\ud800"}, "algorithm"), ({"parameters": {"n": "\udcff"}}, "parameters.n")],
+)
+def test_a_lone_surrogate_is_refused_naming_the_key(data: dict[str, object], key: str) -> None:
+    """JSON's `\\ud800` passed the checks and failed mid-sweep, naming no file nor key."""
+    with pytest.raises(FormatError, match=rf"m\.json: `{key}`: expected text UTF-8 can encode"):
+        check_keys(data, "m.json", ENTRY_KEYS)

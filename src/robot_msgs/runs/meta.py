@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs.documents import json_kind, parse_json, read_document
 from robot_msgs.errors import FormatError
+from robot_msgs.msg.fields import encodable
 from robot_msgs.runs.spec import RunMeta
 
 if TYPE_CHECKING:
@@ -130,8 +131,11 @@ reference_format, reference_times, reference_topic, sequence, software, trial, v
             got = f"{type(value).__name__} {value!r:.40}"
             msg = f"{where}: `{key}`: expected {_MESSAGES[kind]}, got {got}"
             raise FormatError(msg)
+        if key not in PATH_KEYS:  # a file name's bytes: the folder code names those
+            _check_encodable(value, f"{where}: `{key}`")
     for key in ("parameters", "software"):
         for name, value in dict(data.get(key, {})).items():
+            _check_encodable(value, f"{where}: `{key}.{name}`")
             if key == "software" and not isinstance(value, str):
                 msg = f"{where}: `software.{name}`: expected a version string, got {value!r:.40}"
                 raise FormatError(msg)
@@ -139,6 +143,13 @@ reference_format, reference_times, reference_topic, sequence, software, trial, v
                 got = type(value).__name__
                 msg = f"{where}: `parameters.{name}`: expected a scalar, got {got}"
                 raise FormatError(msg)
+
+
+def _check_encodable(value: object, at: str) -> None:
+    r"""Refuse a string UTF-8 cannot encode (JSON's ``\ud800``): it failed mid-sweep, unnamed."""
+    if isinstance(value, str) and not encodable(value):
+        msg = f"{at}: expected text UTF-8 can encode, got {value!r:.40} (a lone surrogate)"
+        raise FormatError(msg)
 
 
 def read_meta(path: Path) -> dict[str, Any]:
