@@ -103,3 +103,11 @@ def test_a_lone_surrogate_is_refused_naming_the_key(data: dict[str, object], key
     """JSON's `\\ud800` passed the checks and failed mid-sweep, naming no file nor key."""
     with pytest.raises(FormatError, match=rf"m\.json: `{key}`: expected text UTF-8 can encode"):
         check_keys(data, "m.json", ENTRY_KEYS)
+
+
+@pytest.mark.parametrize("key", ["algorithm", "sequence"])
+def test_an_algorithm_or_sequence_of_only_spaces_is_refused(key: str) -> None:
+    """`" "` was a blank ranking line (`" #2"`) or column (`" [m]"`) beside `""`'s "not stated"."""
+    check_keys({key: ""}, "m.json", META_KEYS)  # not stated
+    with pytest.raises(FormatError, match=rf"m\.json: `{key}`: expected a string with more than"):
+        check_keys({key: " \t"}, "m.json", META_KEYS)

@@ -39,8 +39,8 @@ __all__ = ["ENTRY_KEYS", "META_KEYS", "PATH_KEYS", "check_keys", "meta_from", "r
 
 #: Keys of ``meta.json`` and the JSON type each must have.
 META_KEYS: dict[str, str] = {
-    "algorithm": "str",
-    "sequence": "str",
+    "algorithm": "label",
+    "sequence": "label",
     "trial": "key",
     "version": "str",
     "dataset": "str",
@@ -73,6 +73,7 @@ _MESSAGES = {
     "str": "a string",
     "key": "a non-empty string or an integer",
     "name": "a name with more than spaces",
+    "label": 'a string with more than spaces ("" for not stated)',
     "int": "an integer",
     "rate": "a finite number of hertz > 0",
     "object": "a table of names to values",
@@ -88,6 +89,8 @@ def _fits(kind: str, value: object) -> bool:
         return (isinstance(value, str) and value != "") or (
             isinstance(value, int) and not isinstance(value, bool)
         )
+    if kind == "label":  # " " was a blank ranking line or column, "" says "not stated"
+        return isinstance(value, str) and (value == "" or value.strip() != "")
     if kind == "name":  # `name = ""` named its run with nothing, a blank row (a review)
         return isinstance(value, str) and value.strip() != ""
     if kind == "int":
