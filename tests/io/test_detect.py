@@ -22,7 +22,10 @@ from robot_msgs.io import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
+
+    from robot_msgs.trajectory import PoseTrajectory
 
 TUM = "# t x y z qx qy qz qw\n1 1 2 3 0 0 0 1\n2 4 5 6 0 0 0 1\n"
 KITTI = "1 0 0 1 0 1 0 2 0 0 1 3\n1 0 0 4 0 1 0 5 0 0 1 6\n"
@@ -334,20 +337,26 @@ def test_trajectory_outputs_names_the_format_given_not_the_suffix(fmt: str, said
 def test_write_trajectory_refuses_no_poses_as_every_reader_does(tmp_path: Path, name: str) -> None:
     """A trajectory of 0 poses was written (a TUM or EuRoC header, an empty KITTI file, a bag
     without a topic) that read_trajectory then refused: "no data rows", "choose a topic"."""
-    from robot_msgs.errors import ValidationError
     from robot_msgs.io import write_trajectory
-    from robot_msgs.trajectory import PoseTrajectory
 
     if name.endswith((".mcap", ".db3")):
         pytest.importorskip("rosbags")
+    _refuses_no_poses(write_trajectory, tmp_path / name)
+
+
+def _refuses_no_poses(write: Callable[[Path, PoseTrajectory], object], path: Path) -> None:
+    """``write`` refuses a trajectory of 0 poses, naming ``path``, and writes nothing."""
+    from robot_msgs.errors import ValidationError
+    from robot_msgs.trajectory import PoseTrajectory
+
     empty = PoseTrajectory(
         stamps_s=np.zeros(0),
         positions_xyz=np.zeros((0, 3)),
         orientations_quat_xyzw=np.zeros((0, 4)),
     )
     with pytest.raises(ValidationError, match=r"e\.\w+: expected at least one pose, got 0"):
-        write_trajectory(tmp_path / name, empty)
-    assert list(tmp_path.iterdir()) == []
+        write(path, empty)
+    assert list(path.parent.iterdir()) == []
 
 
 @pytest.mark.parametrize(
@@ -364,18 +373,7 @@ def test_each_format_writer_refuses_no_poses_too(tmp_path: Path, writer: str, na
     write_trajectory_bag (public, in robot_msgs.io) still wrote the files no reader reads."""
     import importlib
 
-    from robot_msgs.errors import ValidationError
-    from robot_msgs.trajectory import PoseTrajectory
-
     if name.endswith(".mcap"):
         pytest.importorskip("rosbags")
     module, function = writer.split(":")
-    write = getattr(importlib.import_module(module), function)
-    empty = PoseTrajectory(
-        stamps_s=np.zeros(0),
-        positions_xyz=np.zeros((0, 3)),
-        orientations_quat_xyzw=np.zeros((0, 4)),
-    )
-    with pytest.raises(ValidationError, match=r"e\.\w+: expected at least one pose, got 0"):
-        write(tmp_path / name, empty)
-    assert list(tmp_path.iterdir()) == []
+    _refuses_no_poses(getattr(importlib.import_module(module), function), tmp_path / name)

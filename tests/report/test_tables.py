@@ -9,7 +9,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_msgs.compare import Ranking, Repeatability, Report, TrackingLoss
+from robot_msgs.compare import Ranking, Repeatability, Report, RunReport, TrackingLoss
 from robot_msgs.msg.catalog import example
 from robot_msgs.report.report_table import _num
 from robot_msgs.report.tables import (
@@ -150,9 +150,7 @@ def test_a_coverage_never_rounds_across_the_min_coverage_it_is_judged_by() -> No
         (0.5, run.replace(coverage=0.9999), "99.9%"),  # not "100.0%": not all of it
     )
     for bound, r, shown in cases:
-        made = report.replace(runs=(r,), settings={**report.settings, "min_coverage": bound})
-        table = runs_table(made)
-        assert dict(zip(table.headers, table.rows[0], strict=True))["coverage"] == shown
+        assert _coverage_cell(report, r, bound) == shown
 
 
 def test_a_coverage_by_a_bound_near_all_or_none_takes_the_decimals_that_tell() -> None:
@@ -171,9 +169,14 @@ def test_a_coverage_by_a_bound_near_all_or_none_takes_the_decimals_that_tell() -
         (0.9995, low.replace(coverage=0.9994), "99.9%"),
     )
     for bound, r, shown in cases:
-        made = report.replace(runs=(r,), settings={**report.settings, "min_coverage": bound})
-        table = runs_table(made)
-        assert dict(zip(table.headers, table.rows[0], strict=True))["coverage"] == shown
+        assert _coverage_cell(report, r, bound) == shown
+
+
+def _coverage_cell(report: Report, run: RunReport, min_coverage: float) -> str:
+    """The runs table's coverage cell of ``run`` alone, judged by ``min_coverage``."""
+    made = report.replace(runs=(run,), settings={**report.settings, "min_coverage": min_coverage})
+    table = runs_table(made)
+    return str(dict(zip(table.headers, table.rows[0], strict=True))["coverage"])
 
 
 def test_groups_and_ranking_tables() -> None:
