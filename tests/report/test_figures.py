@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -563,7 +564,10 @@ def test_utm_sized_positions_are_labelled_as_the_coordinates_they_are(
             for axis in (ax.xaxis, ax.yaxis):
                 assert axis.get_offset_text().get_text() == ""
         view = position_axes[0]
-        ticks = [float(t.get_text().replace("\u2212", "-")) for t in view.get_yticklabels()]
+        texts = [t.get_text() for t in view.get_yticklabels()]
+        # grouped by threes, as the interactive report's plotly.js writes them ("5,429,400")
+        assert all(re.fullmatch(r"5,429,\d{3}(\.\d+)?", text) for text in texts), texts
+        ticks = [float(text.replace(",", "")) for text in texts]
         assert 5429000 < np.median(ticks) < 5430000
         # and the x labels stand apart: the eastings ran together ("457950457975458000")
         lo, hi = view.get_xlim()

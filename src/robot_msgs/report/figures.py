@@ -515,9 +515,34 @@ def _plain_coordinates(ax: Any, axis: str = "both") -> None:
 
     georeferenced.tum's view read ``y [m]`` 250..500 under a "+5.429e6", beside an x axis
     of whole eastings: matplotlib offsets an axis only where that saves four digits.
-    Scientific notation stays for positions past 1e9 m (none) and under 1e-5 m.
+    Scientific notation stays for positions past 1e9 m (none) and under 1e-5 m. Whole
+    parts of five digits or more are grouped by threes, "5,429,400", as the interactive
+    report's plotly.js writes them (its ``separatethousands`` off: "2500" stays).
     """
     ax.ticklabel_format(axis=axis, useOffset=False, scilimits=(-5, 9))
+    names = ("x", "y", "z") if axis == "both" else (axis,)
+    for name in names:
+        if (scale := getattr(ax, f"{name}axis", None)) is not None:
+            formatter = scale.get_major_formatter()
+            if type(formatter).__name__ == "ScalarFormatter":
+                scale.set_major_formatter(_grouped_formatter(formatter))
+
+
+def _grouped_formatter(plain: Any) -> Any:
+    """Return a ``ScalarFormatter`` like ``plain`` that groups long whole parts by threes."""
+    from matplotlib.ticker import ScalarFormatter  # noqa: PLC0415 (the plot extra)
+
+    class Grouped(ScalarFormatter):
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            return _GROUPED.sub(lambda m: f"{m[1]}{int(m[2]):,}", str(super().__call__(x, pos)))
+
+    grouped = Grouped(useOffset=False, useMathText=plain.get_useMathText())
+    grouped.set_powerlimits((-5, 9))
+    return grouped
+
+
+#: A tick label's sign (U+2212 or "-") and whole part of five digits or more.
+_GROUPED = re.compile(r"^([\u2212-]?)(\d{5,})")
 
 
 def _label_plane(ax: Any, plane: str) -> None:
