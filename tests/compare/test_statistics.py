@@ -439,6 +439,19 @@ def test_the_unit_of_each_statistic() -> None:
     assert [statistic_unit(s, "") for s in ("iae", "ise", "itae")] == ["s", "s", "s²"]
 
 
+def test_the_unit_of_an_integral_of_a_compound_unit_is_bracketed() -> None:
+    """The ISE of an error in rad/s is in (rad/s)²·s = rad²/s, not rad/s²·s (which is
+    rad/s); of one in N·m, (N·m)²·s, not N·m²·s; of one in m², (m²)²·s."""
+    from robot_msgs.compare.statistics import statistic_unit
+
+    assert [statistic_unit(s, "rad/s") for s in ("iae", "ise", "itae", "rms")] == [
+        "(rad/s)·s", "(rad/s)²·s", "(rad/s)·s²", "rad/s",
+    ]  # fmt: skip
+    assert statistic_unit("ise", "N·m") == "(N·m)²·s"
+    assert statistic_unit("ise", "m²") == "(m²)²·s"
+    assert [statistic_unit("ise", u) for u in ("deg", "%", "°")] == ["deg²·s", "%²·s", "°²·s"]
+
+
 def test_integrals_past_float64_are_inf_without_a_warning() -> None:
     """The squares of 1e200 overflowed in the ISE with a RuntimeWarning (an error where
     warnings are), where the rms's overflow is silent. By hand, over one interval of 1 s:

@@ -188,14 +188,17 @@ def statistic_unit(statistic: str, unit: str) -> str:
     """Return the unit of an :class:`ErrorStats` field for a signal in ``unit``.
 
     ``n`` is a count; the integrals are ``unit × s``, ``unit² × s`` and ``unit × s²`` (the
-    seed page); every other field is in the signal's unit.
+    seed page); every other field is in the signal's unit. A unit of more than one
+    symbol is bracketed first. WHY: the ISE of a joint velocity in rad/s was said
+    ``rad/s²·s`` (rad/s, another quantity) and of an effort in N·m ``N·m²·s``, where
+    the squared error is in (rad/s)² and (N·m)² (a review).
 
     Examples
     --------
     >>> [statistic_unit(s, "m") for s in ("rms", "n", "iae", "ise", "itae")]
     ['m', '', 'm·s', 'm²·s', 'm·s²']
-    >>> statistic_unit("ise", "")
-    's'
+    >>> statistic_unit("ise", ""), statistic_unit("ise", "rad/s"), statistic_unit("iae", "N·m")
+    ('s', '(rad/s)²·s', '(N·m)·s')
     """
     if statistic == "n":
         return ""
@@ -203,7 +206,11 @@ def statistic_unit(statistic: str, unit: str) -> str:
     if integral is None:
         return unit
     power, time = integral
-    return f"{unit}{power}·{time}" if unit else time
+    if not unit:
+        return time
+    if not all(c.isalpha() or c in "%°" for c in unit):  # rad/s, N·m, m², m s-1
+        unit = f"({unit})"
+    return f"{unit}{power}·{time}"
 
 
 def rank_value(stats: ErrorStats, statistic: str, *, target: float = 0.0) -> float:
