@@ -156,6 +156,17 @@ def test_merge_refuses_other_settings() -> None:
         PathSmoothness().merge(PathSmoothness(normalization="points"))
 
 
+def test_merge_refusal_says_the_incoming_settings_first_and_the_receivers_second() -> None:
+    """a.merge(b) merges b into a: the refusal said a's settings as the ones merged."""
+    receiver, incoming = PathSmoothness(), PathSmoothness(normalization="points")
+    with pytest.raises(
+        SettingsMismatchError,
+        match=r"merge PathSmoothness made with \{'normalization': 'points'\} into one made "
+        r"with \{'normalization': 'path_length'\}",
+    ):
+        receiver.merge(incoming)
+
+
 def test_empty_batch_records_nothing() -> None:
     metric = PathSmoothness()
     metric.update(np.zeros((0, 5, 2)))

@@ -64,7 +64,7 @@ def test_non_finite_speed_raises() -> None:
 
 def test_merging_sparc_with_other_settings_is_refused() -> None:
     a, b = SPARC(sample_rate_hz=100.0), SPARC(sample_rate_hz=100.0, pad_level=3)
-    with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 4"):
+    with pytest.raises(ValueError, match=r"Refusing to merge SPARC made with .*'pad_level': 3"):
         a.merge(b)
 
 

@@ -228,9 +228,11 @@ def check_mergeable(metric: object, other: object) -> None:
         raise TypeError(msg)
     mine, theirs = settings_of(metric), settings_of(other)
     if mine != theirs:
+        # The one merged (``other``) first: the two were said the other way round, so
+        # a.merge(b) blamed b for a's settings (a review).
         msg = (
-            f"Refusing to merge {type(metric).__name__} made with {mine} into one made with "
-            f"{theirs}: their values measure different things"
+            f"Refusing to merge {type(metric).__name__} made with {theirs} into one made with "
+            f"{mine}: their values measure different things"
         )
         raise SettingsMismatchError(msg)
 
