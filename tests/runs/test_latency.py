@@ -82,6 +82,23 @@ def test_latency_rejects_negative_samples() -> None:
 
 
 @pytest.mark.parametrize(
+    ("latency", "processing", "said"),
+    [
+        (["a"], None, r"Expected `latency_s` as numbers, got list \['a'\]"),
+        ([1 + 2j], None, r"Expected `latency_s` as real numbers"),
+        ([0.1], ["fast"], r"Expected `processing_s` as numbers"),
+    ],
+)
+def test_latency_of_samples_that_are_not_numbers_is_a_validation_error_naming_them(
+    latency: list[object], processing: list[object] | None, said: str
+) -> None:
+    """NumPy's ValueError (could not convert string to float) and TypeError (complex)
+    escaped latency_from_samples, naming neither argument."""
+    with pytest.raises(ValidationError, match=said):
+        latency_from_samples(latency, processing_s=processing)
+
+
+@pytest.mark.parametrize(
     ("processing", "said"),
     [
         ([-0.5, -0.1], "got -0.5 at sample 0"),  # summarised as a p50 of -0.3 s

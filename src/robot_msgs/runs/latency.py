@@ -24,6 +24,7 @@ from robot_msgs.compare.run_report import Latency
 from robot_msgs.compare.statistics import error_stats, percentile
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.optional import require
+from robot_msgs.series import real_array
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -98,12 +99,14 @@ def latency_from_samples(
     >>> round(lat.latency_p50_s, 6), round(lat.latency_p95_s, 6), lat.latency_max_s
     (0.505, 0.9505, 1.0)
     """
-    lat = np.asarray(latency_s, dtype=np.float64).reshape(-1)
+    # WHY real_array: np.asarray(..., float64) let NumPy's ValueError ("could not convert
+    # string to float") and TypeError (complex) out, not a ValidationError naming the input.
+    lat = real_array("latency_s", latency_s).reshape(-1)
     if not np.isfinite(lat).all() or (lat < 0).any():
         i = int(np.flatnonzero(~(np.isfinite(lat) & (lat >= 0)))[0])
         msg = f"Expected finite latencies >= 0 s, got {float(lat[i])!r} at sample {i}"
         raise ValidationError(msg)
-    proc = np.empty(0) if processing_s is None else np.asarray(processing_s, dtype=np.float64)
+    proc = np.empty(0) if processing_s is None else real_array("processing_s", processing_s)
     proc = proc.reshape(-1)
     known = ~np.isnan(proc)  # NaN: unknown, left out; -0.5 s was summarised, inf left out
     bad = known & ~(np.isfinite(proc) & (proc >= 0))
