@@ -128,3 +128,22 @@ def test_a_few_samples_whose_squares_overflow_are_checked_as_numpy_checks_them()
     assert module._disagreement(error_stats(many[:30]), many[:30]) is None
     with np.errstate(over="ignore"):
         assert module._disagreement(error_stats(many), many) is None
+
+
+@pytest.mark.parametrize(
+    ("errors", "stamps", "said"),
+    [
+        (["a"], [0.0], r"Expected `errors` as numbers, got list \['a'\]"),
+        (["1.5"], [0.0], r"Expected `errors` as numbers, got list \['1.5'\]"),
+        ([1 + 2j], [0.0], r"Expected `errors` as real numbers"),
+        ([0.1, 0.2], np.array([0, 250], dtype="timedelta64[ms]"), r"`stamps_s` as numbers"),
+    ],
+)
+def test_signal_of_refuses_what_error_stats_refuses_naming_the_argument(
+    errors: object, stamps: object, said: str
+) -> None:
+    """Signal.of converted with np.asarray(..., float64): ["1.5"] was read as 1.5 where
+    error_stats refuses text, stamps of 0 and 250 ms as 0 and 250 s, and ["a"] or a
+    complex number let NumPy's ValueError or TypeError out."""
+    with pytest.raises(ValidationError, match=said):
+        Signal.of("x", "m", errors, stamps_s=stamps)  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ import numpy as np
 
 from robot_msgs.compare.statistics import _SQUARES_SAFE, ErrorStats, _rms, error_stats
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.series import real_array
 from robot_msgs.typing import Float64Array, Int64Array
 
 if TYPE_CHECKING:
@@ -256,9 +257,12 @@ class Signal(Msg):
         they increase strictly (consecutive pairs, matched poses); overlapping pairs and
         segments have none.
         """
+        # WHY real_array, as error_stats reads its input: np.asarray(..., float64) read
+        # ["1.5"] as 1.5, a timedelta64 index as counts of its unit, and let NumPy's
+        # ValueError and TypeError out for ["a"] and complex numbers (a review).
         series = ErrorSeries(
-            stamps_s=np.asarray(stamps_s, dtype=np.float64),
-            errors=np.asarray(errors, dtype=np.float64),
+            stamps_s=real_array("stamps_s", stamps_s),
+            errors=real_array("errors", errors),
             pairs=pairs,
         )
         t = series.stamps_s
