@@ -174,6 +174,16 @@ def test_algorithms_run_on_different_sequences_get_a_note_with_their_counts() ->
 def test_average_ranks_by_hand() -> None:
     assert average_ranks([0.3, 0.1, 0.2]) == [3.0, 1.0, 2.0]
     assert average_ranks([0.2, 0.1, 0.2, math.nan]) == [2.5, 1.0, 2.5, 4.0]
+
+
+def test_average_ranks_put_no_score_after_a_score_of_inf() -> None:
+    """NaN was keyed as inf: an ISE past float64 (inf) and a run without one (NaN) shared
+    place 2.5, where the docstring ranks NaN after every number. By hand: 0.1 first,
+    inf second, NaN third; two NaNs share 3.5."""
+    assert average_ranks([0.1, math.inf, math.nan]) == [1.0, 2.0, 3.0]
+    assert average_ranks([math.nan, math.inf, math.nan, 0.1]) == [3.5, 2.0, 3.5, 1.0]
+    assert average_ranks([-0.0, 0.0, math.inf, math.inf]) == [1.5, 1.5, 3.5, 3.5]
+    assert average_ranks([]) == []
     assert average_ranks([math.nan, math.nan]) == [1.5, 1.5]
     assert average_ranks([]) == []
 

@@ -64,14 +64,20 @@ def average_ranks(scores: Sequence[float]) -> list[float]:
     --------
     >>> average_ranks([0.2, 0.1, 0.2, float("nan")])
     [2.5, 1.0, 2.5, 4.0]
+    >>> average_ranks([float("nan"), float("inf"), float("nan")])
+    [2.5, 1.0, 2.5]
     """
     values = np.array(scores, dtype=np.float64)
-    keyed = np.where(np.isnan(values), np.inf, values)
-    order = np.argsort(keyed, kind="stable")
-    sorted_keys = keyed[order]
+    # Sorted by (no score, score): NaN keyed as inf tied with a score of inf (an ISE past
+    # float64, an rms of inf saved before), where NaN ranks after every number (a review).
+    missing = np.isnan(values)
+    keyed = np.where(missing, 0.0, values)
+    order = np.lexsort((keyed, missing))
+    sorted_keys, sorted_missing = keyed[order], missing[order]
     ranks = np.empty(values.size)
     # Average rank of each run of equal keys: the mean of its 1-based positions.
-    starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    new_key = (sorted_keys[1:] != sorted_keys[:-1]) | (sorted_missing[1:] != sorted_missing[:-1])
+    starts = np.flatnonzero(np.r_[True, new_key])
     ends = np.r_[starts[1:], values.size]
     mean_place = (starts + 1 + ends) / 2.0
     ranks[order] = np.repeat(mean_place, ends - starts)
