@@ -249,7 +249,7 @@ CASES = [
          error=r"^--step 0: expected int >= 1 and <= 1000000000, got int 0$", code=2),
     Case("drift-negative-length", {"ref.tum": REF, "est.tum": EST},
          ["drift", "ref.tum", "est.tum", "--lengths", "2,-5"],
-         error=r"^--lengths 2,-5: expected float > 0, got float -5\.0$", code=2),
+         error=r"^--lengths 2,-5: expected float >= 0\.001, got float -5\.0$", code=2),
     Case("drift-length-twice", {"ref.tum": REF, "est.tum": EST},
          ["drift", "ref.tum", "est.tum", "--lengths", "1,2,1"],
          error=r"^--lengths 1,2,1: expected distinct segment lengths \(1 m twice\)", code=2),

@@ -161,7 +161,9 @@ def test_segment_flags_the_protocol_would_ignore_are_refused(
     ("flags", "error"),
     [
         (["--step", "0"], "--step 0: expected int >= 1 and <= 1000000000, got int 0"),
-        (["--lengths", "100,-5"], "--lengths 100,-5: expected float > 0, got float -5.0"),
+        (["--lengths", "100,-5"], "--lengths 100,-5: expected float >= 0.001, got float -5.0"),
+        # 1e-320 m (1 / 1e-320 is infinite) let NumPy's overflow warning out and gave n = 0.
+        (["--lengths", "100,0.0005"], "--lengths 100,0.0005: expected float >= 0.001, got"),
         (
             ["--lengths", "100,200,100"],
             "--lengths 100,200,100: expected distinct segment lengths (100 m twice)",

@@ -218,9 +218,23 @@ def test_kitti_drift_refusing_a_path_exactly_one_segment_long_does_not_call_it_s
 def test_kitti_drift_refuses_bad_lengths(lengths: list[float]) -> None:
     with pytest.raises(
         ValidationError,
-        match=r"Expected (float > 0|tuple\[float > 0, \.\.\.\] of length 1\.\.any), got .*`Drift\.lengths_m",
+        match=r"Expected (float >= 0\.001|tuple\[float >= 0\.001, \.\.\.\] of length 1\.\.any), "
+        r"got .*`Drift\.lengths_m",
     ):
         kitti_drift(straight(301), straight(301), lengths_m=lengths)
+
+
+@pytest.mark.parametrize("drift", [kitti_drift, relative_error])
+def test_drift_refuses_a_length_under_a_millimetre_naming_it(drift: Drift) -> None:
+    # 1e-320 m: NumPy's "overflow encountered in divide" (1 / 1e-320 is infinite) and
+    # n = 0 in every signal; any length under a millimetre measures no drift.
+    for length, shown in ((1e-320, "1e-320"), (9.99e-4, "0.000999")):
+        with pytest.raises(
+            ValidationError,
+            match=rf"Expected float >= 0\.001, got float {shown} - at `Drift\.lengths_m\[0\]`",
+        ):
+            drift(straight(301), straight(301), settings=_base(drift), lengths_m=[length])
+    assert kitti_drift(straight(301), straight(301), lengths_m=[0.001]).counts["segments"] == 30
 
 
 def test_kitti_drift_refuses_a_bad_step() -> None:

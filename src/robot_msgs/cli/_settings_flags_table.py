@@ -415,8 +415,8 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "commas": True,
             "kind": "numbers",
             "description": (
-                "segment lengths in metres, separated by spaces or commas (default 100 ... 800 for "
-                "kitti; fractions of the path for rpg)"
+                "segment lengths in metres, at least 0.001, separated by spaces or commas (default "
+                "100 ... 800 for kitti; fractions of the path for rpg)"
             ),
         },
         {

@@ -705,6 +705,12 @@ class Rpe(Msg):
 #: The KITTI devkit's segment lengths, metres.
 KITTI_LENGTHS_M: tuple[float, ...] = (100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0)
 
+#: The shortest segment length, metres: a millimetre. Shorter, a segment measures the
+#: ground truth's own noise (motion capture's is ~0.1-1 mm), not drift, and rpg cannot
+#: even say it (it truncates lengths to centimetres); 1e-320 m (subnormal, its reciprocal
+#: infinite) gave NumPy's overflow warning and n = 0 in every signal.
+MIN_SEGMENT_LENGTH_M = 1e-3
+
 #: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
 RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
 
@@ -726,7 +732,8 @@ class Drift(Msg):
     as ``fractions`` of the reference's path within the time range, default
     :data:`RPG_FRACTIONS`, ``--fractions``; a segment is kept within ``max_diff_ratio``
     of its length, default 0.2). ``lengths_m`` (``--lengths``): segment lengths in metres,
-    distinct, > 0 (default for KITTI :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
+    distinct, at least :data:`MIN_SEGMENT_LENGTH_M` (default for KITTI
+    :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
     ``None`` is the protocol's default; an option the protocol does not use is refused.
 
     Examples
@@ -751,11 +758,11 @@ got tuple (0.1,) - at `Drift.fractions`
     ] = "kitti"
     lengths_m: (
         Annotated[
-            tuple[Annotated[float, Meta(gt=0)], ...],
+            tuple[Annotated[float, Meta(ge=MIN_SEGMENT_LENGTH_M)], ...],
             Meta(
                 min_length=1,
-                description="segment lengths in metres, separated by spaces or commas "
-                "(default 100 ... 800 for kitti; fractions of the path for rpg)",
+                description="segment lengths in metres, at least 0.001, separated by spaces "
+                "or commas (default 100 ... 800 for kitti; fractions of the path for rpg)",
             ),
             Flag("--lengths", "M", group=_SEGMENTS, commas=True),
             FINITE,
