@@ -143,6 +143,29 @@ def test_relative_errors_colour_the_pair_end_poses(
     assert fig.axes[0].get_ylabel() == "z [m]"
 
 
+def test_an_rpg_drift_draws_the_estimate_aligned_as_save_aligned_writes_it(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    # rpg compares the estimate scaled only; drawn so, an estimate turned by 90° (and
+    # shifted, half the size) stayed turned in the view: 132° off on fr2_desk.
+    from robot_msgs.evaluation import relative_error
+    from robot_msgs.rotations import quat_xyzw_multiply
+
+    ref = fr1[0]
+    x, y, z = ref.positions_xyz.T
+    turn = np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (len(ref), 1))
+    est = ref.replace(
+        positions_xyz=np.stack([-0.5 * y + 3.0, 0.5 * x - 2.0, 0.5 * z + 1.0], axis=1),
+        orientations_quat_xyzw=quat_xyzw_multiply(turn, ref.orientations_quat_xyzw),
+    )
+    result = relative_error(ref, est)
+    fig = evaluation_figure([("est", result)], result.segment_signals(), title="t", plane="xy")
+    (drawn,) = [line for line in fig.axes[0].get_lines() if line.get_label() == "est"]
+    xy = drawn.get_xydata()
+    xy = xy[np.isfinite(xy).all(axis=1)]  # the path breaks (NaN) at a gap in time
+    np.testing.assert_allclose(xy, ref.positions_xyz[:, :2], atol=1e-9)
+
+
 def test_png_size_is_the_figure_size_times_the_dpi(
     result: EvaluationResult, tmp_path: Path
 ) -> None:

@@ -156,6 +156,23 @@ class EvaluationResult(Msg):
         plane = None if settings is None else settings.project_to_plane
         return compared_estimate(matched, self.alignment, plane)
 
+    @functools.cached_property
+    def aligned_estimate(self) -> PoseTrajectory:
+        """The matched estimate moved by the whole ``alignment``: what ``--plot`` draws.
+
+        For the matched poses, :meth:`move` (``--save-aligned``) gives the same up to
+        rounding. It is :attr:`estimate`, except for rpg's relative error
+        (``metric="relative_error"``): that compares the estimate scaled by the Sim(3)
+        scale only (each segment's relative motion, in which a rotation and a shift of
+        the whole cancel), so its rotation and translation are applied here too, as
+        rpg_trajectory_evaluation's trajectory plots draw its Sim(3)-aligned
+        ``p_es_aligned``. WHY: ``drift --protocol rpg --plot`` drew the scaled one, 132°
+        off the ground truth on fr2_desk, beside a ``--save-aligned`` file that was aligned.
+        """
+        if self.compared_estimate is None or self.metric != "relative_error":
+            return self.estimate
+        return self.alignment.replace(scale=1.0).apply(self.compared_estimate)
+
     def replace(self, **changes: Any) -> EvaluationResult:
         """Return a copy with some fields changed; ``estimate=`` sets the estimate as compared.
 
@@ -188,7 +205,9 @@ class EvaluationResult(Msg):
         Returns
         -------
         PoseTrajectory
-            Same stamps; for the matched poses, equal to :attr:`estimate` up to rounding.
+            Same stamps; for the matched poses, equal to :attr:`aligned_estimate` (what
+            ``--plot`` draws) up to rounding: :attr:`estimate`, the compared one, except
+            for rpg's relative error, which compares the estimate scaled only.
         """
         from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
         from robot_msgs.evaluation.transforms import apply_transforms  # noqa: PLC0415

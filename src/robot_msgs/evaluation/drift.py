@@ -339,7 +339,9 @@ def rpg_result(
     ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``, ``gravity_deg`` (deg) and
     ``rotation_deg_per_m`` (deg/m). Like rpg, a length with fewer than 2 segments is not
     computed (``n == 0``, with a note). Only the alignment's scale enters: the result's
-    estimate is the one compared, unaligned, positions multiplied by the scale.
+    ``estimate`` is the one compared, unaligned, positions multiplied by the scale; its
+    ``aligned_estimate`` (what ``--plot`` draws and ``--save-aligned`` writes) is that one
+    rotated and shifted by the Sim(3) alignment too, as rpg's own trajectory plots draw.
 
     Raises
     ------

@@ -615,7 +615,8 @@ def evaluation_figure(
     ----------
     entries : sequence of (label, EvaluationResult)
         The results to draw: their matched reference (the one spanning the longest
-        time), their estimates as compared (aligned).
+        time), their estimates aligned (:attr:`EvaluationResult.aligned_estimate`, as
+        ``--save-aligned`` writes them).
     signals : sequence of Signal
         The signals to draw over time (each result's signal of that name); with one
         entry and one signal, the trajectory is coloured by it (colour bar), and its rms,
@@ -659,7 +660,10 @@ def evaluation_figure(
         if single and shown is not None and series is not None and len(series):
             good = np.isfinite(series.errors)
             points = top.scatter(
-                *(result.estimate.positions_xyz[error_rows(result, series)[good], a] for a in axes),
+                *(
+                    result.aligned_estimate.positions_xyz[error_rows(result, series)[good], a]
+                    for a in axes
+                ),
                 c=series.errors[good],
                 s=6,
                 cmap="viridis",
@@ -674,7 +678,7 @@ def evaluation_figure(
             )  # fmt: skip
         else:
             drawn_as = {"color": colour, "ls": dash, "lw": 1.0, "label": label}
-            _draw_path(top, result.estimate, axes, **drawn_as, **marks)
+            _draw_path(top, result.aligned_estimate, axes, **drawn_as, **marks)
     _draw_path(
         top,
         first.reference,
