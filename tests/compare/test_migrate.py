@@ -221,6 +221,13 @@ def test_a_saved_kitti_drift_loads_equal_to_the_same_evaluation_today(evo_data: 
             Drift(lengths_m=(100.0, 200.0)),
         )
     saved = load_result(SAVED / "drift_kitti.npz")
+    # Since then, t_end_s=700 on frame indices is said to be read as a frame index.
+    (frame_range,) = [n for n in today.comparison.notes if "read as a frame index" in n]
+    today = today.replace(
+        comparison=today.comparison.replace(
+            notes=tuple(n for n in today.comparison.notes if n != frame_range)
+        )
+    )
     # The reference and estimate names were the paths as written then; the trajectories
     # of then could not say that their stamps are frame indices.
     assert _same(saved.comparison.replace(reference=gt, estimate=orb), today.comparison)

@@ -10,6 +10,7 @@ import pytest
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
     Ape,
+    Drift,
     EvaluationSettings,
     ape,
     apply_transforms,
@@ -122,6 +123,34 @@ def test_frame_indices_are_not_matched_in_time_with_seconds() -> None:
         assert result.comparison.signals[0].stats.rms == pytest.approx(0.0, abs=1e-12)
     (both,) = evaluate(frames, frames, EvaluationSettings(), metrics=[Ape()])
     assert both.counts["matched"] == 20
+
+
+@pytest.mark.parametrize("metric", [Ape(), Drift(lengths_m=(5.0,))], ids=["ape", "drift"])
+@pytest.mark.parametrize(
+    ("frames", "start", "end", "said"),
+    [
+        (True, 3.0, 15.0, "`t_start_s=3` and `t_end_s=15` are read as frame indices, not"),
+        (True, None, 15.0, "`t_end_s=15` is read as a frame index, not seconds: the stamps"),
+        (True, None, None, None),
+        (False, 3.0, 15.0, None),
+    ],
+)
+def test_a_time_range_on_frame_indices_is_said_to_be_read_as_frames(
+    metric: Ape | Drift, frames: bool, start: float | None, end: float | None, said: str | None
+) -> None:
+    """KITTI read without its times: `--t-start 3` cut at frame 3, not at 3 s, without a
+    word, in ape and drift alike (a note of the one preparation both share)."""
+    walk = _walk(20, frames=frames)
+    settings = EvaluationSettings(t_start_s=start, t_end_s=end)
+    (result,) = evaluate(walk, walk, settings, metrics=[metric])
+    assert result.counts["matched"] == 20 - (start or 0) - (19 - (end or 19))
+    read = [note for note in result.notes if "frame ind" in note]
+    assert len(read) == (0 if said is None else 1)
+    if said is not None:
+        assert read[0].startswith(said)
+        assert read[0].endswith(
+            "(a KITTI file read without its times file; give the times files for seconds)"
+        )
 
 
 def test_frame_indices_of_two_lengths_are_matched_by_index_with_a_warning() -> None:

@@ -313,6 +313,27 @@ def _far_range(reference: PoseTrajectory, settings: EvaluationSettings) -> str |
     )
 
 
+def _range_in_frames(reference: PoseTrajectory, settings: EvaluationSettings) -> str | None:
+    """Say that the time range is read as frame indices, where the stamps are frame indices.
+
+    WHY: on KITTI files read without their times, ``t_start_s=100`` cut at frame 100
+    (not at 100 s) without a word, in ape, rpe and drift alike. ``None`` otherwise.
+    """
+    bounds = [
+        f"`{name}={value:g}`"
+        for name, value in (("t_start_s", settings.t_start_s), ("t_end_s", settings.t_end_s))
+        if value is not None
+    ]
+    if not (bounds and reference.stamps_are_frames):
+        return None
+    return (
+        f"{' and '.join(bounds)} "
+        f"{'are read as frame indices' if len(bounds) > 1 else 'is read as a frame index'}, "
+        "not seconds: the stamps are frame indices (a KITTI file read without its times "
+        "file; give the times files for seconds)"
+    )
+
+
 def _dropped_blocks(
     reference: PoseTrajectory, estimate: PoseTrajectory, association: Association
 ) -> list[str]:
@@ -660,7 +681,16 @@ def prepare(
             f"{association.n_matched} matched pose(s): {few}"
         )
         raise AlignmentError(msg) from err
-    notes = [note for note in (itself, by_index, _far_range(reference, settings)) if note]
+    notes = [
+        note
+        for note in (
+            itself,
+            by_index,
+            _range_in_frames(reference, settings),
+            _far_range(reference, settings),
+        )
+        if note
+    ]
     if time_offset is not None:
         notes += [time_offset.describe(), *time_offset.notes]
     if extrinsic is not None:
