@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import warnings
 from pathlib import Path
@@ -127,6 +128,33 @@ def test_unreadable_inputs_are_recorded_evaluation_failures_naming_the_file(
     assert (noref["status"], noref["error_type"]) == ("failed", "FormatError")
     assert "absent.tum: the run's reference does not exist (" in noref["error"]  # its entry
     assert set(summary.errors) == {"drift/line/1", "noref/line/1"}
+
+
+def test_an_unreadable_file_in_a_folder_input_fails_its_run_and_the_sweep_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file without read permission in a run's folder-valued estimate stopped the whole
+    sweep (``--serial``: bench ended on its PermissionError; local workers: retried, then
+    "not evaluated"). It is that run's recorded failure, naming the file."""
+    extra = '\n[[runs]]\nalgorithm = "bag"\nsequence = "line"\ntrial = 1\nestimate = "bag"\n'
+    path = _seed_runs(tmp_path, extra)
+    secret = tmp_path / "bag" / "a.db3"
+    secret.parent.mkdir()
+    secret.write_bytes(b"x")
+    opened = Path.open
+
+    def open_as_a_user(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self == secret:  # mode 000 refuses every user but root, who runs the tests here
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", open_as_a_user)
+    summary = _run(path, tmp_path / "out")
+    assert (summary.n_ok, summary.n_failed) == (2, 1)
+    bag = _rows(summary)["bag"]
+    assert (bag["status"], bag["error_type"]) == ("failed", "PermissionError")
+    assert bag["error"].startswith(f"{secret}: Permission denied: a sweep reads its inputs")
+    assert ResultStore(tmp_path / "out").count() == 3  # recorded as such
 
 
 def test_a_missing_estimate_is_a_failed_run_not_an_evaluation_error(tmp_path: Path) -> None:

@@ -59,16 +59,18 @@ __all__ = [
     "run_identity",
     "run_key",
     "settings_identity",
-    "special_input",
     "stamp",
     "strict_stamp",
     "unchanged",
+    "unhashed",
 ]
 
 #: The hash and stamp of an input that does not exist (a run that wrote nothing).
 MISSING = "missing"
 #: How :func:`file_sha256` marks an input that is not a file or folder.
 SPECIAL = "special: "
+#: How :func:`file_sha256` marks a file it cannot read (a folder's too): error type, file, why.
+UNREADABLE = "unreadable: "
 #: Seconds: a file modified this close to its hashing is re-hashed on ``--resume``.
 RACY_S = 2.0
 _READ = 1 << 20
@@ -174,7 +176,9 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
     missing input is not an error here: the run then ends as a recorded failure, and
     the hash changes once the file appears. A device, FIFO or socket is not read (a
     sweep reads its inputs once to hash them and again to evaluate them): its hash is
-    ``"special: "`` and what it is (:func:`special_input`), and the run fails saying so.
+    ``"special: "`` and what it is; a file that cannot be read (no read permission), or
+    a folder holding one, hashes as ``"unreadable: "``, the file and why. The run then
+    fails saying so (:func:`unhashed`).
 
     Examples
     --------
@@ -191,7 +195,10 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
     if target.is_dir():
         for item in sorted(p for p in target.rglob("*") if p.is_file()):
             digest.update(str(item.relative_to(target)).encode() + b"\0")
-            digest.update(file_sha256(item).encode())
+            inner = file_sha256(item)
+            if inner.startswith(UNREADABLE):  # the run's failure, naming the file
+                return inner
+            digest.update(inner.encode())
         return digest.hexdigest()
     kind = stream_kind(target)
     if kind is not None:  # never read: /dev/zero does not end, a FIFO would be used up
@@ -202,18 +209,36 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
                 digest.update(chunk)
     except (FileNotFoundError, NotADirectoryError):
         return MISSING
+    except OSError as err:  # WHY: raised, it stopped the whole sweep (--serial) or retried
+        return f"{UNREADABLE}{type(err).__name__}: {target}: {err.strerror or err}"
     return digest.hexdigest()
 
 
-def special_input(digest: str) -> str | None:
-    """Say what an input hashed as ``digest`` is when it is not a file or folder, else None.
+def unhashed(path: str | None, digest: str) -> tuple[str, str] | None:
+    """Return why the input at ``path``, hashed as ``digest``, was not read, else None.
+
+    The error type and text the run fails with: a device, FIFO or socket
+    (``FormatError``), a file that cannot be read (its ``OSError``, naming the file).
 
     Examples
     --------
-    >>> special_input(file_sha256("/dev/zero")), special_input("missing")
-    ('a character device', None)
+    >>> unhashed("/dev/zero", file_sha256("/dev/zero"))[1][:47]
+    '/dev/zero: is a character device, not a regular'
+    >>> error_type, why = unhashed("d", "unreadable: PermissionError: d/a.tum: Permission denied")
+    >>> error_type, why[:39]
+    ('PermissionError', 'd/a.tum: Permission denied: a sweep rea')
+    >>> unhashed("a.tum", "missing") is None
+    True
     """
-    return digest.removeprefix(SPECIAL) if digest.startswith(SPECIAL) else None
+    if digest.startswith(SPECIAL):
+        kind = digest.removeprefix(SPECIAL)
+        why = f"{path}: is {kind}, not a regular file: a sweep reads its inputs to hash them"
+        return "FormatError", f"{why} (give a file)"
+    if digest.startswith(UNREADABLE):
+        error_type, _, why = digest.removeprefix(UNREADABLE).partition(": ")
+        why += ": a sweep reads its inputs to hash them"
+        return error_type, f"{why} (make it readable, then bench --resume --verify)"
+    return None
 
 
 class HashCache:

@@ -28,9 +28,9 @@ from robot_msgs.batch.inputs import (
     content_digest,
     input_files,
     run_key,
-    special_input,
     stamp,
     strict_stamp,
+    unhashed,
 )
 from robot_msgs.batch.store import RecordHead, ResultStore, RunRecord
 from robot_msgs.batch.tasks import RunFunction, RunResult, Status, Task, run_task
@@ -306,13 +306,10 @@ def _run_one(
                 _refresh(store, key, hashed_at_ns, inputs)
             return RunSummary.kept(index, head, time.perf_counter() - started)
         task = Task(run=run, settings=job.settings, digest=digest)
-        special = [(paths[r], kind) for r, h in hashes.items() if (kind := special_input(h))]
-        if special:  # recorded as any unreadable input is, without reading it
-            path, kind = special[0]
-            why = f"{path}: is {kind}, not a regular file: a sweep reads its inputs to hash them"
-            result = RunResult.failure(task, "failed", "FormatError", f"{why} (give a file)")
-        else:
-            result = run_task(fn, task)
+        # An input not hashed (a device, a file without read permission) is the run's
+        # failure, recorded as any unreadable input is, without reading it.
+        unread = [why for r, h in hashes.items() if (why := unhashed(paths[r], h))]
+        result = RunResult.failure(task, "failed", *unread[0]) if unread else run_task(fn, task)
         if {role: strict_stamp(path) for role, path in paths.items()} != before:
             continue  # an input moved while it was read: its hash may not be of those bytes
         result = replace(result, attempts=attempt)
