@@ -334,6 +334,23 @@ def test_records_are_strict_json(tmp_path: Path) -> None:
     json.loads(path.read_text(), parse_constant=_refuse)
 
 
+def test_a_run_record_is_hashable_and_hashes_as_it_compares(tmp_path: Path) -> None:
+    """A frozen RunRecord kept ``inputs`` as the dict of lists it was given: ``hash`` raised
+    TypeError. Its file is as before (stamps as JSON arrays), so stored records still load."""
+    record = _record()
+    path = ResultStore(tmp_path).save(record)
+    loaded = ResultStore(tmp_path).load(KEY)
+    assert loaded == record
+    assert hash(loaded) == hash(record)
+    assert len({record, loaded, _record("failed")}) == 2
+    assert json.loads(path.read_text())["inputs"] == {
+        "estimate": {"stamp": [16, OLD], "sha256": "e" * 64},
+        "timing": {"stamp": MISSING, "sha256": MISSING},
+    }
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        record.inputs["estimate"] = (MISSING, MISSING)  # type: ignore[index]
+
+
 def test_a_nan_parameter_round_trips_through_a_record(tmp_path: Path) -> None:
     """A run's parameter ``x = nan`` came back ``None`` from its record (the report's
     to_dict() kept NaN a float, written null, read back as None where a parameter takes
@@ -386,6 +403,7 @@ def test_a_run_record_round_trips_and_its_head_says_what_it_holds(
     form = record.to_dict()
     twin = RunRecord.from_dict(form)
     assert twin == record
+    assert hash(twin) == hash(record)  # frozen, so hashable, and as it compares
     assert not twin != record  # noqa: SIM202 - the law itself
     assert (record != other) is (not record == other)  # noqa: SIM201
     assert RunRecord.from_dict(json.loads(dumps(form, indent=None))) == record
@@ -393,9 +411,8 @@ def test_a_run_record_round_trips_and_its_head_says_what_it_holds(
     assert (head.key, head.session, head.hashed_at_ns) == (
         record.key, record.session, record.hashed_at_ns,
     )  # fmt: skip
-    assert {role: (seen.stamp, seen.sha256) for role, seen in head.inputs.items()} == dict(
-        record.inputs
-    )
+    seen = {role: (seen.stamp, seen.sha256) for role, seen in head.inputs.items()}
+    assert replace(record, inputs=seen) == record
     result, report = record.result, record.result.report
     assert (head.result.digest, head.result.status) == (result.digest, result.status)
     assert (head.result.error_type, head.result.error) == (result.error_type, result.error)

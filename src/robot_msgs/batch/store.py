@@ -38,6 +38,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.io.bounded import mode_kind
 from robot_msgs.limits import current_limits
+from robot_msgs.msg.fields import FrozenMap
 from robot_msgs.strict_json import dumps, from_form
 
 if TYPE_CHECKING:
@@ -58,6 +59,11 @@ class RunRecord:
     ``inputs`` maps each role (``estimate``, ``reference``, ``timing``...) to
     ``(stamp, sha256)``; ``hashed_at_ns`` is when the worker stamped them (wall clock);
     ``session`` names the sweep that computed it.
+
+    Hashable, as a frozen value is: ``inputs`` is kept as a
+    :class:`~robot_msgs.msg.FrozenMap` and each stamp's JSON lists as tuples (the
+    record's file is the same). WHY: with the mapping as given (a dict of lists),
+    ``hash(record)`` raised ``TypeError: unhashable type: 'dict'``.
     """
 
     key: str
@@ -65,6 +71,11 @@ class RunRecord:
     hashed_at_ns: int
     inputs: Mapping[str, tuple[Stamp, str]]
     result: RunResult
+
+    def __post_init__(self) -> None:
+        """Keep ``inputs`` immutable: a FrozenMap of ``(stamp as tuples, sha256)``."""
+        frozen = FrozenMap({role: (_tuples(st), h) for role, (st, h) in self.inputs.items()})
+        object.__setattr__(self, "inputs", frozen)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -94,6 +105,11 @@ class RunRecord:
             inputs={role: (seen.stamp, seen.sha256) for role, seen in head.inputs.items()},
             result=RunResult.from_dict(data["result"], at="$.result"),
         )
+
+
+def _tuples(stamp: Stamp) -> Stamp:
+    """Return the stamp with its JSON lists as tuples (hashable), at every depth."""
+    return tuple(map(_tuples, stamp)) if isinstance(stamp, list | tuple) else stamp
 
 
 class _Seen(msgspec.Struct, frozen=True):  # an input when hashed
