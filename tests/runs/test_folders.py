@@ -6,6 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,9 @@ from robot_msgs.runs import discover_runs, load_run, load_runs
 from robot_msgs.runs.folders import PathResolver, is_run_folder
 from robot_msgs.runs.spec import natural_key
 from tests.runs.tree import make_tree
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 def test_folder_convention_finds_runs_and_sequence_references(tmp_path: Path) -> None:
@@ -173,12 +177,67 @@ def test_a_linked_folder_read_already_or_a_loop_is_not_followed_and_named(tmp_pa
     back = root / "orb" / "back"
     vins2 = f"{root / 'vins2'}: a symbolic link to {data / 'vins' / 'MH_01'}, inside"
     through = f"{data / 'vins'} read through {root / 'vins'}: not followed"
+    rule = "of two links the first met is followed: folders in name order, each folder's links"
     assert said == [
         f"{latest}: not followed (its runs are read where they are, not twice)",
         f"{back}: a symbolic link to {tmp_path}, which holds the runs folder: not followed (a loop)",
-        f"{up} {through} (a loop, or its runs twice)",
-        f"{vins2} {through} (its runs twice)",
+        f"{up} {through} (a loop, or its runs twice; {rule} before the folders below it)",
+        f"{vins2} {through} (its runs twice; {rule} before the folders below it)",
     ]
+
+
+def test_a_link_to_a_folder_that_is_not_there_is_named_in_a_warning(tmp_path: Path) -> None:
+    """``runs/vins -> /data/vins`` after /data/vins moved read none of its runs without a
+    word, where a link not followed for a loop is named. A run's own broken input (its
+    ``estimate.tum`` linked to nothing) stays that run's error, and hidden links are not
+    looked at."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    (root / "vins").symlink_to(tmp_path / "moved" / "vins")
+    (root / ".old").symlink_to(tmp_path / "moved" / "old")
+    (root / "orb" / "MH_01" / "1" / "timing.csv").symlink_to(tmp_path / "moved" / "timing.csv")
+    with pytest.warns(DataWarning) as seen:
+        runs = discover_runs(root)
+    assert [r.label for r in runs] == ["orb/MH_01/1"]
+    moved = tmp_path / "moved" / "vins"
+    said = f"{root / 'vins'}: a symbolic link to {moved}, which does not exist: not followed"
+    assert [str(w.message) for w in seen] == [f"{said} (no runs read there)"]
+
+
+class _Listed:
+    """What ``os.scandir`` gives, its entries in a chosen order."""
+
+    def __init__(self, entries: list[os.DirEntry[str]]) -> None:
+        self.entries = entries
+
+    def __enter__(self) -> Iterator[os.DirEntry[str]]:
+        return iter(self.entries)
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_of_two_overlapping_links_the_first_in_name_order_is_followed_however_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reverse: bool
+) -> None:
+    """``01`` and ``1`` (one natural key) linked to one folder: which was followed was the
+    order the file system listed them in. Now by name: ``01``, whatever the listing."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=1)
+    make_tree(tmp_path / "data", algorithms=("vins",), sequences=("MH_01",), trials=1)
+    (root / "1").symlink_to(tmp_path / "data" / "vins")
+    (root / "01").symlink_to(tmp_path / "data" / "vins")
+    scandir = os.scandir
+
+    def listed(path: Path) -> _Listed:
+        with scandir(path) as entries:
+            return _Listed(sorted(entries, key=lambda e: e.name, reverse=reverse))
+
+    monkeypatch.setattr(os, "scandir", listed)
+    with pytest.warns(DataWarning, match=r"runs/1: a symbolic link to .* read through .*runs/01:"):
+        runs = discover_runs(root)
+    assert [r.label for r in runs] == ["01/MH_01/1", "orb/MH_01/1"]
 
 
 def test_a_link_to_a_hidden_folder_in_the_root_is_followed(tmp_path: Path) -> None:

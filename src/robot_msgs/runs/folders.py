@@ -28,7 +28,10 @@ folders are skipped). A folder linked in (a symbolic link: results kept elsewher
 searched as if it were there, each folder once: a link into the root (but into a hidden
 folder, not searched otherwise), to a folder that holds the root, or to one that overlaps
 a folder read through another link is named in a warning and not followed (its runs
-would count twice, or the walk would loop).
+would count twice, or the walk would loop). Of two such links the first the walk meets
+is followed: it goes through folders in name order, deciding each folder's links (in
+name order) before walking the folders below it, so a link can win over a shallower one
+in a later folder. A link to nothing (its target missing) is named in a warning too.
 Its keys come from the path ``ROOT/{algorithm}/{sequence}/{trial}/`` and are overridden
 by ``meta.json`` (at other depths ``meta.json`` must name all three).
 A ``meta.json`` that cannot be read or is invalid fails its run alone, naming the file
@@ -84,6 +87,12 @@ _DEEPEST = 256
 #: Characters of a path below the root shown in an error, at most (its middle elided).
 _SHOWN = 80
 _SIDES = ("estimate", "reference")
+_LOGS = ("timing.csv", "tracking.csv", "resources.csv")
+#: Said with a link not followed because it overlaps another (the module's rule).
+_FIRST_MET = (
+    "of two links the first met is followed: folders in name order, "
+    "each folder's links before the folders below it"
+)
 _INPUTS = ("format", "topic", "times")
 
 
@@ -188,6 +197,7 @@ class Listing(NamedTuple):
     walk: tuple[str, ...]  # sub-folders, not hidden, not links: walked for runs
     found: bool = True  # False: no such folder
     links: tuple[str, ...] = ()  # sub-folders, not hidden, that are links: walked once
+    dangling: tuple[str, ...] = ()  # links to nothing, not hidden, not a run's files
 
 
 def list_folder(folder: Path) -> Listing:
@@ -199,6 +209,7 @@ def list_folder(folder: Path) -> Listing:
     kinds: dict[str, str] = {}
     walk: list[str] = []
     links: list[str] = []
+    dangling: list[str] = []
     found = True
     try:
         with os.scandir(folder) as entries:
@@ -207,6 +218,8 @@ def list_folder(folder: Path) -> Listing:
                     kind = "dir" if entry.is_dir() else ("file" if entry.is_file() else "other")
                     if kind == "dir" and not entry.name.startswith("."):
                         (links if entry.is_symlink() else walk).append(entry.name)
+                    elif kind == "other" and _dangling(entry):
+                        dangling.append(entry.name)
                 except OSError:
                     kind = "other"
                 kinds[entry.name] = kind
@@ -217,7 +230,23 @@ def list_folder(folder: Path) -> Listing:
     if kinds.get("meta.json") == "file":
         with contextlib.suppress(OSError), (folder / "meta.json").open("rb") as handle:
             handle.read(1 << 20)
-    return Listing(folder, kinds, tuple(walk), found, tuple(links))
+    return Listing(folder, kinds, tuple(walk), found, tuple(links), tuple(sorted(dangling)))
+
+
+def _dangling(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a link to nothing that may have been a folder of runs.
+
+    Not hidden, and not a file a run folder reads (a run's broken input is its error).
+    """
+    name = entry.name
+    runs_file = name in (*_LOGS, "meta.json") or (
+        name.partition(".")[0] in _SIDES and PurePath(name).suffix.lower() in TRAJECTORY_EXTENSIONS
+    )
+    return (
+        not (name.startswith(".") or runs_file)
+        and entry.is_symlink()
+        and not Path(entry.path).exists()
+    )
 
 
 def _trajectory_in(listing: Listing, stem: str) -> Path | None:
@@ -288,11 +317,7 @@ def _warn_if_logs_alone(listing: Listing) -> None:
     without a word, and its failure left out of the success rate: 1 of 1 runs
     succeeded where 1 of 2 had (a hunt). The convention stays: it is not a run.
     """
-    logs = [
-        name
-        for name in ("timing.csv", "tracking.csv", "resources.csv")
-        if listing.kinds.get(name) == "file"
-    ]
+    logs = [name for name in _LOGS if listing.kinds.get(name) == "file"]
     if logs:
         warnings.warn(
             f"{listing.folder}: holds {', '.join(logs)} but no estimate.<ext> or meta.json: "
@@ -579,12 +604,12 @@ class _Walk:
             where = "read" if real == target else f"inside {target} read"
             why = (
                 f"a symbolic link to {real}, {where} through {self._followed[target]}: not "
-                "followed (its runs twice)"
+                f"followed (its runs twice; {_FIRST_MET})"
             )
         elif (target := self._under.get(real)) is not None:
             why = (
                 f"a symbolic link to {real}, which holds {target} read through "
-                f"{self._followed[target]}: not followed (a loop, or its runs twice)"
+                f"{self._followed[target]}: not followed (a loop, or its runs twice; {_FIRST_MET})"
             )
         if why:
             warnings.warn(f"{link}: {why}", DataWarning, stacklevel=caller_stacklevel())
@@ -638,7 +663,17 @@ class _Walk:
             The folder, :data:`_DEEPEST` levels down, holds folders.
         """
         self.listed += 1
-        linked = sorted(listing.links, key=natural_key)
+        for name in listing.dangling:  # WHY: a link to a moved results folder read nothing, unsaid
+            link = listing.folder / name
+            warnings.warn(
+                f"{link}: a symbolic link to {os.path.realpath(link)}, which does not exist: "
+                "not followed (no runs read there)",
+                DataWarning,
+                stacklevel=caller_stacklevel(),
+            )
+        # By name, then as written: names of one natural key (``01``, ``1``) came in the
+        # order the system listed them, and so did which of two overlapping links won.
+        linked = sorted(listing.links, key=lambda name: (natural_key(name), name))
         names = (*listing.walk, *(name for name in linked if self._follow(listing.folder / name)))
         if names and depth >= _DEEPEST:
             first = "/".join(listing.folder.relative_to(self.base).parts[:3])
