@@ -188,6 +188,29 @@ def test_matched_in_space_the_text_names_the_checks_of_stamps_left_unrun(
     assert "not checked" not in capsys.readouterr().out
 
 
+def test_matched_in_space_offset_auto_is_said_unused_and_ape_skips_its_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rgbdslam 1000 s late, ``--sync spatial --offset auto``: ape searched ±1 s and
+    refused ("Cannot estimate a time offset"), where spatial pairing reads no offset; the
+    doctor listed time_offset unrun without a word of the flag given."""
+    est = read_trajectory(resolve_path(EST))
+    late = tmp_path / "later.tum"
+    write_trajectory(late, est.replace(stamps_s=est.stamps_s + 1000.0), "tum")
+    flags = ["--sync", "spatial", "--offset", "auto"]
+    assert main(["doctor", GT, str(late), *flags]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == (
+        "not checked (in space): clock_domain, time_offset (--offset auto unused), "
+        "coverage, rate_mismatch"
+    )
+    assert main(["ape", GT, str(late), "--json", *flags]) == 0
+    searched = json.loads(capsys.readouterr().out)
+    assert main(["ape", GT, str(late), "--json", "--sync", "spatial"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert searched["signals"] == plain["signals"]
+
+
 def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

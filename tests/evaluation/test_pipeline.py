@@ -50,6 +50,23 @@ def test_sync_spatial_recovers_the_ape_of_a_time_shifted_estimate() -> None:
     assert result.comparison.counts["matched"] == len(pairs.reference)
 
 
+@pytest.mark.parametrize("metric", ["ape", "rpe"])
+def test_sync_spatial_skips_the_offset_search_and_says_it_unused(metric: str) -> None:
+    """Matched in space no offset pairs a pose: rgbdslam an hour late was refused with
+    ``offset_auto`` ("Cannot estimate a time offset", the search's ±1 s misses the
+    reference), where the same pairs without it give their APE."""
+    ref, est = fr1()
+    late = est.replace(stamps_s=est.stamps_s - 3600.0)
+    run = ape if metric == "ape" else rpe
+    plain = run(ref, late, settings=EvaluationSettings(sync="spatial"))
+    searched = run(ref, late, settings=EvaluationSettings(sync="spatial", offset_auto=True))
+    assert searched.stats == plain.stats
+    assert searched.time_offset is None
+    unused = [n for n in searched.comparison.notes if n not in plain.comparison.notes]
+    said = "no clock offset pairs the poses: the offset search (`offset_auto=`) is unused"
+    assert unused == [f"matched in space (`sync='spatial'`), {said}"]
+
+
 def test_max_distance_goes_with_sync_spatial_only() -> None:
     with pytest.raises(ValidationError, match=r"`sync='spatial'` \(the distance of a spatial"):
         EvaluationSettings(max_distance_m=0.1)

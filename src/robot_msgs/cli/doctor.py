@@ -82,7 +82,11 @@ def _fix_text(finding: Finding) -> str:
 
 
 def format_diagnosis(
-    diagnosis: Diagnosis, width: int | None = None, *, in_space: bool = False
+    diagnosis: Diagnosis,
+    width: int | None = None,
+    *,
+    in_space: bool = False,
+    offset_auto: bool = False,
 ) -> str:
     """Return the text ``doctor`` prints: a header, then one line a finding.
 
@@ -91,7 +95,9 @@ def format_diagnosis(
     ``in_space``: matched in space (``--sync spatial``), a last line names the checks of
     stamps not run (:data:`~robot_msgs.evaluation.doctor.TIMED_KINDS`). WHY: a clean pair
     printed "nothing found" alone; only ``--json``'s ``checks`` said that no clock,
-    coverage or rate was compared (a review).
+    coverage or rate was compared (a review). ``offset_auto`` there: ``time_offset`` is
+    said with the offset search unused (in space no offset pairs a pose, and none is
+    searched: :func:`~robot_msgs.evaluation.prepare`).
     """
     from robot_msgs.evaluation.doctor import TIMED_KINDS  # noqa: PLC0415 - not for --help
 
@@ -107,7 +113,9 @@ def format_diagnosis(
         line = f"{finding.severity:<7} {finding.kind}: {flags_in_text(finding.summary)}"
         lines.append(line + (f" [fix: {fix}]" if fix else ""))
     said = (*diagnosis.checks, *diagnosis.kinds())
-    unrun = ", ".join(k for k in TIMED_KINDS if k not in said) if in_space else ""
+    unused = flags_in_text(" (`offset_auto=` unused)") if offset_auto else ""
+    unrun = ", ".join(k + unused * (k == "time_offset") for k in TIMED_KINDS if k not in said)
+    unrun = unrun if in_space else ""
     if unrun:  # 74 columns, all four
         lines.append(f"not checked (in space): {unrun}")
     if width is not None:
@@ -144,5 +152,8 @@ def run(args: argparse.Namespace) -> int:
         import shutil  # noqa: PLC0415
 
         width = max(shutil.get_terminal_size().columns, 40) if sys.stdout.isatty() else None
-        print(format_diagnosis(diagnosis, width, in_space=settings.sync == "spatial"))
+        in_space = settings.sync == "spatial"
+        print(
+            format_diagnosis(diagnosis, width, in_space=in_space, offset_auto=settings.offset_auto)
+        )
     return 1 if args.check and diagnosis.kinds("error", "warning") else 0

@@ -61,6 +61,11 @@ __all__ = [
 #: An SE(3) evaluation notes the Sim(3) scale of its poses when it is further than this
 #: from 1 (as the doctor's scale check: more than 10 %).
 SCALE_NOTED = 0.1
+#: The note of ``offset_auto`` under ``sync='spatial'``, which pairs poses by position.
+_OFFSET_UNUSED = (
+    "matched in space (`sync='spatial'`), no clock offset pairs the poses: the offset "
+    "search (`offset_auto=`) is unused"
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -567,7 +572,8 @@ def prepare(
         defaults: all poses, nearest within 0.01 s, no alignment). In this order: the
         time range keeps the reference poses stamped within ``[t_start_s, t_end_s]``, as
         evo does; the transforms move the estimate; with ``offset_auto`` the offset is
-        estimated on these and used for the association; after the alignment both
+        estimated on these and used for the association (matched in space, no offset
+        pairs a pose: not searched, noted unused); after the alignment both
         matched trajectories are projected onto ``project_to_plane``, as evo does.
     estimate_name : str
         The estimate's label (a file name), which a warning about it starts with.
@@ -648,7 +654,11 @@ def prepare(
     estimate = apply_transforms(estimate, settings)
     time_offset = None
     matching = settings
-    if settings.offset_auto:
+    # Matched in space, no offset pairs a pose: the search is skipped and said unused.
+    # WHY: `ape --sync spatial --offset auto` with rgbdslam 5000 s late was refused
+    # ("Cannot estimate a time offset"), the same APE without --offset auto.
+    unused = _OFFSET_UNUSED if settings.offset_auto and settings.sync == "spatial" else None
+    if settings.offset_auto and unused is None:
         time_offset = _estimated_offset(cut, estimate, settings)
         matching = settings.replace(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s
@@ -686,6 +696,7 @@ def prepare(
         for note in (
             itself,
             by_index,
+            unused,
             _range_in_frames(reference, settings),
             _far_range(reference, settings),
         )

@@ -20,7 +20,7 @@ Each check is the package's own, run once here (one road per idea):
   robot's rate and speed; frame indices on one side, or on both with different pose
   counts (matched by index: :func:`~robot_msgs.evaluation.pipeline.frames_by_index`);
   matched in space, a warning unless a setting reads that side's stamps (the time range,
-  the alignment window, ``offset_auto``: ``_in_space``);
+  the alignment window: ``_in_space``; not ``offset_auto``, unused in space);
 - ``clock_domain`` and ``time_offset``: :func:`~robot_msgs.evaluation.estimate_offset`,
   over the span that puts the estimate inside the reference when they hardly overlap
   (a different recording start; kept when the estimator notes nothing of its optimum,

@@ -84,9 +84,9 @@ def _in_space(finding: Finding, settings: EvaluationSettings) -> Finding:
     in seconds (a review). Still an error where a setting reads that side's stamps (a
     factor above 1 is the estimate's, below 1 the reference's; the readers' side is not
     known): the time range cuts the reference on its clock, the alignment window picks
-    the matched estimate's poses by their stamps, and ``offset_auto`` times both (``ape``
-    refuses rgbdslam in ms with ``--offset auto``, and finds no pose in its
-    ``--align-window``; a review).
+    the matched estimate's poses by their stamps (``ape`` finds no pose of rgbdslam in ms
+    in its ``--align-window``; a review). Not ``offset_auto``: in space the offset search
+    is skipped (:func:`~robot_msgs.evaluation.prepare`), so its stamps read nothing.
     """
     if settings.sync != "spatial" or finding.kind != "stamp_units" or finding.severity != "error":
         return finding
@@ -96,7 +96,7 @@ def _in_space(finding: Finding, settings: EvaluationSettings) -> Finding:
         "reference": settings.t_start_s is not None or settings.t_end_s is not None,
         "estimate": settings.align_window_s is not None,
     }
-    if settings.offset_auto or (reads[side] if side else any(reads.values())):
+    if reads[side] if side else any(reads.values()):
         return finding
     return finding.replace(
         severity="warning",
