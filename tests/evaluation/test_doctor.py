@@ -2823,3 +2823,19 @@ def test_a_match_in_space_lists_no_check_of_clocks_as_checked() -> None:
     assert d.checks[-1] == "worst_intervals"
     one = diagnose(_ref(), _rows(_est(), np.array([5])), EvaluationSettings(sync="spatial"))
     assert "clock_domain" not in one.checks
+
+
+def test_a_check_checked_or_found_counts_as_done_in_one_rule() -> None:
+    """What a stop names unrun (``diagnose``) and what ``doctor`` prints unrun in space
+    (``format_diagnosis``) both count a kind found as done; the rule was written twice.
+    A file of one pose is the reader's ``coverage`` finding: coverage ran, unlisted."""
+    from robot_msgs.cli.doctor import format_diagnosis
+    from robot_msgs.compare import Diagnosis, Finding
+    from robot_msgs.evaluation.doctor import TIMED_KINDS, not_checked
+
+    lost = Finding(kind="coverage", severity="warning", summary="1 pose only")
+    assert not_checked(TIMED_KINDS, ["clock_domain"], [lost]) == ("time_offset", "rate_mismatch")
+    assert not_checked(TIMED_KINDS, ["clock_domain"]) == TIMED_KINDS[1:]
+    d = Diagnosis(reference="r", estimate="e", findings=(lost,), checks=("clock_domain",))
+    text = format_diagnosis(d, in_space=True).splitlines()
+    assert text[-1] == "not checked (in space): time_offset, rate_mismatch"

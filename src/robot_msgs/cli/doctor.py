@@ -99,7 +99,7 @@ def format_diagnosis(
     said with the offset search unused (in space no offset pairs a pose, and none is
     searched: :func:`~robot_msgs.evaluation.prepare`).
     """
-    from robot_msgs.evaluation.doctor import TIMED_KINDS  # noqa: PLC0415 - not for --help
+    from robot_msgs.evaluation.doctor import TIMED_KINDS, not_checked  # noqa: PLC0415
 
     head = f"doctor: {diagnosis.estimate} against {diagnosis.reference}: "
     counts = [
@@ -112,10 +112,9 @@ def format_diagnosis(
         fix = _fix_text(finding)
         line = f"{finding.severity:<7} {finding.kind}: {flags_in_text(finding.summary)}"
         lines.append(line + (f" [fix: {fix}]" if fix else ""))
-    said = (*diagnosis.checks, *diagnosis.kinds())
     unused = flags_in_text(" (`offset_auto=` unused)") if offset_auto else ""
-    unrun = ", ".join(k + unused * (k == "time_offset") for k in TIMED_KINDS if k not in said)
-    unrun = unrun if in_space else ""
+    unchecked = not_checked(TIMED_KINDS, diagnosis.checks, diagnosis.findings)
+    unrun = ", ".join(k + unused * (k == "time_offset") for k in unchecked) if in_space else ""
     if unrun:  # 74 columns, all four
         lines.append(f"not checked (in space): {unrun}")
     if width is not None:

@@ -124,6 +124,7 @@ from robot_msgs.evaluation.doctor._rules import (
     EXTRINSIC_M,
     MAX_ESTIMATE_POSES,
     TIMED_KINDS,
+    not_checked,
 )
 from robot_msgs.evaluation.doctor._stamps import _in_range, _in_space, _range_missed, _stamp_units
 from robot_msgs.evaluation.pipeline import (
@@ -152,6 +153,7 @@ __all__ = [
     "TIMED_KINDS",
     "diagnose",
     "diagnose_files",
+    "not_checked",
 ]
 
 
@@ -292,9 +294,9 @@ def diagnose(
     if stop is not None:
         # WHY named: "stamps in ms read as seconds?", the reader's "1 pose only" and one
         # pose outside the other side's span were the only lines, nothing else run.
-        done = [*checks, *(f.kind for f in findings)]
         spatial = settings.sync == "spatial"
-        findings[findings.index(stop)] = _unrun_said(stop, done, "", spatial=spatial)
+        named = _unrun_said(stop, checks, "", spatial=spatial, found=findings)
+        findings[findings.index(stop)] = named
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     return Diagnosis(
@@ -358,7 +360,7 @@ def _time_checks(
         return _untold_checks(domain, reference, estimate, settings, checks, offset)
     missed = _range_missed(reference, estimate, settings, offset)
     if missed is not None:  # itself the coverage finding
-        return [*out, _unrun_said(missed, [*checks, "coverage"], "")]
+        return [*out, _unrun_said(missed, checks, "", found=[missed])]
     if domain is None:
         checks.append("time_offset")
         shifted, offset = _time_offset(reference, estimate, settings)
@@ -430,17 +432,19 @@ def _unrun_said(
     where: str = " at an offset not known",
     *,
     spatial: bool = False,
+    found: Sequence[Finding] = (),
 ) -> Finding:
-    """Return ``finding`` naming the checks of the clock and of matched poses not in ``checks``.
+    """Return ``finding`` naming the checks of the clock and of matched poses not run.
 
     The one wording of the checks a stop leaves unrun: at an offset not known, timed or
     found far (:func:`_untold_checks`), or, ``where`` empty, with no pose matched. WHY the
     clock's offset too: a far search refused (a second minimum, halves that disagree)
     named coverage and the rest, not ``time_offset``, which never ran either. ``spatial``:
     matched in space, the stamps' own checks (clocks, coverage, rates) are not named.
+    Run: those in ``checks`` and the kinds ``found`` (:func:`not_checked`).
     """
     kinds = (*(() if spatial else TIMED_KINDS), *_MATCHED_KINDS)
-    unrun = ", ".join(k for k in kinds if k not in checks)
+    unrun = ", ".join(not_checked(kinds, checks, found))
     return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
 
 

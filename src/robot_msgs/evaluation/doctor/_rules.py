@@ -13,6 +13,9 @@ import numpy as np
 from robot_msgs.evaluation.pipeline import SCALE_NOTED
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from robot_msgs.compare.diagnosis import Finding
     from robot_msgs.trajectory import PoseTrajectory
 
 #: An extrinsic rotation above this (and significant) is a warning, degrees.
@@ -68,6 +71,26 @@ _READING_SEVERITY = {
     "same_input": "warning",  # the reference's file given again (robot_msgs.io.read_inputs)
     "coverage": "warning",  # one pose only (robot_msgs.io.read_inputs): nothing is checked
 }
+
+
+def not_checked(
+    kinds: Iterable[str], checks: Iterable[str], findings: Iterable[Finding] = ()
+) -> tuple[str, ...]:
+    """Return the ``kinds`` neither in ``checks`` nor found, in their order.
+
+    A check that was checked or found counts as done: a reader's finding (a file of one
+    pose is ``coverage``) or a stop's own kind ran, listed or not. The one rule of what a
+    stop names unrun and of what ``doctor`` says unrun in space (it was written twice).
+
+    Examples
+    --------
+    >>> from robot_msgs.compare.diagnosis import Finding
+    >>> lost = Finding(kind="coverage", severity="warning", summary="1 pose only")
+    >>> not_checked(TIMED_KINDS, ["clock_domain"], [lost])
+    ('time_offset', 'rate_mismatch')
+    """
+    done = {*checks, *(f.kind for f in findings)}
+    return tuple(k for k in kinds if k not in done)
 
 
 def _round(value: float, digits: int = 6) -> float:
