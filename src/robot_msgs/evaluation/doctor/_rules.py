@@ -1,4 +1,4 @@
-"""The doctor's thresholds, and the small helpers its checks share.
+"""The doctor's thresholds, its lists of kinds, and the small helpers its checks share.
 
 Each threshold is stated, with why, in :mod:`robot_msgs.evaluation.doctor`.
 """
@@ -13,7 +13,7 @@ import numpy as np
 from robot_msgs.evaluation.pipeline import SCALE_NOTED
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from robot_msgs.compare.diagnosis import Finding
     from robot_msgs.trajectory import PoseTrajectory
@@ -91,6 +91,29 @@ def not_checked(
     """
     done = {*checks, *(f.kind for f in findings)}
     return tuple(k for k in kinds if k not in done)
+
+
+def _unrun_said(
+    finding: Finding,
+    checks: list[str],
+    where: str = " at an offset not known",
+    *,
+    spatial: bool = False,
+    found: Sequence[Finding] = (),
+) -> Finding:
+    """Return ``finding`` naming the checks of the clock and of matched poses not run.
+
+    The one wording of the checks a stop leaves unrun: at an offset not known, timed or
+    found far (:func:`._matched._untold_checks`), or, ``where`` empty, with no pose
+    matched. WHY the clock's offset too: a far search refused (a second minimum, halves
+    that disagree) named coverage and the rest, not ``time_offset``, which never ran
+    either. ``spatial``: matched in space, the stamps' own checks (clocks, coverage,
+    rates) are not named.
+    Run: those in ``checks`` and the kinds ``found`` (:func:`not_checked`).
+    """
+    kinds = (*(() if spatial else TIMED_KINDS), *_MATCHED_KINDS)
+    unrun = ", ".join(not_checked(kinds, checks, found))
+    return finding.replace(summary=f"{finding.summary}; not checked{where}: {unrun}")
 
 
 def _round(value: float, digits: int = 6) -> float:
