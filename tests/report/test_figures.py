@@ -607,6 +607,30 @@ def test_utm_sized_positions_are_labelled_as_the_coordinates_they_are(
     assert all(a.get_offset_text().get_text() == "" for a in (view.xaxis, view.yaxis))
 
 
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_utm_sized_tick_labels_of_a_3d_view_stand_apart_at_its_corner(
+    fr1: tuple[PoseTrajectory, PoseTrajectory], sign: float
+) -> None:
+    """Grouped by threes, a 3-D view's last easting ran into its first northing where
+    the two axes meet ("458,1005,429,250" in ape's view of georeferenced.tum): a 3-D
+    tick label is centred on its place, so a longer one reaches back to the other axis."""
+    shift = np.array([458000.0, 5429000.0, 160.0])
+    ref, est = (t.replace(positions_xyz=sign * (t.positions_xyz * 400 + shift)) for t in fr1)
+    result = ape(ref, est, settings=EvaluationSettings(align="se3"))
+    cube = evaluation_figure([("est", result)], result.comparison.signals, title="t", plane="xyz")
+    cube.canvas.draw()
+    renderer = cube.canvas.get_renderer()
+    view = cube.axes[0]
+    boxes = []
+    for axis in (view.xaxis, view.yaxis):
+        axis.get_tightbbox(renderer)  # places the 3-D tick labels where they are drawn
+        lo, hi = sorted(axis.get_view_interval())
+        shown = [t.label1 for t in axis.get_major_ticks() if lo <= t.get_loc() <= hi]
+        assert all("," in label.get_text() for label in shown)
+        boxes.append([label.get_window_extent(renderer) for label in shown])
+    assert not any(a.overlaps(b) for a in boxes[0] for b in boxes[1])
+
+
 def test_a_view_whose_x_labels_stand_apart_keeps_matplotlibs_own_ticks(
     fr1: tuple[PoseTrajectory, PoseTrajectory], result: EvaluationResult
 ) -> None:

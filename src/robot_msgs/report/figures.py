@@ -565,7 +565,14 @@ def _label_plane(ax: Any, plane: str) -> None:
         ax.set_box_aspect((1.0, 1.0, 1.0), zoom=0.8)
         for axis in (ax.xaxis, ax.yaxis):  # a northing's seven digits ran into "y [m]"
             labels = axis.get_major_formatter().format_ticks(axis.get_ticklocs())
-            axis.labelpad = 4.0 + 6.0 * max(0, max(map(len, labels), default=0) - 6)
+            extra = max(0, max(map(len, labels), default=0) - 6)
+            # A 3-D tick label is centred on its place and reaches back half its width:
+            # grouped by threes, the last easting ran into the first northing at the
+            # box's corner ("458,1005,429,250", ape's view of georeferenced.tum). Long
+            # labels stand 4 pt further out a character, and the axis label with them.
+            if extra:  # (a view without ticks has no pad to read)
+                axis.set_tick_params(pad=axis.get_major_ticks()[0].get_pad() + 4.0 * extra)
+            axis.labelpad = 4.0 + 10.0 * extra
     else:
         ax.set_aspect("equal", adjustable="datalim")
         _x_ticks_apart(ax)
