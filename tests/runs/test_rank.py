@@ -174,6 +174,8 @@ def test_algorithms_run_on_different_sequences_get_a_note_with_their_counts() ->
 def test_average_ranks_by_hand() -> None:
     assert average_ranks([0.3, 0.1, 0.2]) == [3.0, 1.0, 2.0]
     assert average_ranks([0.2, 0.1, 0.2, math.nan]) == [2.5, 1.0, 2.5, 4.0]
+    assert average_ranks([math.nan, math.nan]) == [1.5, 1.5]
+    assert average_ranks([]) == []
 
 
 def test_average_ranks_put_no_score_after_a_score_of_inf() -> None:
@@ -183,9 +185,6 @@ def test_average_ranks_put_no_score_after_a_score_of_inf() -> None:
     assert average_ranks([0.1, math.inf, math.nan]) == [1.0, 2.0, 3.0]
     assert average_ranks([math.nan, math.inf, math.nan, 0.1]) == [3.5, 2.0, 3.5, 1.0]
     assert average_ranks([-0.0, 0.0, math.inf, math.inf]) == [1.5, 1.5, 3.5, 3.5]
-    assert average_ranks([]) == []
-    assert average_ranks([math.nan, math.nan]) == [1.5, 1.5]
-    assert average_ranks([]) == []
 
 
 def test_no_accuracy_means_no_ranking() -> None:
