@@ -170,6 +170,21 @@ def test_a_time_range_on_frame_indices_is_said_to_be_read_as_frames(
         )
 
 
+def test_a_far_time_range_on_frame_indices_is_said_in_frames() -> None:
+    """KITTI 00 without its times, `--t-end 100000`: beside "read as a frame index, not
+    seconds", the far-range note said "9.55e+04 s after the reference's last stamp
+    (0.000000 .. 4540.000000 s) ... not in seconds from their start"."""
+    walk = _walk(20, frames=True)
+    settings = EvaluationSettings(t_start_s=-50.0, t_end_s=100.0)
+    (result,) = evaluate(walk, walk, settings, metrics=[Ape()])
+    far = [note for note in result.notes if "cuts no pose" in note]
+    said = (
+        "`t_start_s=-50` is 50 frames before the reference's first frame and `t_end_s=100` "
+        "is 81 frames after the reference's last frame (0 .. 19), and cuts no pose"
+    )
+    assert far == [said]
+
+
 def test_frame_indices_of_two_lengths_are_matched_by_index_with_a_warning() -> None:
     """KITTI 00's ORB estimate from its 541st frame, both read without times: paired with
     the reference's first 4000 frames, 203.7 m with se3, without a word (evo refuses)."""

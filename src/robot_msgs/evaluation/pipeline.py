@@ -295,7 +295,10 @@ def _far_range(reference: PoseTrajectory, settings: EvaluationSettings) -> str |
     WHY: ``t_start_s=10`` (evo's ``--t_start 10``, typed as seconds from the start) on
     stamps at 1.3e9 s kept every pose without a word. The range is on the stamps' clock;
     a bound more than the reference's span before its first stamp (after its last) cuts
-    nothing and was most likely meant from the start. ``None`` otherwise.
+    nothing and was most likely meant from the start. ``None`` otherwise. On frame
+    indices (KITTI read without its times) it is said in frames: beside
+    :func:`_range_in_frames`'s "read as a frame index, not seconds", it said "9.55e+04 s
+    after the reference's last stamp (0.000000 .. 4540.000000 s)" on KITTI 00.
     """
     stamps = reference.stamps_s
     if not len(stamps):
@@ -303,15 +306,23 @@ def _far_range(reference: PoseTrajectory, settings: EvaluationSettings) -> str |
     first, last = float(stamps[0]), float(stamps[-1])
     span = last - first
     start, end = settings.t_start_s, settings.t_end_s
+    frames = reference.stamps_are_frames
+
+    def away(gap: float) -> str:
+        return f"{gap:g} frames" if frames else f"{gap:.3g} s"
+
+    stamp = "frame" if frames else "stamp"
     far = []
     if start is not None and start < first - span:
         far.append(
-            f"`t_start_s={start:g}` is {first - start:.3g} s before the reference's first stamp"
+            f"`t_start_s={start:g}` is {away(first - start)} before the reference's first {stamp}"
         )
     if end is not None and end > last + span:
-        far.append(f"`t_end_s={end:g}` is {end - last:.3g} s after the reference's last stamp")
+        far.append(f"`t_end_s={end:g}` is {away(end - last)} after the reference's last {stamp}")
     if not far:
         return None
+    if frames:
+        return f"{' and '.join(far)} ({first:g} .. {last:g}), and cuts no pose"
     return (
         f"{' and '.join(far)} ({stamp_text(first)} .. {stamp_text(last)} s), and cuts no "
         "pose: the time range is on the stamps' own clock, not in seconds from their start"
