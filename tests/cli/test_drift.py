@@ -164,6 +164,8 @@ def test_segment_flags_the_protocol_would_ignore_are_refused(
         (["--lengths", "100,-5"], "--lengths 100,-5: expected float >= 0.001, got float -5.0"),
         # 1e-320 m (1 / 1e-320 is infinite) let NumPy's overflow warning out and gave n = 0.
         (["--lengths", "100,0.0005"], "--lengths 100,0.0005: expected float >= 0.001, got"),
+        # echoed "--lengths 9.99989e-321" (:g's six digits of a subnormal, exact too)
+        (["--lengths", "1e-320"], "--lengths 1e-320: expected float >= 0.001, got float 1e-320"),
         (
             ["--lengths", "100,200,100"],
             "--lengths 100,200,100: expected distinct segment lengths (100 m twice)",

@@ -141,13 +141,21 @@ def _fields_as_flags(text: str) -> str:
 def _value_text(value: object) -> str:
     """Write a value short (``0.02``, ``1``) but exact: a flag spelled must set the value.
 
-    A tuple is its values separated by commas (``100,200``).
+    A tuple is its values separated by commas (``100,200``). WHY the shorter of the two
+    exact spellings: ``:g`` drops a float's ``.0`` (``100``), but of a subnormal its six
+    digits are exact too, longer than ``repr``: ``--lengths 1e-320`` was echoed
+    ``--lengths 9.99989e-321``.
+
+    Examples
+    --------
+    >>> _value_text(100.0), _value_text(0.02), _value_text(1e-320), _value_text(1234567.0)
+    ('100', '0.02', '1e-320', '1234567.0')
     """
     if isinstance(value, tuple):
         return ",".join(map(_value_text, value))
     if isinstance(value, float):
-        text = f"{value:g}"
-        return text if float(text) == value else repr(value)
+        text, exact = f"{value:g}", repr(value)
+        return text if float(text) == value and len(text) <= len(exact) else exact
     return str(value)
 
 
