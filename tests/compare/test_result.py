@@ -210,3 +210,23 @@ def test_rpgs_aligned_estimate_is_what_save_aligned_writes_not_the_scaled_one(
         )
     (ape_result,) = evaluate(ref, est, EvaluationSettings(align="sim3"), metrics=[Ape()])
     assert ape_result.aligned_estimate is ape_result.estimate
+
+
+def test_rpgs_aligned_estimate_moves_pose_covariances_as_save_aligned_does(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """Rotated and shifted only, rpg's scaled estimate kept its covariances unscaled:
+    ``aligned_estimate`` was s² = 1/4 of what ``move`` (``--save-aligned``) writes."""
+    from robot_msgs.evaluation import relative_error
+
+    ref = fr1[0]
+    est = _turned_scaled_shifted(ref)
+    n = len(est)
+    est = est.replace(covariance_6x6=np.tile(np.diag([4e-4] * 3 + [1e-4] * 3), (n, 1, 1)))
+    result = relative_error(ref, est)
+    assert result.alignment.scale == pytest.approx(2.0)
+    aligned, moved = result.aligned_estimate.covariance_6x6, result.move(est).covariance_6x6
+    assert aligned is not None
+    assert moved is not None
+    np.testing.assert_allclose(aligned, moved, rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(aligned[:, 0, 0], 4 * 4e-4, rtol=1e-9)  # (2 · 1 cm)²

@@ -168,10 +168,17 @@ class EvaluationResult(Msg):
         rpg_trajectory_evaluation's trajectory plots draw its Sim(3)-aligned
         ``p_es_aligned``. WHY: ``drift --protocol rpg --plot`` drew the scaled one, 132°
         off the ground truth on fr2_desk, beside a ``--save-aligned`` file that was aligned.
+        The scaled one's positions are divided by the scale and moved by
+        :func:`compared_estimate`, as :meth:`move` moves them: only rotated and shifted,
+        its pose covariances (which rpg does not scale) came out ``s²`` off :meth:`move`'s.
         """
-        if self.compared_estimate is None or self.metric != "relative_error":
+        scaled = self.compared_estimate
+        if scaled is None or self.metric != "relative_error":
             return self.estimate
-        return self.alignment.replace(scale=1.0).apply(self.compared_estimate)
+        s = self.alignment.scale  # a Sim(3) scale, > 0
+        return compared_estimate(
+            scaled.replace(positions_xyz=scaled.positions_xyz / s), self.alignment
+        )
 
     def replace(self, **changes: Any) -> EvaluationResult:
         """Return a copy with some fields changed; ``estimate=`` sets the estimate as compared.
