@@ -320,6 +320,59 @@ def test_consistent_error_stats_are_accepted_and_empty_ones_are_all_nan() -> Non
     assert empty == error_stats([nan, nan], t=[0.0, 1.0])
 
 
+#: One sample of 0.5 m, by hand: it is its min, max, mean, median, final, rms, max_abs and p95.
+_ONE = {
+    "n": 1, "rms": 0.5, "mean": 0.5, "median": 0.5, "std": 0.0, "min": 0.5,
+    "max": 0.5, "max_abs": 0.5, "p95_abs": 0.5, "final": 0.5,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("changes", "said"),
+    [
+        ({"min": 0.4}, r"min == max when n == 1, got min 0.4 and max 0.5 - at `ErrorStats\.min`"),
+        ({"min": -0.5}, r"min == max when n == 1, got min -0.5 and max 0.5"),
+        (
+            {"mean": 0.5 + 1e-12},
+            r"mean == min when n == 1, got min 0.5 and mean 0.500000000001 - at",
+        ),
+        ({"std": 0.1}, r"Expected 0 when n == 1, got float 0.1 - at `ErrorStats\.std`"),
+        ({"p95_abs": 0.4}, r"p95_abs == max_abs when n == 1, got p95_abs 0.4 and max_abs 0.5"),
+        ({"iae": 0.0}, r"Expected NaN when n == 1 .* at `ErrorStats\.iae`"),
+    ],
+)
+def test_the_statistics_of_one_sample_have_no_spread(changes: dict[str, float], said: str) -> None:
+    """n=1 with min 0.4 and max 0.5, or std 0.1, was taken: no single sample gives them."""
+    assert ErrorStats(**_ONE) == error_stats([0.5])  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=said):
+        ErrorStats(**{**_ONE, **changes})  # type: ignore[arg-type]
+    with pytest.raises(ValidationError, match=said):
+        error_stats([0.5]).replace(**changes)
+
+
+def test_a_magnitude_of_minus_zero_is_stored_as_zero() -> None:
+    """std=-0.0 was kept and said "-0.0"; it equals 0.0 and hashes alike, so it is stored so."""
+    zero = error_stats([1.0, 1.0])
+    minus = zero.replace(std=-0.0)
+    assert math.copysign(1.0, minus.std) == 1.0
+    assert "std=0.0" in repr(minus)
+    assert minus == zero
+    assert hash(minus) == hash(zero)
+    edge = error_stats([0.0, 0.0]).replace(rms=-0.0, max_abs=-0.0, p95_abs=-0.0)
+    assert [math.copysign(1.0, v) for v in (edge.rms, edge.max_abs, edge.p95_abs)] == [1.0] * 3
+    assert ErrorStats.from_dict({**zero.to_dict(), "std": -0.0}).to_dict()["std"] == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_the_statistics_of_one_sample_of_any_magnitude_are_accepted(value: float) -> None:
+    """What error_stats gives for one sample (with a time axis too) keeps the n=1 rules."""
+    stats = error_stats([value, math.nan], t=[0.0, 1.0])
+    assert stats.n == 1
+    assert stats.min == stats.max == stats.mean == stats.median == stats.final == value
+    assert math.isnan(stats.iae)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(

@@ -53,7 +53,9 @@ class ErrorStats(Msg):
     Attributes
     ----------
     n : int
-        The finite samples summarised; 0: no data, and every other field is then NaN.
+        The finite samples summarised; 0: no data, and every other field is then NaN;
+        1: ``min == max == mean == median == final``, ``std == 0``, ``p95_abs ==
+        max_abs`` and the integrals NaN.
     rms : float, the signal's unit
         Root mean square, ``sqrt(mean(e²))``: of the error's magnitude, >= 0.
     mean : float, the signal's unit
@@ -61,7 +63,8 @@ class ErrorStats(Msg):
     median : float, the signal's unit
         Median, keeping the error's sign.
     std : float, the signal's unit
-        Population standard deviation (ddof 0, as evo's), >= 0.
+        Population standard deviation (ddof 0, as evo's), >= 0; ``-0.0`` is stored as
+        ``0.0``, as in every magnitude.
     min : float, the signal's unit
         The smallest sample, keeping the error's sign.
     max : float, the signal's unit
@@ -122,6 +125,14 @@ class ErrorStats(Msg):
         ):  # fmt: skip
             name = next(n for n in (*_MAGNITUDES, "iae", "ise", "itae") if getattr(self, n) < 0)
             raise self._fail(field=name, expected="a magnitude >= 0", got=getattr(self, name))
+        if 0.0 in (  # -0.0 too: equal to 0.0, hashed alike, but said "-0.0" (a walk)
+            self.rms, self.std, self.max_abs, self.p95_abs, self.iae, self.ise, self.itae
+        ):  # fmt: skip
+            for name in (*_MAGNITUDES, "iae", "ise", "itae"):
+                if getattr(self, name) == 0.0:
+                    self._normalise(name, 0.0)
+        if self.n == 1:
+            self._check_one_sample()
         # Rules between two statistics, named by the rule broken and both its fields:
         # replace(min=0.35) was refused 'at `ErrorStats.median`', a field not changed
         if not self.min <= self.median <= self.max:
@@ -135,6 +146,27 @@ class ErrorStats(Msg):
         if self.p95_abs > self.max_abs:
             raise self._fail_rule(first="p95_abs", second="max_abs", rule="p95_abs <= max_abs")
         self._check_moments()
+
+    def _check_one_sample(self) -> None:
+        """Refuse a spread in one sample's statistics: it is its min, max, mean and p95.
+
+        ``min == max == mean`` (so ``median`` and ``final``, between them), ``std == 0``,
+        ``p95_abs == max_abs``, and no integral (no interval has two finite ends). WHY: n=1
+        with min 0.4 and max 0.5, or std 0.1, was taken (a walk); no single sample gives it.
+        """
+        if self.max != self.min:
+            raise self._fail_rule(first="min", second="max", rule="min == max when n == 1")
+        if self.mean != self.min:
+            raise self._fail_rule(first="min", second="mean", rule="mean == min when n == 1")
+        if self.std != 0.0:
+            raise self._fail(field="std", expected="0 when n == 1", got=self.std)
+        if self.p95_abs != self.max_abs:
+            rule = "p95_abs == max_abs when n == 1"
+            raise self._fail_rule(first="p95_abs", second="max_abs", rule=rule)
+        for name in ("iae", "ise", "itae"):
+            if not math.isnan(getattr(self, name)):
+                expected = "NaN when n == 1 (no interval has two finite ends)"
+                raise self._fail(field=name, expected=expected, got=getattr(self, name))
 
     def _fail_order(self, name: str, value: float, slack: float = 0.0) -> ValidationError:
         """Build the refusal of ``min <= name <= max``, naming ``name`` and the bound broken."""
