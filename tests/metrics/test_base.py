@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import SettingsMismatchError
+from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.metrics import (
     DTW,
     NDTW,
@@ -34,7 +34,7 @@ from robot_msgs.metrics import (
     path_length,
     path_smoothness,
 )
-from robot_msgs.metrics.base import StreamingMean
+from robot_msgs.metrics.base import StreamingMean, check_points, check_samples
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -208,3 +208,13 @@ def test_a_one_dimensional_path_of_tiny_steps_keeps_its_length_and_shape() -> No
     assert float(path_length(path)) == 1e-300
     assert float(path_smoothness(path)) == 1.0
     assert float(dtw([[0.0]], [[-1e-300]])) == 1e-300
+
+
+def test_the_refusal_of_too_few_points_or_samples_counts_them_in_good_english() -> None:
+    """check_points said "at least 1 points" (a walk); one point is singular."""
+    with pytest.raises(ValidationError, match=r"with at least 1 point along axis -2 \(shape"):
+        check_points("prediction", np.zeros((0, 3)), min_points=1)
+    with pytest.raises(ValidationError, match=r"with at least 3 points along axis -2"):
+        check_points("prediction", np.zeros((2, 3)), min_points=3)
+    with pytest.raises(ValidationError, match=r"with at least 1 sample along axis -1 \(shape"):
+        check_samples("speed", np.zeros(0), min_samples=1)

@@ -540,7 +540,8 @@ def check_points(
         raise ValidationError(msg)
     if shape[-2] < min_points:
         msg = (
-            f"Expected `{name}` with at least {min_points} points along axis -2 "
+            f"Expected `{name}` with at least {min_points} point{'s' * (min_points != 1)} "
+            "along axis -2 "
             f"(shape (..., L, D), L >= {min_points}), got shape {shape}"
         )
         raise ValidationError(msg)
@@ -567,7 +568,8 @@ def check_samples(name: str, value: Any, *, min_samples: int) -> Any:
     arr = as_float_array(name, value)
     if arr.ndim < 1 or arr.shape[-1] < min_samples:
         msg = (
-            f"Expected `{name}` with at least {min_samples} samples along axis -1 "
+            f"Expected `{name}` with at least {min_samples} sample{'s' * (min_samples != 1)} "
+            "along axis -1 "
             f"(shape (..., L), L >= {min_samples}), got shape {tuple(arr.shape)}"
         )
         raise ValidationError(msg)
