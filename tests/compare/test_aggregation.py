@@ -41,6 +41,30 @@ def test_aggregate_counts_failures_apart_from_accuracy() -> None:
     assert dict(agg.settings) == {"alignment": "se3", "max_diff_s": 0.01}
 
 
+def test_the_unit_of_an_aggregate_is_that_of_its_statistic() -> None:
+    """statistic="iae" kept the signal's "m", where each run's IAE is in m·s (the seed
+    page: unit × s, unit² × s, unit × s²). By hand, errors 0.1 and 0.3 m held 2 s: IAE
+    0.2 and 0.6 m·s, median 0.4 m·s."""
+
+    def run(error: float) -> Comparison:
+        stats = error_stats([error, error, error], t=[0.0, 1.0, 2.0])
+        return comparison(metric="ape", stats={"translation": stats})
+
+    units = {
+        s: aggregate([run(0.1), run(0.3)], statistic=s).signals[0].unit
+        for s in ("rms", "iae", "ise", "itae", "n")
+    }
+    assert units == {"rms": "m", "iae": "m·s", "ise": "m²·s", "itae": "m·s²", "n": ""}
+    iae = aggregate([run(0.1), run(0.3)], statistic="iae").stats["translation"]
+    assert iae.median == pytest.approx(0.4)
+    tally = AggregateTally(statistic="iae")
+    tally.update(run(0.1))
+    other = AggregateTally(statistic="iae")
+    other.update(run(0.3))
+    tally.merge(other)
+    assert tally.compute().signals[0].unit == "m·s"  # merged, still said once
+
+
 def test_mixing_alignments_raises_naming_the_setting() -> None:
     with pytest.raises(SettingsMismatchError, match=r"different settings of `alignment=`"):
         aggregate([_run(0.1, "se3", "a"), _run(0.2, "sim3", "b")])

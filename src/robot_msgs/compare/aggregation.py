@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.signal import Signal
-from robot_msgs.compare.statistics import ErrorStats, error_stats
+from robot_msgs.compare.statistics import ErrorStats, error_stats, statistic_unit
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.msg import Msg, Scalar, Value, message
 
@@ -80,7 +80,9 @@ class Aggregate(Msg):
         when no run succeeded.
     signals : tuple of Signal
         One per signal every successful run has, without series; its ``stats`` are of
-        the runs' ``statistic`` (one value per run), in the signal's unit.
+        the runs' ``statistic`` (one value per run), and its ``unit`` is that statistic's
+        (:func:`~robot_msgs.compare.statistics.statistic_unit`: ``m·s`` for the IAE of a
+        signal in ``m``).
     n_runs : int
         Every run: those that succeeded and those counted in ``failures``.
     statistic : str
@@ -498,8 +500,12 @@ class AggregateTally:
         mixed = sorted(k for k, v in settings.items() if v == _MIXED)
         if mixed:
             notes.append(f"forced: runs with different {', '.join(mixed)} settings are mixed")
+        # The unit is the statistic's: the IAE of metres is m·s (it was said "m": a walk).
         signals = tuple(
-            s.replace(stats=error_stats(np.frombuffer(self._values[s.name], dtype=np.float64)))
+            s.replace(
+                stats=error_stats(np.frombuffer(self._values[s.name], dtype=np.float64)),
+                unit=statistic_unit(self.statistic, s.unit),
+            )
             for s in self._first
             if len(self._values[s.name]) == self._n  # in every comparison
         )
