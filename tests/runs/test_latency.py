@@ -22,6 +22,7 @@ from robot_msgs.runs.logs import read_timing
 from tests.report.bagtools import write_pose_bag
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 
@@ -206,6 +207,17 @@ def test_dropped_frames_are_the_gaps_in_the_logs_frame_numbers(tmp_path: Path) -
     assert lat.notes == ("frame numbers are not increasing integers: dropped frames unknown",)
     assert dropped_frames([3, 2]) == -1
     assert dropped_frames([]) == 0
+
+
+@pytest.mark.parametrize(("function", "name"), [(rate_hz, "stamps_s"), (dropped_frames, "frame")])
+@pytest.mark.parametrize("given", [["a", "b"], ["0", "1"], [0.0, 1j], [[0.0], [1.0, 2.0]]])
+def test_rate_and_dropped_frames_refuse_what_is_not_numbers_naming_the_argument(
+    function: Callable[[object], object], name: str, given: list[object]
+) -> None:
+    """rate_hz(["a", "b"]) let NumPy's ValueError out ("could not convert string to
+    float"), and ["0", "1"] were read as numbers, where latency_from_samples refuses both."""
+    with pytest.raises(ValidationError, match=rf"Expected `{name}` as "):
+        function(given)
 
 
 def test_the_example_runs_dropped_frames() -> None:

@@ -150,12 +150,17 @@ def dropped_frames(frame: Any) -> int:
     frame : array_like, shape (N,), float64
         The ``frame`` column of ``timing.csv``.
 
+    Raises
+    ------
+    ValidationError
+        ``frame`` is not numbers (text, complex, ragged), naming it.
+
     Examples
     --------
     >>> dropped_frames([0, 1, 2, 5, 6]), dropped_frames([3, 4]), dropped_frames([0, 0.5])
     (2, 0, -1)
     """
-    f = np.asarray(frame, dtype=np.float64).reshape(-1)
+    f = real_array("frame", frame).reshape(-1)  # text: our error naming it, not NumPy's
     if f.size == 0:
         return 0
     if not (np.isfinite(f).all() and (np.floor(f) == f).all() and (np.diff(f) > 0).all()):
@@ -202,12 +207,17 @@ def rate_hz(stamps_s: Any) -> float:
     NaN for fewer than two stamps, a zero span, or one so short that the rate is past
     float64 (stamps 5e-324 s apart gave inf Hz, no rate measured).
 
+    Raises
+    ------
+    ValidationError
+        ``stamps_s`` is not numbers (text, complex, ragged), naming it.
+
     Examples
     --------
     >>> rate_hz([0.0, 0.1, 0.2, 0.4])
     7.5
     """
-    t = np.asarray(stamps_s, dtype=np.float64).reshape(-1)
+    t = real_array("stamps_s", stamps_s).reshape(-1)  # as dropped_frames reads its input
     if t.size < 2 or t[-1] <= t[0]:
         return math.nan
     first, last = float(t[0]), float(t[-1])  # Python's floats: inf, never a warning
