@@ -337,6 +337,17 @@ def test_example_names_reach_the_shipped_runs() -> None:
         resolve_input("example:runs/nope")
 
 
+def test_one_path_alone_is_one_input_not_its_letters(tmp_path: Path) -> None:
+    """load_runs("example:runs/runs.toml") read the string letter by letter and said
+    "e: no such manifest file, run folder or folder of runs"; a Path was not iterable."""
+    listed = load_runs(["example:runs/runs.toml"])
+    assert load_runs("example:runs/runs.toml").runs == listed.runs
+    make_tree(tmp_path)  # orb/MH_01/1
+    assert [r.name for r in load_runs(tmp_path).runs] == ["orb/MH_01/1"]
+    with pytest.raises(FormatError, match=r"^nope\.toml: no such manifest file"):
+        load_runs("nope.toml")
+
+
 def test_a_manifest_names_shipped_run_folders_and_roots_by_example_names(tmp_path: Path) -> None:
     # `path = "example:runs/kfslam/fr1_xyz/trial_1"` was refused as "not a run folder (no
     # such directory)" and a [[folders]] root "example:runs" as "expected a folder of

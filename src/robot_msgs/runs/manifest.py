@@ -421,7 +421,7 @@ class RunReader:
 
     def __init__(
         self,
-        inputs: Sequence[str | Path],
+        inputs: str | Path | Sequence[str | Path],
         *,
         evaluation: Mapping[str, Any] | None = None,
         metrics: Sequence[MetricSpec] | None = None,
@@ -429,6 +429,10 @@ class RunReader:
         reading: Mapping[str, Any] | None = None,
         threads: int = 8,
     ) -> None:
+        # One path is one input: a str is a sequence too, and load_runs("runs.toml") was
+        # read letter by letter ("r: no such manifest file", "." the working folder).
+        if isinstance(inputs, str | Path):
+            inputs = [inputs]
         self._resolver = PathResolver()
         self._sources: list[Callable[[], Iterator[RunSpec]]] = []
         tables: list[tuple[dict[str, Any], str]] = []
@@ -515,7 +519,7 @@ def _one_folder(folder: Path, name: str) -> Iterator[RunSpec]:
 
 
 def load_runs(
-    inputs: Sequence[str | Path],
+    inputs: str | Path | Sequence[str | Path],
     *,
     evaluation: Mapping[str, Any] | None = None,
     metrics: Sequence[MetricSpec] | None = None,
@@ -526,8 +530,9 @@ def load_runs(
 
     Parameters
     ----------
-    inputs : sequence of path-like
-        Manifests (``.toml``/``.json``), run folders, roots, or ``example:NAME``. A run
+    inputs : path-like or sequence of path-like
+        Manifests (``.toml``/``.json``), run folders, roots, or ``example:NAME``; one
+        path alone is one input. A run
         folder's run is named as given; a root's runs by their folder under the root (two
         roots holding the same names are refused: name them in a manifest).
     evaluation, metrics, judge, reading
