@@ -283,6 +283,31 @@ def test_the_ranking_unit_is_the_statistics() -> None:
     assert units == {"rms": "m", "iae": "m·s", "ise": "m²·s", "itae": "m·s²"}
 
 
+def test_successful_runs_without_the_statistic_are_said_to_be_unscored() -> None:
+    """An RPE over overlapping pairs has no IAE (no time axis): bench --statistic iae
+    ranked every algorithm "- (k)", the legend's "none succeeded", tied, with no word why
+    (a walk). Runs a, b and c succeeded; a's and b's signals have no time axis."""
+    runs = [_run("a", "s1", 0.1), _run("b", "s1", 0.2), _run("c", "s1", None)]
+    tally = RankingTally(statistic="iae")
+    tally.update(runs[0])
+    other = RankingTally(statistic="iae")
+    other.update(runs[1])
+    other.update(runs[2])
+    tally.merge(other)
+    for ranking in (rank_algorithms(runs, statistic="iae"), tally.compute()):
+        assert ranking is not None
+        assert ranking.notes[-1] == (
+            "2 successful runs have no finite iae of translation (an integral needs a time "
+            "axis: overlapping pairs have none): they are not scored"
+        )
+    one = rank_algorithms(runs[:1], statistic="ise")
+    assert one is not None
+    assert one.notes[-1].startswith("1 successful run has no finite ise of translation (")
+    ranked = rank_algorithms(runs, statistic="rms")
+    assert ranked is not None
+    assert not any("not scored" in note for note in ranked.notes)
+
+
 def test_a_count_is_no_statistic_to_rank_by_and_a_tie_is_said() -> None:
     """--statistic n ranked the algorithm with the fewest matched poses first; positions of
     a tie were told apart by name, unsaid (a review)."""

@@ -212,6 +212,7 @@ class RankingTally:
         self._left_out: Counter[str] = Counter()
         self._signed = False  # some run's errors below zero: the scores are magnitudes
         self._target = 0.0  # what a consistent estimate scores (a NEES's mean: its dof)
+        self._unscored = 0  # successful runs whose statistic is no finite number
 
     def update(self, report: RunReport) -> None:
         """Take one run's report."""
@@ -241,6 +242,8 @@ class RankingTally:
         value = rank_value(stats, self.statistic, target=self._target)
         if report.success and math.isfinite(value):
             group.values.append(value)
+        elif report.success:
+            self._unscored += 1
 
     def leave_out(self, reason: str) -> None:
         """Count a run with no report (``reason``: why it failed to evaluate, or was not)."""
@@ -282,6 +285,7 @@ class RankingTally:
         self._settings.merge(other._settings)
         self._left_out.update(other._left_out)
         self._signed |= other._signed
+        self._unscored += other._unscored
 
     def compute(self, *, force: bool = False) -> Ranking | None:
         """Return the ranking of everything taken so far; ``None`` when no run has the comparison.
@@ -360,6 +364,16 @@ class RankingTally:
                 "a mean rank over fewer sequences is not comparable with one over more."
             )
             notes = (*notes, differ)
+        if self._unscored:  # all ranked "- (k)", as if none succeeded, unsaid (a walk)
+            n = self._unscored
+            why = " (an integral needs a time axis: overlapping pairs have none)"
+            unscored = (
+                f"{n} successful {'run has' if n == 1 else 'runs have'} no finite "
+                f"{self.statistic} of {signal}"
+                f"{why if self.statistic in ('iae', 'ise', 'itae') else ''}: "
+                f"{'it is' if n == 1 else 'they are'} not scored"
+            )
+            notes = (*notes, unscored)
         return Ranking(
             metric=first.metric,
             signal=signal,
