@@ -12,7 +12,10 @@ plus 9 ignored columns) into a temporary folder, then times
 ``file_interface.read_tum_trajectory_file/read_kitti_poses_file/read_euroc_csv_trajectory``
 on the same files (best of a few repeats below 10^6 poses, one run at 10^6). It also
 checks that both readers return the same positions, so the timings compare equal work.
-evo is optional: without it only robot_msgs is timed.
+With ``--write`` it also times the writers on what was read (rows ``w-tum``...):
+``robot_msgs.io.write_tum/write_kitti/write_euroc`` (shortest exact numbers) against
+evo's ``write_tum_trajectory_file/write_kitti_poses_file`` (fixed precision; evo writes
+no EuRoC). evo is optional: without it only robot_msgs is timed.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from robot_msgs.errors import DataWarning
-from robot_msgs.io import read_euroc, read_kitti, read_tum
+from robot_msgs.io import read_euroc, read_kitti, read_tum, write_euroc, write_kitti, write_tum
 from robot_msgs.rotations import matrix_from_quat_xyzw
 
 
@@ -78,6 +81,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max", type=float, default=1e6, help="largest pose count (default 1e6)")
     parser.add_argument("--formats", default="tum,kitti,euroc")
+    parser.add_argument("--write", action="store_true", help="time the writers too")
     args = parser.parse_args()
     try:
         from evo.tools import file_interface as evo_io
@@ -92,9 +96,16 @@ def main() -> None:
             "kitti": evo_io.read_kitti_poses_file,
             "euroc": evo_io.read_euroc_csv_trajectory,
         }
+    writers = {"tum": write_tum, "kitti": write_kitti, "euroc": write_euroc}
+    evo_writers = {}
+    if evo_io is not None:
+        evo_writers = {
+            "tum": evo_io.write_tum_trajectory_file,
+            "kitti": evo_io.write_kitti_poses_file,
+        }
     sizes = [n for n in (10**3, 10**4, 10**5, 10**6) if n <= args.max]
     formats = args.formats.split(",")
-    header = f"{'format':6} {'poses':>9} {'robot_msgs s':>13} {'evo s':>9} {'evo/ours':>9} {'ours Mlines/s':>14}"
+    header = f"{'format':7} {'poses':>9} {'robot_msgs s':>13} {'evo s':>9} {'evo/ours':>9} {'ours Mlines/s':>14}"
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
@@ -113,9 +124,24 @@ def main() -> None:
                         raise SystemExit(msg)
                     ratio = t_evo / t_ours
                 print(
-                    f"{fmt:6} {n:>9} {t_ours:>13.4f} {t_evo:>9.4f} {ratio:>9.1f} {n / t_ours / 1e6:>14.2f}",
+                    f"{fmt:7} {n:>9} {t_ours:>13.4f} {t_evo:>9.4f} {ratio:>9.1f} {n / t_ours / 1e6:>14.2f}",
                     flush=True,
                 )
+                if args.write:
+                    out = Path(tmp) / f"out.{fmt}"
+                    t_ours, _ = best_time(
+                        lambda p, w=writers[fmt], t=traj: w(p, t, force=True), out, repeats
+                    )
+                    t_evo, ratio = float("nan"), float("nan")
+                    if fmt in evo_writers:
+                        t_evo, _ = best_time(
+                            lambda p, w=evo_writers[fmt], t=evo_traj: w(p, t), out, repeats
+                        )
+                        ratio = t_evo / t_ours
+                    print(
+                        f"{'w-' + fmt:7} {n:>9} {t_ours:>13.4f} {t_evo:>9.4f} {ratio:>9.1f} {n / t_ours / 1e6:>14.2f}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

@@ -10,9 +10,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
-from robot_msgs.io.table import _FEW_COMMENTS, _strip_comments, parse_table
+from robot_msgs.io.table import _FEW_COMMENTS, _strip_comments, format_rows, parse_table
 
 _REGEX = re.compile(r"#[^\n]*")
+
+#: Floats at the edges of repr's forms: signed zero, subnormals, the extremes, whole
+#: numbers, and each side of 1e-4 and 1e16, where repr starts writing an exponent.
+_EDGE_FLOATS = st.sampled_from(
+    [
+        *(0.0, -0.0, 5.0, -3.0, 1e-300, 1e300, 5e-324, -2.225e-308, 2.2250738585072014e-308),
+        *(1.7976931348623157e308, 1e-4, 9.999999999999999e-05, 1e16, 9999999999999998.0),
+        *(2.0**53, 0.1, 1.6e9 + 0.123456789, float("nan"), float("inf"), -float("inf")),
+    ]
+)
 
 
 @given(st.text(alphabet="#\n\r 1a", max_size=200))
@@ -42,3 +52,36 @@ def test_a_lone_carriage_return_after_one_field_says_one_field() -> None:
     """A times file whose line ends in CR and blanks was told "(1 fields)"."""
     with pytest.raises(FormatError, match=r"only blanks after it on the line \(1 field\);"):
         parse_table("0.5\r  \n1.0\n", source="t.txt", columns=("t",))
+
+
+@given(
+    st.integers(1, 5).flatmap(
+        lambda cols: st.lists(
+            st.lists(_EDGE_FLOATS | st.floats(width=64), min_size=cols, max_size=cols),
+            min_size=1,
+            max_size=12,
+        )
+    ),
+    st.sampled_from([" ", ",", ", "]),
+    st.booleans(),
+)
+def test_format_rows_writes_each_float_as_its_repr(
+    rows: list[list[float]], separator: str, ints: bool
+) -> None:
+    """The fast road (msgspec) writes the bytes of ``repr``, one number at a time."""
+    leading = [(-1) ** k * 10**18 + k for k in range(len(rows))] if ints else None
+    expected = "".join(
+        separator.join([*([str(leading[k])] if leading else []), *map(repr, row)]) + "\n"
+        for k, row in enumerate(rows)
+    )
+    given_ints = np.array(leading, dtype=np.int64) if leading else None
+    assert format_rows(np.array(rows), separator=separator, leading_ints=given_ints) == expected
+
+
+def test_format_rows_writes_the_rows_of_every_block_in_order() -> None:
+    """Tables longer than one block (4096 rows) are written block by block, every row once."""
+    rows = np.random.default_rng(0).normal(size=(3 * 4096 + 5, 3)) * [1.0, 1e-5, 1e17]
+    stamps = np.arange(len(rows), dtype=np.int64) * 10**9
+    lines = zip(stamps.tolist(), rows.tolist(), strict=True)
+    expected = "".join(f"{t},{x!r},{y!r},{z!r}\n" for t, (x, y, z) in lines)
+    assert format_rows(rows, separator=",", leading_ints=stamps) == expected

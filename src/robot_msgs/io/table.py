@@ -16,6 +16,13 @@ float64 values (every number correctly rounded, as Python's ``float``):
 
 So the rules live in one place (the general path), and a file the fast path declines
 is read the same, only slower; a test checks the two roads agree on generated tables.
+
+Writing (:func:`format_rows`, under the TUM, KITTI and EuRoC writers) gives each float
+its shortest exact form, as Python's ``repr`` does. msgspec's JSON encoder writes the
+same digits about eight times as fast (1.6e6 floats: 0.12 s against 1.0 s), so the
+magnitudes both write without an exponent go through it, a call per 4096 rows, the others
+(below 1e-4, 1e16 and above, NaN, inf) through ``repr``: 2e5 TUM rows in 0.29 s instead
+of 1.5 s on one loaded machine, the bytes unchanged (a Hypothesis test compares them).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 import numpy as np
 
 from robot_msgs.errors import FormatError, shown_token
@@ -46,6 +54,8 @@ from robot_msgs.io.examples import resolve_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+
+    import numpy.typing as npt
 
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
@@ -74,6 +84,12 @@ try:
     _fasttable = _compiled
 except ImportError:  # built without a C compiler: the general path reads every table
     _fasttable = None
+
+#: The magnitudes that Python's ``repr`` writes without an exponent (0.0001 .. 9999999999999998.0,
+#: and zero), as msgspec writes them too: :func:`format_rows` hands those to msgspec.
+_PLAIN_MIN, _PLAIN_MAX = 1e-4, 1e16
+#: The rows :func:`format_rows` writes at a time (1024 to 8192 measured alike).
+_FORMAT_ROWS = 4096
 
 #: Files larger than this are read in pieces of this size (io/chunks.py): 8 MiB of text
 #: at a time instead of the whole file next to its arrays.
@@ -742,10 +758,56 @@ def format_rows(
     >>> format_rows(np.array([[0.5]]), separator=",", leading_ints=np.array([10**18 + 1]))
     '1000000000000000001,0.5\n'
     """
+    if values.shape[0] > _FORMAT_ROWS:  # in blocks: a text of 10^6 rows at once took 2.5x as long
+        return "".join(
+            format_rows(
+                values[at : at + _FORMAT_ROWS],
+                separator=separator,
+                leading_ints=None if leading_ints is None else leading_ints[at : at + _FORMAT_ROWS],
+            )
+            for at in range(0, values.shape[0], _FORMAT_ROWS)
+        )
     if values.shape[0] == 0:
         return ""
+    rows, cols = values.shape
+    if cols == 0:  # empty lines
+        return _format_rows_by_repr(values, separator, leading_ints)
+    with np.errstate(invalid="ignore"):  # NaN compares false: it is one of repr's cells
+        size = np.abs(values)
+        plain = ((size >= _PLAIN_MIN) & (size < _PLAIN_MAX)) | (values == 0)
+    cells: npt.NDArray[np.generic] = np.where(plain, values, 0.0)
+    if leading_ints is not None:  # an object table: msgspec writes Python ints exactly
+        cells = np.column_stack([leading_ints.astype(object), cells.astype(object)])
+        plain = np.column_stack([np.ones(rows, dtype=bool), plain])
+        cols += 1
+    encoded = msgspec.json.encode(cells.ravel().tolist())  # b"[a,b,...]"
+    if b"e" in encoded:  # a msgspec that writes exponents where repr does not: no fast road
+        return _format_rows_by_repr(values, separator, leading_ints)
+    line = np.frombuffer(encoded, dtype=np.uint8)[1:].copy()
+    line[-1] = ord(",")  # each cell now ends at a comma
+    ends = np.flatnonzero(line == ord(","))
+    line[ends[cols - 1 :: cols]] = ord("\n")
+    text: bytes = line.tobytes()
+    odd = np.flatnonzero(~plain.ravel()).tolist()
+    if odd:  # the cells written 0.0 above, each replaced by its repr
+        pieces: list[bytes] = []
+        done = 0
+        shift = cols - values.shape[1]  # the cell of row r, column c is values[r, c - shift]
+        for at in odd:
+            row, col = divmod(at, cols)
+            start = int(ends[at - 1]) + 1 if at else 0
+            pieces += [text[done:start], repr(float(values[row, col - shift])).encode()]
+            done = int(ends[at])
+        text = b"".join([*pieces, text[done:]])
+    return text.replace(b",", separator.encode()).decode("ascii")
+
+
+def _format_rows_by_repr(
+    values: Float64Array, separator: str, leading_ints: Int64Array | None
+) -> str:
+    """:func:`format_rows`, one ``%r`` at a time (a msgspec that writes other forms)."""
     pattern = separator.join(["%r"] * values.shape[1])
-    rows = values.tolist()
+    rows: list[list[float]] = values.tolist()
     if leading_ints is None:
         return "\n".join(pattern % tuple(row) for row in rows) + "\n"
     pattern = "%d" + separator + pattern
