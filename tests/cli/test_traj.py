@@ -648,7 +648,9 @@ def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
     """`traj EST --ref REF --sync nearest` (evo's `--ref REF --sync`, whose translation is
     `--sync nearest`) printed and saved EST whole, 788 poses, the flag unused without a word;
     then it was refused. `evo_traj tum rgbdslam.tum --ref groundtruth.tum --sync
-    --save_as_tum` (evo 1.38.1) saves the 785 poses it pairs, and so does traj now."""
+    --save_as_tum` (evo 1.38.1) saves the 785 poses it pairs, and so does traj now. evo
+    also writes groundtruth.tum, as read (all 3000 poses, not synced): traj writes OUT
+    alone, and `traj REF --save OUT` is that copy."""
     gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
     whole = read_tum(resolve_path(est))
     for flags in (["--sync", "nearest"], ["--align", "none", "--max-diff", "0.01"]):
@@ -661,6 +663,7 @@ def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
         kept = np.isin(whole.stamps_s, synced.stamps_s)
         assert kept.sum() == 785
         assert np.array_equal(synced.positions_xyz, whole.positions_xyz[kept])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["synced2.tum", "synced4.tum"]
 
 
 def test_traj_sync_says_a_file_resampled_at_the_reference_stamps(

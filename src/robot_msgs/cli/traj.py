@@ -15,7 +15,10 @@ transform to REF's body (:func:`robot_msgs.evaluation.evaluate`). The whole esti
 moved by the fitted transform, and ``--save OUT`` writes that aligned estimate, as
 ``evo_traj -a --save_as_tum`` does; given a pairing flag (``--sync``, ``--max-diff``...),
 with or without ``--align``, each FILE keeps only its poses matched to REF, as
-``evo_traj --sync`` keeps them. REF itself is never saved; ``--plot FILE`` overlays them all
+``evo_traj --sync`` keeps them. REF itself is never saved: ``evo_traj --save_as_tum`` also
+writes REF (as ``<stem>.tum`` in the working folder), but as it was read, neither synced nor
+aligned (evo 1.38.1 on fr1_xyz: groundtruth.tum with all 3000 poses beside the 785 of
+rgbdslam.tum), which is ``traj REF --save OUT``. ``--plot FILE`` overlays them all
 (:func:`robot_msgs.report.figures.overlay_figure`: a view, x/y/z, roll/pitch/yaw and
 speed over time). Latitude/longitude inputs (``.lla`` files, ``NavSatFix`` topics) are
 then read in one local frame, REF's first fix its origin unless ``--geo-origin`` or
