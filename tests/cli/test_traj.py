@@ -829,6 +829,32 @@ def test_a_file_or_ref_that_is_a_topic_of_a_bag_given_says_so_and_what_to_type(
     assert f"`{ape}` compares two topics of one bag" in err
 
 
+@pytest.mark.evo_data
+def test_evo_traj_bag_topics_with_a_ref_topic_are_told_ape_commands_that_run(
+    evo_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`evo_traj bag ROS_example.bag ORB-SLAM S-PTAM --ref groundtruth`, typed without `bag`.
+
+    Each estimate topic was told `traj ROS_example.bag --ref groundtruth --topic ORB-SLAM`,
+    which failed on `groundtruth` in its turn, and REF `--est-topic TOPIC`, of topics given.
+    traj reads one topic of a bag: each is told the ape command that compares it with REF.
+    """
+    pytest.importorskip("rosbags")
+    monkeypatch.chdir(evo_data)
+    bag = "ROS_example.bag"
+    assert main(["traj", bag, "ORB-SLAM", "S-PTAM", "--ref", "groundtruth"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    ape = f"robot-msgs ape {bag} {bag} --ref-topic groundtruth --est-topic"
+    assert f"`{ape} ORB-SLAM`, `{ape} S-PTAM` compare them, one estimate topic a command" in err
+    for topic in ("ORB-SLAM", "S-PTAM"):
+        said = f"ERROR: {topic}: no such file; it is a topic of {bag}, as --ref groundtruth is, "
+        assert f"{said}and --ref names a file here (a topic in evo_traj's bag mode): " in err
+        assert f"`{ape} {topic}` compares two topics of one bag" in err
+    assert "--topic ORB-SLAM` reads it" not in err
+    assert main([*f"{ape} S-PTAM".split()[1:], "--json"]) == 0  # the command told runs
+    assert json.loads(capsys.readouterr().out)
+
+
 def test_ref_without_a_common_time_names_the_offset_flag_as_apes_not_trajs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -410,23 +410,45 @@ def _as_topic(
     """Say that a missing FILE or REF is a topic of a bag given, and what to type; or "".
 
     evo's bag syntax without its ``bag`` word (``traj x.bag /gt``), and evo_traj's
-    ``--ref /gt`` (a topic there, a file here), were "/gt: no such file".
+    ``--ref /gt`` (a topic there, a file here), were "/gt: no such file". traj reads one
+    topic of a bag (``--topic``), so REF and FILE topics of one bag are compared by
+    ``ape``, one estimate topic a command: ``evo_traj bag x.bag a b --ref gt`` was told
+    ``traj x.bag --ref gt --topic a``, which failed on ``gt`` in its turn.
     """
     for bag, where in located.items():
         if isinstance(where, Exception) or where.fmt not in BAG_FORMATS:
             continue
         names = [t["topic"] for t in where.report.get("topics", [])]
-        topic = next((n for n in names if n.lstrip("/") == path.lstrip("/")), None)
+
+        def listed(name: str, names: list[str] = names) -> str | None:
+            return next((n for n in names if n.lstrip("/") == name.lstrip("/")), None)
+
+        topic = listed(path)
         if topic is None:
             continue
-        if is_ref:
-            est = args.topic or "TOPIC"
-            typed = shlex.join(
-                ["robot-msgs", "ape", bag, bag, "--ref-topic", topic, "--est-topic", est]
+        # --ref names a topic of this bag too (not a file): the pair is ape's to compare.
+        ref_topic = topic if is_ref else None
+        if not is_ref and isinstance(located.get(args.ref or ""), FileNotFoundError):
+            ref_topic = listed(args.ref)
+        if ref_topic is not None:
+            missing = [f for f in args.files if isinstance(located.get(f), FileNotFoundError)]
+            ests = [topic] if not is_ref else [args.topic] if args.topic else []
+            ests = ests or [t for t in map(listed, missing) if t is not None] or ["TOPIC"]
+            typed = [
+                shlex.join(
+                    ["robot-msgs", "ape", bag, bag, "--ref-topic", ref_topic, "--est-topic", e]
+                )
+                for e in ests
+            ]
+            what = f"a topic of {bag}" if is_ref else f"a topic of {bag}, as --ref {args.ref} is"
+            does = (
+                "compares two topics of one bag"
+                if len(typed) == 1
+                else "compare them, one estimate topic a command"
             )
             return (
-                f"; it is a topic of {bag}, and --ref names a file here (a topic in "
-                f"evo_traj's bag mode): `{typed}` compares two topics of one bag"
+                f"; it is {what}, and --ref names a file here (a topic in evo_traj's bag "
+                f"mode): `{'`, `'.join(typed)}` {does}"
             )
         from robot_msgs.cli import typed_without  # noqa: PLC0415 - only for an error
 
