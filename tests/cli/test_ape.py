@@ -718,6 +718,28 @@ def test_a_long_step_says_what_it_does_on_a_terminal_only(
     assert "evaluating" not in quiet.getvalue()
 
 
+def test_a_long_step_matched_in_space_says_no_offset_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--sync spatial --offset auto`` searches no offset (pairs are by position), yet
+    the step said "(searching the clock offset)" on a terminal (a review)."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    slow = entry.evaluate
+
+    def evaluate_slowly(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(entry, "evaluate", evaluate_slowly)
+    monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["ape", ref, est, "--sync", "spatial", "--offset", "auto"]) == 0
+    said = terminal.getvalue()
+    assert f"\rape: evaluating {est}: done in 0:00:00\x1b[K\n" in said
+    assert "searching" not in said
+
+
 def test_what_reading_fixed_is_in_each_results_notes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

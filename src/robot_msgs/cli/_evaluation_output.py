@@ -541,7 +541,7 @@ def evaluate_each(
     # What no estimate changes is refused once, naming none: a flag, the reference's range.
     check_metric_settings(settings, metric)
     time_range(reference, settings.t_start_s, settings.t_end_s)
-    searching = " (searching the clock offset)" if settings.offset_auto else ""
+    searching = " (searching the clock offset)" if settings.searches_offset else ""
     ref_name, est_names = names
     results = []
     for k, (estimate, name) in enumerate(zip(estimates, est_names, strict=True)):

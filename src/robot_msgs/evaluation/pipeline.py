@@ -668,8 +668,8 @@ def prepare(
     # Matched in space, no offset pairs a pose: the search is skipped and said unused.
     # WHY: `ape --sync spatial --offset auto` with rgbdslam 5000 s late was refused
     # ("Cannot estimate a time offset"), the same APE without --offset auto.
-    unused = _OFFSET_UNUSED if settings.offset_auto and settings.sync == "spatial" else None
-    if settings.offset_auto and unused is None:
+    unused = _OFFSET_UNUSED if settings.offset_auto and not settings.searches_offset else None
+    if settings.searches_offset:
         time_offset = _estimated_offset(cut, estimate, settings)
         matching = settings.replace(
             offset_auto=False, offset_search_s=None, offset_s=time_offset.offset_s

@@ -444,6 +444,24 @@ class EvaluationSettings(Msg):
             raise self._fail(field="offset_search_s", expected=expected, got=self.offset_search_s)
 
     @property
+    def searches_offset(self) -> bool:
+        """Whether the evaluation searches the clock offset: ``offset_auto``, matched in time.
+
+        WHY: matched in space (``sync='spatial'``) poses are paired by position and no
+        clock offset pairs one; the search is skipped (and noted unused) by
+        :func:`~robot_msgs.evaluation.prepare`, and ``ape`` said it was "searching the
+        clock offset" while it searched none (a review). The one rule of both.
+
+        Examples
+        --------
+        >>> EvaluationSettings(offset_auto=True).searches_offset
+        True
+        >>> EvaluationSettings(offset_auto=True, sync="spatial").searches_offset
+        False
+        """
+        return self.offset_auto and self.sync != "spatial"
+
+    @property
     def search_range_s(self) -> tuple[float, float]:
         """The offsets ``offset_auto`` searches, ``(low, high)`` seconds.
 
