@@ -115,7 +115,7 @@ def format_diagnosis(
     unused = flags_in_text(" (`offset_auto=` unused)") if offset_auto else ""
     unchecked = not_checked(TIMED_KINDS, diagnosis.checks, diagnosis.findings)
     unrun = ", ".join(k + unused * (k == "time_offset") for k in unchecked) if in_space else ""
-    if unrun:  # 74 columns, all four
+    if unrun:  # 74 columns, all four; 95 with the offset search unused (folded to width)
         lines.append(f"not checked (in space): {unrun}")
     if width is not None:
         from robot_msgs.report.text import wrap  # noqa: PLC0415
