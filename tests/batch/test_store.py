@@ -101,6 +101,17 @@ def test_the_head_says_what_resume_needs_without_the_report(tmp_path: Path) -> N
     assert not head.current({"estimate": [16, OLD]})  # another set of inputs
 
 
+def test_an_input_not_read_is_never_trusted_by_its_stamp(tmp_path: Path) -> None:
+    """A file without read permission, made readable: same size and mtime. Its record
+    was kept by ``--resume`` with the run's PermissionError."""
+    store = ResultStore(tmp_path)
+    for unread in ("unreadable: PermissionError: /d/a.tum: Permission denied", "special: a FIFO"):
+        store.save(replace(_record("failed"), inputs={"estimate": ([16, OLD], unread)}))
+        head = store.head(KEY)
+        assert head is not None
+        assert not head.current({"estimate": [16, OLD]})
+
+
 def test_a_file_changed_just_before_it_was_hashed_is_not_trusted(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
     racy = RunRecord(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -155,6 +156,35 @@ def test_an_unreadable_file_in_a_folder_input_fails_its_run_and_the_sweep_goes_o
     assert (bag["status"], bag["error_type"]) == ("failed", "PermissionError")
     assert bag["error"].startswith(f"{secret}: Permission denied: a sweep reads its inputs")
     assert ResultStore(tmp_path / "out").count() == 3  # recorded as such
+
+
+def test_a_file_made_readable_is_evaluated_by_resume_without_verify(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``chmod`` leaves a file's size and mtime as they were: ``--resume`` trusted the
+    stamps of the failed run's record and kept its PermissionError once the file was
+    readable (only ``--verify``, re-hashing every input, evaluated it)."""
+    extra = (
+        '\n[[runs]]\nalgorithm = "bag"\nsequence = "line"\ntrial = 1\nestimate = "reference.tum"\n'
+    )
+    path = _seed_runs(tmp_path, extra)
+    for item in tmp_path.iterdir():  # modified long before hashed: trusted by their stamps
+        os.utime(item, ns=(1, 10**18))
+    secret = tmp_path / "reference.tum"
+    opened = Path.open
+
+    def open_as_a_user(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self == secret:
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return opened(self, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Path, "open", open_as_a_user)
+        before = _run(path, tmp_path / "out")
+    assert (before.n_ok, before.n_failed) == (0, 3)
+    assert "then bench --resume)" in before.errors["bag/line/1"]
+    after = _run(path, tmp_path / "out", resume=True)  # now readable, stamps as they were
+    assert (after.n_ok, after.n_failed) == (3, 0)
 
 
 def test_a_missing_estimate_is_a_failed_run_not_an_evaluation_error(tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ __all__ = [
     "strict_stamp",
     "unchanged",
     "unhashed",
+    "unread",
 ]
 
 #: The hash and stamp of an input that does not exist (a run that wrote nothing).
@@ -237,8 +238,26 @@ def unhashed(path: str | None, digest: str) -> tuple[str, str] | None:
     if digest.startswith(UNREADABLE):
         error_type, _, why = digest.removeprefix(UNREADABLE).partition(": ")
         why += ": a sweep reads its inputs to hash them"
-        return error_type, f"{why} (make it readable, then bench --resume --verify)"
+        return error_type, f"{why} (make it readable, then bench --resume)"
     return None
+
+
+def unread(digest: str) -> bool:
+    """Whether ``digest`` marks an input not read (:func:`unhashed`), not its bytes.
+
+    A record holding one is never trusted by its stamps (:meth:`RecordHead.current
+    <robot_msgs.batch.store.RecordHead.current>`). WHY: ``chmod`` leaves a file's size
+    and mtime as they were, so ``--resume`` kept the failure of a file made readable
+    since, and only ``--verify`` (every input re-hashed) evaluated it.
+
+    Examples
+    --------
+    >>> unread(file_sha256("/dev/zero")), unread("unreadable: PermissionError: a: no")
+    (True, True)
+    >>> unread("missing"), unread(64 * "e")
+    (False, False)
+    """
+    return digest.startswith((SPECIAL, UNREADABLE))
 
 
 class HashCache:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from robot_msgs.batch.inputs import Stamp, unchanged
+from robot_msgs.batch.inputs import Stamp, unchanged, unread
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status, check_outcome
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
@@ -166,9 +166,14 @@ class RecordHead(msgspec.Struct, frozen=True):
         return head
 
     def current(self, stamps: Mapping[str, Stamp]) -> bool:
-        """Whether every input still shows the stamp it had when hashed (and is not racy)."""
+        """Whether every input still shows the stamp it had when hashed (and is not racy).
+
+        An input that was not read (a device, a file without read permission:
+        :func:`~robot_msgs.batch.inputs.unread`) is never trusted by its stamp.
+        """
         return stamps.keys() == self.inputs.keys() and all(
             unchanged(self.inputs[role].stamp, now, self.hashed_at_ns)
+            and not unread(self.inputs[role].sha256)
             for role, now in stamps.items()
         )
 
