@@ -204,6 +204,20 @@ def test_a_link_to_a_folder_that_is_not_there_is_named_in_a_warning(tmp_path: Pa
     assert [str(w.message) for w in seen] == [f"{said} (no runs read there)"]
 
 
+def test_links_to_nothing_in_run_folders_are_not_a_warning_each(tmp_path: Path) -> None:
+    """A ``config.yaml`` linked to a moved file in every run folder was one warning a run
+    ("no runs read there"): a run folder's files are the run's, not folders of runs."""
+    root = tmp_path / "runs"
+    make_tree(root, algorithms=("orb",), sequences=("MH_01",), trials=3)
+    for trial in (root / "orb" / "MH_01").iterdir():
+        (trial / "config.yaml").symlink_to(tmp_path / "moved" / "config.yaml")
+    (root / "vins").symlink_to(tmp_path / "moved" / "vins")
+    with pytest.warns(DataWarning) as seen:
+        runs = discover_runs(root)
+    assert len(runs) == 3
+    assert [str(w.message).partition(":")[0] for w in seen] == [str(root / "vins")]
+
+
 class _Listed:
     """What ``os.scandir`` gives, its entries in a chosen order."""
 

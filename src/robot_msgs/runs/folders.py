@@ -31,7 +31,8 @@ a folder read through another link is named in a warning and not followed (its r
 would count twice, or the walk would loop). Of two such links the first the walk meets
 is followed: it goes through folders in name order, deciding each folder's links (in
 name order) before walking the folders below it, so a link can win over a shallower one
-in a later folder. A link to nothing (its target missing) is named in a warning too.
+in a later folder. A link to nothing (its target missing) is named in a warning too,
+except in a run folder (there it is one of the run's files).
 Its keys come from the path ``ROOT/{algorithm}/{sequence}/{trial}/`` and are overridden
 by ``meta.json`` (at other depths ``meta.json`` must name all three).
 A ``meta.json`` that cannot be read or is invalid fails its run alone, naming the file
@@ -663,7 +664,9 @@ class _Walk:
             The folder, :data:`_DEEPEST` levels down, holds folders.
         """
         self.listed += 1
-        for name in listing.dangling:  # WHY: a link to a moved results folder read nothing, unsaid
+        # WHY: a link to a moved results folder read nothing, unsaid. Not in a run folder:
+        # its links are the run's files (a config linked to nothing was one warning a run).
+        for name in () if _is_run(listing) else listing.dangling:
             link = listing.folder / name
             warnings.warn(
                 f"{link}: a symbolic link to {os.path.realpath(link)}, which does not exist: "
