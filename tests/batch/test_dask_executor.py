@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from robot_msgs.batch.backends import make_executor
-from robot_msgs.batch.dask_executor import DaskExecutor
+from robot_msgs.batch.dask_executor import CLOSE_TIMEOUT_S, DaskExecutor
 from robot_msgs.batch.inputs import settings_identity
 from robot_msgs.batch.plan import ChunkPlan, SweepState
 from robot_msgs.batch.worker import Job
@@ -76,7 +76,8 @@ def test_a_second_ctrl_c_while_the_cluster_closes_does_not_cut_the_close_short()
             closed.append("client")
 
     class Cluster:
-        def close(self) -> None:
+        def close(self, timeout: float) -> None:
+            del timeout
             signal.raise_signal(signal.SIGINT)  # the second Ctrl-C, mid-close
             closed.append("every worker stopped")
 
@@ -89,6 +90,32 @@ def test_a_second_ctrl_c_while_the_cluster_closes_does_not_cut_the_close_short()
     finally:
         signal.signal(signal.SIGINT, previous)
     assert closed == ["client", "every worker stopped"]
+    assert (executor.client, executor.cluster) == (None, None)
+
+
+def test_a_cluster_whose_close_hangs_is_left_after_the_bound_with_a_warning() -> None:
+    """Ctrl-C is ignored while the cluster closes: a close that hung (a nanny's, stuck)
+    waited for ever, three Ctrl-C unheard. It is bounded: after ``CLOSE_TIMEOUT_S`` the
+    executor leaves it, saying so."""
+    pytest.importorskip("distributed")
+    asked: list[float] = []
+
+    class Client:
+        status = "running"
+
+        def close(self, timeout: float) -> None:
+            del timeout
+
+    class Cluster:
+        def close(self, timeout: float | None = None) -> None:
+            asked.append(-1.0 if timeout is None else timeout)
+            raise TimeoutError  # what distributed's sync raises once the timeout is spent
+
+    executor = DaskExecutor(workers=1)
+    executor.client, executor.cluster = Client(), Cluster()
+    with pytest.warns(RuntimeWarning, match=r"did not close within 20 s: its workers stop"):
+        executor.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None)
+    assert asked == [CLOSE_TIMEOUT_S]
     assert (executor.client, executor.cluster) == (None, None)
 
 

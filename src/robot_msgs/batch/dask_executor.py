@@ -28,6 +28,7 @@ its failure is an :class:`~robot_msgs.errors.ExecutorError` naming the address.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import ipaddress
@@ -38,6 +39,7 @@ import socket
 import sys
 import threading
 import time
+import warnings
 from concurrent.futures import CancelledError
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
     from robot_msgs.batch.worker import Job, Work
 
 __all__ = [
+    "CLOSE_TIMEOUT_S",
     "CONNECT_TIMEOUT_S",
     "LOCAL_CLUSTER_CONFIG",
     "SCHEDULER_SCHEMES",
@@ -77,6 +80,9 @@ __all__ = [
 SCHEDULER_SCHEMES = ("tcp", "tls", "ucx", "ws", "wss", "inproc")
 #: Seconds to reach an existing scheduler (or to get it back) before giving up.
 CONNECT_TIMEOUT_S = 10.0
+#: Seconds the LocalCluster's close may take, Ctrl-C ignored meanwhile. Its nannies kill a
+#: worker not stopped within 4 s and join it within 9 s, all workers at once.
+CLOSE_TIMEOUT_S = 20.0
 _LOOPBACK = "127.0.0.1"
 _MAX_GREETING = 1 << 20  # a scheduler's handshake is a few hundred bytes
 _HOST_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
@@ -325,7 +331,8 @@ class DaskExecutor:
         # first one's close waited for the workers) ended the close, and bench counted the
         # records stored while the workers went on writing theirs: "9 run results are
         # stored", 20 on disk (3 of 4 tries, two SIGINTs 0.3 s apart). The close is
-        # bounded: distributed kills a worker not stopped within 4 s.
+        # bounded here: with a nanny's close hung, Ctrl-C ignored, it waited for ever
+        # (three Ctrl-C in 6 s, still closing at 90 s; a review).
         with _sigint_ignored():
             if self.client is not None:
                 # Our queued tasks are released with the client; a LocalCluster goes with us.
@@ -336,7 +343,16 @@ class DaskExecutor:
                         self.client.close(timeout=1)
                 self.client = None
             if self.cluster is not None:
-                self.cluster.close()
+                try:
+                    self.cluster.close(timeout=CLOSE_TIMEOUT_S)
+                except (TimeoutError, asyncio.TimeoutError):  # the latter before Python 3.11
+                    warnings.warn(
+                        f"the Dask cluster did not close within {CLOSE_TIMEOUT_S:g} s: its "
+                        "workers stop with this process; --resume keeps any record they "
+                        "store meanwhile",
+                        RuntimeWarning,
+                        stacklevel=2,
+                    )
                 self.cluster = None
             self._quiet.close()
 
