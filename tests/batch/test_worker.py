@@ -158,6 +158,23 @@ def test_an_unreadable_file_in_a_folder_input_fails_its_run_and_the_sweep_goes_o
     assert ResultStore(tmp_path / "out").count() == 3  # recorded as such
 
 
+def test_an_estimate_linked_to_itself_fails_its_run_and_the_sweep_goes_on(
+    tmp_path: Path,
+) -> None:
+    """An input that is a symbolic link loop raised ELOOP while it was stamped: ``--serial``
+    ended the whole sweep ("ERROR: .../estimate.tum: too many levels of symbolic links"),
+    and so did ``--resume`` checking the stored results."""
+    path = _seed_runs(tmp_path, '\n[[runs]]\npath = "loop/line/1"\n')
+    loop_tum = tmp_path / "loop" / "line" / "1" / "estimate.tum"
+    loop_tum.parent.mkdir(parents=True)
+    loop_tum.symlink_to("estimate.tum")
+    for resume in (False, True):
+        summary = _run(path, tmp_path / "out", resume=resume)
+        assert (summary.n_ok, summary.n_failed) == (2, 1)
+        said = f"OSError: {loop_tum}: Too many levels of symbolic links: a sweep reads"
+        assert summary.errors["loop/line/1"].startswith(said)
+
+
 def test_a_file_made_readable_is_evaluated_by_resume_without_verify(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

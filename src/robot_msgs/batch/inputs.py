@@ -121,7 +121,7 @@ def stamp(path: str | None) -> Stamp:
         return MISSING
     try:
         info = Path(path).stat()
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError:  # not there; or a link loop, a name too long: hashing it says which
         return MISSING
     if not stat_mode.S_ISDIR(info.st_mode):
         return [info.st_size, info.st_mtime_ns]
@@ -147,6 +147,8 @@ def strict_stamp(path: str | None) -> tuple[object, ...]:
         stats = [item.stat() for item in items]
     except (FileNotFoundError, NotADirectoryError):
         return (MISSING,)
+    except OSError as err:  # WHY: a link loop raised here ended the sweep; hashed, it fails its run
+        return (UNREADABLE, err.errno)
     return tuple((s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino) for s in stats)
 
 
