@@ -751,3 +751,81 @@ def test_coverage_too_low_is_said_with_the_decimals_that_tell_it_from_the_bound(
         "the valid poses cover 49.95% of the sequence, under the 50.00% success needs "
         "(`min_coverage=`)"
     )
+
+
+SPATIAL = NONE.replace(evaluation=EvaluationSettings(align="none", sync="spatial"))
+
+
+@pytest.mark.parametrize("shift_s", [5000.0, -5000.0])
+def test_matched_in_space_the_reference_span_judges_no_coverage_or_end_of_another_clock(
+    tmp_path: Path, shift_s: float
+) -> None:
+    """Poses paired by position, the estimate's clock 5000 s late (or early) against a
+    reference of 0 .. 10 s: the APE was computed (101 pairs, 0 m) and the run failed as
+    'coverage too low' (0 %) or 'estimate ends early' by stamps no offset relates (a
+    review). In space the reference's span is not on the estimate's clock: without a
+    timing log coverage is not measured (NaN) and the end not checked, as the doctor
+    says coverage 'not checked (in space)'."""
+    t = T + shift_s
+    folder = _run_folder(tmp_path, "run", _traj(t, _line(T)), reference=_traj(T, _line(T)))
+    report = run_report(folder, SPATIAL)
+    assert report.accuracy is not None
+    assert report.accuracy.stats["translation"].n == 101
+    assert report.accuracy.stats["translation"].rms == pytest.approx(0.0, abs=1e-12)
+    assert (report.success, report.failure) == (True, "")
+    assert math.isnan(report.coverage)
+    assert math.isnan(report.sequence_start_s)
+    assert any("not measured (in space)" in n for n in report.notes)
+
+
+def test_matched_in_space_a_run_is_judged_on_its_own_clock_by_its_timing_log(
+    tmp_path: Path,
+) -> None:
+    """In space, with a timing log (acquired on the run's clock, 5000 .. 5010 s): the run
+    is judged against that span, not the reference's 0 .. 10 s. Its estimate of 5000 ..
+    5004 s ends, by hand, at 4.00 s of 10.00 s: 'estimate ends early' (it was judged
+    against the reference's span, and passed the end at 5004 s > 10 s)."""
+    t = T[:41] + 5000.0
+    timing = "frame,acquisition_s,available_s\n" + "".join(
+        f"{k},{5000 + k:.1f},{5000 + k + 0.02:.2f}\n" for k in range(11)
+    )
+    folder = _run_folder(
+        tmp_path, "run", _traj(t, _line(T[:41])), reference=_traj(T, _line(T)), timing=timing
+    )
+    report = run_report(folder, SPATIAL)
+    assert (report.sequence_start_s, report.sequence_end_s) == (5000.0, 5010.0)
+    assert report.span_source == "timing"
+    assert report.failure == "estimate ends early"
+    assert report.notes[0] == "last valid pose at 4.00 s of 10.00 s"
+
+
+def test_matched_in_space_a_time_range_on_the_reference_clock_cuts_no_run_stamp(
+    tmp_path: Path,
+) -> None:
+    """In space --t-start 5 cuts the reference's poses only (on its clock,
+    :func:`robot_msgs.evaluation.prepare`); the run read it on the estimate's clock 5000 s
+    late and failed it as 'coverage too low' (0 % of 5 .. 10 s). Its losses stay whole."""
+    t = T + 5000.0
+    folder = _run_folder(
+        tmp_path, "run", _traj(t, _line(T)), reference=_traj(T, _line(T)),
+        tracking="time_s,event\n5003,lost\n5004,recovered\n",
+    )  # fmt: skip
+    ranged = SPATIAL.replace(evaluation=SPATIAL.evaluation.replace(t_start_s=5.0))
+    report = run_report(folder, ranged)
+    assert (report.success, report.failure) == (True, "")
+    assert [(x.start_s, x.end_s) for x in report.losses] == [(5003.0, 5004.0)]
+    assert any("the time range cuts the reference's poses only" in n for n in report.notes)
+
+
+def test_matched_in_space_a_run_judged_on_its_peers_span_says_its_reference_is_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """In space a run with a reference but no timing log is judged against the span its
+    sequence's runs show (5000 .. 5010 s, on the estimates' clock); its note said 'it has
+    no reference' of a run with one. Its estimate, 5000 .. 5004 s, ends at 4.00 of 10 s."""
+    t = T[:41] + 5000.0
+    folder = _run_folder(tmp_path, "run", _traj(t, _line(T[:41])), reference=_traj(T, _line(T)))
+    (spec,) = load_runs([folder]).runs
+    report = evaluate_run(load_run(spec), SPATIAL, sequence_span=(5000.0, 5010.0)).report
+    assert (report.span_source, report.failure) == ("runs", "estimate ends early")
+    assert any("matched in space, its reference is on another clock" in n for n in report.notes)

@@ -8,6 +8,11 @@ A run succeeds when it produced a valid estimate up to the end of the sequence (
 reported no failure of its own (``meta.json`` ``failure`` or a non-zero ``exit_code``).
 The sequence spans its reference; without one, its timing log, or the span the other
 runs of its sequence show when given (``sequence_span``, :mod:`robot_msgs.runs.spans`).
+Matched in space (``sync='spatial'``) the reference's stamps are on a clock no offset
+relates to the estimate's: they give no span, and the time range cuts the reference's
+poses only, as the evaluation does; coverage and the end are judged on the run's own
+clock (its timing log) or, without one, not measured (the doctor's "not checked (in
+space)").
 The failure reasons are short categories that aggregate well: the run's ``failure``
 text, ``"exit code N"``, ``"no estimate"``, ``"tracking lost, not recovered"``,
 ``"estimate ends early"``, ``"coverage too low"`` or ``"time range outside the sequence"``
@@ -83,8 +88,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: the run judged: it failed to evaluate, a stored failure left out of the success rate;
 #: 10: a range that ends where a loss recovers evaluates the pose tracked there (8 said
 #: no pose in it was tracked); 11: only a run that reported stopping (a failure, a non-zero
-#: exit code) is read on its cut logs; another's are refused again (10 judged it on them).
-JUDGING_REVISION = 11
+#: exit code) is read on its cut logs; another's are refused again (10 judged it on them);
+#: 12: matched in space, the reference's span and the time range (on its clock) judge no
+#: stamp of the run (an estimate 5000 s late, its APE computed, failed 'coverage too low').
+JUDGING_REVISION = 12
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -123,9 +130,11 @@ def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, s
     """Return the sequence span on the estimate's clock, and where it comes from.
 
     The reference's span moved by the offset (the settings' time range is cut from it
-    by the caller).
+    by the caller). Not matched in space (``sync='spatial'``): no offset relates the two
+    clocks there, and the reference's span said 0 % coverage of an estimate whose clock
+    is 5000 s late, its APE computed (a review).
     """
-    if run.reference is not None and len(run.reference) > 0:
+    if run.reference is not None and len(run.reference) > 0 and settings.sync != "spatial":
         t = run.reference.stamps_s
         start, end = float(t[0]), float(t[-1])
         return start - settings.offset_s, end - settings.offset_s, "reference"
@@ -136,8 +145,12 @@ def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, s
 
 
 def _window(settings: EvaluationSettings) -> tuple[float, float] | None:
-    """Return the settings' time range on the estimate's clock, or ``None`` without one."""
-    if settings.t_start_s is None and settings.t_end_s is None:
+    """Return the settings' time range on the estimate's clock, or ``None`` without one.
+
+    ``None`` matched in space too: the range is on the reference's clock and cuts its
+    poses only (:func:`~robot_msgs.evaluation.prepare`); the estimate's clock is not it.
+    """
+    if (settings.t_start_s is None and settings.t_end_s is None) or settings.sync == "spatial":
         return None
     low = -math.inf if settings.t_start_s is None else settings.t_start_s
     high = math.inf if settings.t_end_s is None else settings.t_end_s
@@ -200,14 +213,19 @@ def _missed_note(
     )
 
 
-def _shown_note(run: RunInputs, own: tuple[float, float, str], shown: tuple[float, float]) -> str:
+def _shown_note(
+    run: RunInputs,
+    own: tuple[float, float, str],
+    shown: tuple[float, float],
+    settings: EvaluationSettings,
+) -> str:
     """Say the span of the sequence its runs show, which the run is judged against, and its own."""
     start, end, source = own
-    mine = (
-        f"its own timing log spans {end - start:.2f} s"
-        if source
-        else "it has no reference or timing log of its own"
-    )
+    mine = "it has no reference or timing log of its own"
+    if source:
+        mine = f"its own timing log spans {end - start:.2f} s"
+    elif run.reference is not None and settings.sync == "spatial":
+        mine = "matched in space, its reference is on another clock, and it has no timing log"
     return (
         f"judged against the span of {run.spec.sequence or 'its sequence'} that the other "
         f"runs show, {shown[1] - shown[0]:.2f} s ({mine})"
@@ -270,9 +288,14 @@ def _judge(
                 held = f"{held} in tracking losses" if n else "it holds no pose, tracking lost"
                 note = f"no valid pose in the time range: {held}"
             return "estimate ends early", [note]
-        return "", [
-            "end of the sequence unknown (no reference, no timing log): success not checked"
-        ]
+        note = "end of the sequence unknown (no reference, no timing log): success not checked"
+        if run.reference is not None and settings.evaluation.sync == "spatial":
+            note = (
+                "end of the sequence and coverage not measured (in space): the reference's "
+                "clock is not the estimate's and no timing log gives the run's span; "
+                "success not checked"
+            )
+        return "", [note]
     last_valid = float(stamps[valid][-1]) if valid.any() else -math.inf
     if last_valid >= end_s - settings.end_tolerance_s:
         if cover < settings.min_coverage:  # NaN (no span) is never below
@@ -454,7 +477,7 @@ def evaluate_run(
     start_s, end_s, span_source = own = _span(run, settings.evaluation)
     shown = ""
     if sequence_span is not None and span_source != "reference":
-        shown = _shown_note(run, own, sequence_span)
+        shown = _shown_note(run, own, sequence_span, settings.evaluation)
         (start_s, end_s), span_source = sequence_span, SHOWN_BY_RUNS
     # The time range cuts everything the report says (span, coverage, losses, latency),
     # not the accuracy alone: --t-start 5 said a loss at 3 s and the latency of frames
@@ -542,6 +565,12 @@ def evaluate_run(
         else:
             said = f"within {low:.2f} .. {high:.2f} s"
         notes.append(f"losses, coverage and latency {said}")
+    elif settings.evaluation.t_start_s is not None or settings.evaluation.t_end_s is not None:
+        # Matched in space (_window): the range is on the reference's clock, not the run's.
+        notes.append(
+            "losses, coverage and latency over the whole run: matched in space, the time "
+            "range cuts the reference's poses only"
+        )
     if ranged:
         meta = run.spec.meta
         whole = [

@@ -111,12 +111,15 @@ def shown_by_runs_note(n: int) -> str:
     Examples
     --------
     >>> shown_by_runs_note(1)[:60]
-    '1 run without a reference is judged against the span of its '
+    '1 run without a reference, or matched in space, is judged ag'
     """
     one = n == 1
     their = "its" if one else "their"
+    # Matched in space, a run's reference is on another clock and gives it no span
+    # (robot_msgs.runs.evaluate): 'without a reference' was said of runs with one.
     return (
-        f"{n} run{'' if one else 's'} without a reference {'is' if one else 'are'} judged "
+        f"{n} run{'' if one else 's'} without a reference, or matched in space, "
+        f"{'is' if one else 'are'} judged "
         f"against the span of {their} sequence that the other runs show, not {their} own "
         f"(span_source '{SHOWN_BY_RUNS}'; {their} notes give both spans)"
     )
