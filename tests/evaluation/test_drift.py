@@ -439,6 +439,14 @@ def test_rpg_fractions_of_a_path_under_a_centimetre_are_refused_as_such() -> Non
     )
 
 
+def test_rpg_fractions_too_small_are_said_as_given_shortest_exact() -> None:
+    # A subnormal fraction was said with :g's six digits, "got 0.1, 9.99989e-321"; the
+    # path is 100 m, so 0.1 gives 10 m and 1e-320 truncates to 0 m.
+    settings = RPG_SETTINGS.replace(align="none")
+    with pytest.raises(ValidationError, match=r"got 0\.1, 1e-320: lengths 10, 0 m;"):
+        relative_error(straight(101), straight(101), settings=settings, fractions=[0.1, 1e-320])
+
+
 def test_one_number_for_a_sequence_of_lengths_or_fractions_is_refused_by_name() -> None:
     # kitti_drift(ref, est, lengths_m=100) raised TypeError ('int' object is not iterable).
     with pytest.raises(ValidationError, match=r"Expected `lengths_m` as a sequence of numbers"):

@@ -356,7 +356,8 @@ def rpg_result(
         # A short path's fractions truncate to 0 m: the fractions were blamed as given
         # ("expected finite segment lengths > 0 metres, got [0.0, ...]"), defaults too.
         _check_moves(path_length_m, "rpg")
-        fractions = ", ".join(f"{v:g}" for v in parameters["fractions"])  # type: ignore[union-attr]
+        # repr, as given: :g said a subnormal's six digits (1e-320 as 9.99989e-321).
+        fractions = ", ".join(map(repr, parameters["fractions"]))  # type: ignore[arg-type]
         reason = (
             f"expected fractions of at least a centimetre of the reference path "
             f"({path_length_m:.6g} m within the time range; rpg truncates its lengths to "
