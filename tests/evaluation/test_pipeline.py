@@ -18,6 +18,7 @@ from robot_msgs.evaluation import (
     evaluate,
     rpe,
 )
+from robot_msgs.evaluation.pipeline import time_range
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
@@ -183,6 +184,23 @@ def test_a_far_time_range_on_frame_indices_is_said_in_frames() -> None:
         "is 81 frames after the reference's last frame (0 .. 19), and cuts no pose"
     )
     assert far == [said]
+
+
+def test_an_empty_time_range_on_frame_indices_is_said_in_frames() -> None:
+    """KITTI 00 without its times, `--t-start 5000`: "No pose of the reference in the time
+    range 5000.000000 .. inf s ...: it spans 0.000000 .. 4540.000000 s", seconds of frame
+    indices, where the far-range note says frames (0 .. 4540)."""
+    walk = _walk(20, frames=True)
+    said = (
+        "No pose of the reference in the time range 50 .. inf (`t_start_s=`/`t_end_s=`): "
+        "it spans 0 .. 19 (20 poses), and the range is read as frame indices, not seconds: "
+        "the stamps are frame indices (a KITTI file read without its times file; give the "
+        "times files for seconds)"
+    )
+    with pytest.raises(AssociationError, match=f"^{re.escape(said)}$"):
+        evaluate(walk, walk, EvaluationSettings(t_start_s=50.0), metrics=[Ape()])
+    with pytest.raises(AssociationError, match=r"range 2\.5 \.\. 2\.7 \(.*spans 0 \.\. 19 \("):
+        time_range(walk, 2.5, 2.7)
 
 
 def test_frame_indices_of_two_lengths_are_matched_by_index_with_a_warning() -> None:

@@ -243,6 +243,13 @@ def signal_of(
     return Signal.of(quantity, unit, errors, stamps_s=stamps_s, pairs=pairs, **parameters)
 
 
+#: Why a time range is read as frame indices, said wherever it is (note and error alike).
+_FRAMES = (
+    "the stamps are frame indices (a KITTI file read without its times file; give the "
+    "times files for seconds)"
+)
+
+
 def time_range(
     trajectory: PoseTrajectory,
     t_start_s: float | None,
@@ -276,12 +283,17 @@ def time_range(
     first = 0 if start is None else int(np.searchsorted(stamps, start, side="left"))
     stop = len(trajectory) if end is None else int(np.searchsorted(stamps, end, side="right"))
     if stop <= first:
-        span = f"{stamp_text(-np.inf if start is None else start)} .. "
-        span += f"{stamp_text(np.inf if end is None else end)} s"
+        # On frame indices in frames, as _far_range says them: it said "spans 0.000000 ..
+        # 4540.000000 s" of KITTI 00 read without its times.
+        frames = trajectory.stamps_are_frames
+        text, unit = (lambda t: f"{t:g}", "") if frames else (stamp_text, " s")
+        span = f"{text(-np.inf if start is None else start)} .. "
+        span += f"{text(np.inf if end is None else end)}{unit}"
+        clock = f"read as frame indices, not seconds: {_FRAMES}" if frames else "on its clock"
         msg = (
             f"No pose of {whose} in the time range {span} (`t_start_s=`/`t_end_s=`): it "
-            f"spans {stamp_text(stamps[0])} .. {stamp_text(stamps[-1])} s "
-            f"({len(trajectory)} poses), and the range is on its clock"
+            f"spans {text(stamps[0])} .. {text(stamps[-1])}{unit} "
+            f"({len(trajectory)} poses), and the range is {clock}"
         )
         raise AssociationError(msg)
     if first == 0 and stop == len(trajectory):
@@ -345,8 +357,7 @@ def _range_in_frames(reference: PoseTrajectory, settings: EvaluationSettings) ->
     return (
         f"{' and '.join(bounds)} "
         f"{'are read as frame indices' if len(bounds) > 1 else 'is read as a frame index'}, "
-        "not seconds: the stamps are frame indices (a KITTI file read without its times "
-        "file; give the times files for seconds)"
+        f"not seconds: {_FRAMES}"
     )
 
 
