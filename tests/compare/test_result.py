@@ -27,6 +27,7 @@ from robot_msgs.evaluation import (
     project_to_plane,
 )
 from robot_msgs.io import read_trajectory
+from tests.evaluation.metric_trajectories import turned_scaled_shifted
 
 if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
@@ -177,18 +178,6 @@ def test_rpgs_result_keeps_only_its_scaled_estimate(
     assert result.estimate is result.compared_estimate
 
 
-def _turned_scaled_shifted(traj: PoseTrajectory) -> PoseTrajectory:
-    """``traj`` moved by a known Sim(3): x' = 0.5 Rz(90°) x + (3, -2, 1)."""
-    from robot_msgs.rotations import quat_xyzw_multiply
-
-    x, y, z = traj.positions_xyz.T
-    turn = np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (len(traj), 1))
-    return traj.replace(
-        positions_xyz=np.stack([-0.5 * y + 3.0, 0.5 * x - 2.0, 0.5 * z + 1.0], axis=1),
-        orientations_quat_xyzw=quat_xyzw_multiply(turn, traj.orientations_quat_xyzw),
-    )
-
-
 def test_rpgs_aligned_estimate_is_what_save_aligned_writes_not_the_scaled_one(
     fr1: tuple[PoseTrajectory, PoseTrajectory],
 ) -> None:
@@ -197,7 +186,7 @@ def test_rpgs_aligned_estimate_is_what_save_aligned_writes_not_the_scaled_one(
     from robot_msgs.evaluation import relative_error
 
     ref = fr1[0]
-    est = _turned_scaled_shifted(ref)  # undone exactly by a Sim(3) fit
+    est = turned_scaled_shifted(ref)  # undone exactly by a Sim(3) fit
     result = relative_error(ref, est)
     assert result.alignment.scale == pytest.approx(2.0)
     # The compared estimate: scaled by 2, still turned by 90° and shifted.
@@ -220,7 +209,7 @@ def test_rpgs_aligned_estimate_moves_pose_covariances_as_save_aligned_does(
     from robot_msgs.evaluation import relative_error
 
     ref = fr1[0]
-    est = _turned_scaled_shifted(ref)
+    est = turned_scaled_shifted(ref)
     n = len(est)
     est = est.replace(covariance_6x6=np.tile(np.diag([4e-4] * 3 + [1e-4] * 3), (n, 1, 1)))
     result = relative_error(ref, est)

@@ -114,6 +114,16 @@ def noisy_estimate_and_moved(
     return ref, est, moved
 
 
+def turned_scaled_shifted(traj: PoseTrajectory) -> PoseTrajectory:
+    """``traj`` moved by a known Sim(3): x' = 0.5 Rz(90°) x + (3, -2, 1)."""
+    x, y, z = traj.positions_xyz.T
+    turn = np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (len(traj), 1))
+    return traj.replace(
+        positions_xyz=np.stack([-0.5 * y + 3.0, 0.5 * x - 2.0, 0.5 * z + 1.0], axis=1),
+        orientations_quat_xyzw=quat_xyzw_multiply(turn, traj.orientations_quat_xyzw),
+    )
+
+
 def steady_circle(
     seed: int, deg: float = 0.2, mm: float = 1.0
 ) -> tuple[PoseTrajectory, PoseTrajectory]:

@@ -35,6 +35,7 @@ from robot_msgs.report.figures import (
 from robot_msgs.report.plots import results_figure
 from robot_msgs.report.tables import metric_title
 from robot_msgs.runs.run_settings import MetricSpec
+from tests.evaluation.metric_trajectories import turned_scaled_shifted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -149,16 +150,9 @@ def test_an_rpg_drift_draws_the_estimate_aligned_as_save_aligned_writes_it(
     # rpg compares the estimate scaled only; drawn so, an estimate turned by 90° (and
     # shifted, half the size) stayed turned in the view: 132° off on fr2_desk.
     from robot_msgs.evaluation import relative_error
-    from robot_msgs.rotations import quat_xyzw_multiply
 
     ref = fr1[0]
-    x, y, z = ref.positions_xyz.T
-    turn = np.tile([0.0, 0.0, np.sqrt(0.5), np.sqrt(0.5)], (len(ref), 1))
-    est = ref.replace(
-        positions_xyz=np.stack([-0.5 * y + 3.0, 0.5 * x - 2.0, 0.5 * z + 1.0], axis=1),
-        orientations_quat_xyzw=quat_xyzw_multiply(turn, ref.orientations_quat_xyzw),
-    )
-    result = relative_error(ref, est)
+    result = relative_error(ref, turned_scaled_shifted(ref))
     fig = evaluation_figure([("est", result)], result.segment_signals(), title="t", plane="xy")
     (drawn,) = [line for line in fig.axes[0].get_lines() if line.get_label() == "est"]
     xy = drawn.get_xydata()
