@@ -85,3 +85,11 @@ def test_format_rows_writes_the_rows_of_every_block_in_order() -> None:
     lines = zip(stamps.tolist(), rows.tolist(), strict=True)
     expected = "".join(f"{t},{x!r},{y!r},{z!r}\n" for t, (x, y, z) in lines)
     assert format_rows(rows, separator=",", leading_ints=stamps) == expected
+
+
+def test_format_rows_writes_a_separator_that_is_not_ascii() -> None:
+    """A non-ASCII separator (any text, as the old ``%r`` road took) raised UnicodeDecodeError."""
+    rows = np.array([[1.5, 1e-9], [-0.0, 2.0]])
+    assert format_rows(rows, separator=" → ") == "1.5 → 1e-09\n-0.0 → 2.0\n"
+    ints = np.array([7, -8], dtype=np.int64)
+    assert format_rows(rows, separator="·", leading_ints=ints) == "7·1.5·1e-09\n-8·-0.0·2.0\n"

@@ -799,7 +799,7 @@ def format_rows(
             pieces += [text[done:start], repr(float(values[row, col - shift])).encode()]
             done = int(ends[at])
         text = b"".join([*pieces, text[done:]])
-    return text.replace(b",", separator.encode()).decode("ascii")
+    return text.decode("ascii").replace(",", separator)  # the separator may be any text
 
 
 def _format_rows_by_repr(
