@@ -643,7 +643,7 @@ def test_traj_align_needs_a_reference(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`traj EST --ref REF --sync nearest` (evo's `--ref REF --sync`, whose translation is
     `--sync nearest`) printed and saved EST whole, 788 poses, the flag unused without a word;
@@ -653,6 +653,7 @@ def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
     alone, and `traj REF --save OUT` is that copy."""
     gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
     whole = read_tum(resolve_path(est))
+    monkeypatch.chdir(tmp_path)  # evo writes REF's copy in the working folder: none here
     for flags in (["--sync", "nearest"], ["--align", "none", "--max-diff", "0.01"]):
         out = tmp_path / f"synced{len(flags)}.tum"
         assert main(["traj", est, "--ref", gt, *flags, "--save", str(out)]) == 0
