@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from robot_msgs.compare import ErrorStats, Signal, error_stats
+from robot_msgs.compare import Comparison, ErrorStats, Signal, error_stats
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.json import decode_json
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -348,6 +349,43 @@ def test_the_statistics_of_one_sample_have_no_spread(changes: dict[str, float], 
         ErrorStats(**{**_ONE, **changes})  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match=said):
         error_stats([0.5]).replace(**changes)
+
+
+#: ErrorStats as release 3ddaaa9 saved them (``to_json`` of ``error_stats`` with a time
+#: axis): its integrals of no interval were 0.0.
+_SAVED_3DDAAA9 = (
+    (
+        b'{"_type":"compare/ErrorStats","n":1,"rms":0.5,"mean":0.5,"median":0.5,"std":0.0,'
+        b'"min":0.5,"max":0.5,"max_abs":0.5,"p95_abs":0.5,"final":0.5,"iae":0.0,"ise":0.0,'
+        b'"itae":0.0}'
+    ),
+    (
+        b'{"_type":"compare/ErrorStats","n":0,"rms":null,"mean":null,"median":null,'
+        b'"std":null,"min":null,"max":null,"max_abs":null,"p95_abs":null,"final":null,'
+        b'"iae":0.0,"ise":0.0,"itae":0.0}'
+    ),
+)
+
+
+@pytest.mark.parametrize("saved", _SAVED_3DDAAA9)
+def test_integrals_of_no_interval_saved_as_zero_by_earlier_releases_load_as_nan(
+    saved: bytes,
+) -> None:
+    """A 3ddaaa9 result of one finite sample was refused at its iae (0.0, no interval)."""
+    n = json.loads(saved)["n"]
+    expected = error_stats([0.5, math.nan] if n else [math.nan] * 2, t=[0.0, 1.0])
+    assert decode_json(saved, ErrorStats) == expected
+    assert ErrorStats.from_dict(json.loads(saved)) == expected
+    comparison = {
+        "_type": "compare/Comparison", "metric": "tracking",
+        "signals": [{"name": "j", "quantity": "j", "unit": "rad", "stats": json.loads(saved)}],
+    }  # fmt: skip
+    assert Comparison.from_dict(comparison).stats["j"] == expected
+    assert math.isnan(ErrorStats.from_dict({**json.loads(saved), "iae": None}).iae)
+    with pytest.raises(ValidationError, match=r"Expected NaN when n == \d.* at `ErrorStats\.iae`"):
+        expected.replace(iae=0.0)  # built, not read: refused
+    two = error_stats([0.0, 0.0]).to_dict()
+    assert ErrorStats.from_dict({**two, "iae": 0.0}).iae == 0.0  # n > 1: a real 0 stays
 
 
 def test_a_magnitude_of_minus_zero_is_stored_as_zero() -> None:

@@ -13,6 +13,8 @@ from robot_msgs.msg.primitives import MissingFloat
 from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -101,6 +103,22 @@ class ErrorStats(Msg):
     iae: MissingFloat = math.nan
     ise: MissingFloat = math.nan
     itae: MissingFloat = math.nan
+
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Read an integral of 0.0 over ``n <= 1`` samples as NaN: no interval, as saved before.
+
+        Releases before d6abe9c summed no trapezoid to 0.0 where no interval had two
+        finite ends; with at most one finite sample there is none, so such a 0.0 says
+        only that. WHY: a result
+        release 3ddaaa9 saved (one finite sample of a joint, with a time axis) loaded
+        before the n=1 rules, and was then refused at its ``iae`` (a review of 25d2e9b).
+        """
+        n = data.get("n")
+        if type(n) is not int or n > 1:
+            return data
+        zeros = [k for k in _INTEGRALS if type(data.get(k)) in (float, int) and data[k] == 0]
+        return {**data, **dict.fromkeys(zeros, math.nan)} if zeros else data
 
     def _validate(self) -> None:
         if self.n < 0:
@@ -301,6 +319,8 @@ def _rms(finite: Float64Array, max_abs: float) -> float:
 _SUMMARY = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
 #: The statistics of the magnitude, never negative.
 _MAGNITUDES = ("rms", "std", "max_abs", "p95_abs")
+#: The integrals over time, NaN without two finite samples at consecutive times.
+_INTEGRALS = ("iae", "ise", "itae")
 
 
 #: Intervals integrated at a time: the dozen temporaries of a block stay in cache, where
