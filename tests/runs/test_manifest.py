@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 import pytest
@@ -346,6 +347,39 @@ def test_one_path_alone_is_one_input_not_its_letters(tmp_path: Path) -> None:
     assert [r.name for r in load_runs(tmp_path).runs] == ["orb/MH_01/1"]
     with pytest.raises(FormatError, match=r"^nope\.toml: no such manifest file"):
         load_runs("nope.toml")
+
+
+class _UserPath:
+    """A path-like that is no ``PurePath``: what ``os.PathLike`` promises, no more."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __fspath__(self) -> str:
+        return self.path
+
+
+def test_any_path_like_alone_is_one_input_and_names_its_run_by_its_path(tmp_path: Path) -> None:
+    """7de3d9a took a str or Path alone; a PurePath or a user's os.PathLike alone was still
+    "not iterable", and one in a list named its run folder's run by its repr."""
+    make_tree(tmp_path)  # orb/MH_01/1
+    folder = str(tmp_path / "orb" / "MH_01" / "1")
+    for given in (PurePosixPath(folder), _UserPath(folder), [_UserPath(folder)]):
+        manifest = load_runs(given)
+        assert [r.name for r in manifest.runs] == [folder]
+        assert manifest.source == folder
+    shipped = load_runs(_UserPath("example:runs/runs.toml"))
+    assert shipped.runs == load_runs(["example:runs/runs.toml"]).runs
+
+
+@pytest.mark.parametrize("given", [b"runs.toml", [b"runs.toml"], ["runs.toml", 3]])
+def test_an_input_that_is_no_path_is_refused_naming_it(given: object) -> None:
+    """bytes alone said "expected str, bytes or os.PathLike object, not int" (its first
+    byte), in a list "startswith first arg must be bytes"."""
+    with pytest.raises(
+        ValidationError, match=r"^Expected a path as str or os\.PathLike\[str\], got"
+    ):
+        load_runs(given)  # type: ignore[arg-type]  # what is refused
 
 
 def test_a_manifest_names_shipped_run_folders_and_roots_by_example_names(tmp_path: Path) -> None:

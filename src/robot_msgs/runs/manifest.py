@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.documents import parse_json, parse_toml, read_document
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
@@ -421,7 +422,7 @@ class RunReader:
 
     def __init__(
         self,
-        inputs: str | Path | Sequence[str | Path],
+        inputs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         *,
         evaluation: Mapping[str, Any] | None = None,
         metrics: Sequence[MetricSpec] | None = None,
@@ -429,23 +430,19 @@ class RunReader:
         reading: Mapping[str, Any] | None = None,
         threads: int = 8,
     ) -> None:
-        # One path is one input: a str is a sequence too, and load_runs("runs.toml") was
-        # read letter by letter ("r: no such manifest file", "." the working folder).
-        if isinstance(inputs, str | Path):
-            inputs = [inputs]
+        given_paths = _input_paths(inputs)
         self._resolver = PathResolver()
         self._sources: list[Callable[[], Iterator[RunSpec]]] = []
         tables: list[tuple[dict[str, Any], str]] = []
-        for given in inputs:
+        for given in given_paths:
             path = resolve_input(given)
-            shown = str(given)
             if path.is_file():
                 manifest = _ManifestFile(path, self._resolver, threads=threads)
                 self._sources.append(manifest.runs)
                 if manifest.settings is not None:
                     tables.append((manifest.settings, f"{manifest.where} [settings]"))
             elif is_run_folder(path):
-                name = shown.removeprefix(EXAMPLE_PREFIX)
+                name = given.removeprefix(EXAMPLE_PREFIX)
                 self._sources.append(functools.partial(_one_folder, path.resolve(), name))
             elif path.is_dir():
                 self._sources.append(
@@ -476,7 +473,7 @@ class RunReader:
             reading=reading,
         )
         #: The inputs, as given (``summary.json``'s ``manifest``).
-        self.source = ", ".join(str(p) for p in inputs)
+        self.source = ", ".join(given_paths)
         #: Runs read so far, in order (their count: ``found``); ``done`` once all are read.
         self.runs: list[RunSpec] = []
         self.found = 0
@@ -514,12 +511,43 @@ class RunReader:
         return Manifest(runs=tuple(self.runs), settings=self.settings, source=self.source)
 
 
+def _input_paths(inputs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Return the inputs :class:`RunReader` was given as path strings, one path alone as one.
+
+    WHY: a str is a sequence too, and ``load_runs("runs.toml")`` was read letter by
+    letter ("r: no such manifest file", "." the working folder); a path-like other than
+    ``Path`` alone (a ``PurePath``, a user's ``os.PathLike``) was still "not iterable",
+    one in a list named its run folder's run by its ``repr``, and bytes said
+    "startswith first arg must be bytes" (a review of 7de3d9a).
+
+    Examples
+    --------
+    >>> from pathlib import PurePosixPath
+    >>> _input_paths("runs.toml"), _input_paths(PurePosixPath("runs")), _input_paths(("a",))
+    (['runs.toml'], ['runs'], ['a'])
+    """
+    listed: list[object] = (
+        [inputs] if isinstance(inputs, str | bytes | os.PathLike) else list(inputs)
+    )
+    paths: list[str] = []
+    for given in listed:
+        path = os.fspath(given) if isinstance(given, os.PathLike) else given
+        if not isinstance(path, str):
+            msg = (
+                f"Expected a path as str or os.PathLike[str], got {type(path).__name__} "
+                f"{path!r:.60}"
+            )
+            raise ValidationError(msg)
+        paths.append(path)
+    return paths
+
+
 def _one_folder(folder: Path, name: str) -> Iterator[RunSpec]:
     yield run_from_folder(folder, name=name)
 
 
 def load_runs(
-    inputs: str | Path | Sequence[str | Path],
+    inputs: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     evaluation: Mapping[str, Any] | None = None,
     metrics: Sequence[MetricSpec] | None = None,
@@ -550,6 +578,8 @@ def load_runs(
     FormatError
         As :func:`read_manifest`; an input that is none of the above; two manifests with
         different ``[settings]``; two runs with one name, or the same keys and configuration.
+    ValidationError
+        An input that is not a path (bytes: decode it first, ``os.fsdecode``).
     """
     reader = RunReader(inputs, evaluation=evaluation, metrics=metrics, judge=judge, reading=reading)
     return reader.read()
