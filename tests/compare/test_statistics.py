@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import re
 import sys
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from hypothesis.extra.numpy import arrays
 
 from robot_msgs.compare import Comparison, ErrorStats, Signal, error_stats
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg.base import _rebuild
 from robot_msgs.msg.json import decode_json
 
 if TYPE_CHECKING:
@@ -367,6 +369,16 @@ _SAVED_3DDAAA9 = (
 )
 
 
+class _PickledBefore:
+    """What a pickle of an ErrorStats of release 3ddaaa9 holds: ``_rebuild`` and the fields."""
+
+    def __init__(self, fields: dict[str, object]) -> None:
+        self.fields = {k: math.nan if v is None else v for k, v in fields.items() if k != "_type"}
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_rebuild, (ErrorStats, self.fields))
+
+
 @pytest.mark.parametrize("saved", _SAVED_3DDAAA9)
 def test_integrals_of_no_interval_saved_as_zero_by_earlier_releases_load_as_nan(
     saved: bytes,
@@ -381,6 +393,7 @@ def test_integrals_of_no_interval_saved_as_zero_by_earlier_releases_load_as_nan(
         "signals": [{"name": "j", "quantity": "j", "unit": "rad", "stats": json.loads(saved)}],
     }  # fmt: skip
     assert Comparison.from_dict(comparison).stats["j"] == expected
+    assert pickle.loads(pickle.dumps(_PickledBefore(json.loads(saved)))) == expected
     assert math.isnan(ErrorStats.from_dict({**json.loads(saved), "iae": None}).iae)
     with pytest.raises(ValidationError, match=r"Expected NaN when n == \d.* at `ErrorStats\.iae`"):
         expected.replace(iae=0.0)  # built, not read: refused

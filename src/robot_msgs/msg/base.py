@@ -429,11 +429,13 @@ def _rebuild(cls: type[M], fields: dict[str, Any]) -> M:
 
     Fields of an older form (a name the type no longer has) are read as a document by
     :meth:`Msg.from_dict`, which states each type's migration (``_upgrade``); the nested
-    messages, unpickled already, stand in for their dicts.
+    messages, unpickled already, stand in for their dicts. Fields of today's names pass
+    the same ``_upgrade``: a value whose meaning changed (``ErrorStats``' IAE of 0.0 over
+    one sample, saved before d6abe9c) is read as a document of that release is.
     """
     if not fields.keys() <= set(cls.__struct_fields__):
         return cls.from_dict(fields)
-    return cls(**fields)
+    return cls(**cls._upgrade(fields))  # a value of an older meaning (ErrorStats' 0.0 IAE)
 
 
 _STRUCT_INTERNALS = frozenset(
