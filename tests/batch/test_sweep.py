@@ -550,3 +550,24 @@ def test_a_trial_without_reference_that_stops_halfway_fails_as_in_report(tmp_pat
     again = _sweep(root, out, fn=evaluate_task, resume=True)
     assert (again.n_reused, again.n_succeeded, again.run_failures) == (3, 2, failures)
     assert read_sweep_report(out) == made
+
+
+def test_matched_in_space_a_trial_that_stops_halfway_fails_as_in_report(tmp_path: Path) -> None:
+    """Matched in space no run is judged on its reference's span: report judged each
+    against the span its sequence's runs show (the trial cut at 3 s of 6 s failed 'estimate
+    ends early'), bench only the runs without a reference, and the cut trial succeeded."""
+    root = make_cut_trials(tmp_path / "runs")
+    t = np.round(np.arange(0.0, 6.0 + 1e-9, 0.1), 1)
+    write_tum(root / "reference.tum", t + 5000.0, np.column_stack([t, np.sin(t), 0.0 * t]))
+    for trial in (1, 2, 3):
+        meta = {"reference": "../../../reference.tum"}
+        (root / "orb" / "s" / str(trial) / "meta.json").write_text(json.dumps(meta))
+    _age(root)
+    spatial = RunSettings(evaluation=RUN_DEFAULTS.replace(sync="spatial"))
+    summary = _sweep(root, tmp_path / "out", fn=evaluate_task, settings=spatial)
+    assert (summary.n_ok, summary.n_succeeded) == (3, 2)
+    assert summary.run_failures == {"estimate ends early": 1}
+    manifest = dataclasses.replace(load_runs([root]), settings=spatial)
+    made = build_report(manifest).report
+    assert read_sweep_report(tmp_path / "out") == made
+    assert {r.name: r.failure for r in made.runs}["orb/s/3"] == "estimate ends early"

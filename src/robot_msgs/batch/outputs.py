@@ -295,7 +295,11 @@ def _without_reference(
     # every run.
     runs, settings = manifest.runs, manifest.settings
     evaluated = state.success >= 0
-    wanted = {runs[i].sequence for i in np.flatnonzero(evaluated & ~state.has_reference)}
+    # Matched in space no run is judged on its reference's span (robot_msgs.runs.evaluate):
+    # each is judged as one without a reference, against its sequence's runs, as report
+    # judges it (a trial cut halfway failed 'estimate ends early' there, succeeded here).
+    unspanned = evaluated if settings.evaluation.sync == "spatial" else ~state.has_reference
+    wanted = {runs[i].sequence for i in np.flatnonzero(evaluated & unspanned)}
     sequences: dict[str, list[int]] = {}
     for i in map(int, np.flatnonzero(evaluated)):
         if runs[i].sequence in wanted:
