@@ -29,7 +29,7 @@ from robot_msgs.errors import (
 from robot_msgs.report import build_report
 from robot_msgs.runs import RunSettings, evaluate, load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
-from robot_msgs.runs.spans import shown_by_runs_note
+from robot_msgs.runs.spans import shown_by_runs_note, unmeasured_in_space_note
 from tests.batch.batch_helpers import calls, make_tree, mixed_settings, scripted, write_tum
 from tests.runs.tree import make_cut_trials
 
@@ -571,3 +571,18 @@ def test_matched_in_space_a_trial_that_stops_halfway_fails_as_in_report(tmp_path
     made = build_report(manifest).report
     assert read_sweep_report(tmp_path / "out") == made
     assert {r.name: r.failure for r in made.runs}["orb/s/3"] == "estimate ends early"
+
+
+def test_matched_in_space_a_run_judged_on_no_span_is_said_in_the_summary(tmp_path: Path) -> None:
+    """Alone in its sequence, matched in space, its timing log gone: its end and coverage
+    are not measured and its success not checked, which only its own note said (a review)."""
+    root = make_cut_trials(tmp_path / "runs", (6.0,))
+    write_tum(root / "reference.tum", np.arange(61) / 10.0, np.zeros((61, 3)))
+    (root / "orb" / "s" / "1" / "timing.csv").unlink()
+    (root / "orb" / "s" / "1" / "meta.json").write_text('{"reference": "../../../reference.tum"}')
+    _age(root)
+    spatial = RunSettings(evaluation=RUN_DEFAULTS.replace(sync="spatial"))
+    summary = _sweep(root, tmp_path / "out", fn=evaluate_task, settings=spatial)
+    assert (summary.n_ok, summary.n_succeeded) == (1, 1)
+    assert unmeasured_in_space_note(1) in summary.notes
+    assert unmeasured_in_space_note(1) in read_sweep_report(tmp_path / "out").notes

@@ -17,7 +17,7 @@ from robot_msgs.io import write_tum
 from robot_msgs.report import build_report
 from robot_msgs.report.build import _in_run
 from robot_msgs.runs import load_runs
-from robot_msgs.runs.spans import shown_by_runs_note
+from robot_msgs.runs.spans import shown_by_runs_note, unmeasured_in_space_note
 from robot_msgs.trajectory import PoseTrajectory
 from tests.runs.tree import make_cut_trials
 
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 T = np.round(np.arange(101) / 10.0, 1)  # 0.0 .. 10.0 s at 10 Hz
 XYZ = np.stack([np.cos(T / 2), np.sin(T / 2), 0.1 * T], axis=1)
+SPATIAL = '[settings]\nsync = "spatial"\n'
 
 
 def _traj(xyz: np.ndarray) -> PoseTrajectory:
@@ -171,6 +172,23 @@ def test_a_trial_without_reference_that_stops_halfway_covers_half_and_fails(
 def test_a_trial_alone_in_its_sequence_keeps_its_own_span(tmp_path: Path) -> None:
     (run,) = build_report(load_runs([make_cut_trials(tmp_path, (3.0,))])).report.runs
     assert (run.success, run.coverage, run.span_source) == (True, 1.0, "timing")
+
+
+def test_a_run_in_space_judged_on_no_span_is_said_in_the_report_not_only_its_notes(
+    tmp_path: Path,
+) -> None:
+    """Matched in space, alone, without a timing log: its end and coverage are not
+    measured and its success not checked. Only its note said so, which the text report
+    does not show: it read 'yes', coverage '-' (a review). Matched in time, no such line."""
+    for kind in ("in_space", "in_time"):
+        (tmp_path / kind).mkdir()
+    in_space = build_report(load_runs([_manifest(tmp_path / "in_space", [("a", 0.0)], SPATIAL)]))
+    (run,) = in_space.report.runs
+    assert (run.success, run.span_source, math.isnan(run.coverage)) == (True, "", True)
+    assert unmeasured_in_space_note(1) in in_space.report.notes
+    in_time = build_report(load_runs([_manifest(tmp_path / "in_time", [("a", 0.0)])])).report
+    assert in_time.runs[0].span_source == "reference"
+    assert unmeasured_in_space_note(1) not in in_time.notes
 
 
 def test_a_special_log_of_a_run_read_again_is_warned_about_once(tmp_path: Path) -> None:

@@ -289,7 +289,12 @@ def _without_reference(
     from robot_msgs.runs.evaluate import evaluate_run  # noqa: PLC0415
     from robot_msgs.runs.load import load_run  # noqa: PLC0415 - only sweeps that need it
     from robot_msgs.runs.repeats import group_repeatability  # noqa: PLC0415
-    from robot_msgs.runs.spans import sequence_spans, shown_by_runs_note  # noqa: PLC0415
+    from robot_msgs.runs.spans import (  # noqa: PLC0415
+        sequence_spans,
+        shown_by_runs_note,
+        unmeasured_in_space,
+        unmeasured_in_space_note,
+    )
 
     # A first pass keeps the sequences wanted, a second their evaluated runs: no list of
     # every run.
@@ -298,7 +303,8 @@ def _without_reference(
     # Matched in space no run is judged on its reference's span (robot_msgs.runs.evaluate):
     # each is judged as one without a reference, against its sequence's runs, as report
     # judges it (a trial cut halfway failed 'estimate ends early' there, succeeded here).
-    unspanned = evaluated if settings.evaluation.sync == "spatial" else ~state.has_reference
+    in_space = settings.evaluation.sync == "spatial"
+    unspanned = evaluated if in_space else ~state.has_reference
     wanted = {runs[i].sequence for i in np.flatnonzero(evaluated & unspanned)}
     sequences: dict[str, list[int]] = {}
     for i in map(int, np.flatnonzero(evaluated)):
@@ -307,8 +313,9 @@ def _without_reference(
     judged: dict[str, RunReport] = {}
     out: dict[str, Repeatability] = {}
     notes: list[str] = []
+    unmeasured = 0  # in space: runs alone in their sequence too (unmeasured_in_space)
     for members in sequences.values():
-        if len(members) < 2:
+        if len(members) < 2 and not in_space:
             continue
         reports: dict[str, RunReport] = {}
         for i in members:
@@ -345,8 +352,12 @@ def _without_reference(
         )
         out.update(found)
         notes.extend(left_out)
+        if in_space:
+            unmeasured += sum(map(unmeasured_in_space, reports.values()))
     if judged:
         notes.append(shown_by_runs_note(len(judged)))
+    if unmeasured:
+        notes.append(unmeasured_in_space_note(unmeasured))
     return judged, out, notes
 
 

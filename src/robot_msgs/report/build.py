@@ -22,7 +22,13 @@ from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
 from robot_msgs.runs.load import load_run
 from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
-from robot_msgs.runs.spans import SHOWN_BY_RUNS, sequence_spans, shown_by_runs_note
+from robot_msgs.runs.spans import (
+    SHOWN_BY_RUNS,
+    sequence_spans,
+    shown_by_runs_note,
+    unmeasured_in_space,
+    unmeasured_in_space_note,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -182,6 +188,9 @@ def assemble_report(
     shown = sum(1 for r in reports if r.span_source == SHOWN_BY_RUNS)
     if shown:
         said.append(shown_by_runs_note(shown))
+    unmeasured = sum(map(unmeasured_in_space, reports))
+    if unmeasured and settings.evaluation.sync == "spatial":
+        said.append(unmeasured_in_space_note(unmeasured))
     no_reference = sum(1 for r in reports if r.accuracy is None and r.success)
     if no_reference and ranking is not None:
         said.append(f"{no_reference} successful run(s) without accuracy are not ranked")

@@ -27,7 +27,13 @@ if TYPE_CHECKING:
 
     from robot_msgs.compare.run_report import RunReport
 
-__all__ = ["SHOWN_BY_RUNS", "sequence_spans", "shown_by_runs_note"]
+__all__ = [
+    "SHOWN_BY_RUNS",
+    "sequence_spans",
+    "shown_by_runs_note",
+    "unmeasured_in_space",
+    "unmeasured_in_space_note",
+]
 
 #: ``RunReport.span_source`` of a run judged against the span its sequence's runs show.
 SHOWN_BY_RUNS = "runs"
@@ -122,4 +128,36 @@ def shown_by_runs_note(n: int) -> str:
         f"{'is' if one else 'are'} judged "
         f"against the span of {their} sequence that the other runs show, not {their} own "
         f"(span_source '{SHOWN_BY_RUNS}'; {their} notes give both spans)"
+    )
+
+
+def unmeasured_in_space(report: RunReport) -> bool:
+    """Whether a run matched in space succeeded with no span to judge its end and coverage.
+
+    The caller knows the run was matched in space (``sync='spatial'``): there a run's
+    reference gives it no span (:mod:`robot_msgs.runs.evaluate`), and without a timing log
+    or a span its sequence's runs show (``span_source`` empty) its success is not checked.
+    """
+    return report.success and report.n_estimate > 0 and not report.span_source
+
+
+def unmeasured_in_space_note(n: int) -> str:
+    """Say that ``n`` runs matched in space succeeded unchecked: one line for the report.
+
+    WHY: the run's own note says so, but the text report shows no run note; a run cut
+    halfway read 'yes' and coverage '-' (a review; it failed 'estimate ends early' on the
+    reference's span before runs in space were judged on their own clock).
+
+    Examples
+    --------
+    >>> unmeasured_in_space_note(1)[:60]
+    '1 run matched in space has no span of its own (no timing log'
+    """
+    one = n == 1
+    their = "its" if one else "their"
+    return (
+        f"{n} run{'' if one else 's'} matched in space {'has' if one else 'have'} no span of "
+        f"{their} own (no timing log) and no other run of {their} sequence shows one: the "
+        f"end of the sequence and coverage not measured (coverage -), success not checked "
+        f"({their} notes say why)"
     )
