@@ -165,6 +165,12 @@ def test_a_trial_without_reference_that_stops_halfway_covers_half_and_fails(
             "timing",
         )
     assert shown_by_runs_note(1) in result.report.notes
+    # Matched in time, said as before runs in space were judged so too (5f60367 added
+    # 'or matched in space' to this line of every report).
+    assert (
+        "1 run without a reference is judged against the span of its sequence that the "
+        "other runs show, not its own (span_source 'runs'; its notes give both spans)"
+    ) in result.report.notes
     assert runs["orb/s/1"].repeatability is not None  # the cut trial is not compared
     assert runs["orb/s/1"].repeatability.runs == ("orb/s/1", "orb/s/2")
 

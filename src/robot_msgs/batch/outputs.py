@@ -355,7 +355,7 @@ def _without_reference(
         if in_space:
             unmeasured += sum(map(unmeasured_in_space, reports.values()))
     if judged:
-        notes.append(shown_by_runs_note(len(judged)))
+        notes.append(shown_by_runs_note(len(judged), in_space=in_space))
     if unmeasured:
         notes.append(unmeasured_in_space_note(unmeasured))
     return judged, out, notes

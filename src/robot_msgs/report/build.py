@@ -187,7 +187,7 @@ def assemble_report(
         said.extend(ranking.notes)
     shown = sum(1 for r in reports if r.span_source == SHOWN_BY_RUNS)
     if shown:
-        said.append(shown_by_runs_note(shown))
+        said.append(shown_by_runs_note(shown, in_space=settings.evaluation.sync == "spatial"))
     unmeasured = sum(map(unmeasured_in_space, reports))
     if unmeasured and settings.evaluation.sync == "spatial":
         said.append(unmeasured_in_space_note(unmeasured))

@@ -108,24 +108,26 @@ def sequence_spans(reports: Iterable[RunReport]) -> dict[str, tuple[float, float
     return out
 
 
-def shown_by_runs_note(n: int) -> str:
+def shown_by_runs_note(n: int, *, in_space: bool = False) -> str:
     """Say that ``n`` runs were judged against the span their sequence's runs show.
 
     One line for the whole report (``report`` and ``bench`` say it alike); each run's
-    notes give both spans.
+    notes give both spans. ``in_space``: matched in space (``sync='spatial'``), where a
+    run's reference gives it no span (:mod:`robot_msgs.runs.evaluate`), so runs with one
+    are judged so too; matched in time the line is said as before 5f60367.
 
     Examples
     --------
     >>> shown_by_runs_note(1)[:60]
-    '1 run without a reference, or matched in space, is judged ag'
+    '1 run without a reference is judged against the span of its '
+    >>> shown_by_runs_note(2, in_space=True)[:60]
+    '2 runs without a reference, or matched in space, are judged '
     """
     one = n == 1
     their = "its" if one else "their"
-    # Matched in space, a run's reference is on another clock and gives it no span
-    # (robot_msgs.runs.evaluate): 'without a reference' was said of runs with one.
+    which = "without a reference, or matched in space," if in_space else "without a reference"
     return (
-        f"{n} run{'' if one else 's'} without a reference, or matched in space, "
-        f"{'is' if one else 'are'} judged "
+        f"{n} run{'' if one else 's'} {which} {'is' if one else 'are'} judged "
         f"against the span of {their} sequence that the other runs show, not {their} own "
         f"(span_source '{SHOWN_BY_RUNS}'; {their} notes give both spans)"
     )
