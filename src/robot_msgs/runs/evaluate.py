@@ -451,7 +451,8 @@ def evaluate_run(
         The span of the run's sequence that its runs show, seconds on the estimate's
         clock (:func:`robot_msgs.runs.spans.sequence_spans`): a run without a reference
         is judged against it instead of its own (its timing log's, or none). A run with
-        a reference keeps its reference's.
+        a reference keeps its reference's, unless matched in space (``sync='spatial'``),
+        where its reference gives it no span: it is judged as one without.
 
     Returns
     -------

@@ -10,7 +10,9 @@ its estimate's first to last stamp; the spans of a sequence that overlap are joi
 reference whose joined span, with at least one other run in it, is wider than its own,
 or that has no span of its own, is judged against the joined span: ``span_source`` is
 :data:`SHOWN_BY_RUNS` and its notes give both spans. A run alone in its sequence keeps
-its own span (there is nothing to compare it to).
+its own span (there is nothing to compare it to). Matched in space (``sync='spatial'``)
+a run's reference is on another clock and gives it no span (``span_source`` is not
+``"reference"``): it is judged here as a run without a reference.
 
 ``robot-msgs report`` and ``robot-msgs bench`` evaluate each run on its own, then judge
 again the runs this module names (:func:`sequence_spans`), with the span it gives, by
@@ -64,8 +66,9 @@ def sequence_spans(reports: Iterable[RunReport]) -> dict[str, tuple[float, float
     -------
     dict
         Run name to ``(start_s, end_s)``, seconds on the estimate's clock, for the runs
-        without a reference (and with an estimate) whose sequence's runs show a span wider
-        than their own, or that have none; the others are left out.
+        not judged on a reference's span (without one, or matched in space), with an
+        estimate, whose sequence's runs show a span wider than their own, or that have
+        none; the others are left out.
 
     Examples
     --------
