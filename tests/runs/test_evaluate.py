@@ -829,3 +829,25 @@ def test_matched_in_space_a_run_judged_on_its_peers_span_says_its_reference_is_e
     report = evaluate_run(load_run(spec), SPATIAL, sequence_span=(5000.0, 5010.0)).report
     assert (report.span_source, report.failure) == ("runs", "estimate ends early")
     assert any("matched in space, its reference is on another clock" in n for n in report.notes)
+
+
+def test_matched_in_space_a_run_without_a_reference_is_cut_by_the_time_range_as_in_time(
+    tmp_path: Path,
+) -> None:
+    """A run without a reference is matched to nothing: in space as in time --t-start 5
+    is on its estimate's clock (its span 5 .. 10 s, its loss at 3 .. 4 s left out). In
+    space the range was ignored and said to cut 'the reference's poses only' (a review)."""
+    timing = "frame,acquisition_s,available_s\n" + "".join(
+        f"{k},{k:.1f},{k + 0.02:.2f}\n" for k in range(11)
+    )
+    tracking = "time_s,event\n3,lost\n4,recovered\n"
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T)), tracking=tracking, timing=timing)
+    reports = []
+    for sync in ("nearest", "spatial"):
+        ranged = NONE.replace(evaluation=EvaluationSettings(align="none", sync=sync, t_start_s=5.0))
+        reports.append(run_report(folder, ranged))
+    in_time, in_space = reports
+    assert (in_space.sequence_start_s, in_space.sequence_end_s) == (5.0, 10.0)
+    assert in_space.losses == ()
+    assert in_space.notes == in_time.notes
+    assert "losses, coverage and latency within 5.00 .. 10.00 s" in in_space.notes

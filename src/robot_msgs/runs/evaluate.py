@@ -90,8 +90,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: no pose in it was tracked); 11: only a run that reported stopping (a failure, a non-zero
 #: exit code) is read on its cut logs; another's are refused again (10 judged it on them);
 #: 12: matched in space, the reference's span and the time range (on its clock) judge no
-#: stamp of the run (an estimate 5000 s late, its APE computed, failed 'coverage too low').
-JUDGING_REVISION = 12
+#: stamp of the run (an estimate 5000 s late, its APE computed, failed 'coverage too low');
+#: 13: in space the time range cuts a run without a reference on its estimate's clock, as
+#: in time (12 ignored it there).
+JUDGING_REVISION = 13
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -144,13 +146,18 @@ def _span(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float, s
     return math.nan, math.nan, ""
 
 
-def _window(settings: EvaluationSettings) -> tuple[float, float] | None:
+def _window(run: RunInputs, settings: EvaluationSettings) -> tuple[float, float] | None:
     """Return the settings' time range on the estimate's clock, or ``None`` without one.
 
     ``None`` matched in space too: the range is on the reference's clock and cuts its
     poses only (:func:`~robot_msgs.evaluation.prepare`); the estimate's clock is not it.
+    A run without a reference is matched to nothing: its range is on its estimate's
+    clock, in space as in time (in space it was ignored, said to cut 'the reference's
+    poses only' of a run without one; a review).
     """
-    if (settings.t_start_s is None and settings.t_end_s is None) or settings.sync == "spatial":
+    if settings.t_start_s is None and settings.t_end_s is None:
+        return None
+    if settings.sync == "spatial" and run.reference is not None:
         return None
     low = -math.inf if settings.t_start_s is None else settings.t_start_s
     high = math.inf if settings.t_end_s is None else settings.t_end_s
@@ -484,7 +491,7 @@ def evaluate_run(
     # not the accuracy alone: --t-start 5 said a loss at 3 s and the latency of frames
     # all before 5 s beside a coverage of 5 .. 10 s; past the sequence's end it made a
     # span from 20 to 10 s and a success (a review).
-    window = _window(settings.evaluation)
+    window = _window(run, settings.evaluation)
     ranged = window is not None
     spanless = math.isnan(end_s)
     missed = ""
