@@ -286,7 +286,7 @@ def test_the_ranking_unit_is_the_statistics() -> None:
 def test_successful_runs_without_the_statistic_are_said_to_be_unscored() -> None:
     """An RPE over overlapping pairs has no IAE (no time axis): bench --statistic iae
     ranked every algorithm "- (k)", the legend's "none succeeded", tied, with no word why
-    (a walk). Runs a, b and c succeeded; a's and b's signals have no time axis."""
+    (a walk). Runs a, b and c succeeded; a's and b's signals have no IAE (one sample)."""
     runs = [_run("a", "s1", 0.1), _run("b", "s1", 0.2), _run("c", "s1", None)]
     tally = RankingTally(statistic="iae")
     tally.update(runs[0])
@@ -296,9 +296,10 @@ def test_successful_runs_without_the_statistic_are_said_to_be_unscored() -> None
     tally.merge(other)
     for ranking in (rank_algorithms(runs, statistic="iae"), tally.compute()):
         assert ranking is not None
+        # One sample has no interval: the reason is not "overlapping pairs" alone.
         assert ranking.notes[-1] == (
             "2 successful runs have no finite iae of translation (an integral needs a time "
-            "axis: overlapping pairs have none): they are not scored"
+            "axis, which overlapping pairs lack, and 2 samples): they are not scored"
         )
     one = rank_algorithms(runs[:1], statistic="ise")
     assert one is not None
@@ -306,6 +307,37 @@ def test_successful_runs_without_the_statistic_are_said_to_be_unscored() -> None
     ranked = rank_algorithms(runs, statistic="rms")
     assert ranked is not None
     assert not any("not scored" in note for note in ranked.notes)
+
+
+def test_a_successful_run_with_no_score_is_shown_na_not_as_failed() -> None:
+    """bench --statistic iae showed the RPE's successful runs "- (2)", which the legend
+    reads as "none succeeded" (a walk). a's run succeeded with no IAE (one sample), b's
+    failed, c's has IAE 0.1 m·s: a and b tie for last, (2 + 3) / 2 = 2.5 each."""
+    scored = comparison(  # IAE over [0, 1] s of 0.1 m: 0.1 m·s
+        metric="ape",
+        stats={"translation": error_stats([0.1, 0.1], [0.0, 1.0])},
+        units={"translation": "m"},
+        parameters={"alignment": "se3", "max_diff_s": 0.01},
+    )
+    runs = [
+        _run("a", "s1", 0.1),
+        _run("b", "s1", 0.1, success=False),
+        _run("c", "s1", None).replace(comparisons={"ape:translation": scored}),
+    ]
+    ranking = rank_algorithms(runs, statistic="iae")
+    assert ranking is not None
+    a, b = (next(r for r in ranking.rows if r.algorithm == n) for n in ("a", "b"))
+    assert (dict(a.scores), dict(a.ranks)) == ({}, {"s1": 2.5})  # no score: not NaN
+    assert math.isnan(b.scores["s1"])
+    assert b.ranks == {"s1": 2.5}
+    table = ranking_table(ranking)
+    cells = {row[1]: row[5] for row in table.rows}
+    assert cells == {"c": "0.1000 (1)", "a": "n/a (2.5)", "b": "- (2.5)"}
+    assert "n/a (k) = succeeded, no iae to score: ranked last)." in " ".join(table.notes[0].split())
+    # Failed runs alone (as every ranking saved before reads): "- (k)", no "n/a" legend.
+    failed = rank_algorithms(runs[1:], statistic="iae")
+    assert failed is not None
+    assert "n/a" not in ranking_table(failed).notes[0]
 
 
 def test_a_count_is_no_statistic_to_rank_by_and_a_tie_is_said() -> None:

@@ -39,7 +39,8 @@ class RankingRow(Msg):
         runs on the ranked sequences, failed ones included (NaN: none said one).
     scores : mapping of str to float, the ranked figure's unit
         ``scores[sequence]``: the median over the algorithm's successful runs of that
-        sequence of the ranked figure (NaN: no successful evaluable run).
+        sequence of the ranked figure (NaN: no successful evaluable run; absent where it
+        ran, ranked, but its successful runs have no such figure: an IAE of overlapping pairs).
     ranks : mapping of str to float
         ``ranks[sequence]``: its rank among the algorithms on that sequence (1 is best,
         ties share the mean rank; an algorithm that ran but has no score takes the worst

@@ -123,11 +123,15 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
         ),
     )  # fmt: skip
     rows = []
+    unscored = False  # a cell of successful runs with no score ("n/a (k)")
     for row in ranking.rows:
         cells = [
-            f"{_num(row.scores[s], 4)} ({row.ranks[s]:g})" if s in row.ranks else MISSING
+            MISSING
+            if s not in row.ranks
+            else f"{_num(row.scores[s], 4) if s in row.scores else 'n/a'} ({row.ranks[s]:g})"
             for s in ranking.sequences
         ]
+        unscored |= any(s not in row.scores for s in row.ranks)
         rows.append(
             (
                 str(row.position),
@@ -161,11 +165,12 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
             f"; a consistent estimate's mean NEES is its {ranking.target:g} degrees of "
             "freedom: each run's is ranked by its distance from them, closest best"
         )
+    na = f"; n/a (k) = succeeded, no {ranking.statistic} to score: ranked last" if unscored else ""
     notes = [
         (
             f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
             f"{figure}, per sequence (rank in brackets; - = not run there; - (k) "
-            f"= run there, none succeeded: ranked last){signed}."
+            f"= run there, none succeeded: ranked last{na}){signed}."
         ),
         f"Settings: {settings}.",
         *ranking.notes,  # a tie among them, said where the ranking is made

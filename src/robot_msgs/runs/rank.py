@@ -10,7 +10,8 @@ one statistic of its APE signal (``rms`` of ``translation`` by default), as a ma
 the mean or median of a signed error (``x``, ``along_track``) is ranked closest to zero
 best (:func:`~robot_msgs.compare.statistics.rank_value`, ``res``'s rule too). Algorithms are
 ranked per sequence (1 best; ties share the mean of their places; an algorithm that ran
-but has no score, because every run failed or none had a reference, shares the last
+but has no score, because every run failed or none had a reference, or because its
+successful runs have no such figure (an IAE of overlapping pairs), shares the last
 places), and ordered by their mean rank over the sequences they ran, then by success
 rate. Sequences where no run has an APE (no reference) are left out of the ranking, runs
 on them included. WHY ranks rather than mean errors: errors on different sequences differ by orders
@@ -145,17 +146,19 @@ class _Group:
     merge to exactly the tally of all of them (:meth:`RankingTally.merge`).
     """
 
-    __slots__ = ("coverages", "n_runs", "n_succeeded", "values")
+    __slots__ = ("coverages", "n_runs", "n_succeeded", "n_unscored", "values")
 
     def __init__(self) -> None:
         self.n_runs = 0
         self.n_succeeded = 0
+        self.n_unscored = 0  # successful runs whose statistic is no finite number
         self.coverages: array[float] = array("d")
         self.values: array[float] = array("d")
 
     def merge(self, other: _Group) -> None:
         self.n_runs += other.n_runs
         self.n_succeeded += other.n_succeeded
+        self.n_unscored += other.n_unscored
         self.coverages.extend(other.coverages)
         self.values.extend(other.values)
 
@@ -212,7 +215,6 @@ class RankingTally:
         self._left_out: Counter[str] = Counter()
         self._signed = False  # some run's errors below zero: the scores are magnitudes
         self._target = 0.0  # what a consistent estimate scores (a NEES's mean: its dof)
-        self._unscored = 0  # successful runs whose statistic is no finite number
 
     def update(self, report: RunReport) -> None:
         """Take one run's report."""
@@ -243,7 +245,7 @@ class RankingTally:
         if report.success and math.isfinite(value):
             group.values.append(value)
         elif report.success:
-            self._unscored += 1
+            group.n_unscored += 1
 
     def leave_out(self, reason: str) -> None:
         """Count a run with no report (``reason``: why it failed to evaluate, or was not)."""
@@ -285,7 +287,6 @@ class RankingTally:
         self._settings.merge(other._settings)
         self._left_out.update(other._left_out)
         self._signed |= other._signed
-        self._unscored += other._unscored
 
     def compute(self, *, force: bool = False) -> Ranking | None:
         """Return the ranking of everything taken so far; ``None`` when no run has the comparison.
@@ -316,6 +317,11 @@ class RankingTally:
             for configuration, rank in zip(
                 present, average_ranks([scores[c][sequence] for c in present]), strict=True
             ):
+                # Successful runs there, none scored: no score, not the NaN of failed runs
+                # (the table said "none succeeded" of an RPE's IAE: a walk).
+                group = groups[configuration, sequence]
+                if group.n_unscored and not group.values:
+                    del scores[configuration][sequence]
                 ranks[configuration][sequence] = rank
         rows = []
         for configuration in configurations:
@@ -364,9 +370,10 @@ class RankingTally:
                 "a mean rank over fewer sequences is not comparable with one over more."
             )
             notes = (*notes, differ)
-        if self._unscored:  # all ranked "- (k)", as if none succeeded, unsaid (a walk)
-            n = self._unscored
-            why = " (an integral needs a time axis: overlapping pairs have none)"
+        n = sum(g.n_unscored for g in groups.values())
+        if n:  # all ranked "- (k)", as if none succeeded, unsaid (a walk)
+            # Not "overlapping pairs have none" alone: one sample has no interval either.
+            why = " (an integral needs a time axis, which overlapping pairs lack, and 2 samples)"
             unscored = (
                 f"{n} successful {'run has' if n == 1 else 'runs have'} no finite "
                 f"{self.statistic} of {signal}"
