@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -219,6 +220,17 @@ def test_reading_a_csv_cell_past_the_csv_module_s_limit_is_a_format_error(
     path.write_text("run," + "x" * 200_000 + "\n")  # in the header
     with pytest.raises(FormatError, match=r"results\.csv:1: not a results CSV row"):
         read_results(path)
+
+
+def test_reading_a_folder_says_so_and_names_the_table_in_it(tmp_path: Path) -> None:
+    # read_results(folder) said "[Errno 21] ...: is a directory"; the folder is the one
+    # write_table was given, so the table written in it is named.
+    with pytest.raises(FormatError, match=r"^\S+: is a directory, not a results table$"):
+        read_results(tmp_path)
+    path, _ = write_table(rows_from_results([_ok("a")], SETTINGS), tmp_path)
+    said = rf"is a directory, not a results table \(give {re.escape(str(path))}, the table in it\)$"
+    with pytest.raises(FormatError, match=said):
+        read_results(tmp_path)
 
 
 def test_reading_a_missing_or_foreign_table_is_a_format_error(tmp_path: Path) -> None:

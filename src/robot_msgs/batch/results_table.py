@@ -366,7 +366,8 @@ def read_results(path: str | Path) -> list[Row]:
         No such file, not a readable Parquet file or UTF-8 CSV, columns other than
         :data:`COLUMNS`, or a CSV cell that is not what its column holds (the line and
         column named). WHY: a broken table escaped as pyarrow's ``ArrowInvalid``, or
-        Python's ``ValueError``, ``TypeError`` or ``UnicodeDecodeError``.
+        Python's ``ValueError``, ``TypeError`` or ``UnicodeDecodeError``; a folder
+        (``write_table``'s ``out``) said ``[Errno 21] out: is a directory``.
     """
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415
     from robot_msgs.limits import current_limits  # noqa: PLC0415
@@ -377,8 +378,13 @@ def read_results(path: str | Path) -> list[Row]:
     except FileNotFoundError as err:
         msg = f"{source}: no such file"
         raise FormatError(msg) from err
-    except OSError as err:  # a folder, no permission: read_input's message names the file
-        raise FormatError(str(err)) from err
+    except IsADirectoryError as err:  # the folder write_table was given: name its table
+        inside = [source / f"results{s}" for s in (".parquet", ".csv")]
+        found = next((f" (give {p}, the table in it)" for p in inside if p.is_file()), "")
+        msg = f"{source}: is a directory, not a results table{found}"
+        raise FormatError(msg) from err
+    except OSError as err:  # no permission: read_input's message names the file
+        raise FormatError(err.strerror or str(err)) from err  # WHY: str() said "[Errno 13] ..."
     if source.suffix == ".parquet":
         pa = require("pyarrow", "parquet", feature="Parquet results tables")
         pq = require("pyarrow.parquet", "parquet", feature="Parquet results tables")
