@@ -183,6 +183,35 @@ def test_results_in_different_units_cannot_share_an_axis(
         results_spec([*named, ("c.json", degrees)])
 
 
+def test_the_axis_names_only_what_every_result_shares(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """The axes said the first result's signal: "over 1 frame" beside RPEs over 1 m and APEs.
+
+    ``res --plot rpe_f.zip rpe_m.zip ape.zip`` (evo's fr1_xyz, ``-d 1 -u f`` and ``-u m``)
+    labelled every error "translation error over 1 frame [m]".
+    """
+    _, result = named[0]
+
+    def of(quantity: str, unit: str, **delta: Any) -> EvaluationResult:
+        signal = Signal.of(quantity, unit, 0.1 * K, stamps_s=100.0 + STAMPS, **delta)
+        return result.replace(comparison=result.comparison.replace(signals=(signal,)))
+
+    frame = of("translation", "m", delta=1.0, delta_unit="f")
+    metre = of("translation", "m", delta=1.0, delta_unit="m")
+
+    def titles(*results: EvaluationResult) -> set[str]:
+        panels = _panels(results_spec([(f"r{k}.json", r) for k, r in enumerate(results)]))
+        box, histogram = panels["box"], panels["histogram"]
+        return {panels["error_over_time"].y_title, box.y_title, histogram.x_title}
+
+    assert titles(frame, frame) == {"translation error over 1 frame [m]"}
+    assert titles(frame, metre) == {"translation error [m]"}
+    assert titles(frame, result) == {"translation error [m]"}  # an RPE and an APE
+    full, rot = of("full", ""), of("rot_part", "")  # both without a unit: error, not "full"
+    assert titles(full, rot) == {"error"}
+
+
 # --------------------------------------------------------------------------- both backends
 
 

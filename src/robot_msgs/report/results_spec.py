@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.compare.signal import Signal
     from robot_msgs.typing import Float64Array
 
 __all__ = ["RESULTS_PANELS", "results_spec"]
@@ -94,6 +95,28 @@ def _each_alone(x: Float64Array, values: Float64Array) -> tuple[Float64Array, Fl
     return np.insert(x, after, np.nan), np.insert(values, after, np.nan, axis=0)
 
 
+def _shared_label(signals: Sequence[Signal]) -> str:
+    """Name the error axis by what all ``signals`` share (one unit, checked before).
+
+    Their label when it is one; else without the parameters (RPEs over 1 frame and
+    over 1 m, or an RPE and an APE, are all "translation error [m]"); else the unit
+    alone. WHY: the first result's label was every result's ("over 1 frame" beside
+    RPEs over 1 m, "full transformation error" beside evo's ``rot_part``).
+
+    >>> from robot_msgs.compare import Signal
+    >>> f = Signal.of("translation", "m", [0.1], stamps_s=[0.0], delta=1.0, delta_unit="f")
+    >>> ape = Signal.of("translation", "m", [0.1], stamps_s=[0.0])
+    >>> _shared_label([f, f]), _shared_label([f, ape])
+    ('translation error over 1 frame [m]', 'translation error [m]')
+    """
+    for parameters in (True, False):
+        labels = {signal_label(s, parameters=parameters) for s in signals}
+        if len(labels) == 1:
+            return labels.pop()
+    unit = signals[0].unit if signals else ""
+    return f"error [{unit}]" if unit else "error"
+
+
 def results_spec(
     named: Sequence[tuple[str, EvaluationResult]],
     *,
@@ -130,7 +153,7 @@ def results_spec(
         msg = f"the results are in different units ({said}); plot results of one unit"
         raise FormatError(msg)
     names = list(labels) if labels is not None else legend_names([p for p, _ in named])
-    label = signal_label(held[0]) if held else "error"
+    label = _shared_label(held)
     unit = f" {held[0].unit}" if held and held[0].unit else ""
     panels: tuple[list[Trace], ...] = ([], [], [], [], [])
     every = [s.series.errors for s in held if s.series is not None]
