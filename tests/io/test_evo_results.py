@@ -13,7 +13,7 @@ import pytest
 from robot_msgs.errors import FormatError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
-from robot_msgs.io.evo_results import evo_settings, read_evo_result
+from robot_msgs.io.evo_results import EVO_ARRAYS, evo_settings, read_evo_result
 
 ZIPS = Path(__file__).parents[1] / "data" / "evo_results"
 
@@ -116,10 +116,18 @@ def test_statistics_that_its_errors_do_not_give_are_refused(tmp_path: Path) -> N
 
 
 def test_a_zip_without_its_error_array_names_the_file(tmp_path: Path) -> None:
-    """The error said what did not fit (`ErrorSeries.errors`) but not in which file."""
+    """evo writes error_array.npy in every result zip (evo_res fails without: KeyError
+    'np_arrays'). Without it, one beside timestamps.npy said "Expected shape (N,) with
+    N=785 (from `ErrorSeries.stamps_s`), got array of shape (0,)", and one of info.json
+    and stats.json alone was read as a result of no errors: evo's rmse shown as "-"."""
+    said = r"^.*{}\.zip: no error_array\.npy, the errors evo writes in every result zip$"
     bare = _copy_with(tmp_path / "bare.zip", {}, dropped=("error_array.npy",))
-    with pytest.raises(FormatError, match=r"^.*bare\.zip: Expected shape \(N,\) with N=785"):
+    with pytest.raises(FormatError, match=said.format("bare")):
         read_evo_result(bare)
+    arrays = tuple(f"{name}.npy" for name in EVO_ARRAYS)
+    stats_only = _copy_with(tmp_path / "stats_only.zip", {}, dropped=arrays)
+    with pytest.raises(FormatError, match=said.format("stats_only")):
+        read_evo_result(stats_only)
 
 
 def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:

@@ -294,7 +294,7 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     Raises
     ------
     FormatError
-        Not a zip, no ``info.json``/``stats.json``, an entry past the bounds of
+        Not a zip, no ``info.json``/``stats.json``/``error_array.npy``, an entry past the bounds of
         :mod:`robot_msgs.limits` (a zip bomb), an encrypted or damaged entry, an entry
         that shadows one evo writes (``zz/error_array.npy``), an array that is not
         float64 of the documented shape (:data:`EVO_ARRAYS`; ``timestamps`` and the other
@@ -324,6 +324,9 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         if not {"info.json", "stats.json"} <= set(archive.names):
             msg = f"{source}: not an evo result zip (expected info.json and stats.json)"
             raise FormatError(msg)
+        if "error_array.npy" not in archive.names:  # WHY: read as no errors, evo's rmse "-"
+            msg = f"{source}: no error_array.npy, the errors evo writes in every result zip"
+            raise FormatError(msg)
         _check_names(archive.names, source)
         info = _document(archive, "info.json", source)
         raw_stats = _document(archive, "stats.json", source)
@@ -333,12 +336,12 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
     except FormatError as err:
         msg = f"{source}: info.json title: {err}"
         raise FormatError(msg) from err
-    errors = arrays.get("error_array", np.zeros(0))
+    errors = arrays["error_array"]
     stamps = arrays.get("timestamps")
     frames = stamps is None
     if stamps is None:  # evo writes none for a path without stamps (KITTI): the index
         stamps = np.arange(errors.size, dtype=np.float64)
-    stats = _stats(raw_stats, errors, source) if errors.size or raw_stats else error_stats([])
+    stats = _stats(raw_stats, errors, source)
     sim3 = arrays.get("alignment_transformation_sim3")
     method = str(settings.get("align", "none"))
     alignment = Alignment(method=method, rotation=np.eye(3), translation_m=np.zeros(3))
