@@ -130,6 +130,18 @@ def test_a_zip_without_its_error_array_names_the_file(tmp_path: Path) -> None:
         read_evo_result(stats_only)
 
 
+def test_a_projection_in_the_title_is_a_setting() -> None:
+    """evo 1.38.1 ``--project_to_plane xy`` adds "(projected to xy plane)" to the title
+    (main_ape.py, main_rpe.py). It was dropped, and ``res`` ranked fr1_xyz projected
+    (rms 0.0125679) against the same run unprojected (0.0134701) as made alike."""
+    title = "APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)\n"
+    assert evo_settings(title + "(projected to xy plane)")[3] == {
+        "relation": "translation", "align": "se3", "project_to_plane": "xy",
+    }  # fmt: skip
+    with pytest.raises(FormatError, match=r"expected a plane of evo's \(xy, xz, yz\), got 'ab'"):
+        evo_settings(title + "(projected to ab plane)")
+
+
 def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
     empty = tmp_path / "empty.zip"
     with zipfile.ZipFile(empty, "w") as z:

@@ -17,7 +17,8 @@ evo does not write (``max_abs``, ``p95_abs``, ``final``) come from ``error_array
 evo records its settings only in the title text (``"APE w.r.t. translation part (m)\n
 (with SE(3) Umeyama alignment)"``); :func:`evo_settings` maps the phrases evo 1.38.1
 writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``) to our field names
-(``relation``, ``align``, ``n_align``, ``delta``, ``delta_unit``, ``all_pairs``), and the
+(``relation``, ``align``, ``n_align``, ``delta``, ``delta_unit``, ``all_pairs``,
+``project_to_plane``), and the
 result's notes keep the title itself. Settings evo does not write (its association
 tolerance, for one) are absent, not guessed.
 """
@@ -38,6 +39,7 @@ from robot_msgs.compare.signal import ErrorSeries, Signal
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.documents import json_kind, parse_json
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.settings import PLANES
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.result_files import _text
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
@@ -83,6 +85,7 @@ _DELTA_UNITS = {"f": "f", "m": "m", "deg": "deg", "rad": "rad", "frames": "f"}
 _HEAD = re.compile(r"^(APE|RPE) w\.r\.t\. (.+?)(?: \(([^)]*)\))?$")
 _DELTA = re.compile(r"^for delta = (\S+) \((\w+)\) using (all|consecutive) pairs")
 _N_ALIGN = re.compile(r"\(aligned poses: (\d+)\)")
+_PLANE = re.compile(r"^\(projected to (\S+) plane\)$")
 
 
 def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
@@ -93,7 +96,7 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     FormatError
         Not a title evo writes: no ``APE w.r.t. ...``/``RPE w.r.t. ...`` head, a delta
         or an aligned-pose count that is no finite number, a delta unit evo has not
-        (evo's are frames, degrees, radians and metres).
+        (evo's are frames, degrees, radians and metres), a plane evo has not.
 
     Examples
     --------
@@ -121,6 +124,12 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
         for phrase, method in _ALIGNMENTS.items():
             if line.startswith(phrase):
                 settings["align"] = method
+        plane = _PLANE.match(line)
+        if plane is not None:  # evo's --project_to_plane: our project_to_plane
+            if plane.group(1) not in PLANES:
+                msg = f"expected a plane of evo's ({', '.join(PLANES)}), got {plane.group(1)!r}"
+                raise FormatError(msg)
+            settings["project_to_plane"] = plane.group(1)
         n_align = _N_ALIGN.search(line)
         if n_align is not None:
             settings["n_align"] = int(_title_number(n_align.group(1), line))
