@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from robot_msgs.compare import Signal
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
@@ -115,6 +116,20 @@ def test_different_metrics_are_never_ranked(tmp_path: Path) -> None:
         "not ranked: the results hold different metrics or signals (ape: translation; "
         "rpe: translation)"
     )
+
+
+def test_results_in_different_units_are_never_ranked() -> None:
+    """evo's ``--change_unit cm`` zip (rms 1.34701 cm) was ranked last behind the same
+    run in metres (0.0134701 m), as if the numbers were comparable."""
+    ((name, metres),) = load_saved_results([ZIPS / "fr1_xyz_ape_se3.zip"])
+    (signal,) = metres.comparison.signals
+    assert signal.series is not None
+    errors, stamps = 100 * signal.series.errors, signal.series.stamps_s
+    cm = Signal.of("translation", "cm", errors, stamps_s=stamps)
+    centimetres = metres.replace(comparison=metres.comparison.replace(signals=(cm,)))
+    table = compare_results([(name, metres), ("cm.zip", centimetres)], force=True)
+    assert table.ranking is None
+    assert table.notes == ["not ranked: the results are in different units (cm; m)"]
 
 
 def test_an_unreadable_result_is_named(tmp_path: Path) -> None:

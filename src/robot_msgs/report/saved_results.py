@@ -182,6 +182,8 @@ class ResultsComparison:
         self.ranking: list[str] | None = None
         self.forced = False
         signals = {(c.metric, tuple(s.name for s in c.signals)) for c in comparisons}
+        # evo's --change_unit cm: 1.34701 cm was ranked behind the same run's 0.0134701 m.
+        units = {"/".join(s.unit or "unit-less" for s in c.signals) for c in comparisons}
         apart = _apart_in_time(named)
         empty = [name for name, r in named if not r.comparison.signals]
         if empty and len(named) > 1:  # a Comparison may hold none: nothing to rank it by
@@ -190,6 +192,10 @@ class ResultsComparison:
             held = sorted(f"{metric}: {', '.join(names)}" for metric, names in signals)
             self.notes.append(  # in words: it printed Python lists, ape ['angle_deg']
                 f"not ranked: the results hold different metrics or signals ({'; '.join(held)})"
+            )
+        elif len(units) > 1:
+            self.notes.append(
+                f"not ranked: the results are in different units ({'; '.join(sorted(units))})"
             )
         elif apart is not None:  # errors against two ground truths are not comparable
             self.notes.append(f"not ranked: {apart}")
