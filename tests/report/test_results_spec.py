@@ -181,6 +181,10 @@ def test_results_in_different_units_cannot_share_an_axis(
         match=r"^the results are in different units \(deg, m\); plot results of one unit$",
     ):
         results_spec([*named, ("c.json", degrees)])
+    # evo's full-transformation zip has no unit: it said "different units (, m)".
+    full = ape(ref, est, settings=EvaluationSettings(align="none"), relation="full")
+    with pytest.raises(FormatError, match=r"different units \(m, unit-less\); plot results"):
+        results_spec([*named, ("full.json", full)])
 
 
 def test_the_axis_names_only_what_every_result_shares(

@@ -149,7 +149,7 @@ def results_spec(
     held = [signal for signal in firsts if signal is not None]
     units = {signal.unit for signal in held}
     if len(units) > 1:
-        said = ", ".join(sorted(units))
+        said = ", ".join(sorted(unit or "unit-less" for unit in units))  # as evo's titles
         msg = f"the results are in different units ({said}); plot results of one unit"
         raise FormatError(msg)
     names = list(labels) if labels is not None else legend_names([p for p, _ in named])
