@@ -298,8 +298,8 @@ def test_successful_runs_without_the_statistic_are_said_to_be_unscored() -> None
         assert ranking is not None
         # One sample has no interval: the reason is not "overlapping pairs" alone.
         assert ranking.notes[-1] == (
-            "2 successful runs have no finite iae of translation (an integral needs a time "
-            "axis, which overlapping pairs lack, and 2 samples): they are not scored"
+            "2 successful runs have no finite iae of translation (an integral needs 2 or more "
+            "samples on a time axis; overlapping pairs have no time axis): they are not scored"
         )
     one = rank_algorithms(runs[:1], statistic="ise")
     assert one is not None

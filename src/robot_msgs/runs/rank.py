@@ -371,9 +371,12 @@ class RankingTally:
             )
             notes = (*notes, differ)
         n = sum(g.n_unscored for g in groups.values())
-        if n:  # all ranked "- (k)", as if none succeeded, unsaid (a walk)
+        if n:  # their cells read "n/a (k)": the table's legend says what, this says why
             # Not "overlapping pairs have none" alone: one sample has no interval either.
-            why = " (an integral needs a time axis, which overlapping pairs lack, and 2 samples)"
+            why = (
+                " (an integral needs 2 or more samples on a time axis; overlapping pairs have "
+                "no time axis)"
+            )
             unscored = (
                 f"{n} successful {'run has' if n == 1 else 'runs have'} no finite "
                 f"{self.statistic} of {signal}"
