@@ -233,6 +233,14 @@ def test_reading_a_folder_says_so_and_names_the_table_in_it(tmp_path: Path) -> N
         read_results(tmp_path)
 
 
+def test_an_open_error_names_the_table(tmp_path: Path) -> None:
+    # os.open's own errors carry the path only in their filename: their strerror alone
+    # said "File name too long", no file named.
+    path = tmp_path / f"{'x' * 300}.csv"  # past NAME_MAX (255): ENAMETOOLONG
+    with pytest.raises(FormatError, match=rf"^{re.escape(str(path))}: \S"):
+        read_results(path)
+
+
 def test_reading_a_missing_or_foreign_table_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"nope\.csv: no such file"):  # FileNotFoundError
         read_results(tmp_path / "nope.csv")

@@ -384,7 +384,11 @@ def read_results(path: str | Path) -> list[Row]:
         msg = f"{source}: is a directory, not a results table{found}"
         raise FormatError(msg) from err
     except OSError as err:  # no permission: read_input's message names the file
-        raise FormatError(err.strerror or str(err)) from err  # WHY: str() said "[Errno 13] ..."
+        # WHY: str() said "[Errno 13] ..."; strerror alone lost the file of os.open's own
+        # errors ("File name too long", "Too many levels of symbolic links").
+        said = err.strerror or str(err)
+        msg = said if said.startswith(f"{source}:") else f"{source}: {said}"
+        raise FormatError(msg) from err
     if source.suffix == ".parquet":
         pa = require("pyarrow", "parquet", feature="Parquet results tables")
         pq = require("pyarrow.parquet", "parquet", feature="Parquet results tables")
