@@ -130,6 +130,24 @@ def test_a_zip_without_its_error_array_names_the_file(tmp_path: Path) -> None:
         read_evo_result(stats_only)
 
 
+def test_an_older_evo_s_npz_zip_is_said_as_one(tmp_path: Path) -> None:
+    """evo before its ``.npy`` names wrote ``error_array.npz`` (the same npy bytes;
+    ``load_res_file`` still reads both). Such a zip was said to hold no error_array.npy,
+    "the errors evo writes in every result zip", though its errors were there."""
+    with zipfile.ZipFile(ZIPS / "fr1_xyz_ape_se3.zip") as src:
+        entries = {name.replace(".npy", ".npz"): src.read(name) for name in src.namelist()}
+    older = tmp_path / "older.zip"
+    with zipfile.ZipFile(older, "w") as dst:
+        for name, data in entries.items():
+            dst.writestr(name, data)
+    with pytest.raises(
+        FormatError,
+        match=r"^.*older\.zip: expected error_array\.npy \(evo 1\.38\.1\), got "
+        r"error_array\.npz: a zip of an older evo",
+    ):
+        read_evo_result(older)
+
+
 def test_a_projection_in_the_title_is_a_setting() -> None:
     """evo 1.38.1 ``--project_to_plane xy`` adds "(projected to xy plane)" to the title
     (main_ape.py, main_rpe.py). It was dropped, and ``res`` ranked fr1_xyz projected

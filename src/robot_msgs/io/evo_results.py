@@ -335,6 +335,11 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
             raise FormatError(msg)
         if "error_array.npy" not in archive.names:  # WHY: read as no errors, evo's rmse "-"
             msg = f"{source}: no error_array.npy, the errors evo writes in every result zip"
+            if "error_array.npz" in archive.names:  # older evo named its .npy arrays NAME.npz
+                msg = (
+                    f"{source}: expected error_array.npy (evo 1.38.1), got error_array.npz: "
+                    "a zip of an older evo, whose titles and arrays are not read here"
+                )
             raise FormatError(msg)
         _check_names(archive.names, source)
         info = _document(archive, "info.json", source)
