@@ -42,14 +42,17 @@ def test_the_statistics_are_evos_own() -> None:
 def test_the_settings_come_from_evos_title() -> None:
     sim3 = read_evo_result(ZIPS / "fr1_xyz_ape_sim3_angle_deg.zip")
     assert sim3.metric == "ape"
-    # evo's title states the relation and the alignment, not the rest of the settings.
+    # evo's title states the relation, the alignment and any projection, not the rest.
     assert sim3.comparison.settings is None
-    assert dict(sim3.comparison.parameters) == {"relation": "angle_deg", "align": "sim3"}
+    assert dict(sim3.comparison.parameters) == {
+        "relation": "angle_deg", "align": "sim3", "project_to_plane": None,
+    }  # fmt: skip
     assert sim3.units == {"angle_deg": "deg"}
     assert 0.9 < sim3.alignment.scale < 1.1
     relative = read_evo_result(ZIPS / "fr1_xyz_rpe_se3_1m.zip")
     assert dict(relative.comparison.parameters) == {
         "relation": "translation", "delta": 1.0, "delta_unit": "m", "all_pairs": False, "align": "se3",
+        "project_to_plane": None,
     }  # fmt: skip
     (signal,) = relative.comparison.signals
     assert (signal.quantity, signal.delta, signal.delta_unit) == ("translation", 1.0, "m")
@@ -158,6 +161,9 @@ def test_a_projection_in_the_title_is_a_setting() -> None:
     }  # fmt: skip
     with pytest.raises(FormatError, match=r"expected a plane of evo's \(xy, xz, yz\), got 'ab'"):
         evo_settings(title + "(projected to ab plane)")
+    # evo writes the line whenever it projects: a title without is no projection, not
+    # unknown (res said it "not recorded" and offered --force-ranking "if made alike").
+    assert evo_settings(title)[3]["project_to_plane"] is None
 
 
 def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
@@ -227,6 +233,7 @@ def test_every_alignment_phrase_evo_writes_is_read() -> None:
         "all_pairs": True,
         "align": "se3",
         "n_align": 20,
+        "project_to_plane": None,
     }
 
 

@@ -18,9 +18,9 @@ evo records its settings only in the title text (``"APE w.r.t. translation part 
 (with SE(3) Umeyama alignment)"``); :func:`evo_settings` maps the phrases evo 1.38.1
 writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``) to our field names
 (``relation``, ``align``, ``n_align``, ``delta``, ``delta_unit``, ``all_pairs``,
-``project_to_plane``), and the
-result's notes keep the title itself. Settings evo does not write (its association
-tolerance, for one) are absent, not guessed.
+``project_to_plane``, None without evo's "(projected to ...)" line), and the result's
+notes keep the title itself. Settings evo does not write (its association tolerance,
+for one) are absent, not guessed.
 """
 
 from __future__ import annotations
@@ -101,7 +101,9 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     Examples
     --------
     >>> evo_settings("APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)")
-    ('ape', 'translation', 'm', {'relation': 'translation', 'align': 'se3'})
+    ... # doctest: +NORMALIZE_WHITESPACE
+    ('ape', 'translation', 'm',
+     {'relation': 'translation', 'align': 'se3', 'project_to_plane': None})
     >>> evo_settings("RPE w.r.t. rotation angle in degrees (deg)\nfor delta = 1.0 (m) using "
     ...              "consecutive pairs\n(not aligned)")[3]["delta_unit"]
     'm'
@@ -133,6 +135,10 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
         n_align = _N_ALIGN.search(line)
         if n_align is not None:
             settings["n_align"] = int(_title_number(n_align.group(1), line))
+    # evo writes "(projected to ...)" whenever it projects: none is no projection, not
+    # a setting evo left unsaid (res named an unprojected zip beside a projected one as
+    # "not recorded", and offered --force-ranking "if they were made alike").
+    settings.setdefault("project_to_plane", None)
     return metric, relation, unit, settings
 
 
