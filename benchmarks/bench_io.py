@@ -89,16 +89,14 @@ def main() -> None:
         evo_io = None
         print("evo not installed: timing robot_msgs only")
     ours = {"tum": read_tum, "kitti": read_kitti, "euroc": read_euroc}
-    theirs = {}
+    writers = {"tum": write_tum, "kitti": write_kitti, "euroc": write_euroc}
+    theirs, evo_writers = {}, {}
     if evo_io is not None:
         theirs = {
             "tum": evo_io.read_tum_trajectory_file,
             "kitti": evo_io.read_kitti_poses_file,
             "euroc": evo_io.read_euroc_csv_trajectory,
         }
-    writers = {"tum": write_tum, "kitti": write_kitti, "euroc": write_euroc}
-    evo_writers = {}
-    if evo_io is not None:
         evo_writers = {
             "tum": evo_io.write_tum_trajectory_file,
             "kitti": evo_io.write_kitti_poses_file,

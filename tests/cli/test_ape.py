@@ -694,14 +694,7 @@ def test_a_long_step_says_what_it_does_on_a_terminal_only(
     would make a slow test); stderr that is not a terminal, or ``--quiet``, stays silent.
     """
     ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
-    slow = entry.evaluate
-
-    def evaluate_slowly(*args: Any, **kwargs: Any) -> Any:
-        time.sleep(0.3)
-        return slow(*args, **kwargs)
-
-    monkeypatch.setattr(entry, "evaluate", evaluate_slowly)
-    monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
+    _evaluate_slowly(monkeypatch)
     argv = ["ape", ref, est, "--offset", "auto"]
     assert main(argv) == 0
     assert "evaluating" not in capsys.readouterr().err  # not a terminal
@@ -718,12 +711,8 @@ def test_a_long_step_says_what_it_does_on_a_terminal_only(
     assert "evaluating" not in quiet.getvalue()
 
 
-def test_a_long_step_matched_in_space_says_no_offset_search(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``--sync spatial --offset auto`` searches no offset (pairs are by position), yet
-    the step said "(searching the clock offset)" on a terminal (a review)."""
-    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+def _evaluate_slowly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make each evaluation last 0.3 s and a step's line show at once (threshold 0 s)."""
     slow = entry.evaluate
 
     def evaluate_slowly(*args: Any, **kwargs: Any) -> Any:
@@ -732,6 +721,15 @@ def test_a_long_step_matched_in_space_says_no_offset_search(
 
     monkeypatch.setattr(entry, "evaluate", evaluate_slowly)
     monkeypatch.setattr(progress, "STAGE_AFTER_S", 0.0)
+
+
+def test_a_long_step_matched_in_space_says_no_offset_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--sync spatial --offset auto`` searches no offset (pairs are by position), yet
+    the step said "(searching the clock offset)" on a terminal (a review)."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    _evaluate_slowly(monkeypatch)
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(["ape", ref, est, "--sync", "spatial", "--offset", "auto"]) == 0
