@@ -306,7 +306,8 @@ def test_successful_runs_without_the_statistic_are_said_to_be_unscored() -> None
     assert one.notes[-1].startswith("1 successful run has no finite ise of translation (")
     ranked = rank_algorithms(runs, statistic="rms")
     assert ranked is not None
-    assert not any("not scored" in note for note in ranked.notes)
+    # c's run has no reference: said so, not "no finite rms".
+    assert ranked.notes == ("1 successful run has no reference, so no ape: it is not scored",)
 
 
 def test_a_successful_run_with_no_score_is_shown_na_not_as_failed() -> None:
@@ -338,6 +339,50 @@ def test_a_successful_run_with_no_score_is_shown_na_not_as_failed() -> None:
     failed = rank_algorithms(runs[1:], statistic="iae")
     assert failed is not None
     assert "n/a" not in ranking_table(failed).notes[0]
+
+
+def test_a_successful_run_without_a_reference_is_shown_na_not_as_failed() -> None:
+    """report showed an algorithm whose runs of fr1_xyz succeeded with no reference "- (3)",
+    the legend's "none succeeded", where the others' runs had one (a walk). By hand: on s1
+    a scores 0.1 (1), b's two runs succeeded with no reference, c's failed: b and c tie
+    for last, (2 + 3) / 2 = 2.5 each; on s2 c 0.1 (1), b 0.2 (2), a 0.3 (3). Mean ranks:
+    c (2.5 + 1) / 2 = 1.75, a (1 + 3) / 2 = 2.0, b (2.5 + 2) / 2 = 2.25."""
+    runs = [
+        _run("a", "s1", 0.1),
+        _run("b", "s1", None),
+        _run("b", "s1", None, trial=2),
+        _run("c", "s1", 0.05, success=False),
+        _run("a", "s2", 0.3),
+        _run("b", "s2", 0.2),
+        _run("c", "s2", 0.1),
+    ]
+    tally, other = RankingTally(), RankingTally()
+    for run in runs[:2]:
+        tally.update(run)
+    for run in runs[2:]:
+        other.update(run)
+    tally.merge(other)
+    for ranking in (rank_algorithms(runs), tally.compute()):
+        assert ranking is not None
+        rows = {row.algorithm: row for row in ranking.rows}
+        assert [(r.algorithm, r.mean_rank) for r in ranking.rows] == [
+            ("c", 1.75),
+            ("a", 2.0),
+            ("b", 2.25),
+        ]
+        assert (dict(rows["b"].scores), dict(rows["b"].ranks)) == (
+            {"s2": 0.2},
+            {"s1": 2.5, "s2": 2.0},
+        )
+        assert math.isnan(rows["c"].scores["s1"])
+        assert ranking.notes[-1] == (
+            "2 successful runs have no reference, so no ape: they are not scored"
+        )
+        table = ranking_table(ranking)
+        cells = {row[1]: row[5] for row in table.rows}
+        assert cells == {"c": "- (2.5)", "a": "0.1000 (1)", "b": "n/a (2.5)"}
+        legend = " ".join(table.notes[0].split())
+        assert "n/a (k) = succeeded, no rms to score: ranked last)." in legend
 
 
 def test_a_count_is_no_statistic_to_rank_by_and_a_tie_is_said() -> None:

@@ -40,7 +40,8 @@ class RankingRow(Msg):
     scores : mapping of str to float, the ranked figure's unit
         ``scores[sequence]``: the median over the algorithm's successful runs of that
         sequence of the ranked figure (NaN: no successful evaluable run; absent where it
-        ran, ranked, but its successful runs have no such figure: an IAE of overlapping pairs).
+        ran, ranked, but its successful runs have no such figure: no reference where
+        others had one, an IAE of overlapping pairs).
     ranks : mapping of str to float
         ``ranks[sequence]``: its rank among the algorithms on that sequence (1 is best,
         ties share the mean rank; an algorithm that ran but has no score takes the worst

@@ -10,12 +10,12 @@ one statistic of its APE signal (``rms`` of ``translation`` by default), as a ma
 the mean or median of a signed error (``x``, ``along_track``) is ranked closest to zero
 best (:func:`~robot_msgs.compare.statistics.rank_value`, ``res``'s rule too). Algorithms are
 ranked per sequence (1 best; ties share the mean of their places; an algorithm that ran
-but has no score, because every run failed or none had a reference, or because its
-successful runs have no such figure (an IAE of overlapping pairs), shares the last
-places), and ordered by their mean rank over the sequences they ran, then by success
-rate. Sequences where no run has an APE (no reference) are left out of the ranking, runs
-on them included. WHY ranks rather than mean errors: errors on different sequences differ by orders
-of magnitude, and a mean would be decided by the hardest sequence alone.
+but has no score, because every run failed, or because its successful runs have no such
+figure (no reference, an IAE of overlapping pairs), shares the last places), and ordered
+by their mean rank over the sequences they ran, then by success rate. Sequences where
+no run has an APE (no reference) are left out of the ranking, runs on them included.
+WHY ranks rather than mean errors: errors on different sequences differ by orders of
+magnitude, and a mean would be decided by the hardest sequence alone.
 
 Before anything is ranked, the settings of every comparison involved are compared with
 :func:`~robot_msgs.compare.check_same_settings`: an SE(3)-aligned and a Sim(3)-aligned
@@ -146,12 +146,13 @@ class _Group:
     merge to exactly the tally of all of them (:meth:`RankingTally.merge`).
     """
 
-    __slots__ = ("coverages", "n_runs", "n_succeeded", "n_unscored", "values")
+    __slots__ = ("coverages", "n_runs", "n_succeeded", "n_unreferenced", "n_unscored", "values")
 
     def __init__(self) -> None:
         self.n_runs = 0
         self.n_succeeded = 0
         self.n_unscored = 0  # successful runs whose statistic is no finite number
+        self.n_unreferenced = 0  # successful runs with no reference, so no comparison
         self.coverages: array[float] = array("d")
         self.values: array[float] = array("d")
 
@@ -159,6 +160,7 @@ class _Group:
         self.n_runs += other.n_runs
         self.n_succeeded += other.n_succeeded
         self.n_unscored += other.n_unscored
+        self.n_unreferenced += other.n_unreferenced
         self.coverages.extend(other.coverages)
         self.values.extend(other.values)
 
@@ -226,6 +228,7 @@ class RankingTally:
         if math.isfinite(report.coverage):
             group.coverages.append(report.coverage)
         if c is None:
+            group.n_unreferenced += report.success and not report.has_reference
             return
         signal = self._signal if self._signal is not None else next(iter(c.stats))
         found = next((s for s in c.signals if s.name == signal), None)
@@ -318,9 +321,10 @@ class RankingTally:
                 present, average_ranks([scores[c][sequence] for c in present]), strict=True
             ):
                 # Successful runs there, none scored: no score, not the NaN of failed runs
-                # (the table said "none succeeded" of an RPE's IAE: a walk).
+                # (the table said "none succeeded" of an RPE's IAE, and of runs with no
+                # reference where others had one: walks).
                 group = groups[configuration, sequence]
-                if group.n_unscored and not group.values:
+                if (group.n_unscored or group.n_unreferenced) and not group.values:
                     del scores[configuration][sequence]
                 ranks[configuration][sequence] = rank
         rows = []
@@ -370,6 +374,13 @@ class RankingTally:
                 "a mean rank over fewer sequences is not comparable with one over more."
             )
             notes = (*notes, differ)
+        n = sum(g.n_unreferenced for g in groups.values())
+        if n:  # "n/a (k)" too, and why
+            unreferenced = (
+                f"{n} successful {'run has' if n == 1 else 'runs have'} no reference, so no "
+                f"{first.metric}: {'it is' if n == 1 else 'they are'} not scored"
+            )
+            notes = (*notes, unreferenced)
         n = sum(g.n_unscored for g in groups.values())
         if n:  # their cells read "n/a (k)": the table's legend says what, this says why
             # Not "overlapping pairs have none" alone: one sample has no interval either.
