@@ -403,3 +403,27 @@ def test_errors_sharing_a_stamp_are_drawn_as_points_not_a_line(
         drawn = np.flatnonzero(np.isfinite(trace.y))
         assert sorted(trace.y[drawn].tolist()) == [1.0, 1.5, 2.0, 2.5], kind
         assert lone_points(np.asarray(trace.x, float), trace.y).tolist() == drawn.tolist(), kind
+
+
+def test_a_few_repeated_or_backward_stamps_break_the_line_only_where_they_occur(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """evo's EuRoC V102 APE zip (evo_ape euroc ... --save_results) repeats 4 of 798 stamps.
+
+    Any stamp not after the one before drew the whole series as dots; one value a stamp
+    but for a few is a line, broken before each repeated or backward stamp alone.
+    """
+    _, result = named[0]
+    stamps = 100.0 + np.array([0.0, 0.1, 0.2, 0.2, 0.3, 0.4, 0.35, 0.5])
+    errors = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    signal = Signal.of("translation", "m", errors, stamps_s=stamps)
+    few = result.replace(comparison=result.comparison.replace(signals=(signal,)))
+    distances = [np.arange(8.0)]
+    panels = _panels(results_spec([("v.json", few)], distances=distances))
+    (over_time,) = panels["error_over_time"].traces
+    y = np.asarray(over_time.y, float)
+    assert y[np.isfinite(y)].tolist() == errors
+    assert np.flatnonzero(np.isnan(y)).tolist() == [3, 7]  # before 0.2 again, before 0.35
+    assert lone_points(np.asarray(over_time.x, float), over_time.y).size == 0
+    (over_distance,) = panels["error_over_distance"].traces
+    assert np.asarray(over_distance.y, float).tolist() == errors  # one line

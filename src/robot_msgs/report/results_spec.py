@@ -176,11 +176,16 @@ def results_spec(
         rows = np.arange(len(series), dtype=np.float64)
         columns = np.column_stack([series.errors, rows, series.stamps_s])
         t, drawn = break_gaps(series.stamps_s - t0, columns)
-        # Errors sharing a stamp (drift's lengths from one start, all-pairs RPE) are points,
-        # as ape/rpe/drift --plot draw them: a line ran up and down through each start.
-        apart = len(series) > 1 and not bool((np.diff(series.stamps_s) > 0).all())
+        # Errors two or more a stamp (drift's lengths from one start, all-pairs RPE) are
+        # points, as ape/rpe/drift --plot draw them: a line ran up and down through each
+        # start. A few repeated or backward stamps (evo's V102 zip: 4 of 798) break a line
+        # there alone: they had turned the whole series into dots.
+        apart = len(series) >= max(2, 2 * np.unique(series.stamps_s).size)
         if apart:
             t, drawn = _each_alone(t, drawn)
+        else:
+            back = np.flatnonzero(t[1:] <= t[:-1]) + 1  # NaN (a gap) compares False
+            t, drawn = np.insert(t, back, np.nan), np.insert(drawn, back, np.nan, axis=0)
         by_time.append(
             Trace(
                 kind="line",
