@@ -45,14 +45,14 @@ def test_the_settings_come_from_evos_title() -> None:
     # evo's title states the relation, the alignment and any projection, not the rest.
     assert sim3.comparison.settings is None
     assert dict(sim3.comparison.parameters) == {
-        "relation": "angle_deg", "align": "sim3", "project_to_plane": None,
+        "relation": "angle_deg", "align": "sim3", "project_to_plane": None, "n_align": None,
     }  # fmt: skip
     assert sim3.units == {"angle_deg": "deg"}
     assert 0.9 < sim3.alignment.scale < 1.1
     relative = read_evo_result(ZIPS / "fr1_xyz_rpe_se3_1m.zip")
     assert dict(relative.comparison.parameters) == {
         "relation": "translation", "delta": 1.0, "delta_unit": "m", "all_pairs": False, "align": "se3",
-        "project_to_plane": None,
+        "project_to_plane": None, "n_align": None,
     }  # fmt: skip
     (signal,) = relative.comparison.signals
     assert (signal.quantity, signal.delta, signal.delta_unit) == ("translation", 1.0, "m")
@@ -157,13 +157,24 @@ def test_a_projection_in_the_title_is_a_setting() -> None:
     (rms 0.0125679) against the same run unprojected (0.0134701) as made alike."""
     title = "APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)\n"
     assert evo_settings(title + "(projected to xy plane)")[3] == {
-        "relation": "translation", "align": "se3", "project_to_plane": "xy",
+        "relation": "translation", "align": "se3", "project_to_plane": "xy", "n_align": None,
     }  # fmt: skip
     with pytest.raises(FormatError, match=r"expected a plane of evo's \(xy, xz, yz\), got 'ab'"):
         evo_settings(title + "(projected to ab plane)")
     # evo writes the line whenever it projects: a title without is no projection, not
     # unknown (res said it "not recorded" and offered --force-ranking "if made alike").
     assert evo_settings(title)[3]["project_to_plane"] is None
+
+
+def test_a_title_without_aligned_poses_aligned_on_all_poses() -> None:
+    """evo 1.38.1 adds "(aligned poses: N)" whenever --n_to_align is set with -a or -s
+    (main_ape.py, main_rpe.py; and n_to_align acts on nothing else). V102 with and
+    without ``--n_to_align 100`` (rms 0.189319 and 0.0917271) was refused as
+    "--n-align (not recorded in v102.zip ...)", offering --force-ranking "if made alike"."""
+    title = "APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)"
+    assert evo_settings(title + " (aligned poses: 100)")[3]["n_align"] == 100
+    assert evo_settings(title)[3]["n_align"] is None  # all poses: our default
+    assert evo_settings("APE w.r.t. translation part (m)\n(not aligned)")[3]["n_align"] is None
 
 
 def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:

@@ -18,9 +18,10 @@ evo records its settings only in the title text (``"APE w.r.t. translation part 
 (with SE(3) Umeyama alignment)"``); :func:`evo_settings` maps the phrases evo 1.38.1
 writes (``main_ape.py``, ``main_rpe.py``, ``core/metrics.py``) to our field names
 (``relation``, ``align``, ``n_align``, ``delta``, ``delta_unit``, ``all_pairs``,
-``project_to_plane``, None without evo's "(projected to ...)" line), and the result's
-notes keep the title itself. Settings evo does not write (its association tolerance,
-for one) are absent, not guessed.
+``project_to_plane``: ``n_align`` None, all poses, without evo's "(aligned poses: N)",
+``project_to_plane`` None without its "(projected to ...)"), and the result's notes keep
+the title itself. Settings evo does not write (its association tolerance, for one) are
+absent, not guessed.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
     >>> evo_settings("APE w.r.t. translation part (m)\n(with SE(3) Umeyama alignment)")
     ... # doctest: +NORMALIZE_WHITESPACE
     ('ape', 'translation', 'm',
-     {'relation': 'translation', 'align': 'se3', 'project_to_plane': None})
+     {'relation': 'translation', 'align': 'se3', 'project_to_plane': None, 'n_align': None})
     >>> evo_settings("RPE w.r.t. rotation angle in degrees (deg)\nfor delta = 1.0 (m) using "
     ...              "consecutive pairs\n(not aligned)")[3]["delta_unit"]
     'm'
@@ -135,10 +136,12 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
         n_align = _N_ALIGN.search(line)
         if n_align is not None:
             settings["n_align"] = int(_title_number(n_align.group(1), line))
-    # evo writes "(projected to ...)" whenever it projects: none is no projection, not
-    # a setting evo left unsaid (res named an unprojected zip beside a projected one as
+    # evo writes "(projected to ...)" whenever it projects, and "(aligned poses: N)"
+    # whenever --n_to_align acts (with -a or -s): none is no projection and all poses,
+    # not a setting evo left unsaid (res named such a zip beside one that said it as
     # "not recorded", and offered --force-ranking "if they were made alike").
     settings.setdefault("project_to_plane", None)
+    settings.setdefault("n_align", None)
     return metric, relation, unit, settings
 
 
