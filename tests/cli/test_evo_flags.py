@@ -532,9 +532,22 @@ def test_a_flag_needing_nothing_is_said_apart_from_the_flags_to_type(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "ref.txt", "est.txt", "-v", "--silent"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last.endswith(
-        "-v --silent are evo's; -v: the table is printed; --silent: messages go to stderr"
-    )
+    assert last.endswith("-v --silent are evo's; -v: the table is printed; --silent: > /dev/null")
+
+
+def test_the_answer_to_silent_is_true_the_tables_go_to_stdout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--silent was answered "messages go to stderr", but res prints its tables to stdout."""
+    zipped = Path(__file__).parents[1] / "data" / "evo_results" / "fr1_xyz_ape_se3.zip"
+    assert main(["res", str(zipped)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("Results\n")
+    assert "Results" not in err
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["res", str(zipped), "--silent"])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith("--silent is evo's; here: nothing: > /dev/null")
 
 
 def test_our_own_flags_typed_with_evo_underscores_are_answered(

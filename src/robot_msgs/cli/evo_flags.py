@@ -95,7 +95,7 @@ EVO_FLAGS: dict[str, str] = {
     "--verbose": "nothing: the table is printed",
     "-va": "--align se3 (-v is not needed)",
     "-vas": "--align sim3 (-v is not needed)",
-    "--silent": "nothing: messages go to stderr",
+    "--silent": "nothing: > /dev/null",  # the tables go to stdout; messages to stderr
     # evo's overwrite without asking (confirm_overwrite=not no_warnings)
     "--no_warnings": "--force (to overwrite)",
     "--use_filenames": "nothing: named by file",
