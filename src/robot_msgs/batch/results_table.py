@@ -369,20 +369,18 @@ def read_results(path: str | Path) -> list[Row]:
         Python's ``ValueError``, ``TypeError`` or ``UnicodeDecodeError``; a folder
         (``write_table``'s ``out``) said ``[Errno 21] out: is a directory``.
     """
-    from robot_msgs.io.bounded import read_input  # noqa: PLC0415
+    from robot_msgs.io.bounded import named_open_error, read_input  # noqa: PLC0415
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 
     source = Path(path)
     try:
         data = read_input(source, limit=current_limits().max_bytes)
-    except FileNotFoundError as err:
-        msg = f"{source}: no such file"
-        raise FormatError(msg) from err
-    except IsADirectoryError as err:  # the folder write_table was given: name its table
+    except (FileNotFoundError, IsADirectoryError) as err:
+        # a folder: the one write_table was given, whose table is named
         inside = [source / f"results{s}" for s in (".parquet", ".csv")]
         found = next((f" (give {p}, the table in it)" for p in inside if p.is_file()), "")
-        msg = f"{source}: is a directory, not a results table{found}"
-        raise FormatError(msg) from err
+        named = named_open_error(err, str(source), what=f"a results table{found}")
+        raise FormatError(str(named)) from err
     except OSError as err:  # no permission: read_input's message names the file
         # WHY: str() said "[Errno 13] ..."; strerror alone lost the file of os.open's own
         # errors ("File name too long", "Too many levels of symbolic links").
