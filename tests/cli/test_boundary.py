@@ -352,6 +352,61 @@ def test_a_signal_during_traj_save_is_one_line_its_status_and_nothing_left(
         assert list(tmp_path.iterdir()) == []  # no output, no temporary file
 
 
+#: A child that runs ``robot-msgs traj x.tum`` as the program, whose command is ended by
+#: a signal (argv[1]) and gets a second one at a moment of the process's exit (argv[2]):
+#: in an exit function, or as a module is freed after Python took its handlers away.
+_SIGNALLED_TWICE = """
+import atexit, os, sys, time
+from robot_msgs.cli import main, traj
+
+signum, moment = int(sys.argv.pop(1)), sys.argv.pop(1)
+
+
+class Freed:
+    def __del__(self, kill=os.kill, pid=os.getpid(), signum=signum):
+        kill(pid, signum)
+
+
+def run(args):
+    if moment == "atexit":  # registered after the boundary's exit function: run before it
+        atexit.register(os.kill, os.getpid(), signum)
+    else:
+        traj.freed_last = Freed()
+    os.kill(os.getpid(), signum)
+    time.sleep(5)
+
+
+traj.run = run
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("moment", ["atexit", "teardown"])
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [
+        (signal.SIGINT, 130, "ERROR: interrupted (Ctrl-C); nothing was left half-written"),
+        (signal.SIGTERM, 143, "ERROR: terminated (SIGTERM); nothing was left half-written"),
+    ],
+)
+def test_a_second_signal_while_the_process_exits_keeps_its_status_and_one_line(
+    signum: int, code: int, line: str, moment: str
+) -> None:
+    """A second Ctrl-C 0.02-0.3 s after the first killed ``bench`` by SIGINT (-2, not 130).
+
+    It came after the ``ERROR:`` line, as the interpreter shut down: Python had put the
+    default action back, or it was a traceback in an exit function (SIGTERM: -15).
+    """
+    child = subprocess.run(  # noqa: S603 - our own interpreter and package
+        [sys.executable, "-c", _SIGNALLED_TWICE, str(int(signum)), moment, "traj", "x.tum"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (child.returncode, child.stderr) == (code, line + "\n")
+
+
 @pytest.mark.slow
 def test_a_reader_that_goes_away_ends_the_command_silently_with_141(large_tum: Path) -> None:
     line = (

@@ -626,7 +626,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command line (a flag's value the library refuses too), 70 for a bug (the line names
     the file holding the traceback), 130 for Ctrl-C, 141 when standard output's reader
     went away, 143 for SIGTERM (the table is in
-    :mod:`robot_msgs.cli._boundary`).
+    :mod:`robot_msgs.cli._boundary`). Without ``argv`` it runs as the program, whose
+    process exits with the status returned: a Ctrl-C or SIGTERM after the command ends
+    the process at once with that status (:func:`~robot_msgs.cli._boundary.run_guarded`).
     """
     _one_blas_thread()
     from robot_msgs.cli._boundary import error_text, run_guarded  # noqa: PLC0415
@@ -696,7 +698,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise said from err
         return code
 
-    return run_guarded(command, debug=debug, wording=worded)
+    return run_guarded(command, debug=debug, wording=worded, ending=argv is None)
 
 
 def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
