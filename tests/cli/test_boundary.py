@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+import robot_msgs
 from robot_msgs.cli import _subparser, build_parser, main
 from robot_msgs.cli._boundary import _NamedStdout, escape, run_guarded
 from robot_msgs.cli.commands import COMMANDS
@@ -405,6 +406,35 @@ def test_a_second_signal_while_the_process_exits_keeps_its_status_and_one_line(
         check=False,
     )
     assert (child.returncode, child.stderr) == (code, line + "\n")
+
+
+def test_ctrl_c_inside_generated_code_is_130_under_python_m_too(tmp_path: Path) -> None:
+    """Ctrl-C in code made by exec of a string (a dataclass's __init__) ended as -2.
+
+    CPython marks such a KeyboardInterrupt as unhandled even once caught, and ``python -m``
+    then ends the process by SIGINT after the status 130: 1 in about 30 Ctrl-Cs of
+    ``python -m robot_msgs report``, where the command line ``robot-msgs`` (a script)
+    exits 130.
+    """
+    package = tmp_path / "ctrl_c_in_exec"
+    package.mkdir()
+    (package / "__main__.py").write_text(
+        "import sys\n"
+        "from robot_msgs.cli import main, traj\n"
+        "traj.run = lambda args: exec('raise KeyboardInterrupt')\n"
+        "sys.exit(main())\n"
+    )
+    src = str(Path(robot_msgs.__file__).resolve().parents[1])
+    child = subprocess.run(  # noqa: S603 - our own interpreter and package
+        [sys.executable, "-m", package.name, "traj", "x.tum"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), src])},
+    )
+    said = "ERROR: interrupted (Ctrl-C); nothing was left half-written\n"
+    assert (child.returncode, child.stderr) == (130, said)
 
 
 @pytest.mark.slow
