@@ -437,6 +437,42 @@ def test_ctrl_c_inside_generated_code_is_130_under_python_m_too(tmp_path: Path) 
     assert (child.returncode, child.stderr) == (130, said)
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_as_python_m_exits_keeps_what_the_command_printed(
+    tmp_path: Path, signum: int
+) -> None:
+    """A signal after a command's error lost the results it had printed before it (status 1).
+
+    Standard output in a pipe is written in blocks, ``python -m`` writes the last one as
+    the interpreter shuts down, and the boundary's handler ended the process before that.
+    """
+    package = tmp_path / "printed_then_signalled"
+    package.mkdir()
+    (package / "__main__.py").write_text(
+        "import atexit, os, sys\n"
+        "from robot_msgs.cli import main, traj\n"
+        "from robot_msgs.errors import RobotMsgsError\n"
+        "def run(args):\n"
+        "    print('ATE 0.01')\n"
+        f"    atexit.register(os.kill, os.getpid(), {int(signum)})\n"
+        "    raise RobotMsgsError('x.tum: later, a plot could not be written')\n"
+        "traj.run = run\n"
+        "sys.exit(main())\n"
+    )
+    src = str(Path(robot_msgs.__file__).resolve().parents[1])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    child = subprocess.run(  # noqa: S603 - our own interpreter and package
+        [sys.executable, "-m", package.name, "traj", "x.tum"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), src])},
+    )
+    said = "ERROR: x.tum: later, a plot could not be written\n"
+    assert (child.returncode, child.stdout, child.stderr) == (1, "ATE 0.01\n", said)
+
+
 @pytest.mark.slow
 def test_a_reader_that_goes_away_ends_the_command_silently_with_141(large_tum: Path) -> None:
     line = (

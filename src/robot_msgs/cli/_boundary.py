@@ -35,6 +35,7 @@ and a line is cut at :data:`_MOST_SHOWN` characters.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import errno
 import functools
 import os
@@ -168,8 +169,21 @@ def _ignore_stops() -> None:
 
 
 def _end_now(code: int, signum: int, frame: FrameType | None) -> None:
-    """End the process at once with ``code``, the status of the command that was run."""
+    """End the process at once with ``code``, the status of the command that was run.
+
+    What the command printed is written first. WHY: standard output in a pipe or a file
+    is written in blocks, and ``python -m robot_msgs`` writes the last block only as the
+    interpreter shuts down: a SIGTERM then lost the results printed before an error
+    (``os._exit`` writes nothing). A reader gone away or a closed stream keeps the status
+    already decided (141 for a reader gone away was decided when the command's output
+    was flushed, and standard output then points at /dev/null).
+    """
     del signum, frame
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            # RuntimeError: the signal came inside a write to the same buffer
+            with contextlib.suppress(OSError, ValueError, RuntimeError):
+                stream.flush()
     os._exit(code)
 
 
