@@ -473,6 +473,29 @@ def test_a_signal_as_python_m_exits_keeps_what_the_command_printed(
     assert (child.returncode, child.stdout, child.stderr) == (1, "ATE 0.01\n", said)
 
 
+def test_main_as_the_program_called_again_registers_its_exit_function_once() -> None:
+    """A program calling ``main()`` in a loop registered one more exit function per call."""
+    script = (
+        "import atexit, sys\n"
+        "from robot_msgs.cli import main, traj\n"
+        "traj.run = lambda args: 0\n"
+        "sys.argv = ['robot-msgs', 'traj', 'x.tum']\n"
+        "main()\n"
+        "once = atexit._ncallbacks()\n"
+        "for _ in range(5):\n"
+        "    main()\n"
+        "print(atexit._ncallbacks() - once)\n"
+    )
+    child = subprocess.run(  # noqa: S603 - our own interpreter and package
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (child.returncode, child.stdout, child.stderr) == (0, "0\n", "")
+
+
 @pytest.mark.slow
 def test_a_reader_that_goes_away_ends_the_command_silently_with_141(large_tum: Path) -> None:
     line = (

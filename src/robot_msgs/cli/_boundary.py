@@ -168,6 +168,18 @@ def _ignore_stops() -> None:
         signal.signal(signum, signal.SIG_IGN)
 
 
+@functools.cache
+def _ignore_stops_at_exit() -> None:
+    """Register :func:`_ignore_stops` to run at exit, once in the process.
+
+    Registered before the command's exit functions (multiprocessing's joins), so run
+    after them: the last moment before Python takes its own handlers away. WHY once: a
+    program calling ``main()`` in a loop (``sys.argv`` set each time) registered one more
+    exit function per call.
+    """
+    atexit.register(_ignore_stops)
+
+
 def _end_now(code: int, signum: int, frame: FrameType | None) -> None:
     """End the process at once with ``code``, the status of the command that was run.
 
@@ -330,9 +342,7 @@ def run_guarded(
     """
     if not ending or threading.current_thread() is not threading.main_thread():
         return _guarded(command, debug=debug, wording=wording, ending=False)
-    # Registered before those of the command (multiprocessing's joins), so run after
-    # them: the last moment before Python takes its own handlers away.
-    atexit.register(_ignore_stops)
+    _ignore_stops_at_exit()
     code = _guarded(command, debug=debug, wording=wording, ending=True)
     # WHY: CPython (3.11-3.13) marks a KeyboardInterrupt that left code run by exec or
     # eval of a string (a dataclass's generated __init__, made as a module is imported)
