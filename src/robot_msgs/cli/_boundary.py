@@ -344,11 +344,12 @@ def run_guarded(
         return _guarded(command, debug=debug, wording=wording, ending=False)
     _ignore_stops_at_exit()
     code = _guarded(command, debug=debug, wording=wording, ending=True)
-    # WHY: CPython (3.11-3.13) marks a KeyboardInterrupt that left code run by exec or
-    # eval of a string (a dataclass's generated __init__, made as a module is imported)
-    # as unhandled, even once caught, and under `python -m robot_msgs` then ends the
-    # process by SIGINT (-2) after the status 130 was decided: 1 in about 30 Ctrl-Cs of
-    # `report`. Each exec of a string clears that mark first.
+    # WHY: CPython (3.8 on; -2 seen on 3.10 to 3.13) marks a KeyboardInterrupt that
+    # left code run by exec or eval of a string (a dataclass's generated __init__, made
+    # as a module is imported) as unhandled, even once caught, and under `python -m
+    # robot_msgs` then ends the process by SIGINT (-2) after the status 130 was decided:
+    # 1 in about 30 Ctrl-Cs of `report`. Each exec of a string clears that mark first
+    # (Python/pythonrun.c, run_eval_code_obj; checked in Modules/main.c, Py_RunMain).
     exec("", {})  # noqa: S102 - a constant empty string
     for signum in _STOPS:
         signal.signal(signum, functools.partial(_end_now, code))
