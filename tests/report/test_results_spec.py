@@ -414,16 +414,36 @@ def test_a_few_repeated_or_backward_stamps_break_the_line_only_where_they_occur(
     but for a few is a line, broken before each repeated or backward stamp alone.
     """
     _, result = named[0]
-    stamps = 100.0 + np.array([0.0, 0.1, 0.2, 0.2, 0.3, 0.4, 0.35, 0.5])
-    errors = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    stamps = 100.0 + np.arange(40) / 10
+    stamps[3], stamps[7] = stamps[2], stamps[7] - 0.15  # 0.2 again; 0.55 after 0.6
+    errors = np.arange(1.0, 41.0).tolist()
     signal = Signal.of("translation", "m", errors, stamps_s=stamps)
     few = result.replace(comparison=result.comparison.replace(signals=(signal,)))
-    distances = [np.arange(8.0)]
+    distances = [np.arange(40.0)]
     panels = _panels(results_spec([("v.json", few)], distances=distances))
     (over_time,) = panels["error_over_time"].traces
     y = np.asarray(over_time.y, float)
     assert y[np.isfinite(y)].tolist() == errors
-    assert np.flatnonzero(np.isnan(y)).tolist() == [3, 7]  # before 0.2 again, before 0.35
+    assert np.flatnonzero(np.isnan(y)).tolist() == [3, 8]  # before 0.2 again, before 0.55
     assert lone_points(np.asarray(over_time.x, float), over_time.y).size == 0
     (over_distance,) = panels["error_over_distance"].traces
     assert np.asarray(over_distance.y, float).tolist() == errors  # one line
+
+
+def test_all_pairs_errors_under_two_a_stamp_are_still_points(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """fr1_xyz's all-pairs RPE over 1 m (ours and evo_rpe --all_pairs) has 652 errors at
+    505 stamps, 147 repeated: "two or more a stamp" drew a line through them (a comb)."""
+    _, result = named[0]
+    stamps = 100.0 + np.repeat(np.arange(10) / 10, [2, 1, 1, 2, 1, 1, 2, 1, 1, 1])
+    errors = np.linspace(1.0, 2.0, stamps.size).tolist()
+    signal = Signal.of("translation", "m", errors, stamps_s=stamps)
+    pairs = result.replace(comparison=result.comparison.replace(signals=(signal,)))
+    distances = [stamps - 100.0]
+    panels = _panels(results_spec([("p.json", pairs)], distances=distances))
+    for kind in ("error_over_time", "error_over_distance"):
+        (trace,) = panels[kind].traces
+        drawn = np.flatnonzero(np.isfinite(trace.y))
+        assert drawn.size == stamps.size, kind
+        assert lone_points(np.asarray(trace.x, float), trace.y).tolist() == drawn.tolist(), kind

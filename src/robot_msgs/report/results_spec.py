@@ -84,6 +84,10 @@ def _linspace(lo: float, hi: float, n: int) -> Float64Array:
     return np.ldexp(scaled, exponent)
 
 
+_FEW_REPEATED = 0.05
+"""The share of repeated or backward stamps up to which a series is still a line."""
+
+
 def _each_alone(x: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
     """Insert a NaN after every row, so that a line draws each point alone (a dot).
 
@@ -176,11 +180,14 @@ def results_spec(
         rows = np.arange(len(series), dtype=np.float64)
         columns = np.column_stack([series.errors, rows, series.stamps_s])
         t, drawn = break_gaps(series.stamps_s - t0, columns)
-        # Errors two or more a stamp (drift's lengths from one start, all-pairs RPE) are
-        # points, as ape/rpe/drift --plot draw them: a line ran up and down through each
-        # start. A few repeated or backward stamps (evo's V102 zip: 4 of 798) break a line
-        # there alone: they had turned the whole series into dots.
-        apart = len(series) >= max(2, 2 * np.unique(series.stamps_s).size)
+        # Errors sharing stamps (drift's lengths from one start, all-pairs RPE) are points,
+        # as ape/rpe/drift --plot draw them: a line ran up and down through each start. A
+        # few repeated or backward stamps (evo's V102 zip: 4 of 798) break a line there
+        # alone: they had turned the whole series into dots. WHY a share, not errors a
+        # stamp: fr1_xyz's all-pairs RPE over 1 m has 1.29 errors a stamp (147 of 652
+        # repeated), and "two or more a stamp" drew it as a comb of lines.
+        repeated = np.count_nonzero(np.diff(series.stamps_s) <= 0)
+        apart = repeated > _FEW_REPEATED * len(series)
         if apart:
             t, drawn = _each_alone(t, drawn)
         else:
