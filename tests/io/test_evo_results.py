@@ -177,6 +177,17 @@ def test_a_title_without_aligned_poses_aligned_on_all_poses() -> None:
     assert evo_settings("APE w.r.t. translation part (m)\n(not aligned)")[3]["n_align"] is None
 
 
+def test_origin_alignment_after_a_scale_correction_is_origin_scale() -> None:
+    """evo_ape --align_origin -s writes "(scale corrected)" then "(with origin alignment)";
+    the later line won: res named the V102 zip (rms 0.140082) --align origin beside ours
+    made with --align origin_scale (0.139983), "(differs)", and refused to rank them."""
+    head = "APE w.r.t. translation part (m)\n"
+    both = evo_settings(head + "(scale corrected) (aligned poses: 100)\n(with origin alignment)")
+    assert (both[3]["align"], both[3]["n_align"]) == ("origin_scale", 100)
+    assert evo_settings(head + "(scale corrected)")[3]["align"] == "scale"
+    assert evo_settings(head + "(with origin alignment)")[3]["align"] == "origin"
+
+
 def test_other_zips_and_titles_are_refused(tmp_path: Path) -> None:
     empty = tmp_path / "empty.zip"
     with zipfile.ZipFile(empty, "w") as z:

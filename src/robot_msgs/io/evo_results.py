@@ -126,7 +126,10 @@ def evo_settings(title: str) -> tuple[str, str, str, dict[str, Value]]:
             settings["all_pairs"] = delta.group(3) == "all"
         for phrase, method in _ALIGNMENTS.items():
             if line.startswith(phrase):
-                settings["align"] = method
+                # --align_origin -s: "(scale corrected)", then "(with origin alignment)"
+                # on the next line (main_ape.py, main_rpe.py): our origin_scale, not origin
+                scaled = method == "origin" and settings.get("align") == "scale"
+                settings["align"] = "origin_scale" if scaled else method
         plane = _PLANE.match(line)
         if plane is not None:  # evo's --project_to_plane: our project_to_plane
             if plane.group(1) not in PLANES:
