@@ -32,7 +32,7 @@ from robot_msgs.evaluation import (
     evaluate,
     hand_eye,
 )
-from robot_msgs.evaluation.doctor import _motion
+from robot_msgs.evaluation.doctor import _frames
 from robot_msgs.evaluation.stamp_units import other_stamp_unit
 from robot_msgs.io import read_trajectory, write_trajectory
 from robot_msgs.io.evaluation_inputs import InputFile
@@ -660,7 +660,7 @@ def test_the_doctor_finds_a_screw_axis_once(monkeypatch: pytest.MonkeyPatch) -> 
         return original(traj)
 
     monkeypatch.setattr(hand_eye, "_one_screw_axis", counted)
-    monkeypatch.setattr(_motion, "_one_screw_axis", counted, raising=False)
+    monkeypatch.setattr(_frames, "_one_screw_axis", counted, raising=False)
     d = diagnose(*steady_circle(0, 0.2, 1.0))
     assert len(calls) == 1
     assert "frame_extrinsic" in d.checks

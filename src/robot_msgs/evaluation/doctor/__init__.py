@@ -60,11 +60,13 @@ Each check is the package's own, run once here (one road per idea):
   more than float64 rounding (an RMS above 1e-12 of the positions' magnitude).
 
 The checks live in modules named after what they look at: ``_stamps`` (units, frame
-indices, the time range), ``_clock`` (the recording start, the offset), ``_motion``
-(coverage, rates, scale, inverted, mirrored, planar, the extrinsic, the fit, the worst
-intervals); ``_matched`` runs the checks of matched poses in their order; ``_rules``
-holds the thresholds below, the lists of kinds and the wording of those a stop leaves
-unrun.
+indices, the time range), ``_clock`` (the recording start, the offset),
+``_coverage_rates`` (coverage, rates), ``_motion_mismatch`` (another sequence, a side
+standing still or held between jumps), ``_noise`` (a side's noise a pose, their
+yardstick), ``_frames`` (inverted, mirrored, planar, the extrinsic), ``_fit`` (scale,
+the fit, the worst intervals); ``_matched`` runs the checks of matched poses in their
+order; ``_rules`` holds the thresholds below, the lists of kinds and the wording of
+those a stop leaves unrun.
 
 Thresholds (chosen so that the clean pairs of the evo test data give no warning, measured
 in ``tests/evaluation/test_doctor.py``): an offset is a warning when it exceeds both 3
@@ -104,8 +106,8 @@ from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain, _time_offset
+from robot_msgs.evaluation.doctor._coverage_rates import _coverage, _rate_mismatch
 from robot_msgs.evaluation.doctor._matched import _matched_checks, _untold_checks
-from robot_msgs.evaluation.doctor._motion import _coverage, _rate_mismatch
 from robot_msgs.evaluation.doctor._rules import (
     _READING_SEVERITY,
     EXTRINSIC_DEG,

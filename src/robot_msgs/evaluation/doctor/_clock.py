@@ -14,7 +14,7 @@ from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AlignmentError, AssociationError
 from robot_msgs.evaluation.alignment import umeyama
 from robot_msgs.evaluation.association import associate
-from robot_msgs.evaluation.doctor._motion import _inverted, _inverted_poses, _mirrored
+from robot_msgs.evaluation.doctor._frames import _inverted, _inverted_poses, _mirrored
 from robot_msgs.evaluation.doctor._rules import (
     _EXPLAINED,
     _MIN_FIRST,

@@ -3,9 +3,10 @@
 :func:`_matched_checks` runs what the poses matched (in time or in space) are checked
 for (:data:`._rules._MATCHED_KINDS`): a side standing still, another sequence, an
 inverted or mirrored estimate, then planar, quaternion order, extrinsic, scale, the fit
-and the worst intervals, each with :mod:`._motion`'s check; a stop names the checks it
-leaves unrun. :func:`_untold_checks` compares only the motions at an offset the clock
-checks (:mod:`._clock`) do not believe. Each threshold is stated in
+and the worst intervals, each with its module's check (:mod:`._motion_mismatch`,
+:mod:`._frames`, :mod:`._fit`); a stop names the checks it leaves unrun.
+:func:`_untold_checks` compares only the motions at an offset the clock checks
+(:mod:`._clock`) do not believe. Each threshold is stated in
 :mod:`robot_msgs.evaluation.doctor`.
 """
 
@@ -17,17 +18,10 @@ from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AlignmentError, AssociationError
 from robot_msgs.evaluation.alignment import align
 from robot_msgs.evaluation.association import associate
-from robot_msgs.evaluation.doctor._motion import (
-    _alignment,
-    _extrinsic,
-    _noise_resolved,
-    _planar,
-    _scale,
-    _still,
-    _turned,
-    _unrelated,
-    _worst_intervals,
-)
+from robot_msgs.evaluation.doctor._fit import _alignment, _scale, _worst_intervals
+from robot_msgs.evaluation.doctor._frames import _extrinsic, _planar, _turned
+from robot_msgs.evaluation.doctor._motion_mismatch import _still, _unrelated
+from robot_msgs.evaluation.doctor._noise import _noise_resolved
 from robot_msgs.evaluation.doctor._rules import _MATCHED_KINDS, _MIN_FIRST, _unrun_said
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
 

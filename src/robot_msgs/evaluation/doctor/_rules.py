@@ -180,7 +180,7 @@ _WHITE = -1.0 / 3.0
 #: sparsely sampled (within some 20 % over 20 poses), a motion's grows with the spacing.
 _RESOLVED = 1.5
 #: Steps between poses whose ranks correlate with the gaps' above this grow with the time
-#: between them: a motion sampled, not white noise (:func:`._motion._steps_grow`) ...
+#: between them: a motion sampled, not white noise (:func:`._noise._steps_grow`) ...
 _GROWS = 0.5
 #: ... where the longest gap is at least this many times the shortest.
 _GAPS_VARY = 2.0

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AssociationError
-from robot_msgs.evaluation.doctor._motion import _matched_at
+from robot_msgs.evaluation.doctor._fit import _matched_at
 from robot_msgs.evaluation.doctor._rules import _FRAME_RATES, _round
 from robot_msgs.evaluation.pipeline import (
     frames_by_index,

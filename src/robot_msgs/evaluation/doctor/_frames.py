@@ -1,0 +1,344 @@
+"""The doctor's checks of the estimate's frame against the reference's.
+
+Poses inverted (``T_cw`` for ``T_wc``), positions mirrored (a flipped axis), a 2-D
+estimate (planar) and a sensor-to-body extrinsic (``frame_extrinsic``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from robot_msgs.compare.diagnosis import Finding
+from robot_msgs.errors import AlignmentError
+from robot_msgs.evaluation.alignment import mirrored_fit
+from robot_msgs.evaluation.ape import aligned_rmse
+from robot_msgs.evaluation.doctor._noise import _spread_and_noise, _spread_and_noise_of
+from robot_msgs.evaluation.doctor._rules import (
+    _MIRRORED_SHARE,
+    _PLANAR_AXIS,
+    _PLANAR_M,
+    _PLANAR_SHARE,
+    _ROUNDING,
+    _SIGNIFICANT,
+    _STILL,
+    EXTRINSIC_DEG,
+    EXTRINSIC_M,
+    _round,
+    _spread,
+)
+from robot_msgs.evaluation.hand_eye import _Estimated, _estimated
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    quat_xyzw_conjugate,
+    quat_xyzw_rotate,
+    rotation_vector_from_matrix,
+)
+from robot_msgs.trajectory import PoseTrajectory, rows_past_limit
+
+if TYPE_CHECKING:
+    from robot_msgs.compare.extrinsic import Extrinsic
+    from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.msg import Value
+    from robot_msgs.typing import Float64Array
+
+
+def _inverted_poses(traj: PoseTrajectory) -> PoseTrajectory | None:
+    """Return each pose inverted: positions ``-Rᵀ p``, rotations ``Rᵀ``; ``None``: past bounds.
+
+    ``None`` when a coordinate of ``-Rᵀ p`` lies past :data:`~robot_msgs.limits.POSITION_LIMIT_M`
+    (up to √3 times a coordinate of ``p``): the poses are then not tried inverted. WHY: an
+    estimate circling (5e149, 5e149, 0) m, turned 45° about z, made the doctor raise
+    "Expected coordinates within +-1e+150 m, got float -1.098e+150 - at
+    `PoseTrajectory.positions_xyz[0]`", a coordinate no file held (a review).
+    """
+    quats = traj.orientations_quat_xyzw
+    positions = -quat_xyzw_rotate(quats, traj.positions_xyz, inverse=True)
+    if rows_past_limit(positions).size:
+        return None
+    return traj.replace(positions_xyz=positions, orientations_quat_xyzw=quat_xyzw_conjugate(quats))
+
+
+def _inverted(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find poses written inverted (the world in the camera, ``T_cw``, for ``T_wc``).
+
+    The positions of the inverted poses, ``-Rᵀ p``, fit the reference (Sim(3)) at least
+    twice as well as the poses as written. WHY: such an estimate was called a monocular
+    scale of 2.69 and sent to ``--align sim3`` (0.127 m for 0.0134 m; a review).
+    """
+    turned = _inverted_poses(matched_est)
+    if turned is None:
+        return None
+    try:
+        as_written = aligned_rmse(matched_ref, matched_est, "sim3")
+        inverted = aligned_rmse(matched_ref, turned, "sim3")
+    except AlignmentError:
+        return None
+    if not inverted < _MIRRORED_SHARE * as_written:
+        return None
+    return Finding(
+        kind="inverted",
+        severity="error",
+        summary=(
+            f"the estimate's poses inverted fit the reference to {inverted:.3g} m rms "
+            f"(sim3), and as written to {as_written:.3g} m: they are the world's pose in "
+            "the sensor's frame (T_cw), where a trajectory is the sensor's in the world "
+            "(T_wc); write each pose inverted"
+        ),
+        evidence={"rmse_as_written_m": _round(as_written), "rmse_inverted_m": _round(inverted)},
+    )
+
+
+def _mirrored(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find positions that fit far better mirrored than rotated: a flipped axis.
+
+    WHY: an estimate with one axis flipped (y down in a y-up world, a left-handed frame)
+    was called a monocular scale of 1.59 and sent to ``--align sim3`` (APE 0.146 m for
+    the 0.0135 m of the same estimate unflipped), or not seen at all (a review).
+    """
+    proper, mirrored = mirrored_fit(matched_est.positions_xyz, matched_ref.positions_xyz)
+    if not mirrored < _MIRRORED_SHARE * proper:
+        return None
+    return Finding(
+        kind="mirrored",
+        severity="error",
+        summary=(
+            f"the estimate's positions fit the reference mirrored to {mirrored:.3g} m rms, "
+            f"where the best rotation and scale leave {proper:.3g} m: one of its axes is "
+            "flipped (a left-handed frame, or two axes swapped), which no alignment undoes; "
+            "write the estimate in the reference's right-handed axes"
+        ),
+        evidence={"rmse_rotated_m": _round(proper), "rmse_mirrored_m": _round(mirrored)},
+    )
+
+
+def _turned(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find poses written inverted (:func:`_inverted`) or positions mirrored (:func:`_mirrored`).
+
+    When both fit, the one that fits at least twice as well (:data:`_MIRRORED_SHARE`), or
+    both said as one ``mirrored`` finding when neither does (or both fit to rounding): the
+    motion cannot tell them apart, and the positions are mirrored either way.
+    WHY: inverting poses that do not turn, ``-Rᵀ p`` with ``R`` constant, mirrors their
+    positions (``det(-Rᵀ) = -1``): an estimate mirrored in y of a reference that moves
+    without turning was said to be "the world's pose in the sensor's frame (T_cw) ...
+    write each pose inverted", both fitting to 1e-15 m (a review).
+    """
+    inverted, mirrored = _inverted(matched_ref, matched_est), _mirrored(matched_ref, matched_est)
+    if inverted is None or mirrored is None:
+        return inverted if inverted is not None else mirrored
+    by_inverse = float(inverted.evidence["rmse_inverted_m"])  # type: ignore[arg-type]
+    by_mirror = float(mirrored.evidence["rmse_mirrored_m"])  # type: ignore[arg-type]
+    rounding = _ROUNDING * float(np.abs(matched_ref.positions_xyz).max())
+    if max(by_inverse, by_mirror) > rounding:
+        if by_inverse < _MIRRORED_SHARE * by_mirror:
+            return inverted
+        if by_mirror < _MIRRORED_SHARE * by_inverse:
+            return mirrored
+    proper = float(mirrored.evidence["rmse_rotated_m"])  # type: ignore[arg-type]
+    return mirrored.replace(
+        summary=(
+            f"the estimate's positions fit the reference mirrored to {by_mirror:.3g} m rms, "
+            f"and its poses inverted to {by_inverse:.3g} m (sim3), where the best rotation "
+            f"and scale leave {proper:.3g} m: its orientations turn too little to tell "
+            "which (poses that do not turn, inverted, are their positions mirrored). One of "
+            "its axes is flipped (a left-handed frame, or two axes swapped), or its poses "
+            "are the world's pose in the sensor's frame (T_cw); write the estimate in the "
+            "reference's right-handed axes, or each pose inverted, as its source says"
+        ),
+        evidence={**mirrored.evidence, "rmse_inverted_m": _round(by_inverse)},
+    )
+
+
+def _planar(
+    matched_ref: PoseTrajectory,
+    matched_est: PoseTrajectory,
+    settings: EvaluationSettings,
+    rotation: Float64Array,
+) -> Finding | None:
+    """Find an estimate flat along one of its axes against a reference that is not.
+
+    WHY: a 2-D estimate (z written as 0) against 3-D ground truth gave an APE of
+    0.0856 m where the same estimate in the plane gives 0.0133 m, and the doctor said
+    nothing (a review); ``project_to_plane`` compares the two in the plane.
+    """
+    if settings.project_to_plane is not None:
+        return None
+    est = matched_est.positions_xyz
+    flat = [k for k in range(3) if est[0, k] == est[:, k].min() == est[:, k].max()]
+    if len(flat) != 1:
+        return None
+    ref = matched_ref.positions_xyz
+    spread = np.sqrt(np.linalg.eigvalsh(np.cov(ref, rowvar=False)))
+    if not spread[0] > max(_PLANAR_SHARE * spread[-1], _PLANAR_M):
+        return None
+    axis = "xyz"[flat[0]]
+    # The projection is made in the reference's axes, after the alignment: the estimate's
+    # flat axis turned by the fitted rotation names the plane (a y-down camera's flat y
+    # was sent to xz, where xy fits; a review), or none when it lies between two axes.
+    normal = np.abs(rotation[:, flat[0]] if settings.align != "none" else np.eye(3)[flat[0]])
+    along = int(np.argmax(normal))
+    plane = "xyz".replace("xyz"[along], "") if normal[along] > _PLANAR_AXIS else None
+    where = (
+        f"compare the two in the reference's {plane} plane"
+        if plane
+        else "its plane lies between the reference's axes: no axis plane compares the two"
+    )
+    return Finding(
+        kind="planar",
+        severity="warning",
+        summary=(
+            f"the estimate's {axis} is {est[0, flat[0]]:.6g} m at every pose, where the "
+            f"reference moves along all three axes (its least spread {spread[0]:.3g} m): a "
+            f"2-D estimate, whose APE then counts the reference's height; {where}"
+        ),
+        evidence={"flat_axis": axis, "reference_least_spread_m": _round(float(spread[0]))},
+        fix={"project_to_plane": plane} if plane else {},
+    )
+
+
+def _extrinsic(
+    matched_ref: PoseTrajectory, matched_est: PoseTrajectory
+) -> tuple[Finding | None, Extrinsic | None]:
+    """Find a significant sensor-to-body extrinsic; also return it when it is a warning."""
+    try:
+        found = _estimated(*_spread(matched_ref, matched_est), with_scale=True, refuse=False)
+    except AlignmentError:
+        return None, None
+    x = found.extrinsic
+    line = _line_unturned(matched_ref)
+    if line is not None:
+        return _extrinsic_on_a_line(found, line), None
+    if found.screw is not None:
+        return _extrinsic_on_a_line(found, found.screw, turning=True), None
+    rotvec = np.degrees(rotation_vector_from_matrix(x.rotation[None])[0])
+    angle = float(np.linalg.norm(rotvec))
+    dist = float(np.linalg.norm(x.translation_m))
+    std_deg = float(np.nanmax(x.std_deg)) if np.isfinite(x.std_deg).any() else math.inf
+    std_m = float(np.nanmax(x.std_m)) if np.isfinite(x.std_m).any() else math.inf
+    turned = angle > max(EXTRINSIC_DEG, _SIGNIFICANT * std_deg)
+    moved = dist > max(EXTRINSIC_M, _SIGNIFICANT * std_m)
+    if not (turned or moved):
+        return None, None
+    evidence: dict[str, Value] = {
+        "rotation_vector_deg": tuple(_round(v) for v in rotvec),
+        "angle_deg": _round(angle),
+        "translation_m": tuple(_round(v) for v in x.translation_m),
+        "std_deg": tuple(_round(v, 3) for v in x.std_deg),
+        "std_m": tuple(_round(v, 3) for v in x.std_m),
+        "rms_m": _round(x.rms_m, 4),
+        "rms_deg": _round(x.rms_deg, 4),
+        "unobservable": x.unobservable,
+    }
+    if x.unobservable:
+        return Finding(
+            kind="frame_extrinsic",
+            severity="info",
+            summary=f"the estimate may be a sensor frame ({angle:.3g} deg, {dist:.3g} m from "
+            f"the body) but the motion leaves {', '.join(x.unobservable)} undetermined",
+            evidence=evidence,
+        ), None
+    t = x.translation_m
+    return Finding(
+        kind="frame_extrinsic",
+        severity="warning",
+        summary=f"the estimate is a sensor frame on the reference's body: X turns {angle:.3g} "
+        f"deg ± {std_deg:.1g} and moves ({t[0]:.3f}, {t[1]:.3f}, {t[2]:.3f}) m ± {std_m:.1g} "
+        "(reference = S estimate X)",
+        evidence=evidence,
+        fix={"transform_right": x.transform_right()},
+    ), x
+
+
+def _line_unturned(traj: PoseTrajectory) -> Float64Array | None:
+    """Return the line ``traj`` moves along without turning, in its body's axes; ``None``.
+
+    A line: the positions spread along their main axis more than :data:`_STILL` times
+    their noise a pose (:func:`_spread_and_noise`), and across it no more than that
+    (sparse keyframes, whose second differences are their motion's, spread about once
+    that "noise" along and across alike); without turning: the rotation
+    vectors from the first orientation, taken as positions, spread no more than that
+    times their own noise (none where they do not change). The direction is a unit
+    vector in the first pose's body axes (the body does not turn).
+    """
+    p = traj.positions_xyz
+    centred = p - p.mean(axis=0)
+    _, sv, vt = np.linalg.svd(centred, full_matrices=False)
+    across = math.sqrt(float(sv[1] ** 2 + sv[2] ** 2) / len(p))
+    noise = _spread_and_noise(traj)[1]
+    along = float(sv[0]) / math.sqrt(len(p))
+    if not (along > _STILL * noise and across <= _STILL * noise):
+        return None
+    turns = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
+    first = turns[0].T
+    spread, noise = _spread_and_noise_of(rotation_vector_from_matrix(first @ turns))
+    if spread > _STILL * noise:
+        return None
+    out: Float64Array = first @ vt[0]
+    return out
+
+
+def _extrinsic_on_a_line(
+    found: _Estimated, line: Float64Array, *, turning: bool = False
+) -> Finding | None:
+    """Say the extrinsic of a reference moving along one ``line`` without turning, if any.
+
+    The rotation about the line is undetermined (its fit follows the poses' noise across
+    the line) and so is the translation (the body does not turn): only the rotation that
+    turns the line's direction, the reference's body axes into the estimate's, is said,
+    as an info, when it exceeds :data:`EXTRINSIC_DEG` and 3 standard uncertainties (those
+    across the line's image in the estimate's body). WHY: a 1 cm/s line with 1 mm of
+    noise a pose on both sides, orientations constant and equal, was said "the estimate
+    may be a sensor frame (122 deg ...)", 56 to 122 deg by the noise's seed, the
+    estimator claiming 0.5 deg of uncertainty (a review): the Gauss-Newton information
+    counts the noise across the line as motion.
+
+    With ``turning``, ``line`` is the axis of a body turning about one line
+    (:func:`_one_screw_axis`): the rotation about it, and the translation, are as
+    undetermined. WHY: a steady circle with 0.2 deg and 1 mm of noise a pose on both
+    sides, the same poses, was said "the estimate is a sensor frame: X turns 2.84 deg ±
+    0.2 and moves (0.149, -0.116, 0.005) m ± 0.02" with a fix (a review): a sensor
+    carried round the circle's centre by 2.84 deg, 0.149 m ahead, moves alike, and only
+    the noise told the fit where; without orientation noise, "2.97 m from the body".
+    """
+    x = found.extrinsic
+    image = x.rotation @ line
+    cross = np.cross(line, image)
+    sine = float(np.linalg.norm(cross))
+    angle = math.atan2(sine, float(line @ image))
+    rotvec = np.degrees(cross / sine * angle) if sine > 0 else np.zeros(3)
+    across = np.eye(3) - np.outer(image, image)
+    block = across @ x.covariance_6x6[3:, 3:] @ across
+    std = (
+        math.degrees(math.sqrt(max(float(np.linalg.eigvalsh(block)[-1]), 0.0)))
+        if np.isfinite(block).all()
+        else math.inf
+    )
+    if not math.degrees(angle) > max(EXTRINSIC_DEG, _SIGNIFICANT * std):
+        return None
+    sign = 1.0 if line[int(np.argmax(np.abs(line)))] > 0 else -1.0
+    axis = ", ".join(f"{sign * v + 0.0:+.2f}" for v in np.round(line, 2))
+    where = "turns about" if turning else "moves along"
+    why = "it turns about one line" if turning else "it does not turn"
+    parts = found.undetermined
+    translation = () if turning else tuple(u.text for u in parts if u.part == "translation")
+    unobservable = (
+        f"the rotation about the line the reference {where} ({axis}) of its body: {why}",
+        *(u.text for u in parts if u.part == "scale"),
+        *(translation or (f"the translation in any direction: the reference {why[3:]}",)),
+    )
+    return Finding(
+        kind="frame_extrinsic",
+        severity="info",
+        summary=f"the estimate may be a sensor frame ({math.degrees(angle):.3g} deg, its "
+        f"axes turned off the line the reference {where}) but the motion leaves "
+        f"{', '.join(unobservable)} undetermined",
+        evidence={
+            "rotation_vector_deg": tuple(_round(float(v)) for v in rotvec),
+            "angle_deg": _round(math.degrees(angle)),
+            "std_deg": _round(std, 3),
+            "line": tuple(_round(float(v)) for v in line),
+            "unobservable": unobservable,
+        },
+    )
