@@ -60,9 +60,9 @@ Each check is the package's own, run once here (one road per idea):
   more than float64 rounding (an RMS above 1e-12 of the positions' magnitude).
 
 The checks live in modules named after what they look at: ``_stamps`` (units, frame
-indices, the time range), ``_clock`` (the recording start, the offset),
-``_coverage_rates`` (coverage, rates), ``_motion_mismatch`` (another sequence, a side
-standing still or held between jumps), ``_noise`` (a side's noise a pose, their
+indices, the time range), ``_clock`` (the recording start), ``_offset_search`` (the
+offset), ``_coverage_rates`` (coverage, rates), ``_motion_mismatch`` (another sequence,
+a side standing still or held between jumps), ``_noise`` (a side's noise a pose, their
 yardstick), ``_frames`` (inverted, mirrored, planar, the extrinsic), ``_fit`` (scale,
 the fit, the worst intervals); ``_matched`` runs the checks of matched poses in their
 order; ``_rules`` holds the thresholds below, the lists of kinds and the wording of
@@ -88,8 +88,9 @@ is one more estimate (at most 401 offsets on 4 000 poses, or up to 4 001 on fewe
 motion faster than 401 resolve): 0.3-0.5 s of a 1-2 s doctor on the evo test data
 stamped 3-5 s late, and none on their clean pairs; 1.1 s for a 365 s estimate of a
 motion that decorrelates within 0.5 s (4 000 offsets). The inverted and mirrored searches
-run where no offset is told and the first is not known within :data:`_TIMED_S`: 0.3-0.4 s
-on the evo test data's ROS bag and nav2 pairs, none on the TUM, EuRoC and KITTI ORB pairs.
+run where no offset is told and the first is not known within
+:data:`._offset_search._TIMED_S`: 0.3-0.4 s on the evo test data's ROS bag and nav2
+pairs, none on the TUM, EuRoC and KITTI ORB pairs.
 A far offset an SE(3) fit tells is searched once more with a scale fitted: 0.05-0.13 s
 of a 0.3-0.7 s doctor on fr1 rgbdslam, fr2_desk ORB and V102 10 000 s late, 0.2 s of
 1.4 s on ROS_example's ORB-SLAM (8 362 poses).
@@ -105,9 +106,10 @@ from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
-from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain, _time_offset
+from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain
 from robot_msgs.evaluation.doctor._coverage_rates import _coverage, _rate_mismatch
 from robot_msgs.evaluation.doctor._matched import _matched_checks, _untold_checks
+from robot_msgs.evaluation.doctor._offset_search import _time_offset
 from robot_msgs.evaluation.doctor._rules import (
     _READING_SEVERITY,
     EXTRINSIC_DEG,
