@@ -408,6 +408,29 @@ def test_a_second_signal_while_the_process_exits_keeps_its_status_and_one_line(
     assert (child.returncode, child.stderr) == (code, line + "\n")
 
 
+def _traj_run_as_python_m(
+    tmp_path: Path, name: str, patch: str
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m NAME traj x.tum``, a package whose ``patch`` replaces ``traj.run``.
+
+    Standard output is left buffered (no ``PYTHONUNBUFFERED``), as in a user's pipe.
+    """
+    package = tmp_path / name
+    package.mkdir()
+    main_text = f"import sys\nfrom robot_msgs.cli import main, traj\n{patch}sys.exit(main())\n"
+    (package / "__main__.py").write_text(main_text)
+    src = str(Path(robot_msgs.__file__).resolve().parents[1])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.run(  # noqa: S603 - our own interpreter and package
+        [sys.executable, "-m", name, "traj", "x.tum"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), src])},
+    )
+
+
 def test_ctrl_c_inside_generated_code_is_130_under_python_m_too(tmp_path: Path) -> None:
     """Ctrl-C in code made by exec of a string (a dataclass's __init__) ended as -2.
 
@@ -416,22 +439,8 @@ def test_ctrl_c_inside_generated_code_is_130_under_python_m_too(tmp_path: Path) 
     ``python -m robot_msgs report``, where the command line ``robot-msgs`` (a script)
     exits 130.
     """
-    package = tmp_path / "ctrl_c_in_exec"
-    package.mkdir()
-    (package / "__main__.py").write_text(
-        "import sys\n"
-        "from robot_msgs.cli import main, traj\n"
-        "traj.run = lambda args: exec('raise KeyboardInterrupt')\n"
-        "sys.exit(main())\n"
-    )
-    src = str(Path(robot_msgs.__file__).resolve().parents[1])
-    child = subprocess.run(  # noqa: S603 - our own interpreter and package
-        [sys.executable, "-m", package.name, "traj", "x.tum"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), src])},
+    child = _traj_run_as_python_m(
+        tmp_path, "ctrl_c_in_exec", "traj.run = lambda args: exec('raise KeyboardInterrupt')\n"
     )
     said = "ERROR: interrupted (Ctrl-C); nothing was left half-written\n"
     assert (child.returncode, child.stderr) == (130, said)
@@ -446,28 +455,16 @@ def test_a_signal_as_python_m_exits_keeps_what_the_command_printed(
     Standard output in a pipe is written in blocks, ``python -m`` writes the last one as
     the interpreter shuts down, and the boundary's handler ended the process before that.
     """
-    package = tmp_path / "printed_then_signalled"
-    package.mkdir()
-    (package / "__main__.py").write_text(
-        "import atexit, os, sys\n"
-        "from robot_msgs.cli import main, traj\n"
+    child = _traj_run_as_python_m(
+        tmp_path,
+        "printed_then_signalled",
+        "import atexit, os\n"
         "from robot_msgs.errors import RobotMsgsError\n"
         "def run(args):\n"
         "    print('ATE 0.01')\n"
         f"    atexit.register(os.kill, os.getpid(), {int(signum)})\n"
         "    raise RobotMsgsError('x.tum: later, a plot could not be written')\n"
-        "traj.run = run\n"
-        "sys.exit(main())\n"
-    )
-    src = str(Path(robot_msgs.__file__).resolve().parents[1])
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    child = subprocess.run(  # noqa: S603 - our own interpreter and package
-        [sys.executable, "-m", package.name, "traj", "x.tum"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), src])},
+        "traj.run = run\n",
     )
     said = "ERROR: x.tum: later, a plot could not be written\n"
     assert (child.returncode, child.stdout, child.stderr) == (1, "ATE 0.01\n", said)
