@@ -68,6 +68,27 @@ def test_sync_spatial_skips_the_offset_search_and_says_it_unused(metric: str) ->
     assert unused == [f"matched in space (`sync='spatial'`), {said}"]
 
 
+def test_n_align_with_origin_alignment_is_said_unused_and_changes_nothing() -> None:
+    """``align='origin'`` moves the first matched pose onto the reference's, whatever the
+    first N poses are: ``n_align=100`` was taken and recorded without a word (evo's
+    ``--align_origin --n_to_align 100`` gives the same 0.019368 m rms on fr1 as without it).
+    ``origin_scale`` fits its scale on those N poses, so it uses them, and is not noted."""
+    ref, est = fr1()
+    plain = ape(ref, est, settings=EvaluationSettings(align="origin"))
+    first = ape(ref, est, settings=EvaluationSettings(align="origin", n_align=100))
+    assert first.stats == plain.stats
+    rms = first.comparison.signals[0].stats.rms
+    assert rms == pytest.approx(0.019368, abs=5e-7)  # evo_ape --align_origin (fr1 rgbdslam)
+    added = [n for n in first.comparison.notes if n not in plain.comparison.notes]
+    said = (
+        "`align='origin'` moves the first matched pose onto the reference's: the first N "
+        "poses to fit on (`n_align=`) are unused, as evo's --n_to_align is with --align_origin"
+    )
+    assert added == [said]
+    scaled = ape(ref, est, settings=EvaluationSettings(align="origin_scale", n_align=100))
+    assert not any("`n_align=`) are unused" in n for n in scaled.comparison.notes)
+
+
 def test_max_distance_goes_with_sync_spatial_only() -> None:
     with pytest.raises(ValidationError, match=r"`sync='spatial'` \(the distance of a spatial"):
         EvaluationSettings(max_distance_m=0.1)

@@ -66,6 +66,11 @@ _OFFSET_UNUSED = (
     "matched in space (`sync='spatial'`), no clock offset pairs the poses: the offset "
     "search (`offset_auto=`) is unused"
 )
+#: The note of ``n_align`` under ``align='origin'``, which moves the first matched pose.
+_N_ALIGN_UNUSED = (
+    "`align='origin'` moves the first matched pose onto the reference's: the first N poses "
+    "to fit on (`n_align=`) are unused, as evo's --n_to_align is with --align_origin"
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -680,6 +685,9 @@ def prepare(
     # WHY: `ape --sync spatial --offset auto` with rgbdslam 5000 s late was refused
     # ("Cannot estimate a time offset"), the same APE without --offset auto.
     unused = _OFFSET_UNUSED if settings.offset_auto and not settings.searches_offset else None
+    # WHY: `--align origin --n-align 100` was taken and recorded without a word, and
+    # changed nothing (origin_scale's scale and a window's first pose do use theirs).
+    unfitted = _N_ALIGN_UNUSED if settings.align == "origin" and settings.n_align else None
     if settings.searches_offset:
         time_offset = _estimated_offset(cut, estimate, settings)
         matching = settings.replace(
@@ -719,6 +727,7 @@ def prepare(
             itself,
             by_index,
             unused,
+            unfitted,
             _range_in_frames(reference, settings),
             _far_range(reference, settings),
         )
