@@ -199,6 +199,30 @@ def _end_now(code: int, signum: int, frame: FrameType | None) -> None:
     os._exit(code)
 
 
+def _stopped(stop: BaseException, *, ending: bool) -> int:
+    """Say that a Ctrl-C or SIGTERM stopped the command; return its status (130, 143)."""
+    if ending:  # a second Ctrl-C while this line is written would be a traceback
+        _ignore_stops()
+    if isinstance(stop, Terminated):
+        say("ERROR: terminated (SIGTERM); nothing was left half-written")
+        return EXIT_TERMINATED
+    say("ERROR: interrupted (Ctrl-C); nothing was left half-written")
+    return EXIT_INTERRUPTED
+
+
+def _stop_cause(err: BaseException) -> BaseException | None:
+    """Return the Ctrl-C or SIGTERM that ``err`` was raised from, if one was.
+
+    WHY: Python 3.11 wraps what a class's ``__set_name__`` raises in a ``RuntimeError``
+    ("Error calling __set_name__"), so a Ctrl-C that landed while a dataclass was made (a
+    module imported lazily by ``ape``) was written up as a bug, status 70, not 130.
+    """
+    cause = err.__cause__
+    while cause is not None and not isinstance(cause, (KeyboardInterrupt, Terminated)):
+        cause = cause.__cause__
+    return cause
+
+
 class _ClosedStdout:
     """What ``sys.stdout`` is when the process started without one: a write fails as EBADF."""
 
@@ -383,16 +407,8 @@ def _guarded(
         code = command()
         if sys.stdout is not None:
             sys.stdout.flush()  # a reader that went away shows here, not at exit
-    except KeyboardInterrupt:
-        if ending:  # a second Ctrl-C while this line is written would be a traceback
-            _ignore_stops()
-        say("ERROR: interrupted (Ctrl-C); nothing was left half-written")
-        return EXIT_INTERRUPTED
-    except Terminated:
-        if ending:
-            _ignore_stops()
-        say("ERROR: terminated (SIGTERM); nothing was left half-written")
-        return EXIT_TERMINATED
+    except (KeyboardInterrupt, Terminated) as err:
+        return _stopped(err, ending=ending)
     except BrokenPipeError as err:
         if err.strerror is None:  # named by robot_msgs.files: a FIFO output, not stdout
             say(f"ERROR: {err}")
@@ -409,7 +425,8 @@ def _guarded(
         )
         return EXIT_ERROR
     except Exception as err:  # noqa: BLE001 - the boundary: anything else is a bug
-        return _bug(err, debug=debug)
+        stop = _stop_cause(err)
+        return _bug(err, debug=debug) if stop is None else _stopped(stop, ending=ending)
     finally:
         if ours is not None and sys.stdout is ours:
             sys.stdout = stdout
