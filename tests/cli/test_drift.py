@@ -77,16 +77,24 @@ def test_rpg_protocol_defaults_to_sim3_and_one_to_one(
     assert stats_of(result)["translation@10m"]["max"] < 1e-9
 
 
+def _rpg_on_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str
+) -> tuple[str, str]:
+    """Run rpg drift with ``flags`` on a 100 m line run 1 % long; its settings line, its output."""
+    t = np.arange(0.0, 100.5, 0.5)
+    ref = write_tum(tmp_path / "gt.tum", t, line_positions(t))
+    est = write_tum(tmp_path / "est.tum", t, line_positions(1.01 * t))
+    argv = ["drift", str(ref), str(est), "--protocol", "rpg", *flags, "--align", "none"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    return next(line for line in out.splitlines() if "settings:" in line), out
+
+
 def test_rpg_default_fractions_within_a_time_range_are_not_said_as_given_lengths(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The lengths of rpg's default fractions of the 50 m in range (5..25 m) are a default."""
-    t = np.arange(0.0, 100.5, 0.5)
-    ref = write_tum(tmp_path / "gt.tum", t, line_positions(t))
-    est = write_tum(tmp_path / "est.tum", t, line_positions(1.01 * t))
-    argv = ["drift", str(ref), str(est), "--protocol", "rpg", "--t-start", "20", "--t-end", "70"]
-    assert main([*argv, "--align", "none"]) == 0
-    settings = next(line for line in capsys.readouterr().out.splitlines() if "settings:" in line)
+    settings, _ = _rpg_on_a_line(tmp_path, capsys, "--t-start", "20", "--t-end", "70")
     assert settings.split() == ["settings:", "--align", "none", "--t-start", "20", "--t-end", "70"]
 
 
@@ -94,13 +102,7 @@ def test_rpg_given_fractions_are_said_without_the_lengths_they_give(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """0.2 and 0.4 of the 100 m path are 20 and 40 m: no --lengths, refused beside --fractions."""
-    t = np.arange(0.0, 100.5, 0.5)
-    ref = write_tum(tmp_path / "gt.tum", t, line_positions(t))
-    est = write_tum(tmp_path / "est.tum", t, line_positions(1.01 * t))
-    argv = ["drift", str(ref), str(est), "--protocol", "rpg", "--fractions", "0.2", "0.4"]
-    assert main([*argv, "--align", "none"]) == 0
-    out = capsys.readouterr().out
-    settings = next(line for line in out.splitlines() if "settings:" in line)
+    settings, out = _rpg_on_a_line(tmp_path, capsys, "--fractions", "0.2", "0.4")
     assert settings.split() == ["settings:", "--fractions", "0.2,0.4", "--align", "none"]
     assert "translation@20m" in out
     assert "translation@40m" in out
