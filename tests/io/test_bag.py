@@ -388,6 +388,37 @@ def test_read_bag_reads_a_static_only_chain_as_one_pose(bags: BagMaker) -> None:
     assert traj.positions_xyz.tolist() == [[0.0, 0.0, 0.5]]
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_bag_keeps_tf_header_stamps_exactly_in_nanoseconds(bags: BagMaker, kind: str) -> None:
+    """A float64 of 1.7e9 s holds ~0.24 µs: 1700000000.999999999 is 1700000001.0 as a float,
+    so only ``stamps_ns`` lets ``traj --save`` write back the stamps the bag holds."""
+
+    def tf(sec: int, nanosec: int, parent: str, child: str) -> tuple[Pose, str]:
+        return ((sec, nanosec, parent, (0.0, 0.0, 0.0), ID), child)
+
+    dynamic = [
+        bags.tf_message(kind, [tf(1_700_000_000, 999_999_999, "odom", "base")]),
+        bags.tf_message(kind, [tf(1_700_000_003, 1, "odom", "base")]),
+    ]
+    static = [bags.tf_message(kind, [tf(1_700_000_002, 123_456_789, "base", "cam")])]
+    path = bags.write(
+        "tf_ns",
+        kind,
+        {
+            "/tf": ("tf2_msgs/msg/TFMessage", dynamic),
+            "/tf_static": ("tf2_msgs/msg/TFMessage", static),
+        },
+    )
+    exact = [1_700_000_000_999_999_999, 1_700_000_003_000_000_001]
+    for ident in ("/tf:odom.base", "/tf:odom.cam"):
+        stamps_ns = read_bag(path, ident).stamps_ns
+        assert stamps_ns is not None
+        assert stamps_ns.tolist() == exact
+    static_only = read_bag(path, "/tf:base.cam").stamps_ns
+    assert static_only is not None
+    assert static_only.tolist() == [1_700_000_002_123_456_789]
+
+
 @pytest.mark.parametrize(
     ("ident", "error"),
     [

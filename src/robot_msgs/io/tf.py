@@ -18,6 +18,7 @@ busiest dynamic transform, within the time every dynamic transform of the chain
 covers; each other dynamic transform is interpolated there as ``tf2`` does (linear
 translation, SLERP rotation, never extrapolated). With a single dynamic transform
 (the usual ``odom -> base_link``) the poses are that transform's messages, exactly.
+The header stamps are kept exactly, in ``stamps_ns``.
 A chain of static transforms only gives one pose, at the latest static stamp.
 """
 
@@ -106,6 +107,7 @@ class _Edge:
     child: str
     static: bool
     rows: list[tuple[float, ...]] = field(default_factory=list)
+    stamps_ns: list[int] = field(default_factory=list)  # each row's stamp, exactly
 
 
 def _collect(reader: Any, topics: list[str], source: str) -> dict[str, _Edge]:
@@ -132,10 +134,12 @@ def _collect(reader: Any, topics: list[str], source: str) -> dict[str, _Edge]:
                 continue
             t, p, q = tf.header.stamp, tf.transform.translation, tf.transform.rotation
             row = (t.sec + t.nanosec * 1e-9, p.x, p.y, p.z, q.x, q.y, q.z, q.w)
+            ns = t.sec * 1_000_000_000 + t.nanosec
             if static:
-                edge.rows[:] = [row]
+                edge.rows[:], edge.stamps_ns[:] = [row], [ns]
             else:
                 edge.rows.append(row)
+                edge.stamps_ns.append(ns)
     return edges
 
 
@@ -429,6 +433,7 @@ def read_tf(
             where=lambda rows: [f"transform {int(r) + 1}" for r in rows],
             strict=strict,
             repeated_stamps=repeated_stamps,
+            stamps_ns=np.array(edge.stamps_ns, dtype=np.int64),
         )
     dynamic = {e.child: poses[e.child] for e in chain if not e.static}
     busiest, lo, hi = "", -np.inf, np.inf
@@ -437,7 +442,8 @@ def read_tf(
         lo = max(float(t.stamps_s[0]) for t in dynamic.values())
         hi = min(float(t.stamps_s[-1]) for t in dynamic.values())
         ref = dynamic[busiest].stamps_s
-        stamps = ref[(ref >= lo) & (ref <= hi)]
+        stamps, stamps_ns = ref[(ref >= lo) & (ref <= hi)], dynamic[busiest].stamps_ns
+        stamps_ns = None if stamps_ns is None else stamps_ns[(ref >= lo) & (ref <= hi)]
         if stamps.shape[0] == 0:
             msg = (
                 f"{source}: the dynamic transforms from {parent!r} to {child!r} "
@@ -445,7 +451,8 @@ def read_tf(
             )
             raise FormatError(msg)
     else:
-        stamps = np.array([max(e.rows[0][0] for e in chain)])
+        latest = max(chain, key=lambda e: e.rows[0][0])
+        stamps, stamps_ns = np.array([latest.rows[0][0]]), np.array(latest.stamps_ns)
     n = stamps.shape[0]
 
     def pose(edge: _Edge) -> tuple[Float64Array, Float64Array]:
@@ -471,4 +478,5 @@ def read_tf(
         orientations_quat_xyzw=quat,
         frame_id=parent,
         child_frame_id=child,
+        stamps_ns=stamps_ns,
     )
