@@ -1252,6 +1252,36 @@ def test_traj_save_of_odometry_tells_the_flag_that_keeps_its_child_frame(
     assert read_bag(kept, "/odom").child_frame_id == "base_link"
 
 
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+def test_traj_save_of_a_bag_topic_keeps_its_qos(tmp_path: Path, suffix: str) -> None:
+    """A latched /amcl_pose (transient_local, depth 1, as nav2 records it) was written
+    with the default volatile profile, which a transient_local subscriber of the
+    replayed bag does not match; the topic's recorded profiles are now copied."""
+    interfaces = pytest.importorskip("rosbags.interfaces")
+    from robot_msgs.io import bag_qos, write_messages
+    from robot_msgs.msg.catalog import example
+    from robot_msgs.trajectory import PoseTrajectory
+
+    forever = interfaces.QosTime(sec=9223372036, nsec=854775807)
+    latched = interfaces.Qos(
+        history=interfaces.QosHistory.KEEP_LAST,
+        depth=1,
+        reliability=interfaces.QosReliability.RELIABLE,
+        durability=interfaces.QosDurability.TRANSIENT_LOCAL,
+        deadline=forever,
+        lifespan=forever,
+        liveliness=interfaces.QosLiveliness.AUTOMATIC,
+        liveliness_lease_duration=forever,
+        avoid_ros_namespace_conventions=False,
+    )
+    traj = example("trajectory/PoseTrajectory")
+    assert isinstance(traj, PoseTrajectory)
+    src = write_messages(tmp_path / "src.mcap", "/amcl_pose", traj.to_poses(), qos=[latched])
+    out = tmp_path / f"out{suffix}"
+    assert main(["traj", str(src), "--topic", "/amcl_pose", "--save", str(out)]) == 0
+    assert bag_qos(out) == {"/amcl_pose": [latched]}
+
+
 @pytest.mark.parametrize(
     ("flags", "said"),
     [

@@ -84,6 +84,7 @@ from robot_msgs.io import (
     POSE_TYPES,
     WRITE_FORMATS,
     FormatDetection,
+    bag_qos,
     explain_format,
     geo_origin_of,
     list_topics,
@@ -575,11 +576,21 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
         _field("rate", f"{rate} Hz (median step {step} s)", out)
 
 
-def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str) -> list[Path]:
+def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str, where: _Located) -> list[Path]:
     given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
     topic = args.save_topic if args.save_topic is not None else given or "/trajectory"
+    # A topic of a bag keeps its QoS (a latched /amcl_pose stays transient_local).
+    qos = None
+    if to in ("mcap", "db3") and where.fmt in BAG_FORMATS and where.topic and where.topic == given:
+        qos = bag_qos(where.file).get(where.topic)
     return write_trajectory(
-        args.save, traj, to, force=args.force, topic=topic, layout=args.save_layout or "poses"
+        args.save,
+        traj,
+        to,
+        force=args.force,
+        topic=topic,
+        layout=args.save_layout or "poses",
+        qos=qos,
     )
 
 
@@ -843,7 +854,7 @@ def run(args: argparse.Namespace) -> int:
                 msg = f"{path}: choose the topic to convert with --topic"
                 raise FormatError(msg)
             if not aligning:  # an aligned estimate is saved once it is aligned, below
-                report["written"] = [str(p) for p in _save(traj, args, to)]
+                report["written"] = [str(p) for p in _save(traj, args, to, where)]
         if not args.json:
             _print_report(report, out)
             for written in report.get("written", []):
@@ -852,7 +863,9 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None and aligning:  # the help says "align each FILE to REF first"
         by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
         for path, moved in drawn:
-            by_path[path]["written"] = [str(p) for p in _save(moved, args, to)]
+            where = located[path]
+            assert not isinstance(where, Exception)  # noqa: S101 - with --save a failed read raised
+            by_path[path]["written"] = [str(p) for p in _save(moved, args, to, where)]
             if not args.json:
                 for written in by_path[path]["written"]:
                     how = (

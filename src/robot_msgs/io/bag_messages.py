@@ -622,6 +622,7 @@ def write_trajectory_bag(
     topic: str = "/trajectory",
     layout: TrajectoryLayout = "poses",
     force: bool = False,
+    qos: Sequence[Any] | None = None,
 ) -> Path:
     """Write a trajectory to a ROS 2 bag file as ``nav_msgs/Path`` or per-pose messages.
 
@@ -644,6 +645,9 @@ def write_trajectory_bag(
         are not written (they were dropped without a word; a review).
     force : bool
         Replace an existing file.
+    qos : sequence of rosbags ``Qos``, optional
+        The topic's offered QoS profiles, such as :func:`bag_qos` of the bag the
+        trajectory was read from (default: see :func:`write_records`).
 
     Raises
     ------
@@ -706,7 +710,7 @@ def write_trajectory_bag(
             stacklevel=caller_stacklevel(),
         )
     if layout == "path":
-        return write_messages(path, topic, [traj.to_path()], force=force)
+        return write_messages(path, topic, [traj.to_path()], force=force, qos=qos)
     if layout == "odometry":
         odometry = (
             Odometry(
@@ -718,8 +722,8 @@ def write_trajectory_bag(
             )
             for k, p in enumerate(poses)
         )
-        return write_messages(path, topic, odometry, force=force)
+        return write_messages(path, topic, odometry, force=force, qos=qos)
     if layout == "poses":
-        return write_messages(path, topic, poses, force=force)
+        return write_messages(path, topic, poses, force=force, qos=qos)
     msg = f"Expected layout 'poses', 'path' or 'odometry', got {layout!r}"  # type: ignore[unreachable]
     raise ValidationError(msg)

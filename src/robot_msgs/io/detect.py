@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -71,6 +71,8 @@ from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum, write_tum
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy.typing as npt
 
     from robot_msgs.io.bag_messages import TrajectoryLayout
@@ -574,12 +576,14 @@ def write_trajectory(
     force: bool = False,
     topic: str = "/trajectory",
     layout: TrajectoryLayout = "poses",
+    qos: Sequence[Any] | None = None,
 ) -> list[Path]:
     """Write ``trajectory`` in any format :func:`read_trajectory` reads back; return the files.
 
     The format is ``format``, else the suffix's (:func:`trajectory_outputs`): TUM, KITTI
     (with its times file), EuRoC, or a ROS 2 bag (``.mcap``/``.db3``, on ``topic``, its
-    messages as ``layout`` says: :func:`~robot_msgs.io.bag_messages.write_trajectory_bag`).
+    messages as ``layout`` says, with the QoS profiles ``qos``:
+    :func:`~robot_msgs.io.bag_messages.write_trajectory_bag`).
     A trajectory without poses is refused (``ValidationError``), as every reader refuses
     a file without them. Every file is written atomically; none is replaced without
     ``force``; a missing folder is made, as every writer of the library makes it
@@ -607,7 +611,9 @@ def write_trajectory(
     if fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 
-        return [write_trajectory_bag(path, trajectory, topic=topic, layout=layout, force=force)]
+        return [
+            write_trajectory_bag(path, trajectory, topic=topic, layout=layout, force=force, qos=qos)
+        ]
     if fmt == "kitti":
         poses, times = write_kitti(path, trajectory, force=force)
         return [poses] + ([times] if times is not None else [])
