@@ -270,10 +270,12 @@ class PoseTrajectory(Msg):
     def nanoseconds(self, read_as: ReadAs = "sec_nsec", *, distinct: bool = False) -> Int64Array:
         """Integer nanoseconds of each stamp: ``stamps_ns`` if kept, else from ``stamps_s``.
 
-        A trajectory read from nanoseconds (a bag, EuRoC) keeps them exactly; else each
-        stamp in seconds becomes the roundest integer nanoseconds that a reader turns
-        back into it (:func:`_nanoseconds`: ``1305031098.6659`` as
-        ``1305031098665900000``, not the ``...032`` of ``round(t * 1e9)``).
+        A trajectory read from a bag keeps its header stamps exactly; else (EuRoC's
+        nanoseconds too, parsed as float64 as evo parses them) each stamp in seconds
+        becomes the roundest integer nanoseconds that a reader turns back into it
+        (:func:`_nanoseconds`: ``1305031098.6659`` as ``1305031098665900000``, not the
+        ``...032`` of ``round(t * 1e9)``); a EuRoC file's ``1403715524907143168`` comes
+        back as ``1403715524907143200``.
 
         Parameters
         ----------
