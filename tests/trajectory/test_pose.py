@@ -48,6 +48,20 @@ def test_path_round_trip_keeps_the_path_header_frame() -> None:
     assert [p.header.stamp for p in back.poses] == [p.header.stamp for p in path.poses]
 
 
+def test_from_poses_refuses_poses_in_two_frames() -> None:
+    """A pose in 'map' among poses in 'odom' was relabelled 'odom' without a word, so
+    to_poses() gave back other poses than were given."""
+    poses = _poses()
+    poses[2] = poses[2].replace(header=poses[2].header.replace(frame_id="map"))
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected every pose in pose 0's frame 'odom', got 'map' - at "
+        r"`poses\[2\]\.header\.frame_id`",
+    ) as caught:
+        PoseTrajectory.from_poses(poses)
+    assert caught.value.field == "poses[2].header.frame_id"
+
+
 def test_without_exact_stamps_to_poses_rounds_seconds_to_the_nanosecond() -> None:
     traj = PoseTrajectory(
         stamps_s=np.array([0.5, 1.0000000004]),

@@ -221,9 +221,15 @@ class PoseTrajectory(Msg):
     ) -> PoseTrajectory:
         """Build from stamped poses, keeping each header's stamp in ``stamps_ns``.
 
-        ``frame_id`` is the first pose's; poses must be in increasing stamp order with
-        unit quaternions (the constructor's rules; a bag reader that fixes data is
-        :func:`robot_msgs.io.read_bag`).
+        ``frame_id`` is the poses' one frame; poses must share it and be in increasing
+        stamp order with unit quaternions (the constructor's rules; a bag reader that
+        fixes data is :func:`robot_msgs.io.read_bag`).
+
+        Raises
+        ------
+        ValidationError
+            Two poses in different frames (a pose's frame was replaced by the first's,
+            without a word), a stamp out of order, a quaternion off unit length.
 
         Examples
         --------
@@ -237,6 +243,22 @@ class PoseTrajectory(Msg):
         >>> traj.stamps_ns.tolist(), traj.frame_id
         ([1700000000000000001, 1700000000250000001], 'map')
         """
+        frame_id = poses[0].header.frame_id if poses else ""
+        other = next((i for i, p in enumerate(poses) if p.header.frame_id != frame_id), None)
+        if other is not None:
+            msg = (
+                f"Expected every pose in pose 0's frame {frame_id!r}, got "
+                f"{poses[other].header.frame_id!r} - at `poses[{other}].header.frame_id` "
+                "(transform the poses into one frame first)"
+            )
+            raise ValidationError(msg, field=f"poses[{other}].header.frame_id")
+        return cls._from_stamped(poses, frame_id, child_frame_id)
+
+    @classmethod
+    def _from_stamped(
+        cls, poses: Sequence[PoseStamped], frame_id: str, child_frame_id: str
+    ) -> PoseTrajectory:
+        """Build from ``poses`` in ``frame_id``, each header's stamp kept in ``stamps_ns``."""
         n = len(poses)
         values = np.empty((n, 7))
         ns = np.empty(n, dtype=np.int64)
@@ -248,7 +270,7 @@ class PoseTrajectory(Msg):
             stamps_s=stamps_s_from_ns(ns),
             positions_xyz=values[:, :3],
             orientations_quat_xyzw=values[:, 3:],
-            frame_id=poses[0].header.frame_id if n else "",
+            frame_id=frame_id,
             child_frame_id=child_frame_id,
             stamps_ns=ns,
         )
@@ -264,8 +286,7 @@ class PoseTrajectory(Msg):
         >>> len(traj), traj.frame_id
         (0, 'map')
         """
-        traj = cls.from_poses(path.poses, child_frame_id=child_frame_id)
-        return traj.replace(frame_id=path.header.frame_id)
+        return cls._from_stamped(path.poses, path.header.frame_id, child_frame_id)
 
     def nanoseconds(self, read_as: ReadAs = "sec_nsec", *, distinct: bool = False) -> Int64Array:
         """Integer nanoseconds of each stamp: ``stamps_ns`` if kept, else from ``stamps_s``.
