@@ -119,6 +119,31 @@ def test_unsorted_stamps_are_refused_when_strict(tmp_path: Path) -> None:
         read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
 
 
+def test_repeated_stamps_of_distinct_nanoseconds_are_said_so() -> None:
+    """Header stamps 2 ns apart near 1.7e9 s are one float64 of seconds: the row was
+    said to "repeat an earlier stamp", which the bag's nanoseconds do not show (evo
+    keeps both rows)."""
+    ns = np.array([1_700_000_000_999_999_999, 1_700_000_001_000_000_001, 1_700_000_002 * 10**9])
+    sec, nanosec = np.divmod(ns, 10**9)
+    with pytest.warns(DataWarning) as record:
+        traj = finish_trajectory(
+            sec + nanosec * 1e-9,
+            np.zeros((3, 3)),
+            np.array([[0.0, 0.0, 0.0, 1.0]] * 3),
+            source="bag /odom",
+            where=lambda rows: [f"message {int(r) + 1}" for r in rows],
+            stamps_ns=ns,
+        )
+    said = (
+        "bag /odom: 1 row(s) repeat an earlier stamp (message 2) in seconds (1 of them "
+        "another nanosecond, closer than a float64 of 1700000001.0 s steps, 238 ns): "
+        "kept the first row of each stamp"
+    )
+    assert [str(w.message) for w in record] == [said]
+    assert traj.stamps_ns is not None
+    assert traj.stamps_ns.tolist() == [1_700_000_000_999_999_999, 1_700_000_002 * 10**9]
+
+
 def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 10 0 0 {ID}", f"2 20 0 0 {ID}", f"1 11 0 0 {ID}", f"2 21 0 0 {ID}"])
     # Sorting is stable, so of each stamp the row that came first in the file survives.

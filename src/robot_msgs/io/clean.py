@@ -523,6 +523,16 @@ def finish_trajectory(
         dup = np.flatnonzero(same) + 1
         labels = _listed(where(dup[:_SHOWN] if rows is None else rows[dup[:_SHOWN]]), dup.size)
         found = f"{dup.size} row(s) repeat an earlier stamp ({labels})"
+        if stamps_ns is not None:  # equal seconds, but are they equal nanoseconds?
+            ns = np.asarray(stamps_ns, dtype=np.int64)
+            ns = ns if rows is None else ns[rows]
+            apart = int(np.count_nonzero(ns[dup] != ns[dup - 1]))
+            if apart:
+                step = float(np.spacing(stamps[dup[0]])) * 1e9
+                found += (
+                    f" in seconds ({apart} of them another nanosecond, closer than a "
+                    f"float64 of {float(stamps[dup[0]])!r} s steps, {step:.0f} ns)"
+                )
         if repeated_stamps == "refuse":
             msg = f"{source}: {found}: refused (`repeated_stamps='refuse'`)"
             raise FormatError(msg)
