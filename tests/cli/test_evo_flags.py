@@ -54,6 +54,7 @@ CASES = [
     ("traj", ["-f"], "--check"),
     ("rpe", ["-t", "0.3"], "--delta-tol 0.3"),  # evo_rpe's short --delta_tol
     ("traj", ["--ref_file", "gt.tum"], "--ref gt.tum"),  # not "REF as the first argument"
+    ("traj", ["--all_topics"], "--topic T1 --topic T2"),  # not "none here": each a --topic
 ]
 
 
@@ -158,32 +159,34 @@ SYNTAX = [
         ["bag", "x.bag", "/camera/pose_with_covariance"],
         "bag is evo's; here: --topic /camera/pose_with_covariance",
     ),
-    # evo_traj draws each topic; here one --topic a run: the second was dropped
-    (
-        "traj",
-        ["bag", "x.bag", "/a", "/b"],
-        "bag is evo's; here: BAG --topic /a, then BAG --topic /b",
-    ),
+    # evo_traj draws each topic, as traj does each --topic (one run: `BAG --topic /a, then
+    # BAG --topic /b` was told, and `--topic /a --topic /b` was refused as given twice)
+    ("traj", ["bag", "x.bag", "/a", "/b"], "bag is evo's; here: BAG --topic /a --topic /b"),
     (
         "traj",
         ["bag", "ROS_example.bag", "groundtruth", "ORB-SLAM", "--check"],
-        "bag is evo's; here: --topic groundtruth, then ORB-SLAM",  # in 80 columns
+        "bag is evo's; here: --topic groundtruth --topic ORB-SLAM",  # in 80 columns
     ),
-    # evo_traj's --ref names a topic in its bag mode: two topics of one bag are ape's
+    # evo_traj's --ref names a topic in its bag mode: REF's --ref-topic (ape's was told)
     (
         "traj",
         ["bag", "x.bag", "/a", "/b", "--ref", "/a"],
-        "bag is evo's; here: ape --ref-topic /a --est-topic /b",
+        "bag is evo's; here: BAG --topic /b --ref-topic /a",
     ),
     (
         "traj",
         ["bag", "ROS_example.bag", "ORB-SLAM", "--ref", "groundtruth"],
-        "bag is evo's; here: ape --ref-topic R --est-topic E",  # the rest is over 80
+        "bag is evo's; here: BAG --topic T1 --ref-topic R",  # the rest is over 80
     ),
     (
         "traj",
         ["bag2", "folder", "/groundtruth", "/ORB_SLAM/pose", "/S_PTAM/pose"],
-        "bag2 is evo's; here: BAG --topic TOPIC, once per topic",
+        "bag2 is evo's; here: --topic T1 --topic T2 --topic T3",
+    ),
+    (
+        "traj",
+        ["bag2", "folder", "/a", "/b", "/c", "/d", "/e", "--ref", "/gt"],
+        "bag2 is evo's; here: --topic T (each) --ref-topic R",
     ),
 ]
 
@@ -466,7 +469,7 @@ def test_evo_flags_with_no_equivalent_are_answered_not_unrecognized(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``--downsample``, ``--plot_full_ref``, ``-c``... said "unrecognized arguments"."""
-    for flag in EVO_WITHOUT:
+    for flag in [f for f in EVO_WITHOUT if f not in EVO_FLAGS_BY_COMMAND.get(command, {})]:
         with pytest.raises(SystemExit, match=r"^2$"):
             main([command, "ref.txt", "est.txt", flag, "1"])
         last = capsys.readouterr().err.strip().splitlines()[-1]

@@ -825,35 +825,37 @@ def test_a_file_or_ref_that_is_a_topic_of_a_bag_given_says_so_and_what_to_type(
     assert f"{said} --topic groundtruth` reads it" in err
     assert main(["traj", bag, "--topic", "ORB-SLAM", "--ref", "/groundtruth"]) == 1
     err = " ".join(capsys.readouterr().err.split())
-    ape = f"robot-msgs ape {bag} {bag} --ref-topic groundtruth --est-topic ORB-SLAM"
+    traj = f"robot-msgs traj {bag} --topic ORB-SLAM --ref-topic groundtruth"
     assert err.startswith(f"ERROR: /groundtruth: no such file; it is a topic of {bag}, ")
-    assert f"`{ape}` compares two topics of one bag" in err
+    assert f"`{traj}` reads them" in err
 
 
 @pytest.mark.evo_data
-def test_evo_traj_bag_topics_with_a_ref_topic_are_told_ape_commands_that_run(
+def test_evo_traj_bag_topics_with_a_ref_topic_are_told_the_traj_command_that_runs(
     evo_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`evo_traj bag ROS_example.bag ORB-SLAM S-PTAM --ref groundtruth`, typed without `bag`.
 
     Each estimate topic was told `traj ROS_example.bag --ref groundtruth --topic ORB-SLAM`,
-    which failed on `groundtruth` in its turn, and REF `--est-topic TOPIC`, of topics given.
-    traj reads one topic of a bag: each is told the ape command that compares it with REF.
+    which failed on `groundtruth` in its turn, then one ape command a topic (traj read one
+    topic of a bag). Each is told the one traj command that reads them all against REF.
     """
     pytest.importorskip("rosbags")
     monkeypatch.chdir(evo_data)
     bag = "ROS_example.bag"
     assert main(["traj", bag, "ORB-SLAM", "S-PTAM", "--ref", "groundtruth"]) == 1
     err = " ".join(capsys.readouterr().err.split())
-    ape = f"robot-msgs ape {bag} {bag} --ref-topic groundtruth --est-topic"
-    assert f"`{ape} ORB-SLAM`, `{ape} S-PTAM` compare them, one estimate topic a command" in err
-    for topic in ("ORB-SLAM", "S-PTAM"):
-        said = f"ERROR: {topic}: no such file; it is a topic of {bag}, as --ref groundtruth is, "
-        assert f"{said}and --ref names a file here (a topic in evo_traj's bag mode): " in err
-        assert f"`{ape} {topic}` compares two topics of one bag" in err
-    assert "--topic ORB-SLAM` reads it" not in err
-    assert main([*f"{ape} S-PTAM".split()[1:], "--json"]) == 0  # the command told runs
-    assert json.loads(capsys.readouterr().out)
+    traj = f"robot-msgs traj {bag} --topic ORB-SLAM --topic S-PTAM --ref-topic groundtruth"
+    for topic in ("groundtruth", "ORB-SLAM", "S-PTAM"):
+        assert f"ERROR: {topic}: no such file; it is a topic of {bag}" in err
+    said = "and --ref names a file here (a topic in evo_traj's bag mode): "
+    assert err.count(f"{said}`{traj}` reads them") == 3
+    assert main([*traj.split()[1:], "--json"]) == 0  # the command told runs
+    assert [r["topic"] for r in json.loads(capsys.readouterr().out)] == [
+        "groundtruth",
+        "ORB-SLAM",
+        "S-PTAM",
+    ]
 
 
 def test_ref_without_a_common_time_names_the_offset_flag_as_apes_not_trajs(
@@ -880,8 +882,8 @@ def test_ref_that_is_also_a_file_is_refused_not_dropped(
     """`traj --ref BAG BAG --topic T --align se3 --save OUT` wrote nothing and exited 0.
 
     Both were read by path, so the FILE was taken for the reference: nothing was aligned,
-    saved or said. One --topic reads one trajectory of a file, so it is refused, naming
-    the command that compares two topics of one bag.
+    saved or said. REF and FILE are one trajectory then, so it is refused, naming the
+    command that reads two topics of one bag.
     """
     est = tmp_path / "e.tum"
     est.write_text(CLEAN)
@@ -890,7 +892,7 @@ def test_ref_that_is_also_a_file_is_refused_not_dropped(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"ERROR: --ref {est} is also a FILE: ")
-    assert "--ref-topic A --est-topic B" in err
+    assert "`robot-msgs traj BAG --topic B --ref-topic A` reads B against A" in err
     assert not out.exists()
 
 
@@ -1359,3 +1361,135 @@ def test_traj_reads_a_topic_of_a_bag_folder_whose_index_gives_another_topic_a_wr
     assert (said["topic"], said["poses"]) == ("/pose", 3)
     assert main(["traj", str(bag), "--topic", "/other"]) == 1
     assert "metadata.yaml says topic /other holds std_msgs/msg/String" in capsys.readouterr().err
+
+
+#: evo_traj 1.38.1 `bag ROS_example.bag groundtruth ORB-SLAM S-PTAM`: poses, path length
+#: (m) and duration (s) as its `infos:` lines print them.
+EVO_TRAJ_ROS_EXAMPLE = {
+    "groundtruth": (12765, 304.207, 889.019),
+    "ORB-SLAM": (8362, 264.793, 730.800),
+    "S-PTAM": (5439, 259.680, 730.946),
+}
+
+
+@pytest.mark.evo_data
+def test_traj_reads_each_topic_of_one_bag_as_its_own_row_as_evo_traj_does(
+    evo_data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--topic A --topic B` was refused ("--topic given twice"), the advice evo's `bag BAG
+    A B` was given: one bag's topics could not be looked at together. Each is its own row,
+    with evo_traj's numbers."""
+    pytest.importorskip("rosbags")
+    monkeypatch.chdir(evo_data)
+    topics = [w for t in EVO_TRAJ_ROS_EXAMPLE for w in ("--topic", t)]
+    assert main(["traj", "ROS_example.bag", *topics, "--check", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["topic"] for r in rows] == list(EVO_TRAJ_ROS_EXAMPLE)
+    for row in rows:
+        poses, length, duration = EVO_TRAJ_ROS_EXAMPLE[row["topic"]]
+        assert row["poses"] == poses
+        assert row["path_length_m"] == pytest.approx(length, abs=5e-4)
+        assert row["duration_s"] == pytest.approx(duration, abs=5e-4)
+    assert main(["traj", "ROS_example.bag", *topics]) == 0
+    out = capsys.readouterr().out
+    for topic, (poses, _, _) in EVO_TRAJ_ROS_EXAMPLE.items():
+        assert f"ROS_example.bag {topic} (bag)\n  format" in out
+        assert f"  poses        {poses}\n" in out
+
+
+def test_traj_topic_is_a_bags_not_a_text_refs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`traj BAG --topic T --ref gt.tum` read gt.tum with topic T too: "a topic is only
+    used with bags"; --topic is REF's only where REF is a bag."""
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import write_trajectory
+
+    ref = write(tmp_path, CLEAN, "gt.tum")
+    (bag,) = write_trajectory(tmp_path / "x.mcap", read_tum(ref), "mcap", topic="/odom")
+    assert main(["traj", str(bag), "--topic", "/odom", "--ref", str(ref), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["topic"], r["poses"]) for r in rows] == [(None, 3), ("/odom", 3)]
+
+
+@pytest.mark.evo_data
+def test_traj_aligns_topics_of_one_bag_to_its_ref_topic_as_evo_traj_bag_ref(
+    evo_data: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """evo_traj's `bag BAG ORB-SLAM S-PTAM --ref groundtruth -a --sync` is `BAG --topic
+    ORB-SLAM --topic S-PTAM --ref-topic groundtruth --align se3 --sync nearest`: evo 1.38.1
+    found 2550 and 1667 matches and the translations below (its -v)."""
+    pytest.importorskip("rosbags")
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(evo_data)
+    plot = tmp_path / "topics.png"
+    argv = ["traj", "ROS_example.bag", "--topic", "ORB-SLAM", "--topic", "S-PTAM"]
+    argv += ["--ref-topic", "groundtruth", "--align", "se3", "--sync", "nearest"]
+    assert main([*argv, "--json", "--plot", str(plot)]) == 0
+    ref, orb, sptam = json.loads(capsys.readouterr().out)
+    assert (ref["topic"], ref["role"], ref["poses"]) == ("groundtruth", "reference", 12765)
+    assert (orb["matched"], sptam["matched"]) == (2550, 1667)
+    evo = {
+        "ORB-SLAM": [7.02760235, -0.92102864, 3.04592028],
+        "S-PTAM": [7.4997051, 1.78333363, 6.58975299],
+    }
+    for row in (orb, sptam):
+        assert row["alignment"]["translation_m"]["data"] == pytest.approx(evo[row["topic"]])
+    assert plot.stat().st_size > 0
+    assert main([*argv[:6], "--ref", "ROS_example.bag", *argv[6:]]) == 0  # --ref BAG too
+    said = " ".join(capsys.readouterr().out.split())
+    assert "ROS_example.bag S-PTAM synced to ROS_example.bag groundtruth: 1667 of 5439" in said
+
+
+@pytest.mark.evo_data
+def test_traj_reads_pose_odometry_and_tf_topics_of_one_mcap(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo_traj 1.38.1 `bag2 nav2_turtlebot.mcap /amcl_pose /odom`: 135 poses, 34.450 m,
+    99.198 s and 2639, 34.322 m, 96.696 s; TF (evo needs tf2_py) is odom's chain."""
+    pytest.importorskip("rosbags")
+    bag = str(evo_data / "nav2_turtlebot.mcap")
+    topics = ["/amcl_pose", "/odom", "/tf:odom.base_link"]
+    assert main(["traj", bag, *(w for t in topics for w in ("--topic", t)), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    said = [(r["topic"], r["poses"], round(r["path_length_m"], 3)) for r in rows]
+    assert said == [
+        ("/amcl_pose", 135, 34.450),
+        ("/odom", 2639, 34.322),
+        ("/tf:odom.base_link", 2639, 34.322),
+    ]
+    assert [round(r["duration_s"], 3) for r in rows[:2]] == [99.198, 96.696]
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (
+            ["--topic", "/a", "--topic", "/b", "--save", "o.tum"],
+            "--save converts one trajectory, got 2 topics; give one --topic a run",
+        ),
+        (
+            ["--topic", "/a", "--topic", "/b", "--ref-topic", "/a"],
+            "--ref-topic /a is also a --topic of x.bag: name it once",
+        ),
+        (
+            ["y.bag", "--topic", "/a", "--ref-topic", "/gt"],
+            "--ref-topic without --ref names a topic of the one FILE, got 2; give --ref REF too",
+        ),
+    ],
+)
+def test_traj_topics_that_cannot_be_read_together_are_refused_before_reading(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    said: str,
+) -> None:
+    """evo_traj --save_as_tum writes each topic to its own file; --save writes one OUT."""
+    monkeypatch.chdir(tmp_path)  # no x.bag: refused before anything is read
+    assert main(["traj", "x.bag", *flags]) == 2
+    assert " ".join(capsys.readouterr().err.split()).startswith(f"ERROR: {said}")
+    assert not (tmp_path / "o.tum").exists()

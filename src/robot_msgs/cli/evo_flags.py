@@ -144,7 +144,11 @@ EVO_FLAGS_BY_COMMAND: dict[str, dict[str, str]] = {
     "ape": _SAVED_ALIGNED,
     "rpe": _SAVED_ALIGNED,
     "drift": _SAVED_ALIGNED,
-    "traj": {"--merge": "nothing: each FILE stays apart", "--ref_file": "--ref REF"},
+    "traj": {
+        "--merge": "nothing: each FILE stays apart",
+        "--ref_file": "--ref REF",
+        "--all_topics": "--topic T1 --topic T2 (BAG alone lists them)",
+    },
 }
 
 #: Where an answer's flag is looked for when the command typed has none, in this order
@@ -605,10 +609,11 @@ def evo_syntax_hint(
     word that is exactly one of :data:`EVO_FORMATS` and no existing file or folder is
     answered. A bag's topics are named as given when the line, after argparse's
     ``robot-msgs COMMAND: error:``, fits 80 columns (without ``BAG`` if need be); only
-    where none does are they placeholders (one line in a pipe). That answer typed with
-    the bag once (``ape x.mcap --ref-topic /a --est-topic /b``, which argparse told only
-    "the following arguments are required: EST") is told to give it twice, when the one
-    word names a bag (:func:`_names_a_bag`).
+    where none does are they placeholders (one line in a pipe). ``traj`` reads each
+    topic with a ``--topic``, and evo_traj's ``--ref`` topic is ``--ref-topic``. That
+    answer typed with the bag once (``ape x.mcap --ref-topic /a --est-topic /b``, which
+    argparse told only "the following arguments are required: EST") is told to give it
+    twice, when the one word names a bag (:func:`_names_a_bag`).
 
     Examples
     --------
@@ -620,9 +625,9 @@ def evo_syntax_hint(
     >>> evo_syntax_hint("ape", parser, ["bag", "x.bag", "/a", "/b"])
     "bag is evo's; here: BAG BAG --ref-topic /a --est-topic /b"
     >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/a", "/b"])
-    "bag is evo's; here: BAG --topic /a, then BAG --topic /b"
+    "bag is evo's; here: BAG --topic /a --topic /b"
     >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/b", "--ref", "/a"])
-    "bag is evo's; here: ape --ref-topic /a --est-topic /b"
+    "bag is evo's; here: BAG --topic /b --ref-topic /a"
     >>> evo_syntax_hint("ape", parser, ["x.bag", "--est-topic", "/b"])
     "EST: a bag's two topics are REF and EST, the bag given twice: x.bag x.bag --est-topic /b"
     >>> evo_syntax_hint("ape", parser, ["gt.txt", "e.txt"]) is None
@@ -644,25 +649,15 @@ def evo_syntax_hint(
         return f"{fmt} is evo's; here: {EVO_COMMANDS[command]} {EVO_FORMATS[fmt]}"
     room = WIDTH - len(f"robot-msgs {command}: error: ")
     ref = _value_of("--ref", argv)
-    if command == "traj" and ref is not None:  # evo_traj's bag --ref is a topic: ape's
+    if command == "traj":  # each topic a --topic; evo_traj's bag --ref is REF's --ref-topic
+        # (`bag x.bag t1 t2` was told `BAG --topic t1, then BAG --topic t2`, one run each)
         ests = [t for t in topics if t != ref]
-        ests = ests or ["TOPIC"]
-        said = [
-            ", then ".join([f"ape BAG BAG --ref-topic {ref} --est-topic {ests[0]}", *ests[1:]]),
-            ", then ".join([f"ape --ref-topic {ref} --est-topic {ests[0]}", *ests[1:]]),
-            "ape --ref-topic R --est-topic E",
-        ]
-    elif command == "traj" and len(topics) > 1:  # evo_traj draws each: one --topic a run
-        first, *rest = topics  # `bag x.bag t1 t2` was answered `BAG --topic t1`, t2 gone
-        said = [
-            ", then ".join(f"BAG --topic {t}" for t in topics),
-            ", then ".join([f"BAG --topic {first}", *rest]),
-            ", then ".join([f"--topic {first}", *rest]),
-            "BAG --topic TOPIC, once per topic",
-        ]
-    elif command == "traj":
-        said = [f"{bag}--topic {t}" for t in topics[:1] for bag in ("BAG ", "")]
-        said += ["BAG --topic TOPIC"]
+        named = [f"--topic {t}" for t in ests] or ["--topic TOPIC"]
+        held = [f"--topic T{k}" for k in range(1, len(ests) + 1)] or ["--topic TOPIC"]
+        if ref is not None:
+            named, held = [*named, f"--ref-topic {ref}"], [*held, "--ref-topic R"]
+        said = [" ".join(w) for w in (["BAG", *named], named, ["BAG", *held], held)]
+        said += ["--topic T (each) --ref-topic R" if ref else "BAG --topic TOPIC, once per topic"]
     else:  # the names typed, without BAG BAG if need be, before any placeholder (`doctor
         # bag x.bag /a /b` was answered T1 and T2, though its line with /a and /b fit)
         ref, est = (topics + ["T1", "T2"][len(topics) :])[:2]

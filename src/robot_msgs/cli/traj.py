@@ -8,6 +8,10 @@ atomically, never replacing OUT without ``--force``
 (OUT may be ``-`` for standard output; the report then goes to standard error). The
 output path is checked (:func:`robot_msgs.files.check_outputs`) before anything is read.
 
+A bag's topics are read with ``--topic``, once per topic, each its own trajectory (evo's
+``evo_traj bag BAG T1 T2``); ``--ref-topic`` is REF's, and without ``--ref`` makes the one
+FILE's bag REF (evo's ``evo_traj bag BAG T1 --ref T0``).
+
 ``--ref REF`` makes every FILE an estimate of REF, as ``evo_traj --ref`` does: with
 ``--align`` each is associated (``--sync``, ``--max-diff``, ``--spatial-pairs``) and
 aligned to REF first, after ``--transform-right auto`` (ours) moved it by its estimated
@@ -94,7 +98,7 @@ from robot_msgs.io import (
     write_trajectory,
 )
 from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_notes
-from robot_msgs.io.evaluation_inputs import check_geo_origin, geo_frames
+from robot_msgs.io.evaluation_inputs import InputFile, check_geo_origin, geo_frames
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
@@ -133,7 +137,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="FORMAT",
         help=f"file format: {', '.join(FORMATS)} (default: detected)",
     )
-    parser.add_argument("--topic", help="bag topic, or TF as /tf:parent.child")
+    parser.add_argument(
+        "--topic",
+        action="append",
+        help="bag topic, or TF as /tf:parent.child; repeat it to read several topics of a "
+        "bag, each its own trajectory (evo_traj bag BAG T1 T2)",
+    )
     parser.add_argument(
         "--times", type=Path, metavar="FILE", help="KITTI times file (one time a line)"
     )
@@ -182,6 +191,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="reference trajectory: every FILE is an estimate of it; given --sync, --max-diff "
         "or another pairing flag, each FILE keeps only its poses matched to REF (evo_traj "
         "--sync)",
+    )
+    compare.add_argument(
+        "--ref-topic",
+        metavar="TOPIC",
+        help="bag topic of REF, or TF as /tf:parent.child (default: --topic when given once); "
+        "without --ref, REF is the one FILE's: evo_traj bag BAG T1 T2 --ref T0 is BAG --topic "
+        "T1 --topic T2 --ref-topic T0",
     )
     add_settings_flags(
         parser,
@@ -266,20 +282,24 @@ class _Located:
         return self.topic is None and self.fmt in BAG_FORMATS
 
 
-def _locate(path: str, args: argparse.Namespace) -> _Located:
-    """Find one FILE, its format (detected once) and a bag's pose topic."""
+def _locate(given: InputFile, args: argparse.Namespace, *, inherited: bool = False) -> _Located:
+    """Find one FILE, its format (detected once) and a bag's pose topic.
+
+    ``inherited``: ``given.topic`` is --topic taken for REF, which only a bag of REF reads.
+    """
+    path = given.path
     file = resolve_path(path)
     detection = (
         FormatDetection(fmt=args.fmt, reason="--format") if args.fmt else explain_format(file)
     )
     fmt = detection.fmt
+    topic = None if inherited and fmt not in BAG_FORMATS else given.topic
     report: dict[str, Any] = {
         "path": path,
         "format": fmt,
         "format_reason": detection.reason,
-        "topic": args.topic,
+        "topic": topic,
     }
-    topic = args.topic
     if fmt in BAG_FORMATS:
         from robot_msgs.io.bag import indexed_topics, tf_chains  # noqa: PLC0415 - bags only
 
@@ -305,10 +325,12 @@ def _locate(path: str, args: argparse.Namespace) -> _Located:
     return _Located(file=file, fmt=fmt, topic=topic, report=report)
 
 
-def _locate_or_error(path: str, args: argparse.Namespace) -> _Located | Exception:
+def _locate_or_error(
+    given: InputFile, args: argparse.Namespace, *, inherited: bool = False
+) -> _Located | Exception:
     """:func:`_locate`, or the error that FILE is reported with in its turn."""
     try:
-        return _locate(path, args)
+        return _locate(given, args, inherited=inherited)
     except (RobotMsgsError, OSError) as err:
         return err
 
@@ -411,10 +433,9 @@ def _as_topic(
     """Say that a missing FILE or REF is a topic of a bag given, and what to type; or "".
 
     evo's bag syntax without its ``bag`` word (``traj x.bag /gt``), and evo_traj's
-    ``--ref /gt`` (a topic there, a file here), were "/gt: no such file". traj reads one
-    topic of a bag (``--topic``), so REF and FILE topics of one bag are compared by
-    ``ape``, one estimate topic a command: ``evo_traj bag x.bag a b --ref gt`` was told
-    ``traj x.bag --ref gt --topic a``, which failed on ``gt`` in its turn.
+    ``--ref /gt`` (a topic there, a file here), were "/gt: no such file". Each is told the
+    one ``traj`` command that reads every such topic (``--topic``, once per topic) and REF's
+    (``--ref-topic``, REF then the bag). ``located`` is keyed by path.
     """
     for bag, where in located.items():
         if isinstance(where, Exception) or where.fmt not in BAG_FORMATS:
@@ -427,35 +448,26 @@ def _as_topic(
         topic = listed(path)
         if topic is None:
             continue
-        # --ref names a topic of this bag too (not a file): the pair is ape's to compare.
-        ref_topic = topic if is_ref else None
-        if not is_ref and isinstance(located.get(args.ref or ""), FileNotFoundError):
-            ref_topic = listed(args.ref)
-        if ref_topic is not None:
-            missing = [f for f in args.files if isinstance(located.get(f), FileNotFoundError)]
-            ests = [topic] if not is_ref else [args.topic] if args.topic else []
-            ests = ests or [t for t in map(listed, missing) if t is not None] or ["TOPIC"]
-            typed = [
-                shlex.join(
-                    ["robot-msgs", "ape", bag, bag, "--ref-topic", ref_topic, "--est-topic", e]
-                )
-                for e in ests
-            ]
-            what = f"a topic of {bag}" if is_ref else f"a topic of {bag}, as --ref {args.ref} is"
-            does = (
-                "compares two topics of one bag"
-                if len(typed) == 1
-                else "compare them, one estimate topic a command"
-            )
-            return (
-                f"; it is {what}, and --ref names a file here (a topic in evo_traj's bag "
-                f"mode): `{'`, `'.join(typed)}` {does}"
-            )
+        missing = [f for f in args.files if isinstance(located.get(f), FileNotFoundError)]
+        # --ref names a topic of this bag too (not a file): it is REF's --ref-topic.
+        ref_topic = listed(args.ref) if isinstance(located.get(args.ref or ""), OSError) else None
+        topics = [t for t in [*(args.topic or ()), *map(listed, missing)] if t is not None]
+        topics = [t for t in dict.fromkeys(topics) if t != ref_topic]
         from robot_msgs.cli import typed_without  # noqa: PLC0415 - only for an error
 
         spelled = {f"{lead}{n.lstrip('/')}" for n in names for lead in ("", "/")}
-        kept = typed_without(args, inputs=spelled.__contains__, flags=["--topic"])
-        return f"; it is a topic of {bag}: `{kept} --topic {shlex.quote(topic)}` reads it"
+        dropped = ["--topic", *(["--ref", "--ref-topic"] if ref_topic is not None else [])]
+        kept = typed_without(args, inputs=spelled.__contains__, flags=dropped)
+        words = [w for t in topics or ["TOPIC"] for w in ("--topic", t)]
+        words += ["--ref-topic", ref_topic] if ref_topic is not None else []
+        typed = f"{kept} {shlex.join(words)}"
+        if ref_topic is None:
+            return f"; it is a topic of {bag}: `{typed}` reads {'them' if topics[1:] else 'it'}"
+        what = f"a topic of {bag}" if is_ref else f"a topic of {bag}, as --ref {args.ref} is"
+        return (
+            f"; it is {what}, and --ref names a file here (a topic in evo_traj's bag mode): "
+            f"`{typed}` reads them"
+        )
     return ""
 
 
@@ -483,7 +495,8 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
     if report.get("poses") is None:
         marked = any(t["msgtype"] in POSE_TYPES for t in report.get("topics", ()))
         what = "a pose topic (*)" if marked else "a topic"
-        _say(f"  choose {what} with --topic, or TF as --topic /tf:parent.child", out)
+        flag = "--ref-topic" if role else "--topic"  # REF's own flag (--topic is each FILE's)
+        _say(f"  choose {what} with {flag}, or TF as {flag} /tf:parent.child", out)
         if "tf" in report:
             tf = report["tf"]
             said = transforms_text(tf["transforms"]).removeprefix("transforms: ")
@@ -577,7 +590,8 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str, where: _Located) -> list[Path]:
-    given = args.topic if args.topic and not args.topic.startswith("/tf:") else None
+    (given,) = args.topic or [None]  # one --topic a --save (run)
+    given = given if given and not given.startswith("/tf:") else None
     topic = args.save_topic if args.save_topic is not None else given or "/trajectory"
     # A topic of a bag keeps its QoS (a latched /amcl_pose stays transient_local).
     qos = None
@@ -597,8 +611,9 @@ def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str, where: _Locat
 def _against_reference(
     args: argparse.Namespace,
     settings: EvaluationSettings,
+    named: tuple[str | None, list[str]],
     read: dict[str, PoseTrajectory],
-    reports: list[dict[str, Any]],
+    by_key: dict[str, dict[str, Any]],
     out: TextIO,
 ) -> list[tuple[str, PoseTrajectory]]:
     """Align each FILE to REF when asked; return the estimates to draw, by name.
@@ -607,18 +622,20 @@ def _against_reference(
     (:func:`~robot_msgs.evaluation.estimate_extrinsic`, as the evaluation moves it before
     fitting the alignment), so what is drawn and saved is what was compared. With a
     pairing flag (``--sync``, ``--max-diff``...) each FILE keeps only its poses matched
-    to REF, as ``evo_traj --ref REF --sync`` does.
+    to REF, as ``evo_traj --ref REF --sync`` does. ``named`` is REF's key and the FILEs'
+    (:attr:`InputFile.label <robot_msgs.io.evaluation_inputs.InputFile.label>`: a FILE, and
+    a topic of it, ``x.bag /odom``), by which ``read`` and ``by_key`` hold them.
     """
-    estimates = [(p, read[p]) for p in args.files if p in read and p != args.ref]
+    ref, keys = named
+    estimates = [(key, read[key]) for key in keys if key in read]
     synced = _synced(args)
     moving = settings.align != "none" or settings.transform_right_auto or synced
-    if args.ref is None or args.ref not in read or not moving:
+    if ref is None or ref not in read or not moving:
         return estimates
     from robot_msgs.cli._evaluation_output import naming  # noqa: PLC0415
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415
 
     aligned = []
-    by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
     # The FILEs were read with their transforms applied (_read): fit on them as they are.
     fit = settings.replace(
         transform_left=None,
@@ -628,24 +645,24 @@ def _against_reference(
     )
     for path, traj in estimates:
         with naming(path):
-            (result,) = evaluate(read[args.ref], traj, fit, estimate_name=path)
+            (result,) = evaluate(read[ref], traj, fit, estimate_name=path)
         estimated = result.comparison.estimated
         extrinsic = estimated.extrinsic if estimated is not None else None
         if extrinsic is not None:
-            by_path[path]["transform_right"] = list(extrinsic.transform_right())
+            by_key[path]["transform_right"] = list(extrinsic.transform_right())
             if not args.json:
-                _say(f"{path} mounted on {args.ref}: {extrinsic.describe()}", out)
+                _say(f"{path} mounted on {ref}: {extrinsic.describe()}", out)
         # Mounted, aligned (and projected) as it was compared: the matched poses when synced.
         moved = result.estimate if synced else result.move(traj)
         aligned.append((path, moved))
         if synced:
-            by_path[path]["matched"] = len(moved)
+            by_key[path]["matched"] = len(moved)
             if not args.json:
-                _say(_synced_line(path, args.ref, traj, moved), out)
+                _say(_synced_line(path, ref, traj, moved), out)
         if settings.align != "none":
-            by_path[path]["alignment"] = result.alignment.to_dict()
+            by_key[path]["alignment"] = result.alignment.to_dict()
             if not args.json:
-                _say(f"{path} aligned to {args.ref}: {result.alignment.describe()}", out)
+                _say(f"{path} aligned to {ref}: {result.alignment.describe()}", out)
     return aligned
 
 
@@ -675,15 +692,14 @@ def _say(line: str | list[str], out: TextIO) -> None:
 
 def _plot(
     args: argparse.Namespace,
-    read: dict[str, PoseTrajectory],
+    reference: PoseTrajectory | None,
     estimates: list[tuple[str, PoseTrajectory]],
     out: TextIO,
 ) -> None:
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import overlay_figure, save_figure  # noqa: PLC0415
 
-    reference = read.get(args.ref) if args.ref is not None else None
-    names = legend_names([path for path, _ in estimates], args.label)
+    names = legend_names([key for key, _ in estimates], args.label or _topic_names(args))
     named = [(name, traj) for name, (_, traj) in zip(names, estimates, strict=True)]
     fig = overlay_figure(reference, named, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
@@ -695,7 +711,33 @@ def _plot(
 _PAIRING = ("--sync", "--max-diff", "--max-gap", "--spatial-pairs", "--max-distance")
 #: The flags that only go with ``--ref REF`` (and ``--transform-right auto``): refused
 #: without it, dropped with it where REF is also the FILE.
-_WITH_REF = ("--ref", "--align", *_PAIRING)
+_WITH_REF = ("--ref", "--ref-topic", "--align", *_PAIRING)
+
+
+def _inputs(args: argparse.Namespace) -> tuple[InputFile | None, list[InputFile]]:
+    """Return REF (or None) and each FILE once per ``--topic``, as evo_traj's bag mode reads.
+
+    REF reads ``--ref-topic``, else the one ``--topic`` given (of a bag only, :func:`_locate`).
+    """
+    topics = args.topic or [None]
+    once = topics[0] if len(topics) == 1 else None
+    ref_topic = args.ref_topic if args.ref_topic is not None else once
+    ref = None if args.ref is None else InputFile(path=args.ref, topic=ref_topic)
+    return ref, [InputFile(path=f, topic=t) for f in args.files for t in topics]
+
+
+def _topic_names(args: argparse.Namespace) -> list[str] | None:
+    """Name each FILE and topic in a legend by its topic (as ape names ``--est-topic``).
+
+    ``None`` (file stems) without several topics. Several files: ``stem_topic``
+    (:func:`~robot_msgs.cli._evaluation_output.input_names`).
+    """
+    if len(args.topic or ()) < 2:
+        return None
+    from robot_msgs.cli._evaluation_output import input_names  # noqa: PLC0415
+
+    by_topic = [input_names(args.files, t) for t in args.topic]
+    return [names[k] for k in range(len(args.files)) for names in by_topic]
 
 
 def _synced(args: argparse.Namespace) -> bool:
@@ -713,7 +755,19 @@ def _same_file(a: str, b: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
-    if args.ref is not None and any(_same_file(f, args.ref) for f in args.files):
+    if args.ref is None and args.ref_topic is not None:  # a topic of the FILE's bag
+        if len(args.files) != 1:
+            msg = (
+                f"--ref-topic without --ref names a topic of the one FILE, got "
+                f"{len(args.files)}; give --ref REF too"
+            )
+            raise UsageError(msg)
+        args.ref = args.files[0]
+    bag_ref = args.ref is not None and any(_same_file(f, args.ref) for f in args.files)
+    if bag_ref and args.ref_topic is not None and args.ref_topic in (args.topic or ()):
+        msg = f"--ref-topic {args.ref_topic} is also a --topic of {args.ref}: name it once"
+        raise UsageError(msg)
+    if bag_ref and args.ref_topic is None:
         # One --topic reads one trajectory of a file: REF and FILE would be the same one
         # (and FILE was dropped from what is aligned, saved and drawn). evo's habit
         # `evo_traj tum A B --ref A` was told of bags only, not what to type.
@@ -743,8 +797,8 @@ def run(args: argparse.Namespace) -> int:
             args, inputs=dropped, flags=[] if others else unref, nth={"--label": unlabel}
         )
         msg = (
-            f"--ref {args.ref} is also a FILE: name it once (`{typed}`); for two topics of "
-            "one bag, `robot-msgs ape BAG BAG --ref-topic A --est-topic B` compares them"
+            f"--ref {args.ref} is also a FILE: name it once (`{typed}`); for topics of one "
+            "bag, `robot-msgs traj BAG --topic B --ref-topic A` reads B against A"
         )
         raise UsageError(msg)
     stdout_flags = {"--save": args.save, "--plot": args.plot}
@@ -757,6 +811,14 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise UsageError(msg)
+    if args.save is not None and len(args.topic or ()) > 1:  # evo_traj saves each
+        msg = (
+            f"--save converts one trajectory, got {len(args.topic)} topics; give one "
+            "--topic a run (evo_traj --save_as_* wrote each topic to a file of its name)"
+        )
+        raise UsageError(msg)
+    ref_input, files = _inputs(args)
+    keys = [i.label for i in files]
     saving_topic = args.save_topic is not None  # '' too: it was taken for no flag
     if args.save is None:
         # Each flag given said, and only those: `traj F --to tum` was told of --force too,
@@ -787,7 +849,7 @@ def run(args: argparse.Namespace) -> int:
         from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
         from robot_msgs.report.figures import figure_format  # noqa: PLC0415
 
-        legend_names([f for f in args.files if f != args.ref], args.label)  # one per FILE
+        legend_names(keys, args.label)  # one per FILE and topic
         figure_format(args.plot)
     # The format and every file --save writes (KITTI: poses and times).
     to, outputs = trajectory_outputs_to(args.save, args.to) if args.save is not None else ("", [])
@@ -815,39 +877,48 @@ def run(args: argparse.Namespace) -> int:
     ):
         out = sys.stderr  # standard output carries the data (or --plot -'s PNG)
     reports: list[dict[str, Any]] = []
+    by_key: dict[str, dict[str, Any]] = {}  # each report read, by FILE and topic
     read: dict[str, PoseTrajectory] = {}
     failed = False
     # Moved against REF (aligned, or mounted by an estimated --transform-right): saved moved.
     moving = settings.align != "none" or settings.transform_right_auto or _synced(args)
     aligning = args.ref is not None and moving
-    paths = ([args.ref] if args.ref is not None else []) + list(args.files)
-    located = {path: _locate_or_error(path, args) for path in paths}
+    # Keyed by FILE and topic (`x.bag /odom`): one bag's topics, and REF a topic of a FILE's
+    # bag, were one key (`--topic` was refused twice; REF was taken for the FILE).
+    inputs = ([ref_input] if ref_input is not None else []) + files
+    located = {
+        i.label: _locate_or_error(i, args, inherited=i is ref_input and args.ref_topic is None)
+        for i in inputs
+    }
     frames = _frames(located, args)
-    for k, path in enumerate(paths):
-        is_ref = args.ref is not None and k == 0
+    for k, given_input in enumerate(inputs):
+        is_ref, path, key = ref_input is not None and k == 0, given_input.path, given_input.label
         try:
-            where = located[path]
+            where = located[key]
             if isinstance(where, Exception):
                 raise where
-            frame = frames.get(path, (None, None))
+            frame = frames.get(key, (None, None))
             traj, report = _read(path, where, args, None if is_ref else settings, frame)
         except (RobotMsgsError, OSError) as err:
             message = flags_in_text(_as_given(error_text(err), path))
             if isinstance(err, FileNotFoundError):
-                message += _as_topic(path, located, args, is_ref=is_ref)
+                by_path = {i.path: located[i.label] for i in inputs}
+                message += _as_topic(path, by_path, args, is_ref=is_ref)
             if args.save is not None:
                 raise type(err)(message) from err
-            reports.append({"path": path, "error": message})
+            reports.append({"path": path, "topic": given_input.topic, "error": message})
             say(f"ERROR: {message}")
             failed = True
             continue
-        if path == args.ref:
+        if is_ref:
             report["role"] = "reference"
+        by_key[key] = report
         reports.append(report)
         if traj is not None:
-            read[path] = traj
+            read[key] = traj
         if traj is None and args.check:
-            say(f"ERROR: {path}: nothing checked; choose a topic with --topic")
+            flag = "--ref-topic" if is_ref else "--topic"
+            say(f"ERROR: {path}: nothing checked; choose a topic with {flag}")
             failed = True
         if args.save is not None and not is_ref:
             if traj is None:
@@ -859,15 +930,15 @@ def run(args: argparse.Namespace) -> int:
             _print_report(report, out)
             for written in report.get("written", []):
                 print(f"wrote {controls_escaped(written)}", file=out)
-    drawn = _against_reference(args, settings, read, reports, out)
+    ref_key = ref_input.label if ref_input is not None else None
+    drawn = _against_reference(args, settings, (ref_key, keys), read, by_key, out)
     if args.save is not None and aligning:  # the help says "align each FILE to REF first"
-        by_path = {r["path"]: r for r in reports if r.get("role") != "reference"}
-        for path, moved in drawn:
-            where = located[path]
+        for key, moved in drawn:
+            where = located[key]
             assert not isinstance(where, Exception)  # noqa: S101 - with --save a failed read raised
-            by_path[path]["written"] = [str(p) for p in _save(moved, args, to, where)]
+            by_key[key]["written"] = [str(p) for p in _save(moved, args, to, where)]
             if not args.json:
-                for written in by_path[path]["written"]:
+                for written in by_key[key]["written"]:
                     how = (
                         "aligned to"
                         if settings.align != "none"
@@ -875,10 +946,10 @@ def run(args: argparse.Namespace) -> int:
                         if settings.transform_right_auto
                         else "synced to"
                     )
-                    shown = (controls_escaped(written), controls_escaped(args.ref))
+                    shown = (controls_escaped(written), controls_escaped(str(ref_key)))
                     _say([f"wrote {shown[0]}", f"({how} {shown[1]})"], out)
     if args.plot is not None and not failed:
-        _plot(args, read, drawn, out)
+        _plot(args, read.get(ref_key or ""), drawn, out)
     if args.json:
         print(dumps(reports), end="", file=out)
     problems = any(r.get("issues") for r in reports)
