@@ -214,6 +214,13 @@ def test_the_axis_names_only_what_every_result_shares(
     assert titles(frame, result) == {"translation error [m]"}  # an RPE and an APE
     full, rot = of("full", ""), of("rot_part", "")  # both without a unit: error, not "full"
     assert titles(full, rot) == {"error"}
+    # Each hover says its result's own signal: both said the axis's "translation error [m]".
+    panels = _panels(results_spec([("f.zip", frame), ("m.zip", metre)]))
+    for kind in ("error_over_time", "box", "violin"):
+        hovers = [t.hover or "" for t in panels[kind].traces]
+        assert hovers[0].startswith("f.zip\n"), kind
+        assert "\ntranslation error over 1 frame [m]: {y:.4g}" in hovers[0], kind
+        assert "\ntranslation error over 1 m [m]: {y:.4g}" in hovers[1], kind
 
 
 # --------------------------------------------------------------------------- both backends

@@ -131,7 +131,8 @@ def results_spec(
 
     Each result's first signal, named ``labels`` (default
     :func:`~robot_msgs.report.figure_text.legend_names` of the paths) and drawn in one
-    colour across the panels, its path in the hover text. Time is seconds (or frames)
+    colour across the panels, its path and its signal's own label (with its parameters:
+    the axes say only what all share) in the hover text. Time is seconds (or frames)
     since the result's first error, lines broken at gaps
     (:func:`~robot_msgs.report.figures.break_gaps`). Distance is the reference path
     travelled to each error's pose: ``distances``, one ``(N,)`` array (metres) or None
@@ -170,6 +171,9 @@ def results_spec(
         colour, style = curve_look(k)
         dash = DASHES[style]
         series = signal.series if signal is not None else None
+        # The hover says this result's own signal, parameters too: the axis's shared label
+        # ("translation error [m]") said nothing of RPE over 1 frame beside over 1 m.
+        own = _literal(signal_label(signal) if signal is not None else label)
         if series is None:  # a summary, or no signal: nothing to draw but its name
             series, distance = ErrorSeries(stamps_s=np.zeros(0), errors=np.zeros(0)), None
         elif distances is None:
@@ -204,7 +208,7 @@ def results_spec(
                 width=1.0,
                 poses=drawn[:, 1],
                 stamps_s=drawn[:, 2],
-                hover=f"{_literal(path)}\nstamp {{stamp:.6f}}\n{_literal(label)}: {{y:.4g}}",
+                hover=f"{_literal(path)}\nstamp {{stamp:.6f}}\n{own}: {{y:.4g}}",
             )
         )
         if distance is None or distance.size != len(series):
@@ -233,13 +237,12 @@ def results_spec(
                     colour=colour,
                     dash=dash,
                     width=1.0,
-                    hover=f"{_literal(path)}\n{{x:.3f}} m along the reference\n"
-                    f"{_literal(label)}: {{y:.4g}}",
+                    hover=f"{_literal(path)}\n{{x:.3f}} m along the reference\n{own}: {{y:.4g}}",
                 )
             )
         finite = series.errors[np.isfinite(series.errors)]
         at = (name,) * finite.size
-        hover = f"{_literal(path)}\n{_literal(label)}: {{y:.4g}}"
+        hover = f"{_literal(path)}\n{own}: {{y:.4g}}"
         box.append(
             Trace(kind="box", x=at, y=finite, name=name, colour=colour, alpha=0.5, hover=hover)
         )
