@@ -243,3 +243,20 @@ def test_all_pairs_have_no_integrals_whatever_their_end_stamps(
     assert np.isnan([stats.iae, stats.ise, stats.itae]).all()
     chained = rpe(line(), est, pairs=PairSettings(delta=delta, delta_unit=unit))
     assert not np.isnan(chained.stats["translation"].iae)
+
+
+def test_a_delta_without_pairs_on_frame_indices_gives_the_duration_in_frames() -> None:
+    """KITTI 00 without its times, ``--delta 5000 --delta-unit f``: "duration 4540 s" of
+    stamps that count frames; the README promises `frame`, never seconds."""
+    n = 30
+    t = np.arange(float(n))
+    traj = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, 0 * t, 0 * t], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
+        stamps_are_frames=True,
+    )
+    with pytest.raises(
+        ValidationError, match=r"\(duration 29 frames, path 29 m\): use a smaller delta$"
+    ):
+        rpe(traj, traj, pairs=PairSettings(delta=50, delta_unit="f"))

@@ -81,7 +81,8 @@ def _signal(
     if rows.shape[0] == 0:
         found = (
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
-            f"(duration {source.duration_s:.6g} s, path {source.path_length_m:.6g} m)"
+            f"(duration {source.duration_s:.6g} {'frames' if source.stamps_are_frames else 's'}, "
+            f"path {source.path_length_m:.6g} m)"
         )
         reason = f"delta = {delta_words(pairs.delta, pairs.delta_unit)} gave {found}: "
         span = {"s": source.duration_s, "m": source.path_length_m, "f": len(source) - 1.0}
