@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.evaluation import EvaluationSettings
-from robot_msgs.io import write_tum
+from robot_msgs.io import write_kitti, write_tum
 from robot_msgs.runs import RunSettings, default_metrics, evaluate_run, load_run, load_runs
 from robot_msgs.trajectory import PoseTrajectory
 from tests.report.bagtools import write_pose_bag
@@ -851,3 +851,15 @@ def test_matched_in_space_a_run_without_a_reference_is_cut_by_the_time_range_as_
     assert in_space.losses == ()
     assert in_space.notes == in_time.notes
     assert "losses, coverage and latency within 5.00 .. 10.00 s" in in_space.notes
+
+
+def test_a_kitti_run_without_times_has_no_output_rate_in_hertz(tmp_path: Path) -> None:
+    """KITTI 00 runs read without their times files said `output [Hz] 1.0`: one pose a
+    frame index, not a second (the README: frame, never seconds or Hz)."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    write_kitti(folder / "estimate.txt", _traj(T, _line(T, 0.1)), write_times=False)
+    write_kitti(folder / "reference.txt", _traj(T, _line(T)), write_times=False)
+    report = run_report(folder)
+    assert report.comparisons["ape:translation"].stats["translation"].rms == pytest.approx(0.1)
+    assert math.isnan(report.output_rate_hz)

@@ -647,7 +647,10 @@ def evaluate_run(
         latency=latency,
         input_rate_hz=rate_hz(run.timing.acquisition_s) if run.timing is not None else math.nan,
         nominal_input_rate_hz=meta.input_rate_hz,
-        output_rate_hz=rate_hz(output),
+        # Frame indices (KITTI without its times) have no rate in hertz: it said 1.0 Hz.
+        output_rate_hz=math.nan
+        if estimate is not None and estimate.stamps_are_frames
+        else rate_hz(output),
         resources=resources_from_log(run.resources) if run.resources is not None else None,
         notes=tuple(notes),
     )
