@@ -207,6 +207,27 @@ def test_a_far_time_range_on_frame_indices_is_said_in_frames() -> None:
     assert far == [said]
 
 
+def test_an_alignment_window_on_frame_indices_is_said_in_frames() -> None:
+    """KITTI 00 without its times, `--align-window 4000 6000` fitted on frames 4000..4540
+    without a word, and `--align-window 5000 6000` said "5000.000000 .. 6000.000000 s ...
+    (0.000000 .. 4540.000000 s)", seconds of frame indices (as `--t-start` was said)."""
+    walk = _walk(20, frames=True)
+    settings = EvaluationSettings(align="se3", align_window_s=(3.0, 15.0))
+    (result,) = evaluate(walk, walk, settings, metrics=[Ape()])
+    read = [note for note in result.notes if "frame ind" in note]
+    frames = (
+        "`align_window_s=(3, 15)` are read as frame indices, not seconds: the stamps are frame "
+        "indices (a KITTI file read without its times file; give the times files for seconds)"
+    )
+    assert read == [frames]
+    said = (
+        "No pose to fit the alignment on: the alignment window 50 .. 60 frames "
+        "(`align_window_s=`) holds none of the matched estimate's frames (0 .. 19)"
+    )
+    with pytest.raises(AlignmentError, match=f"^{re.escape(said)}$"):
+        evaluate(walk, walk, settings.replace(align_window_s=(50.0, 60.0)), metrics=[Ape()])
+
+
 def test_an_empty_time_range_on_frame_indices_is_said_in_frames() -> None:
     """KITTI 00 without its times, `--t-start 5000`: "No pose of the reference in the time
     range 5000.000000 .. inf s ...: it spans 0.000000 .. 4540.000000 s", seconds of frame

@@ -659,10 +659,14 @@ def _fit_rows(estimate: PoseTrajectory, settings: EvaluationSettings) -> slice |
         stamps = estimate.stamps_s
         rows = np.flatnonzero((stamps >= start) & (stamps <= end))
         if rows.size == 0:
+            # Frame indices (KITTI without its times) in frames, as time_range says them.
+            frames = estimate.stamps_are_frames
+            text, unit = (lambda t: f"{t:g}", "frames") if frames else (stamp_text, "s")
             msg = (
-                f"No pose to fit the alignment on: the alignment window {stamp_text(start)} "
-                f".. {stamp_text(end)} s (`align_window_s=`) holds none of the matched "
-                f"estimate's stamps ({stamp_text(stamps[0])} .. {stamp_text(stamps[-1])} s)"
+                f"No pose to fit the alignment on: the alignment window {text(start)} "
+                f".. {text(end)} {unit} (`align_window_s=`) holds none of the matched "
+                f"estimate's {'frames' if frames else 'stamps'} ({text(stamps[0])} .. "
+                f"{text(stamps[-1])}{'' if frames else ' s'})"
             )
             raise AlignmentError(msg)
         return rows

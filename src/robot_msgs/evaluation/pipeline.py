@@ -350,18 +350,24 @@ def _range_in_frames(reference: PoseTrajectory, settings: EvaluationSettings) ->
     """Say that the time range is read as frame indices, where the stamps are frame indices.
 
     WHY: on KITTI files read without their times, ``t_start_s=100`` cut at frame 100
-    (not at 100 s) without a word, in ape, rpe and drift alike. ``None`` otherwise.
+    (not at 100 s) without a word, in ape, rpe and drift alike; ``align_window_s`` fitted
+    on frames as silently. ``None`` otherwise.
     """
     bounds = [
         f"`{name}={value:g}`"
         for name, value in (("t_start_s", settings.t_start_s), ("t_end_s", settings.t_end_s))
         if value is not None
     ]
+    if settings.align_window_s is not None:
+        bounds.append(
+            f"`align_window_s=({settings.align_window_s[0]:g}, {settings.align_window_s[1]:g})`"
+        )
     if not (bounds and reference.stamps_are_frames):
         return None
+    several = len(bounds) > 1 or settings.align_window_s is not None
     return (
         f"{' and '.join(bounds)} "
-        f"{'are read as frame indices' if len(bounds) > 1 else 'is read as a frame index'}, "
+        f"{'are read as frame indices' if several else 'is read as a frame index'}, "
         f"not seconds: {_FRAMES}"
     )
 
