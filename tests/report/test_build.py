@@ -13,7 +13,7 @@ import pytest
 
 from robot_msgs.compare import REPEATABILITY_STATEMENT
 from robot_msgs.errors import AssociationError, RobotMsgsError, ValidationError
-from robot_msgs.io import write_tum
+from robot_msgs.io import write_kitti, write_tum
 from robot_msgs.report import build_report
 from robot_msgs.report.build import _in_run
 from robot_msgs.runs import load_runs
@@ -195,6 +195,26 @@ def test_a_run_in_space_judged_on_no_span_is_said_in_the_report_not_only_its_not
     in_time = build_report(load_runs([_manifest(tmp_path / "in_time", [("a", 0.0)])])).report
     assert in_time.runs[0].span_source == "reference"
     assert unmeasured_in_space_note(1) not in in_time.notes
+
+
+def test_a_metric_skipped_in_runs_is_said_in_the_report_not_only_their_notes(
+    tmp_path: Path,
+) -> None:
+    """KITTI 00 run folders without times files: the default 1 s RPE is skipped on frame
+    indices, and the text report showed `RPE RMSE [m] -` with no word why (the runs'
+    notes, which it does not print, said it)."""
+    folders = []
+    for name in ("orb", "sptam"):
+        folder = tmp_path / name
+        folder.mkdir()
+        write_kitti(folder / "estimate.txt", _traj(XYZ), write_times=False)
+        write_kitti(folder / "reference.txt", _traj(XYZ), write_times=False)
+        folders.append(folder)
+    report = build_report(load_runs(folders)).report
+    (note,) = [n for n in report.runs[0].notes if "skipped" in n]
+    metric, _, why = note.partition(" skipped: ")
+    assert metric == "rpe:translation:1s:all"
+    assert f"{metric} skipped in 2 runs ({folders[0]}, {folders[1]}): {why}" in report.notes
 
 
 def test_a_special_log_of_a_run_read_again_is_warned_about_once(tmp_path: Path) -> None:

@@ -58,6 +58,26 @@ class ReportResult:
     not_evaluated: dict[str, str] = field(default_factory=dict)
 
 
+def _skipped_notes(reports: Sequence[RunReport]) -> list[str]:
+    """Say each metric skipped in runs, and why, once for the runs it was skipped in alike.
+
+    WHY: only the runs' notes said it, which the text report does not show: KITTI runs
+    read without their times showed ``RPE RMSE [m] -`` with no word why (a review).
+    """
+    runs: dict[str, list[str]] = {}
+    for report in reports:
+        for note in report.notes:
+            if " skipped: " in note:
+                runs.setdefault(note, []).append(report.name)
+    said = []
+    for note, names in runs.items():
+        metric, _, why = note.partition(" skipped: ")
+        listed = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+        count = f"{len(names)} run{'' if len(names) == 1 else 's'}"
+        said.append(f"{metric} skipped in {count} ({listed}): {why}")
+    return said
+
+
 def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsError | OSError:
     """Return ``err`` naming the run it stopped at (its error names only the file).
 
@@ -185,6 +205,7 @@ def assemble_report(
         )
     elif ranking.forced:
         said.extend(ranking.notes)
+    said.extend(_skipped_notes(reports))
     shown = sum(1 for r in reports if r.span_source == SHOWN_BY_RUNS)
     if shown:
         said.append(shown_by_runs_note(shown, in_space=settings.evaluation.sync == "spatial"))
