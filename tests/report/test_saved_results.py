@@ -12,7 +12,7 @@ import pytest
 
 from robot_msgs.compare import Signal
 from robot_msgs.errors import DataWarning, FormatError
-from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
+from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, kitti_drift, rpe
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.result_files import save_result
 from robot_msgs.report.saved_results import (
@@ -90,6 +90,32 @@ def test_a_ranking_over_far_fewer_poses_says_so_and_shows_each_count() -> None:
     assert ranking.notes == (fewer,)
     same = compare_results([named[0], ("again", named[0][1])]).tables[-1]
     assert same.notes == ()
+
+
+def test_kitti_drift_results_are_ranked_by_their_mean_the_devkits_figure() -> None:
+    """KITTI publishes (and ranks by) the mean translation % over all segments; `res`
+    ranked drift results by their rms, which can turn the order round: here a 1 %
+    scale error on every segment (mean 1.01 %, rms 1.01 %) against one 2.7 m jump that
+    a third of the 100 m segments cross (mean 0.9 %, rms 1.56 %)."""
+    t = np.arange(401.0)  # a straight 400 m line, 1 m a frame: 30 segments of 100 m
+
+    def line(x: np.ndarray) -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=t,
+            positions_xyz=np.stack([x, 0 * t, 0 * t], axis=1),
+            orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1)),
+            stamps_are_frames=True,
+        )
+
+    ref = line(t)
+    scaled = kitti_drift(ref, line(1.01 * t), lengths_m=(100.0,))
+    jump = kitti_drift(ref, line(t + 2.7 * (t >= 200)), lengths_m=(100.0,))
+    assert jump.stats["translation_pct"].mean == pytest.approx(0.9)
+    assert jump.stats["translation_pct"].rms == pytest.approx(2.7 / np.sqrt(3))
+    assert scaled.stats["translation_pct"].mean == pytest.approx(1.01)
+    ranking = compare_results([("scaled", scaled), ("jump", jump)]).tables[-1]
+    assert ranking.headers == ("#", "result", "n", "mean")
+    assert [row[1] for row in ranking.rows] == ["jump", "scaled"]
 
 
 def test_a_result_given_twice_is_warned_and_its_ties_share_their_place(tmp_path: Path) -> None:
