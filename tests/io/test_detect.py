@@ -377,3 +377,18 @@ def test_each_format_writer_refuses_no_poses_too(tmp_path: Path, writer: str, na
         pytest.importorskip("rosbags")
     module, function = writer.split(":")
     _refuses_no_poses(getattr(importlib.import_module(module), function), tmp_path / name)
+
+
+def test_a_times_file_read_as_poses_is_said_to_be_one_and_where_it_goes(tmp_path: Path) -> None:
+    """`ape KITTI_00_gt.txt KITTI_00_gt_times.txt`: 'line 1 has 1 numbers (TUM has 8,
+    KITTI 12, ...)' said neither what the file looks like nor where a times file goes."""
+    path = tmp_path / "00_times.txt"
+    path.write_text("0.000000e+00\n1.037359e-01\n2.073381e-01\n")
+    said = (
+        f"{path}: cannot tell the format: line 1 has 1 number (TUM has 8, KITTI 12, EuRoC 8 "
+        "or more with nanosecond stamps); choose the format (`format=` tum, kitti or euroc); "
+        "one number a line is a KITTI times file: give it with its pose file "
+        "(`reference_times=`, `estimate_times=`)"
+    )
+    with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+        read_trajectory(path)

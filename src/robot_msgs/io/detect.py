@@ -261,9 +261,17 @@ def _text_format(head: TextHead) -> FormatDetection:
         )
         raise FormatError(msg)
     lla = " (or `format='lla'` for t lat lon alt)" if n == 4 else ""
+    # KITTI's times file given as a pose file (`ape 00.txt 00_times.txt`): said so.
+    times = (
+        "; one number a line is a KITTI times file: give it with its pose file "
+        "(`reference_times=`, `estimate_times=`)"
+        if n == 1
+        else ""
+    )
     msg = (
-        f"{source}: cannot tell the format: line {head.first_line} has {n} numbers "
-        f"(TUM has 8, KITTI 12, EuRoC 8 or more with nanosecond stamps); {_CHOOSE}{lla}"
+        f"{source}: cannot tell the format: line {head.first_line} has {n} "
+        f"number{'' if n == 1 else 's'} (TUM has 8, KITTI 12, EuRoC 8 or more with "
+        f"nanosecond stamps); {_CHOOSE}{lla}{times}"
     )
     raise FormatError(msg)
 
