@@ -442,6 +442,10 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
         (["--save_plot", "x.pdf"], "--plot x.pdf"),
         (["--plot_mode", "xz"], "--plot-plane xz"),
         (["--plot_mode", "zy"], "--plot-plane PLANE"),  # evo's, not a plane of ours
+        # KITTI's ground plane: it was answered --project-to-plane xy whatever was typed
+        (["--project_to_plane", "xz"], "--project-to-plane xz"),
+        (["--project_to_plane", "yz"], "--project-to-plane yz"),
+        (["--project_to_plane"], "--project-to-plane PLANE"),
     ],
 )
 def test_an_answer_carries_the_value_typed_after_evos_flag(

@@ -74,7 +74,7 @@ EVO_FLAGS: dict[str, str] = {
     "--transform_left": "--transform-left FILE",
     "--transform_right": "--transform-right FILE",
     "--invert_transform": "--invert-transform-left/right",
-    "--project_to_plane": "--project-to-plane xy",
+    "--project_to_plane": "--project-to-plane PLANE",
     "-p": "--plot FILE (a file; no window)",
     "--save_plot": "--plot FILE",
     "--plot_mode": "--plot-plane PLANE",
