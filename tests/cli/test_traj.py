@@ -1284,6 +1284,34 @@ def test_traj_save_of_a_bag_topic_keeps_its_qos(tmp_path: Path, suffix: str) -> 
     assert bag_qos(out) == {"/amcl_pose": [latched]}
 
 
+def test_traj_save_of_a_bag_topic_with_unreadable_qos_writes_the_default_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A recorded depth of -1 (rosbags keeps it as its YAML gives it) was copied into the
+    written bag, whose QoS ``ros2 bag play`` then cannot read; it is said and left out."""
+    import sqlite3
+
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import bag_qos, write_messages
+    from robot_msgs.msg.catalog import example
+    from robot_msgs.trajectory import PoseTrajectory
+
+    traj = example("trajectory/PoseTrajectory")
+    assert isinstance(traj, PoseTrajectory)
+    src = write_messages(tmp_path / "src.db3", "/amcl_pose", traj.to_poses())
+    default = bag_qos(src)
+    with sqlite3.connect(src) as db:
+        (text,) = db.execute("SELECT offered_qos_profiles FROM topics").fetchone()
+        db.execute(
+            "UPDATE topics SET offered_qos_profiles = ?", (text.replace("depth: 0", "depth: -1"),)
+        )
+    out = tmp_path / "out.mcap"
+    assert main(["traj", str(src), "--topic", "/amcl_pose", "--save", str(out)]) == 0
+    assert bag_qos(out) == default
+    said = "src.db3 /amcl_pose: QoS not copied (a bag written with this bag's QoS gives the "
+    assert said in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("flags", "said"),
     [

@@ -640,3 +640,71 @@ def test_a_db3_error_not_of_the_disk_stays_a_bug(
     with pytest.raises(getattr(sqlite3, error), match=r"^UNIQUE constraint failed"):
         write_trajectory_bag(out, _exact_trajectory().replace(child_frame_id=""))
     assert list(tmp_path.iterdir()) == []
+
+
+def _qos_yaml(**changed: str) -> str:
+    """A recorded profile as rosbag2 writes it (v9), with ``changed`` values as given."""
+    values = {
+        "history": "keep_last",
+        "depth": "1",
+        "reliability": "reliable",
+        "durability": "transient_local",
+        "deadline": "{sec: 0, nsec: 0}",
+        "lifespan": "{sec: 0, nsec: 0}",
+        "liveliness": "automatic",
+        "liveliness_lease_duration": "{sec: 0, nsec: 0}",
+        "avoid_ros_namespace_conventions": "false",
+    } | changed
+    return "- " + "\n  ".join(f"{k}: {v}" for k, v in values.items())
+
+
+def _with_recorded_qos(bag: Path, text: str) -> Path:
+    """Set every topic's recorded profiles of the ``.db3`` ``bag`` to the YAML ``text``."""
+    import sqlite3
+
+    with sqlite3.connect(bag) as db:
+        db.execute("UPDATE topics SET offered_qos_profiles = ?", (text,))
+    return bag
+
+
+@pytest.mark.parametrize(
+    ("changed", "got"),
+    [
+        ({"depth": '"1\\n- evil: ["'}, r"str '1\\n- evil: \[' - at `.*\[0\]\.depth`"),
+        ({"depth": "-1"}, r"int -1 - at `.*\[0\]\.depth`"),
+        ({"depth": "18446744073709551616"}, r"int 18446744073709551616 - at `.*\.depth`"),
+        ({"depth": "[1, 2]"}, r"list \[1, 2\] - at `.*\.depth`"),
+        ({"depth": "true"}, r"bool True - at `.*\.depth`"),
+        ({"deadline": "{sec: 1.5, nsec: 0}"}, r"float 1.5 - at `.*\.deadline\.sec`"),
+        ({"lifespan": "{sec: 0, nsec: .nan}"}, r"float nan - at `.*\.lifespan\.nsec`"),
+        ({"avoid_ros_namespace_conventions": "maybe"}, r"str 'maybe' - at `.*_conventions`"),
+    ],
+)
+def test_bag_qos_leaves_out_a_recorded_profile_ros2_bag_cannot_read(
+    tmp_path: Path, changed: dict[str, str], got: str
+) -> None:
+    """rosbags keeps a recorded depth, duration or flag as its YAML gives it: copied, a
+    depth of '1\\n- evil: [' or -1 made a bag whose QoS ``ros2 bag play`` cannot read."""
+    odom = [example("nav/Odometry")]
+    good = _with_recorded_qos(write_messages(tmp_path / "good.db3", "/odom", odom), _qos_yaml())
+    assert [q.depth for q in bag_qos(good)["/odom"]] == [1]
+    bad = write_messages(tmp_path / "bad.db3", "/odom", odom)
+    _with_recorded_qos(bad, _qos_yaml(**changed))
+    said = rf"bad.db3 /odom: QoS not copied .*: Expected .*, got {got}"
+    with pytest.warns(DataWarning, match=said):
+        assert bag_qos(bad) == {}
+    with pytest.raises(ValidationError, match=rf"out.mcap: Expected .*, got {got}"):
+        write_records(
+            tmp_path / "out.mcap",
+            read_records(good),
+            qos={"/odom": list(next(iter(_recorded_profiles(bad).values())))},
+        )
+    assert not (tmp_path / "out.mcap").exists()
+
+
+def _recorded_profiles(bag: Path) -> dict[str, list[Any]]:
+    """The profiles as rosbags reads them, unchecked."""
+    from robot_msgs.io.bag import open_bag
+
+    with open_bag(bag) as reader:
+        return {c.topic: list(c.ext.offered_qos_profiles) for c in reader.connections}

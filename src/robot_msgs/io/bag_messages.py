@@ -49,6 +49,7 @@ from robot_msgs.files import _named, _names_a_file, check_outputs  # one wording
 from robot_msgs.io.bag import TopicInfo, message_count, open_bag, read_failure
 from robot_msgs.io.clean import check_poses_to_write
 from robot_msgs.io.topic_names import check_topic_name
+from robot_msgs.msg.arrays import field_error
 from robot_msgs.optional import require
 
 if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
@@ -284,16 +285,72 @@ def bag_qos(path: str | os.PathLike[str]) -> dict[str, list[Any]]:
     """Return each topic's offered QoS profiles (rosbags ``Qos``), to copy them into a bag.
 
     ROS 2 bags record them; a ROS 1 topic is given the profile its ``latching`` means.
+    A topic whose recorded profile ``ros2 bag`` could not read back (:func:`_qos_error`)
+    is left out, with a :class:`~robot_msgs.errors.DataWarning`: a bag written with
+    these profiles gives it the default profile, as it gives a topic of no bag.
     """
     out: dict[str, list[Any]] = {}
     with open_bag(path) as reader:
         for conn in reader.connections:
+            if conn.topic in out:
+                continue
             profiles = getattr(conn.ext, "offered_qos_profiles", None)
             if profiles is None:
                 latched = bool(getattr(conn.ext, "latching", 0))
                 profiles = [_recorded_qos(transient_local=latched)]
-            out.setdefault(conn.topic, list(profiles))
+            err = _qos_error(profiles, "offered_qos_profiles")
+            if err is None:
+                out[conn.topic] = list(profiles)
+                continue
+            warnings.warn(
+                DataWarning(
+                    f"{os.fspath(path)} {conn.topic}: QoS not copied (a bag written with "
+                    f"this bag's QoS gives the topic the default profile): {err}",
+                    kind="",
+                ),
+                stacklevel=caller_stacklevel(),
+            )
     return out
+
+
+#: rosbag2 reads a profile's ``depth`` as a ``size_t`` and each duration's ``sec`` and
+#: ``nsec`` as ``uint64``.
+_QOS_INT_END = 2**64
+
+
+def _qos_error(profiles: Sequence[Any], path: str) -> ValidationError | None:
+    """Refuse a rosbags ``Qos`` of ``profiles`` that ``ros2 bag`` cannot read, or ``None``.
+
+    WHY: rosbags keeps a recorded profile's ``depth``, durations and
+    ``avoid_ros_namespace_conventions`` as its YAML gave them (a string, a list, -5,
+    2**80, 1.5): copied into a written bag they are YAML that ``ros2 bag play`` refuses
+    as a QoS profile (found reviewing ``traj --save``). The enumerations need no check:
+    rosbags reads an unknown one as ``UNKNOWN``. ``path`` names ``profiles``.
+
+    Examples
+    --------
+    >>> from rosbags.interfaces import Qos, QosTime
+    >>> never = QosTime(sec=0, nsec=0)
+    >>> ok = Qos(1, 10, 1, 2, never, never, 1, never, False)
+    >>> _qos_error([ok], "qos") is None
+    True
+    >>> print(_qos_error([ok, ok._replace(depth="10")], "qos"))
+    Expected an integer from 0 to 2**64-1, got str '10' - at `qos[1].depth`
+    """
+    for i, profile in enumerate(profiles):
+        values: dict[str, object] = {"depth": profile.depth}
+        for name in ("deadline", "lifespan", "liveliness_lease_duration"):
+            time = getattr(profile, name)
+            values[f"{name}.sec"], values[f"{name}.nsec"] = time.sec, time.nsec
+        for field, value in values.items():
+            if type(value) is not int or not 0 <= value < _QOS_INT_END:  # a bool is refused
+                expected = "an integer from 0 to 2**64-1"
+                return field_error(expected=expected, value=value, path=f"{path}[{i}].{field}")
+        avoid = profile.avoid_ros_namespace_conventions
+        if type(avoid) is not bool:
+            field = f"{path}[{i}].avoid_ros_namespace_conventions"
+            return field_error(expected="true or false", value=avoid, path=field)
+    return None
 
 
 # --------------------------------------------------------------------------- writing
@@ -409,8 +466,9 @@ def write_records(
     default for ``.mcap``) or ``"none"`` (the default, and only choice, for ``.db3``).
     ``qos``: offered QoS profiles by topic, such as :func:`bag_qos` of a source bag; a
     topic not in it gets the profile ``ros2 bag record`` writes for a reliable publisher
-    (``transient_local`` for ``/tf_static``, ``/map``, ``/robot_description``). See
-    :func:`write_messages` for the rest.
+    (``transient_local`` for ``/tf_static``, ``/map``, ``/robot_description``); a profile
+    ``ros2 bag`` could not read (a ``depth`` not an unsigned integer) is a
+    ``ValidationError``. See :func:`write_messages` for the rest.
     """
     target = Path(path)
     suffix = target.suffix.lower()  # the storage; a link's target may be named otherwise
@@ -458,6 +516,10 @@ def write_records(
                         profiles = (qos or {}).get(record.topic) or [
                             _recorded_qos(transient_local=record.topic in _LATCHED)
                         ]
+                        refused = _qos_error(profiles, f"qos[{record.topic!r}]")
+                        if refused is not None:
+                            msg = f"{target}: {refused}"
+                            raise ValidationError(msg, field=refused.field, reason=refused.reason)
                         conn = writer.add_connection(
                             record.topic, ros_type, typestore=store, offered_qos_profiles=profiles
                         )
