@@ -135,13 +135,38 @@ def test_repeated_stamps_of_distinct_nanoseconds_are_said_so() -> None:
             stamps_ns=ns,
         )
     said = (
-        "bag /odom: 1 row(s) repeat an earlier stamp (message 2) in seconds (1 of them "
-        "another nanosecond, closer than a float64 of 1700000001.0 s steps, 238 ns): "
-        "kept the first row of each stamp"
+        "bag /odom: 1 row(s) repeat an earlier stamp (message 2), 1 of them only in float64 "
+        "seconds (another header nanosecond, closer than float64's 238 ns step at "
+        "1700000001.0 s): kept the first row of each stamp"
     )
     assert [str(w.message) for w in record] == [said]
     assert traj.stamps_ns is not None
     assert traj.stamps_ns.tolist() == [1_700_000_000_999_999_999, 1_700_000_002 * 10**9]
+
+
+def test_repeated_stamps_say_the_float64_step_of_the_row_whose_nanoseconds_differ() -> None:
+    """A true repeat at 1073741823 s (steps of 119 ns, below 2**30 s) came first: the
+    message named its step and stamp for the pair 2 ns apart at 1073741825 s (238 ns)."""
+    s = 1_000_000_000
+    ns = np.array(
+        [1_073_741_823 * s, 1_073_741_823 * s, 1_073_741_825 * s - 1, 1_073_741_825 * s + 1]
+    )
+    sec, nanosec = np.divmod(ns, s)
+    with pytest.warns(DataWarning) as record:
+        finish_trajectory(
+            sec + nanosec * 1e-9,
+            np.zeros((4, 3)),
+            np.array([[0.0, 0.0, 0.0, 1.0]] * 4),
+            source="bag /odom",
+            where=lambda rows: [f"message {int(r) + 1}" for r in rows],
+            stamps_ns=ns,
+        )
+    said = (
+        "bag /odom: 2 row(s) repeat an earlier stamp (message 2, message 4), 1 of them only "
+        "in float64 seconds (another header nanosecond, closer than float64's 238 ns step "
+        "at 1073741825.0 s): kept the first row of each stamp"
+    )
+    assert [str(w.message) for w in record] == [said]
 
 
 def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path: Path) -> None:

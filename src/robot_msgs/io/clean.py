@@ -526,12 +526,13 @@ def finish_trajectory(
         if stamps_ns is not None:  # equal seconds, but are they equal nanoseconds?
             ns = np.asarray(stamps_ns, dtype=np.int64)
             ns = ns if rows is None else ns[rows]
-            apart = int(np.count_nonzero(ns[dup] != ns[dup - 1]))
-            if apart:
-                step = float(np.spacing(stamps[dup[0]])) * 1e9
+            apart = dup[ns[dup] != ns[dup - 1]]
+            if apart.size:
+                at = float(stamps[apart[0]])  # the step of the first such row, not of dup[0]
                 found += (
-                    f" in seconds ({apart} of them another nanosecond, closer than a "
-                    f"float64 of {float(stamps[dup[0]])!r} s steps, {step:.0f} ns)"
+                    f", {apart.size} of them only in float64 seconds (another header "
+                    f"nanosecond, closer than float64's {np.spacing(at) * 1e9:.0f} ns step "
+                    f"at {at!r} s)"
                 )
         if repeated_stamps == "refuse":
             msg = f"{source}: {found}: refused (`repeated_stamps='refuse'`)"
