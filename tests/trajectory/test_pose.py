@@ -55,11 +55,15 @@ def test_from_poses_refuses_poses_in_two_frames() -> None:
     poses[2] = poses[2].replace(header=poses[2].header.replace(frame_id="map"))
     with pytest.raises(
         ValidationError,
-        match=r"Expected every pose in pose 0's frame 'odom', got 'map' - at "
-        r"`poses\[2\]\.header\.frame_id`",
+        match=r"Expected every pose in pose 0's frame 'odom' \(transform them into one\), got "
+        r"str 'map' - at `poses\[2\]\.header\.frame_id`",
     ) as caught:
         PoseTrajectory.from_poses(poses)
     assert caught.value.field == "poses[2].header.frame_id"
+    # The "expected ..., got ..." part alone, as every field's refusal gives it to a front end.
+    assert caught.value.reason == (
+        "expected every pose in pose 0's frame 'odom' (transform them into one), got str 'map'"
+    )
 
 
 def test_without_exact_stamps_to_poses_rounds_seconds_to_the_nanosecond() -> None:

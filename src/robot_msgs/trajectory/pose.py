@@ -16,6 +16,7 @@ import numpy as np
 from robot_msgs.errors import ValidationError
 from robot_msgs.limits import POSITION_LIMIT_M
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.check import COMPILED
 from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
@@ -228,8 +229,9 @@ class PoseTrajectory(Msg):
         Raises
         ------
         ValidationError
-            Two poses in different frames (a pose's frame was replaced by the first's,
-            without a word), a stamp out of order, a quaternion off unit length.
+            A pose in another frame than pose 0's (WHY: relabelling it, as before,
+            changed the pose without a word), a stamp out of order, a quaternion off
+            unit length.
 
         Examples
         --------
@@ -246,12 +248,11 @@ class PoseTrajectory(Msg):
         frame_id = poses[0].header.frame_id if poses else ""
         other = next((i for i, p in enumerate(poses) if p.header.frame_id != frame_id), None)
         if other is not None:
-            msg = (
-                f"Expected every pose in pose 0's frame {frame_id!r}, got "
-                f"{poses[other].header.frame_id!r} - at `poses[{other}].header.frame_id` "
-                "(transform the poses into one frame first)"
+            raise field_error(
+                expected=f"every pose in pose 0's frame {frame_id!r} (transform them into one)",
+                value=poses[other].header.frame_id,
+                path=f"poses[{other}].header.frame_id",
             )
-            raise ValidationError(msg, field=f"poses[{other}].header.frame_id")
         return cls._from_stamped(poses, frame_id, child_frame_id)
 
     @classmethod
