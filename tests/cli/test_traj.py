@@ -1503,6 +1503,10 @@ def test_traj_reads_pose_odometry_and_tf_topics_of_one_mcap(
             ["--topic", "/a", "--topic", "/b", "--ref-topic", "/a"],
             "--ref-topic /a is also a --topic of x.bag: name it once",
         ),
+        (  # was read twice, aligned twice, and --plot blamed a --label never given
+            ["--topic", "/a", "--topic", "/b", "--topic", "/a", "--plot", "o.png"],
+            "--topic /a given twice: each topic is read once, name it once",
+        ),
         (
             ["y.bag", "--topic", "/a", "--ref-topic", "/gt"],
             "--ref-topic without --ref names a topic of the one FILE, got 2; give --ref REF too",

@@ -811,6 +811,10 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None and len(args.files) != 1:
         msg = f"--save converts one FILE, got {len(args.files)}"
         raise UsageError(msg)
+    twice = [t for t in dict.fromkeys(args.topic or ()) if args.topic.count(t) > 1]
+    if twice:  # one key: read twice, aligned twice, then a legend of "--label" given twice
+        msg = f"--topic {twice[0]} given twice: each topic is read once, name it once"
+        raise UsageError(msg)
     if args.save is not None and len(args.topic or ()) > 1:  # evo_traj saves each
         msg = (
             f"--save converts one trajectory, got {len(args.topic)} topics; give one "
