@@ -1440,6 +1440,31 @@ def test_traj_topic_is_a_bags_not_a_text_refs(
     assert [(r["topic"], r["poses"]) for r in rows] == [(None, 3), ("/odom", 3)]
 
 
+def test_traj_plot_of_one_bag_topic_is_named_by_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One --topic: the legend is the file's stem, as before topics were repeatable; the
+    key "x.mcap /robot/odom" (a path to Path.stem) had made it "odom"."""
+    pytest.importorskip("rosbags")
+    pytest.importorskip("matplotlib")
+    from robot_msgs.io import write_trajectory
+    from robot_msgs.report import figures
+
+    drawn: list[list[str]] = []
+    overlay = figures.overlay_figure
+
+    def spy(reference: object, named: list[tuple[str, object]], **kw: object) -> object:
+        drawn.append([name for name, _ in named])
+        return overlay(reference, named, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(figures, "overlay_figure", spy)
+    traj = read_tum(write(tmp_path, CLEAN, "gt.tum"))
+    (bag,) = write_trajectory(tmp_path / "x.mcap", traj, "mcap", topic="/robot/odom")
+    argv = ["traj", str(bag), "--topic", "/robot/odom", "--plot", str(tmp_path / "o.png")]
+    assert main(argv) == 0
+    assert drawn == [["x"]]
+
+
 @pytest.mark.evo_data
 def test_traj_aligns_topics_of_one_bag_to_its_ref_topic_as_evo_traj_bag_ref(
     evo_data: Path,

@@ -699,7 +699,10 @@ def _plot(
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import overlay_figure, save_figure  # noqa: PLC0415
 
-    names = legend_names([key for key, _ in estimates], args.label or _topic_names(args))
+    # Named by FILE (its stem), not by its key: `x.mcap --topic /robot/odom` was "odom"
+    # (the stem of "x.mcap /robot/odom"), and a TF chain's "tf:odom".
+    path_of = {given.label: given.path for given in _inputs(args)[1]}
+    names = legend_names([path_of[key] for key, _ in estimates], args.label or _topic_names(args))
     named = [(name, traj) for name, (_, traj) in zip(names, estimates, strict=True)]
     fig = overlay_figure(reference, named, plane=args.plot_plane)
     path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
