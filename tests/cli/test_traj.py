@@ -1440,14 +1440,9 @@ def test_traj_topic_is_a_bags_not_a_text_refs(
     assert [(r["topic"], r["poses"]) for r in rows] == [(None, 3), ("/odom", 3)]
 
 
-def test_traj_plot_of_one_bag_topic_is_named_by_its_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """One --topic: the legend is the file's stem, as before topics were repeatable; the
-    key "x.mcap /robot/odom" (a path to Path.stem) had made it "odom"."""
-    pytest.importorskip("rosbags")
-    pytest.importorskip("matplotlib")
-    from robot_msgs.io import write_trajectory
+@pytest.fixture
+def legends(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The legend names of each overlay --plot draws, in order."""
     from robot_msgs.report import figures
 
     drawn: list[list[str]] = []
@@ -1458,11 +1453,55 @@ def test_traj_plot_of_one_bag_topic_is_named_by_its_file(
         return overlay(reference, named, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(figures, "overlay_figure", spy)
+    return drawn
+
+
+def test_traj_plot_of_one_bag_topic_is_named_by_its_file(
+    tmp_path: Path, legends: list[list[str]]
+) -> None:
+    """One --topic: the legend is the file's stem, as before topics were repeatable; the
+    key "x.mcap /robot/odom" (a path to Path.stem) had made it "odom"."""
+    pytest.importorskip("rosbags")
+    pytest.importorskip("matplotlib")
+    from robot_msgs.io import write_trajectory
+
     traj = read_tum(write(tmp_path, CLEAN, "gt.tum"))
     (bag,) = write_trajectory(tmp_path / "x.mcap", traj, "mcap", topic="/robot/odom")
     argv = ["traj", str(bag), "--topic", "/robot/odom", "--plot", str(tmp_path / "o.png")]
     assert main(argv) == 0
-    assert drawn == [["x"]]
+    assert legends == [["x"]]
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize(
+    ("files", "topics", "names"),
+    [
+        (["a/x.bag", "b/x.bag"], ["S-PTAM", "ORB-SLAM"], ["a/x S-PTAM", "a/x ORB-SLAM"]),
+        (["x.bag"], ["S-PTAM", "/S-PTAM"], ["S-PTAM", "/S-PTAM"]),
+    ],
+)
+def test_traj_plot_of_topics_whose_names_meet_names_each_apart(
+    evo_data: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    legends: list[list[str]],
+    files: list[str],
+    topics: list[str],
+    names: list[str],
+) -> None:
+    """Bags of one stem in two folders, or a topic with and without "/", were named alike
+    (`x_S-PTAM` twice, `S-PTAM` twice) and --plot failed "--label: given twice"."""
+    pytest.importorskip("rosbags")
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    for file in files:
+        Path(file).parent.mkdir(exist_ok=True)
+        Path(file).symlink_to(evo_data / "ROS_example.bag")
+    given = [w for t in topics for w in ("--topic", t)]
+    assert main(["traj", *files, *given, "--plot", "o.svg"]) == 0
+    (said,) = legends
+    assert said[:2] == names
+    assert len(set(said)) == len(said)
 
 
 @pytest.mark.evo_data

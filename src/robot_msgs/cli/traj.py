@@ -738,9 +738,19 @@ def _topic_names(args: argparse.Namespace) -> list[str] | None:
     if len(args.topic or ()) < 2:
         return None
     from robot_msgs.cli._evaluation_output import input_names  # noqa: PLC0415
+    from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
 
     by_topic = [input_names(args.files, t) for t in args.topic]
-    return [names[k] for k in range(len(args.files)) for names in by_topic]
+    names = [names[k] for k in range(len(args.files)) for names in by_topic]
+    if len(set(names)) == len(names):
+        return names
+    # One name twice ("--label given twice", never typed): bags of one stem in two folders
+    # (`a/x.bag b/x.bag`), or topics one name but for "/" or a file name's characters
+    # (`S-PTAM` and `/S-PTAM`, read loosely; `/a/b` and `/a_b`). Each FILE by its
+    # legend name (`a/x`), each topic as typed.
+    if len(args.files) == 1:
+        return list(args.topic)
+    return [f"{f} {t}" for f in legend_names(args.files) for t in args.topic]
 
 
 def _synced(args: argparse.Namespace) -> bool:
