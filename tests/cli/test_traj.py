@@ -1425,6 +1425,22 @@ def test_traj_reads_each_topic_of_one_bag_as_its_own_row_as_evo_traj_does(
         assert f"  poses        {poses}\n" in out
 
 
+def test_traj_json_error_row_names_its_topic_only_when_one_was_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing text FILE's row stays {path, error}, as before topics repeated (25a4010
+    gave it "topic": null); a bag's rows, one per topic, say which topic failed."""
+    ref = write(tmp_path, CLEAN, "gt.tum")
+    missing = str(tmp_path / "no.tum")
+    assert main(["traj", str(ref), missing, "--json"]) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert sorted(rows[1]) == ["error", "path"]
+    argv = ["traj", missing, "--topic", "/a", "--topic", "/b", "--json"]
+    assert main(argv) == 1
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["path"], r["topic"]) for r in rows] == [(missing, "/a"), (missing, "/b")]
+
+
 def test_traj_topic_is_a_bags_not_a_text_refs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -923,7 +923,9 @@ def run(args: argparse.Namespace) -> int:
                 message += _as_topic(path, by_path, args, is_ref=is_ref)
             if args.save is not None:
                 raise type(err)(message) from err
-            reports.append({"path": path, "topic": given_input.topic, "error": message})
+            # Its topic tells one bag's rows apart; a file without one keeps the row it had.
+            topic = {} if given_input.topic is None else {"topic": given_input.topic}
+            reports.append({"path": path, **topic, "error": message})
             say(f"ERROR: {message}")
             failed = True
             continue
