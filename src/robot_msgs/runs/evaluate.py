@@ -92,8 +92,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
 #: 12: matched in space, the reference's span and the time range (on its clock) judge no
 #: stamp of the run (an estimate 5000 s late, its APE computed, failed 'coverage too low');
 #: 13: in space the time range cuts a run without a reference on its estimate's clock, as
-#: in time (12 ignored it there).
-JUDGING_REVISION = 13
+#: in time (12 ignored it there); 14: a run stamped by frame index (KITTI without its
+#: times) has no output rate (it was 1.0 Hz, one pose a frame), and its notes say frames
+#: where they said seconds (an RPE delta without pairs, an alignment window).
+JUDGING_REVISION = 14
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
