@@ -316,3 +316,24 @@ def test_a_bag_topic_is_spelt_as_the_readers_spell_it(
     assert capsys.readouterr().err.startswith(
         f"WARNING: {bag} /pose: the same file as the reference"
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [("ape", "--ref-times or --est-times"), ("doctor", "--ref-times or --est-times"),
+     ("traj", "--times")],
+)  # fmt: skip
+def test_a_times_file_read_as_poses_is_answered_with_the_commands_times_flags(
+    command: str, flags: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A KITTI times file given as a pose file was answered "(--ref-times, --est-times)"
+    by traj too, which has neither flag: its times file is ``--times``."""
+    times = tmp_path / "00_times.txt"
+    times.write_text("0.000000e+00\n1.037359e-01\n2.073381e-01\n")
+    poses = [] if command == "traj" else ["example:fr1_xyz/groundtruth.tum"]
+    assert main([command, *poses, str(times)]) == 1
+    said = capsys.readouterr().err.splitlines()[-1]
+    assert said.startswith(f"ERROR: {times}: cannot tell the format: line 1 has 1 number ")
+    assert said.endswith(
+        f"one number a line is a KITTI times file: give it with its pose file ({flags})"
+    )

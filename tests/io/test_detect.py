@@ -387,8 +387,7 @@ def test_a_times_file_read_as_poses_is_said_to_be_one_and_where_it_goes(tmp_path
     said = (
         f"{path}: cannot tell the format: line 1 has 1 number (TUM has 8, KITTI 12, EuRoC 8 "
         "or more with nanosecond stamps); choose the format (`format=` tum, kitti or euroc); "
-        "one number a line is a KITTI times file: give it with its pose file "
-        "(`reference_times=`, `estimate_times=`)"
+        "one number a line is a KITTI times file: give it with its pose file (`times_path=`)"
     )
     with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
         read_trajectory(path)

@@ -248,6 +248,8 @@ def side_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | N
     (`format=` ...)" is ``--ref-format`` or ``--est-format`` as the file is REF or an
     EST: ``--format`` sets both sides, so following it broke a good estimate beside a bad
     reference. REF given as an EST too, or another error: None (``--format`` says both).
+    A times file read as poses (the reader's ``times_path=``) is answered ``--ref-times
+    or --est-times``, on any side.
     """
     if isinstance(err, TopicError):
         from robot_msgs.io import resolve_path  # noqa: PLC0415
@@ -259,20 +261,24 @@ def side_error(err: FormatError, inputs: Sequence[InputFile]) -> FormatError | N
         ]
         flag = "--ref-topic" if untold[:1] == [0] else "--est-topic"
         return TopicError(str(err).replace("`topic=`", flag), path=err.path)
-    whose = [k for k, i in enumerate(inputs) if _names(str(err), i.path)]
-    if type(err) is not FormatError or not _FORMAT_NAMED.search(str(err)) or not whose:
-        return None
+    # A times file read as poses: the reader's `times_path=` is a side's --ref-times or
+    # --est-times here, of the pose file it belongs to, which only the user knows (it was
+    # answered --times, traj's flag).
+    text = str(err).replace("`times_path=`", "--ref-times or --est-times")
+    whose = [k for k, i in enumerate(inputs) if _names(text, i.path)]
+    if type(err) is not FormatError or not _FORMAT_NAMED.search(text) or not whose:
+        return None if text == str(err) else FormatError(text)
     if whose == [0]:
         flag = "--ref-format"
     elif 0 not in whose:
         flag = "--est-format"
     else:  # REF is an EST too: the one flag says both
-        return None
+        return None if text == str(err) else FormatError(text)
     # "`format=` tum, kitti or euroc" and "`format='euroc'`" alike: a reader that names
     # the format to choose was answered "--format euroc", which broke the other side (a
     # review: each side's error then sent the user to the other's).
     return FormatError(
-        _FORMAT_NAMED.sub(lambda m: flag + (f" {m.group(1)}" if m.group(1) else ""), str(err))
+        _FORMAT_NAMED.sub(lambda m: flag + (f" {m.group(1)}" if m.group(1) else ""), text)
     )
 
 

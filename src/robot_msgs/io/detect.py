@@ -261,10 +261,11 @@ def _text_format(head: TextHead) -> FormatDetection:
         )
         raise FormatError(msg)
     lla = " (or `format='lla'` for t lat lon alt)" if n == 4 else ""
-    # KITTI's times file given as a pose file (`ape 00.txt 00_times.txt`): said so.
+    # KITTI's times file given as a pose file (`ape 00.txt 00_times.txt`): said so, by
+    # this reader's own argument (the fields of a run, `reference_times=`, are no
+    # argument here, and traj answered them --ref-times, a flag it lacks).
     times = (
-        "; one number a line is a KITTI times file: give it with its pose file "
-        "(`reference_times=`, `estimate_times=`)"
+        "; one number a line is a KITTI times file: give it with its pose file (`times_path=`)"
         if n == 1
         else ""
     )
