@@ -446,6 +446,7 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
         (["--project_to_plane", "xz"], "--project-to-plane xz"),
         (["--project_to_plane", "yz"], "--project-to-plane yz"),
         (["--project_to_plane"], "--project-to-plane PLANE"),
+        (["--project_to_plane", "xyz"], "--project-to-plane PLANE"),  # a view, no plane
     ],
 )
 def test_an_answer_carries_the_value_typed_after_evos_flag(

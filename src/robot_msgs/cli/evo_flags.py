@@ -181,6 +181,12 @@ _FILLED: dict[str, dict[str, str]] = {
     # estimate stamp (a review: RPE n=80 against evo's 54, rmse -20 %).
     "METHOD": {"nearest_time": "nearest", "interpolation": "interpolate-longer"},
 }
+#: Closed lists of our flags whose placeholder's list is another flag's: a projection
+#: takes the settings' planes, not --plot-plane's views (``--project_to_plane xyz`` was
+#: answered ``--project-to-plane xyz``, which the flag refuses).
+_FILLED_FOR: dict[str, dict[str, str]] = {
+    "--project-to-plane": {p: p for p in declared_flags()["project_to_plane"].choices},
+}
 
 
 def _with_value(ours: str, value: str) -> str:
@@ -192,9 +198,11 @@ def _with_value(ours: str, value: str) -> str:
     ('--relation trans_part', '--delta-unit deg')
     >>> _with_value("--max-diff SECONDS", "-a"), _with_value("--delta-unit UNIT", "x")
     ('--max-diff SECONDS', '--delta-unit UNIT')
+    >>> _with_value("--plot-plane PLANE", "xyz"), _with_value("--project-to-plane PLANE", "xyz")
+    ('--plot-plane xyz', '--project-to-plane PLANE')
     """
     head, _, placeholder = ours.rpartition(" ")
-    spellings = _FILLED.get(placeholder)
+    spellings = _FILLED_FOR.get(head, _FILLED.get(placeholder))
     # A word after the flag is its value unless it is a flag ("-0.5" is a number, as to
     # argparse: a dash before a digit or a point).
     flag_next = value.startswith("-") and value[1:2] not in set("0123456789.")
