@@ -260,3 +260,7 @@ def test_a_delta_without_pairs_on_frame_indices_gives_the_duration_in_frames() -
         ValidationError, match=r"\(duration 29 frames, path 29 m\): use a smaller delta$"
     ):
         rpe(traj, traj, pairs=PairSettings(delta=50, delta_unit="f"))
+    two = traj.replace(stamps_s=t[:2], positions_xyz=traj.positions_xyz[:2],
+                       orientations_quat_xyzw=traj.orientations_quat_xyzw[:2])  # fmt: skip
+    with pytest.raises(ValidationError, match=r"\(duration 1 frame, path 1 m\)"):
+        rpe(two, two, pairs=PairSettings(delta=5, delta_unit="f"))  # it said "1 frames"

@@ -79,9 +79,11 @@ def _signal(
         )
         raise ValidationError(reason, reason=reason)  # not the delta's fault: no field
     if rows.shape[0] == 0:
+        # Frame indices (KITTI without its times) span frames: "1 frame", never seconds.
+        frames = "frame" if source.duration_s == 1 else "frames"
         found = (
             f"no pose pair among the {len(source)} matched poses of the {pairs.pairs_from} "
-            f"(duration {source.duration_s:.6g} {'frames' if source.stamps_are_frames else 's'}, "
+            f"(duration {source.duration_s:.6g} {frames if source.stamps_are_frames else 's'}, "
             f"path {source.path_length_m:.6g} m)"
         )
         reason = f"delta = {delta_words(pairs.delta, pairs.delta_unit)} gave {found}: "
