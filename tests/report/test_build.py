@@ -217,6 +217,23 @@ def test_a_metric_skipped_in_runs_is_said_in_the_report_not_only_their_notes(
     assert f"{metric} skipped in 2 runs ({folders[0]}, {folders[1]}): {why}" in report.notes
 
 
+def test_a_metric_not_evaluated_in_a_run_is_said_in_the_report_as_a_skipped_one(
+    tmp_path: Path,
+) -> None:
+    """An alignment window that holds none of a run's poses: `APE RMSE [m] -` and a note
+    that 'the runs' notes say why', which the text report does not print."""
+    folder = tmp_path / "orb"
+    folder.mkdir()
+    write_kitti(folder / "estimate.txt", _traj(XYZ), write_times=False)
+    write_kitti(folder / "reference.txt", _traj(XYZ), write_times=False)
+    runs = load_runs([folder], evaluation={"align": "se3", "align_window_s": (500.0, 600.0)})
+    report = build_report(runs).report
+    (note,) = [n for n in report.runs[0].notes if n.startswith("ape:translation ")]
+    why = note.removeprefix("ape:translation not evaluated: ")
+    assert why.startswith("No pose to fit the alignment on: the alignment window 500 .. 600")
+    assert f"ape:translation not evaluated in 1 run ({folder}): {why}" in report.notes
+
+
 def test_a_special_log_of_a_run_read_again_is_warned_about_once(tmp_path: Path) -> None:
     """Two runs of a sequence without a reference are read again to be judged against the
     span their sequence shows, and a timing.csv linked to a device gave its WARNING line

@@ -18,7 +18,7 @@ from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
 from robot_msgs.errors import DataWarning, RobotMsgsError
 from robot_msgs.report.groups import summarise_groups
-from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run
+from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run, metric_left_out
 from robot_msgs.runs.load import load_run
 from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
@@ -58,23 +58,24 @@ class ReportResult:
     not_evaluated: dict[str, str] = field(default_factory=dict)
 
 
-def _skipped_notes(reports: Sequence[RunReport]) -> list[str]:
-    """Say each metric skipped in runs, and why, once for the runs it was skipped in alike.
+def _left_out_notes(reports: Sequence[RunReport]) -> list[str]:
+    """Say each metric left out of runs, and why, once for the runs it was left out of alike.
 
     WHY: only the runs' notes said it, which the text report does not show: KITTI runs
-    read without their times showed ``RPE RMSE [m] -`` with no word why (a review).
+    read without their times showed ``RPE RMSE [m] -`` with no word why (a review), and
+    an alignment window that holds none of a run's poses left ``APE RMSE [m] -`` as bare.
     """
     runs: dict[str, list[str]] = {}
     for report in reports:
         for note in report.notes:
-            if " skipped: " in note:
+            if metric_left_out(note) is not None:
                 runs.setdefault(note, []).append(report.name)
     said = []
     for note, names in runs.items():
-        metric, _, why = note.partition(" skipped: ")
+        metric, how, why = metric_left_out(note) or ("", "", "")
         listed = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
         count = f"{len(names)} run{'' if len(names) == 1 else 's'}"
-        said.append(f"{metric} skipped in {count} ({listed}): {why}")
+        said.append(f"{metric} {how} in {count} ({listed}): {why}")
     return said
 
 
@@ -205,7 +206,7 @@ def assemble_report(
         )
     elif ranking.forced:
         said.extend(ranking.notes)
-    said.extend(_skipped_notes(reports))
+    said.extend(_left_out_notes(reports))
     shown = sum(1 for r in reports if r.span_source == SHOWN_BY_RUNS)
     if shown:
         said.append(shown_by_runs_note(shown, in_space=settings.evaluation.sync == "spatial"))

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import BoolArray, Float64Array
 
-__all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run"]
+__all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out"]
 
 #: Revision of the judging rules of :func:`evaluate_run` (success, failure categories and
 #: notes, what losses, coverage, latency and rates cover, the metrics' numbers), part of
@@ -408,6 +409,32 @@ def _group(
         notes.append(f"{names[0]} skipped: {err}")
         return {}
     return dict(zip(names, done, strict=True))
+
+
+#: A note that a run has no value of a metric: its name, what befell it, why (written
+#: by :func:`_group`, and for ``accuracy`` over a time range lost whole): ``skipped`` (an
+#: RPE delta that gave no pair) or ``not evaluated`` (nothing matched, no alignment).
+_LEFT_OUT = re.compile(r"(.+?) (skipped|not evaluated): (.*)", re.DOTALL)
+
+
+def metric_left_out(note: str) -> tuple[str, str, str] | None:
+    """Return the metric a run's note says was left out, what befell it, and why.
+
+    WHY: the report says these notes across runs (the text report prints no run's
+    notes); the notes are written here, so they are read back here, in one place.
+    ``None`` for any other note.
+
+    Examples
+    --------
+    >>> metric_left_out("rpe:translation:1s:all skipped: a delta of 1 s on frame indices")
+    ('rpe:translation:1s:all', 'skipped', 'a delta of 1 s on frame indices')
+    >>> metric_left_out("ape:translation not evaluated: No pose to fit the alignment on")
+    ('ape:translation', 'not evaluated', 'No pose to fit the alignment on')
+    >>> metric_left_out("no reference: accuracy not evaluated (see repeatability)") is None
+    True
+    """
+    match = _LEFT_OUT.fullmatch(note)
+    return (match[1], match[2], match[3]) if match else None
 
 
 def _nees_refused(
