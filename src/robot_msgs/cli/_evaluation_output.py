@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._flag_text import changed_from, flag_text, flags_in_text, flags_text
 from robot_msgs.cli._input_args import read_files
 from robot_msgs.cli._output_args import check_plot_options, check_save_layout, trajectory_outputs_to
+from robot_msgs.compare.statistics import PUBLISHED_STATISTICS
 from robot_msgs.errors import (
     AlignmentError,
     AssociationError,
@@ -59,8 +60,6 @@ __all__ = [
 ]
 
 _COLUMNS = ("n", "rms", "mean", "median", "std", "min", "max")
-#: The figure a metric's own publications quote comes first: KITTI's devkit averages.
-_LEADS = {"kitti_drift": "mean"}
 
 
 def _columns(metric: str) -> tuple[str, ...]:
@@ -71,7 +70,7 @@ def _columns(metric: str) -> tuple[str, ...]:
     >>> _columns("kitti_drift")[:3], _columns("ape")[:3]
     (('n', 'mean', 'rms'), ('n', 'rms', 'mean'))
     """
-    lead = _LEADS.get(metric)
+    lead = PUBLISHED_STATISTICS.get(metric)  # the figure its publications quote first
     if lead is None:
         return _COLUMNS
     return ("n", lead, *(c for c in _COLUMNS[1:] if c != lead))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
+    "PUBLISHED_STATISTICS",
     "SIGNED_STATISTICS",
     "ErrorStats",
     "error_stats",
@@ -29,6 +31,10 @@ __all__ = [
 
 #: :class:`ErrorStats` fields that keep the error's sign (the others are magnitudes or a count).
 SIGNED_STATISTICS: tuple[str, ...] = ("mean", "median", "min", "max", "final")
+#: The statistic a metric's own publications quote, where it is not the rms: the KITTI
+#: devkit's figures are means over all segments. A command's table leads with it and
+#: ``res`` ranks by it (written once: the two had each their own copy).
+PUBLISHED_STATISTICS: Mapping[str, str] = MappingProxyType({"kitti_drift": "mean"})
 
 
 @message("compare/ErrorStats")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from robot_msgs.compare.aggregation import check_same_settings, setting_key
 from robot_msgs.compare.signal import delta_words
-from robot_msgs.compare.statistics import rank_value
+from robot_msgs.compare.statistics import PUBLISHED_STATISTICS, rank_value
 from robot_msgs.errors import DataWarning, SettingsMismatchError, caller_stacklevel
 from robot_msgs.evaluation.consistency import NEES_DOF, rank_target
 from robot_msgs.report.report_table import MISSING, ReportTable
@@ -503,12 +503,13 @@ def error_distances_m(
 def _ranked_by(comparison: Comparison) -> tuple[str, float]:
     """Return the statistic ``res`` ranks ``comparison``'s kind by, and its target.
 
-    The rms, smallest best; KITTI drift's mean, the devkit's published figure (ranked by
+    The rms, smallest best; a metric's published figure where it is another
+    (:data:`~robot_msgs.compare.statistics.PUBLISHED_STATISTICS`: KITTI drift's mean; by
     rms, a spike a third of the segments cross came before a 1 % error on all of them); a
     NEES's mean, closest to its degrees of freedom
     (:func:`robot_msgs.evaluation.consistency.rank_target`).
     """
     quantity = comparison.signals[0].quantity
-    by_mean = quantity in NEES_DOF or comparison.metric == "kitti_drift"
-    statistic = "mean" if by_mean else "rms"
+    published = PUBLISHED_STATISTICS.get(comparison.metric, "rms")
+    statistic = "mean" if quantity in NEES_DOF else published
     return statistic, rank_target(quantity, statistic)
