@@ -116,6 +116,8 @@ def test_kitti_drift_results_are_ranked_by_their_mean_the_devkits_figure() -> No
     ranking = compare_results([("scaled", scaled), ("jump", jump)]).tables[-1]
     assert ranking.headers == ("#", "result", "n", "mean")
     assert [row[1] for row in ranking.rows] == ["jump", "scaled"]
+    # the JSON says it too: its "ranking" alone read as the rms of every other metric
+    assert compare_results([("scaled", scaled), ("jump", jump)]).to_dict()["ranked_by"] == "mean"
 
 
 def test_a_result_given_twice_is_warned_and_its_ties_share_their_place(tmp_path: Path) -> None:

@@ -129,8 +129,10 @@ class ResultsComparison:
 
     ``tables`` (statistics, shared settings, and the ranking when there is one),
     ``differing`` (the settings whose values differ), ``shared`` (the others, with
-    their value), ``ranking`` (result names, best first, or ``None``), ``forced``
-    and ``notes`` (why there is no ranking, or that it was forced).
+    their value), ``ranking`` (result names, best first, or ``None``), ``ranked_by``
+    (its figure: ``rms``, ``mean`` for KITTI drift, ``|mean - 3|`` for a NEES; ``None``
+    without a ranking), ``forced`` and ``notes`` (why there is no ranking, or that it
+    was forced).
     """
 
     __slots__ = (
@@ -138,6 +140,7 @@ class ResultsComparison:
         "forced",
         "named",
         "notes",
+        "ranked_by",
         "ranking",
         "records",
         "shared",
@@ -181,6 +184,7 @@ class ResultsComparison:
         }
         self.notes: list[str] = []
         self.ranking: list[str] | None = None
+        self.ranked_by: str | None = None
         self.forced = False
         signals = {(c.metric, tuple(s.name for s in c.signals)) for c in comparisons}
         # evo's --change_unit cm: 1.34701 cm was ranked behind the same run's 0.0134701 m.
@@ -231,6 +235,7 @@ class ResultsComparison:
                     ),
                 )
                 self.ranking = [named[i][0] for i in order]
+                self.ranked_by = f"|{statistic} - {target:g}|" if target else statistic
         self.tables = self._tables()
 
     def _forced_note(self, mixed: list[str]) -> str:
@@ -321,7 +326,7 @@ class ResultsComparison:
                 value = _num(getattr(stats, statistic))
                 ranked.append((f"{place:g}", name, str(stats.n), value))
                 counts.append(stats.n)
-            figure = f"|{statistic} - {target:g}|" if target else statistic
+            figure = self.ranked_by
             # Results of several signals (RPE's deltas, drift's lengths) are ranked by
             # their first: said, where "Ranking by rms" left which one to be guessed.
             signals = by_name[self.ranking[0]].comparison.signals
@@ -366,6 +371,9 @@ class ResultsComparison:
                 k: list(v) if isinstance(v, tuple) else v for k, v in self.shared.items()
             },
             "ranking": self.ranking,
+            # What it ranks by, said: KITTI drift's mean and a NEES's distance from its
+            # degrees of freedom are no rms, the rule of the others (a review).
+            "ranked_by": self.ranked_by,
             "forced": self.forced,
             "notes": self.notes,
         }
