@@ -8,7 +8,8 @@ shipped ``evaluate_task`` is tested with the real readers and metrics in
 ``<estimate>.crash`` kills the worker process once (the marker is consumed),
 ``<estimate>.poison`` kills it every time, ``<estimate>.stop`` interrupts the sweep
 (KeyboardInterrupt), ``<estimate>.hang`` makes it sleep for a minute (a worker that
-returns nothing). Each evaluation appends a line to ``<estimate>.calls``, an
+returns nothing), ``<estimate>.stubborn`` the same, SIGTERM ignored (a worker only
+SIGKILL stops; it writes its process id into the marker once it ignores SIGTERM). Each evaluation appends a line to ``<estimate>.calls``, an
 independent witness of how often a run was computed.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -151,6 +153,11 @@ def scripted(task: Task) -> RunReport:
         raise KeyboardInterrupt(str(stop))  # named, so a test knows which run stopped it
     if estimate.with_name(estimate.name + ".poison").exists():
         os._exit(7)
+    stubborn = estimate.with_name(estimate.name + ".stubborn")
+    if stubborn.exists():
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stubborn.write_text(f"{os.getpid()}\n")  # from now on
+        time.sleep(60)
     if estimate.with_name(estimate.name + ".hang").exists():
         time.sleep(60)
     try:

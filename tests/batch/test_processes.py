@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+import robot_msgs
 from robot_msgs.batch.processes import LocalExecutor
 from robot_msgs.errors import ExecutorError
 from robot_msgs.runs import load_runs
@@ -135,3 +139,56 @@ def test_workers_exit_when_the_client_end_of_their_lifeline_closes(tmp_path: Pat
             for w in started:
                 w.process.join(0.1)
         assert [w.process.exitcode for w in started] == [70, 70]
+
+
+def workers(process: Any) -> list[Any]:
+    """The local executor's running worker processes: the children of its forkserver."""
+    servers = [p for p in process.children() if "forkserver" in " ".join(p.cmdline())]
+    found = [w for server in servers for w in server.children()]
+    return [w for w in found if w.is_running() and w.status() != "zombie"]
+
+
+_INTERRUPTED_TWICE = """
+import sys
+import psutil
+from robot_msgs.batch.processes import LocalExecutor
+from robot_msgs.runs import load_runs
+from tests.batch.batch_helpers import drive, scripted
+from tests.batch.test_processes import workers
+try:
+    drive(LocalExecutor(workers=2), scripted, load_runs([sys.argv[1]]), sys.argv[2])
+except KeyboardInterrupt:
+    print(len(workers(psutil.Process())))
+    sys.exit(130)
+"""
+
+
+def test_a_second_ctrl_c_while_the_workers_stop_does_not_leave_one_running(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C, then Ctrl-C again while ``close`` waited for the workers to stop: the second
+    cut the close short, and a worker that had not stopped on SIGTERM was never killed (it
+    could go on storing records after bench counted them). Ctrl-C is ignored while the
+    workers stop, as the Dask executor's close does; the close is bounded (2 x STOP_S)."""
+    pytest.importorskip("psutil")  # the child counts its workers with it
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
+    markers = [Path(f"{e}.stubborn") for e in (tmp_path / "runs").rglob("estimate.tum")]
+    for marker in markers:
+        marker.touch()  # SIGTERM ignored: only SIGKILL stops it
+    root = Path(__file__).resolve().parents[2]
+    src = str(Path(robot_msgs.__file__).resolve().parents[1])
+    child = subprocess.Popen(  # noqa: S603 - our own interpreter and package
+        [sys.executable, "-c", _INTERRUPTED_TWICE, str(tmp_path / "runs"), str(tmp_path / "out")],
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([src, str(root)])},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not all(m.read_text() for m in markers):
+        time.sleep(0.05)  # until the workers hold their runs, SIGTERM ignored
+    assert all(m.read_text() for m in markers)
+    child.send_signal(signal.SIGINT)  # stops the sweep: close() gives them STOP_S
+    time.sleep(0.5)
+    child.send_signal(signal.SIGINT)  # the second Ctrl-C, mid-close
+    out, _ = child.communicate(timeout=60)
+    assert (child.returncode, out) == (130, "0\n")  # before: both left running

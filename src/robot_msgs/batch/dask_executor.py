@@ -34,7 +34,6 @@ import gc
 import ipaddress
 import logging
 import re
-import signal
 import socket
 import sys
 import threading
@@ -52,6 +51,7 @@ from robot_msgs.batch.executors import (
     Waiting,
     check_count,
     default_workers,
+    sigint_ignored,
 )
 from robot_msgs.batch.worker import run_chunk
 from robot_msgs.errors import ExecutorError, ValidationError
@@ -253,7 +253,7 @@ class DaskExecutor:
                 self._quiet.close()
                 raise
             return self
-        with dask.config.set(LOCAL_CLUSTER_CONFIG), _sigint_ignored():
+        with dask.config.set(LOCAL_CLUSTER_CONFIG), sigint_ignored():
             self.cluster = self.distributed.LocalCluster(
                 n_workers=self.workers,
                 threads_per_worker=1,
@@ -333,7 +333,7 @@ class DaskExecutor:
         # stored", 20 on disk (3 of 4 tries, two SIGINTs 0.3 s apart). The close is
         # bounded here: with a nanny's close hung, Ctrl-C ignored, it waited for ever
         # (three Ctrl-C in 6 s, still closing at 90 s; a review).
-        with _sigint_ignored():
+        with sigint_ignored():
             if self.client is not None:
                 # Our queued tasks are released with the client; a LocalCluster goes with us.
                 if self.client.status == "running":
@@ -519,28 +519,6 @@ def _read_exactly(conn: socket.socket, size: int) -> bytes:
             break
         data += chunk
     return data
-
-
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore SIGINT (Ctrl-C) meanwhile, from the main thread: to start workers, to close.
-
-    Started here, the LocalCluster's worker processes ignore it. WHY: Ctrl-C reaches the
-    whole process group: each Dask worker process printed its KeyboardInterrupt
-    tracebacks (74 lines for two workers, measured) while the client stopped them
-    anyway. A process started while SIGINT is ignored keeps ignoring it (Python
-    installs its KeyboardInterrupt handler only where the parent left SIGINT as it
-    was), so the client alone decides, as the local executor's workers do. Closing,
-    a Ctrl-C does not cut the close short (:meth:`DaskExecutor.__exit__`).
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _collect_quietly() -> None:

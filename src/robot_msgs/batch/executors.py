@@ -21,7 +21,10 @@ a feed that is still being filled (runs still being read) says so with ``pending
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
@@ -52,6 +55,7 @@ __all__ = [
     "Waiting",
     "check_count",
     "default_workers",
+    "sigint_ignored",
 ]
 
 #: Seconds without a finished chunk between two :class:`Waiting` outcomes.
@@ -215,3 +219,25 @@ def check_count(name: str, value: int, *, least: int = 1) -> int:
         msg = f"Expected `{name}` >= {least}, got {value!r}"
         raise ValidationError(msg, field=name, reason=f"expected a count >= {least}, got {value!r}")
     return value
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT (Ctrl-C) meanwhile, from the main thread: to start workers, to close.
+
+    Started meanwhile, worker processes ignore it. WHY: Ctrl-C reaches the whole process
+    group: each Dask worker process printed its KeyboardInterrupt tracebacks (74 lines
+    for two workers, measured) while the client stopped them anyway. A process started
+    while SIGINT is ignored keeps ignoring it (Python installs its KeyboardInterrupt
+    handler only where the parent left SIGINT as it was), so the client alone decides.
+    Closing, a second Ctrl-C does not cut the close short, which each executor bounds:
+    cut short, workers went on storing records after bench had counted them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

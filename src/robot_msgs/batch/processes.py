@@ -40,6 +40,7 @@ from robot_msgs.batch.executors import (
     Waiting,
     check_count,
     default_workers,
+    sigint_ignored,
 )
 from robot_msgs.batch.inputs import function_id
 from robot_msgs.batch.worker import run_chunk
@@ -189,19 +190,27 @@ class LocalExecutor:
         self.close()
 
     def close(self) -> None:
-        """End every worker: SIGTERM, then SIGKILL after :data:`STOP_S`; close the lifeline."""
-        pool, self._pool, self._idle = self._pool, [], []
-        for worker in pool:
-            worker.stop()
-        for worker in pool:
-            worker.process.join(STOP_S)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join(STOP_S)
-        for end in (self._keep, self._lifeline):
-            if end is not None:
-                end.close()
-        self._keep = self._lifeline = None
+        """End every worker: SIGTERM, then SIGKILL after :data:`STOP_S`; close the lifeline.
+
+        Ctrl-C is ignored meanwhile, as the Dask executor's close does, and the close is
+        bounded (2 x :data:`STOP_S`, all workers at once). WHY: a second Ctrl-C cut it
+        short while it waited for a worker, and a worker not stopped by SIGTERM was never
+        killed: it could store records after bench counted them (two workers ignoring
+        SIGTERM, a second Ctrl-C 0.5 s into the close: both still running after it).
+        """
+        with sigint_ignored():
+            pool, self._pool, self._idle = self._pool, [], []
+            for worker in pool:
+                worker.stop()
+            _join_all(pool, STOP_S)
+            for worker in pool:
+                if worker.process.is_alive():
+                    worker.process.kill()
+            _join_all(pool, STOP_S)
+            for end in (self._keep, self._lifeline):
+                if end is not None:
+                    end.close()
+            self._keep = self._lifeline = None
 
     def _ready(self, fn: RunFunction, job: Job) -> list[_Worker]:
         """Return the idle workers loaded with ``fn`` and ``job``, started as needed.
@@ -293,6 +302,13 @@ class LocalExecutor:
             for worker in busy:  # the sweep stopped with chunks in flight: not reusable
                 worker.stop()  # (still in the pool: close() waits for it, or kills it)
             self._idle = idle
+
+
+def _join_all(pool: list[_Worker], seconds: float) -> None:
+    """Wait up to ``seconds`` in all for every worker of ``pool`` to end."""
+    deadline = time.monotonic() + seconds
+    for worker in pool:
+        worker.process.join(max(deadline - time.monotonic(), 0.0))
 
 
 def _cannot_load(fn: RunFunction, why: object) -> ExecutorError:
