@@ -211,6 +211,23 @@ def test_matched_in_space_offset_auto_is_said_unused_and_ape_skips_its_search(
     assert searched["signals"] == plain["signals"]
 
 
+@pytest.mark.parametrize(
+    ("flags", "unused"),
+    [
+        (["--sync", "spatial", "--offset", "auto"], ["offset_auto"]),
+        (["--sync", "spatial"], []),
+        (["--offset", "auto"], []),  # matched in time: searched
+    ],
+)
+def test_json_says_the_offset_search_unused_in_space_as_the_text_does(
+    capsys: pytest.CaptureFixture[str], flags: list[str], unused: list[str]
+) -> None:
+    """The text's "time_offset (--offset auto unused)" had no word in --json, whose output
+    was byte-identical with and without ``--offset auto`` under ``--sync spatial``."""
+    assert main(["doctor", GT, EST, "--json", *flags]) == 0
+    assert json.loads(capsys.readouterr().out)["unused_settings"] == unused
+
+
 def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -86,7 +86,6 @@ def format_diagnosis(
     width: int | None = None,
     *,
     in_space: bool = False,
-    offset_auto: bool = False,
 ) -> str:
     """Return the text ``doctor`` prints: a header, then one line a finding.
 
@@ -95,9 +94,8 @@ def format_diagnosis(
     ``in_space``: matched in space (``--sync spatial``), a last line names the checks of
     stamps not run (:data:`~robot_msgs.evaluation.doctor.TIMED_KINDS`). WHY: a clean pair
     printed "nothing found" alone; only ``--json``'s ``checks`` said that no clock,
-    coverage or rate was compared (a review). ``offset_auto`` there: ``time_offset`` is
-    said with the offset search unused (in space no offset pairs a pose, and none is
-    searched: :func:`~robot_msgs.evaluation.prepare`).
+    coverage or rate was compared (a review). ``time_offset`` there is said with the
+    offset search unused when the diagnosis says so (its ``unused_settings``).
     """
     from robot_msgs.evaluation.doctor import TIMED_KINDS, not_checked  # noqa: PLC0415
 
@@ -112,7 +110,8 @@ def format_diagnosis(
         fix = _fix_text(finding)
         line = f"{finding.severity:<7} {finding.kind}: {flags_in_text(finding.summary)}"
         lines.append(line + (f" [fix: {fix}]" if fix else ""))
-    unused = flags_in_text(" (`offset_auto=` unused)") if offset_auto else ""
+    unused = " (`offset_auto=` unused)" * ("offset_auto" in diagnosis.unused_settings)
+    unused = flags_in_text(unused)
     unchecked = not_checked(TIMED_KINDS, diagnosis.checks, diagnosis.findings)
     unrun = ", ".join(k + unused * (k == "time_offset") for k in unchecked) if in_space else ""
     if unrun:  # 74 columns, all four; 95 with the offset search unused (folded to width)
@@ -151,8 +150,5 @@ def run(args: argparse.Namespace) -> int:
         import shutil  # noqa: PLC0415
 
         width = max(shutil.get_terminal_size().columns, 40) if sys.stdout.isatty() else None
-        in_space = settings.sync == "spatial"
-        print(
-            format_diagnosis(diagnosis, width, in_space=in_space, offset_auto=settings.offset_auto)
-        )
+        print(format_diagnosis(diagnosis, width, in_space=settings.sync == "spatial"))
     return 1 if args.check and diagnosis.kinds("error", "warning") else 0

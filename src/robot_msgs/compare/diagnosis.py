@@ -168,6 +168,10 @@ class Diagnosis(Msg):
     checks : tuple of str
         The kinds checked: a kind here but absent from ``findings`` was checked and
         found nothing; one absent from both was not checked.
+    unused_settings : tuple of str
+        Settings given that the evaluation leaves unused, by field name: ``offset_auto``
+        matched in space, where no offset is searched
+        (:attr:`~robot_msgs.evaluation.EvaluationSettings.searches_offset`).
 
     Examples
     --------
@@ -182,6 +186,7 @@ class Diagnosis(Msg):
     estimate: str = ""
     findings: tuple[Finding, ...] = ()
     checks: tuple[str, ...] = ()
+    unused_settings: tuple[str, ...] = ()
 
     @property
     def worst(self) -> str:

@@ -290,11 +290,14 @@ def diagnose(
         findings[findings.index(stop)] = named
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
+    # WHY kept: the text said "--offset auto unused" in space, --json nothing (a review).
+    unused = ("offset_auto",) if settings.offset_auto and not settings.searches_offset else ()
     return Diagnosis(
         reference=reference_name,
         estimate=estimate_name,
         findings=tuple(findings),
         checks=tuple(checks),
+        unused_settings=unused,
     )
 
 
