@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import pytest
 
 from robot_msgs.compare import Ranking, RankingRow
 from robot_msgs.errors import ValidationError
+from robot_msgs.msg import decode_json
 from robot_msgs.msg.catalog import example
+from robot_msgs.report.ranking_tables import ranking_table
 
 
 def _row(n_runs: int, n_succeeded: int) -> RankingRow:
@@ -76,3 +79,41 @@ def test_row_position_is_one_based(position: int) -> None:
         _row(n_runs=3, n_succeeded=2).replace(position=position)
     assert caught.value.field == "RankingRow.position"
     assert _row(n_runs=3, n_succeeded=2).replace(position=2).position == 2
+
+
+#: A ranking as 3486607^ saved it (encode_json): a's run succeeded with no IAE (one
+#: sample), b's failed, c's has 0.1 m·s. Both a's and b's cells were NaN, shown "- (2.5)".
+_SAVED_BEFORE_NA = (
+    '{"_type":"compare/Ranking","metric":"ape","signal":"translation","statistic":"iae",'
+    '"unit":"m·s","sequences":["s1"],"rows":['
+    '{"_type":"compare/RankingRow","algorithm":"c","position":1,"mean_rank":1.0,"n_runs":1,'
+    '"n_succeeded":1,"mean_coverage":1.0,"scores":{"s1":0.1},"ranks":{"s1":1.0},'
+    '"version":"","parameters":{},"label":"c"},'
+    '{"_type":"compare/RankingRow","algorithm":"a","position":2,"mean_rank":2.5,"n_runs":1,'
+    '"n_succeeded":1,"mean_coverage":1.0,"scores":{"s1":null},"ranks":{"s1":2.5},'
+    '"version":"","parameters":{},"label":"a"},'
+    '{"_type":"compare/RankingRow","algorithm":"b","position":3,"mean_rank":2.5,"n_runs":1,'
+    '"n_succeeded":0,"mean_coverage":0.5,"scores":{"s1":null},"ranks":{"s1":2.5},'
+    '"version":"","parameters":{},"label":"b"}],'
+    '"settings":{"alignment":"se3","max_diff_s":0.01},"forced":false,"notes":[],'
+    '"left_out":{},"magnitude":false,"target":0.0}'
+)
+
+
+def test_a_saved_nan_score_of_a_line_with_no_failed_run_is_shown_na() -> None:
+    """An old ranking showed a's successful, unscored run "- (2.5)", the legend's "none
+    succeeded". Every run of a's line succeeded, so its NaN was no score: "n/a (2.5)".
+    b's line has a failed run: its NaN stays "- (2.5)" (it cannot be told apart)."""
+    ranking = decode_json(_SAVED_BEFORE_NA.encode(), Ranking)
+    cells = {row[1]: row[5] for row in ranking_table(ranking).rows}
+    assert cells == {"c": "0.1000 (1)", "a": "n/a (2.5)", "b": "- (2.5)"}
+    assert "n/a (k) = succeeded, no iae to score" in " ".join(
+        ranking_table(ranking).notes[0].split()
+    )
+    a, b = ranking.rows[1:]
+    assert (dict(a.scores), math.isnan(b.scores["s1"])) == ({}, True)
+    pickled = RankingRow(  # as a release before 3486607 pickled a's line
+        algorithm="a", position=2, mean_rank=2.5, n_runs=2, n_succeeded=2,
+        scores={"s1": math.nan, "s2": 0.3}, ranks={"s1": 2.5, "s2": 1.0},
+    )  # fmt: skip
+    assert dict(pickle.loads(pickle.dumps(pickled)).scores) == {"s2": 0.3}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import field
+from typing import Any
 
 from robot_msgs.compare.aggregation import check_counts
 from robot_msgs.compare.configuration import Configuration
@@ -68,6 +69,27 @@ class RankingRow(Msg):
     parameters: Mapping[str, Scalar] = field(default_factory=dict)
     label: str = ""
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Read a NaN score of a line none of whose runs failed as no score ("n/a (k)").
+
+        Rankings saved before 3486607 and 783f442 gave a cell of successful runs with no
+        figure (an RPE's IAE, no reference where others had one) NaN, the "none succeeded"
+        of failed runs, shown "- (k)"; it is now left out of ``scores``. Where every run of
+        the line succeeded, a NaN was such a cell; otherwise it cannot be told from a cell
+        of failed runs (the counts are the line's, not the cell's) and stays NaN.
+        """
+        runs, succeeded, scores = data.get("n_runs"), data.get("n_succeeded"), data.get("scores")
+        if (
+            type(runs) is not int
+            or runs < 1
+            or succeeded != runs
+            or not isinstance(scores, Mapping)
+        ):
+            return data
+        kept = {s: v for s, v in scores.items() if not _no_number(v)}
+        return {**data, "scores": kept} if len(kept) < len(scores) else data
+
     def _validate(self) -> None:
         if self.position < 1:  # 1-based, as Ranking orders its rows
             raise self._fail(field="position", expected="a position >= 1", got=self.position)
@@ -98,6 +120,13 @@ class RankingRow(Msg):
     def success_rate(self) -> float:
         """Share of this algorithm's runs that succeeded; NaN with no runs."""
         return self.n_succeeded / self.n_runs if self.n_runs else math.nan
+
+
+def _no_number(value: object) -> bool:
+    """Whether a saved score is NaN: ``null`` or ``"NaN"`` in JSON, a float NaN otherwise."""
+    if value is None or value == "NaN":
+        return True
+    return isinstance(value, float) and math.isnan(value)
 
 
 @message("compare/Ranking")
