@@ -538,7 +538,7 @@ def test_a_flag_needing_nothing_is_said_apart_from_the_flags_to_type(
         "-p --use_filenames are evo's; here: --plot FILE; --use_filenames: named by file"
     )
     with pytest.raises(SystemExit, match=r"^2$"):
-        main(["ape", "ref.txt", "est.txt", "-v", "--silent"])
+        main(["res", "a.json", "-v", "--silent"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.endswith("-v --silent are evo's; -v: the table is printed; --silent: > /dev/null")
 
@@ -556,6 +556,27 @@ def test_the_answer_to_silent_is_true_the_tables_go_to_stdout(
         main(["res", str(zipped), "--silent"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.endswith("--silent is evo's; here: nothing: > /dev/null")
+
+
+@pytest.mark.parametrize(
+    ("argv", "answer"),
+    [
+        (["ape", "r.txt", "e.txt"], "here: --quiet > /dev/null"),
+        (["rpe", "r.txt", "e.txt"], "here: --quiet > /dev/null"),
+        (["drift", "r.txt", "e.txt"], "here: --quiet > /dev/null"),
+        (["traj", "e.txt"], "here: nothing: > /dev/null"),  # no progress line: no --quiet
+        (["res", "a.json"], "here: nothing: > /dev/null"),
+    ],
+)
+def test_silent_is_answered_with_what_silences_each_command(
+    capsys: pytest.CaptureFixture[str], argv: list[str], answer: str
+) -> None:
+    """evo's --silent prints nothing but warnings and errors. ape, rpe and drift were
+    answered "> /dev/null", which leaves their progress line (stderr, on a terminal, for
+    a step over 2 s): --quiet ends it. traj and res show none, and have no --quiet."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([*argv, "--silent"])
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(f"--silent is evo's; {answer}")
 
 
 def test_our_own_flags_typed_with_evo_underscores_are_answered(

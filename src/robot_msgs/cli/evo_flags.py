@@ -137,13 +137,18 @@ _SAVED_ALIGNED = {
     "--save_as_bag2": "--save-aligned FILE.db3",
 }
 
+#: evo's --silent (no console output but warnings and errors; results and plots still
+#: saved) where a progress line also shows: on a terminal, on stderr, for a step over 2 s.
+_SILENT = {"--silent": "--quiet > /dev/null"}
+
 #: Answers that differ by command, over :data:`EVO_FLAGS`: evo_traj's ``--save_as_*``
 #: typed after ``ape`` mean the aligned estimate (``ape --save`` writes the result and
-#: refuses ``.tum``); evo_traj's ``--merge`` joins its files into one trajectory.
+#: refuses ``.tum``); evo_traj's ``--merge`` joins its files into one trajectory; evo's
+#: ``--silent`` needs ``--quiet`` too where a command shows progress.
 EVO_FLAGS_BY_COMMAND: dict[str, dict[str, str]] = {
-    "ape": _SAVED_ALIGNED,
-    "rpe": _SAVED_ALIGNED,
-    "drift": _SAVED_ALIGNED,
+    "ape": {**_SAVED_ALIGNED, **_SILENT},
+    "rpe": {**_SAVED_ALIGNED, **_SILENT},
+    "drift": {**_SAVED_ALIGNED, **_SILENT},
     "traj": {
         "--merge": "nothing: each FILE stays apart",
         "--ref_file": "--ref REF",
