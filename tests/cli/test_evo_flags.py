@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -923,3 +924,68 @@ def test_another_commands_answer_said_apart_leaves_the_idle_ones(
         "robot-msgs doctor: error: -p --t_max_diff -v are evo's; here: --max-diff 0.1; "
         "-p: ape --plot FILE; -v: the table is printed"
     )
+
+
+# (command, the TUM RGB-D scripts' words after `REF EST`, the error line after "error: ")
+TUM_LINES = [
+    (  # evaluate_ate.py's habits; --offset and --plot are ours too (same meaning)
+        "ape",
+        [*("--offset", "0.0", "--scale", "1.0", "--max_difference", "0.02"), "--verbose"],
+        (
+            "--scale --max_difference --verbose are TUM's; here: --transform-left MATRIX "
+            "--sync one-to-one --max-diff 0.02; --verbose: the table is printed"
+        ),
+    ),
+    (
+        "ape",
+        ["--save_associations", "a.txt", "--plot", "f.png"],
+        "--save_associations is TUM's; here: --save FILE.json",
+    ),
+    (  # evaluate_rpe.py's
+        "rpe",
+        ["--fixed_delta", "--delta", "1", "--delta_unit", "s", "--verbose"],
+        (
+            "--fixed_delta --delta_unit --verbose are TUM's; here: --protocol tum "
+            "--delta-unit s; --verbose: the table is printed"
+        ),
+    ),
+    ("ape", ["--fixed_delta"], "--fixed_delta is TUM's; here: rpe --protocol tum"),
+    ("drift", ["--fixed_delta"], "--fixed_delta is TUM's; here: rpe --protocol tum"),
+    ("rpe", ["--max_pairs", "10000"], "--max_pairs is TUM's; here: nothing: every pair is taken"),
+    (
+        "ape",
+        ["-a", "--max_difference", "0.02"],
+        "-a --max_difference are evo's, TUM's; here: --align se3 --sync one-to-one --max-diff 0.02",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "words", "said"), TUM_LINES, ids=[" ".join(c[1]) for c in TUM_LINES]
+)
+def test_the_tum_scripts_flags_are_answered_as_tums_not_unrecognized(
+    command: str, words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``evaluate_ate.py``'s --max_difference, --scale... were "unrecognized arguments"."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "ref.txt", "est.txt", *words])
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: robot-msgs {command} ")
+    assert err.strip().splitlines()[-1] == f"robot-msgs {command}: error: {said}"
+
+
+def test_tums_scale_answered_with_transform_left_gives_the_scripts_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TUM's ``--scale 2`` is ``--transform-left`` diag(2, 2, 2, 1): evaluate_ate.py's rmse.
+
+    0.183374885 m: an own NumPy check of docs/definitions.md's evaluate_ate.py (associate
+    one-to-one under 0.02 s, Horn's fit, estimate positions times 2) on fr1_xyz rgbdslam.
+    """
+    scale = tmp_path / "scale.txt"
+    scale.write_text("2 0 0 0\n0 2 0 0\n0 0 2 0\n0 0 0 1\n")
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    tum = ["--sync", "one-to-one", "--max-diff", "0.02", "--align", "se3", "--json"]
+    assert main(["ape", ref, est, *tum, "--transform-left", str(scale)]) == 0
+    signal = json.loads(capsys.readouterr().out)["signals"][0]
+    assert signal["stats"]["rms"] == pytest.approx(0.183374885, abs=1e-9)

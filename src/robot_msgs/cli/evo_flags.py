@@ -15,6 +15,10 @@ are flags. :func:`evo_syntax_hint` answers that word order the same way, only wh
 first positional word is exactly one of evo's format names and no such file exists (a
 file named ``tum`` is still read).
 
+The TUM RGB-D benchmark scripts' own flags (``evaluate_ate.py --max_difference``,
+``evaluate_rpe.py --fixed_delta``) are answered the same way, as TUM's
+(:data:`TUM_FLAGS`): they were "unrecognized arguments".
+
 Examples
 --------
 >>> evo_hint(["REF", "EST", "-as", "-r", "trans_part"])
@@ -44,6 +48,7 @@ __all__ = [
     "EVO_FORMATS",
     "EVO_SWITCHES",
     "EVO_WITHOUT",
+    "TUM_FLAGS",
     "evo_hint",
     "evo_spelled",
     "evo_syntax_hint",
@@ -108,6 +113,19 @@ EVO_FLAGS: dict[str, str] = {
     "--debug": "--debug before the command",
 }
 
+#: The TUM RGB-D scripts' flags that evo lacks (evaluate_ate.py, evaluate_rpe.py,
+#: associate.py) -> what to type here (docs/definitions.md, "TUM RGB-D benchmark scripts").
+TUM_FLAGS: dict[str, str] = {
+    "--max_difference": "--sync one-to-one --max-diff SECONDS",  # associate.py's rule
+    "--fixed_delta": "--protocol tum",
+    "--max_pairs": "nothing: every pair is taken",  # --protocol tum is TUM's --max_pairs 0
+    "--scale": "--transform-left MATRIX",  # TUM's positions times s: a 4x4 diag(s, s, s, 1)
+    "--save_associations": "--save FILE.json",  # the result holds the matched poses
+}
+
+#: The TUM scripts' flags that evo has too: said as TUM's beside :data:`TUM_FLAGS`.
+_TUM_ALSO = frozenset({"--verbose", "--delta_unit"})
+
 #: evo's flags with no equivalent here, answered so (not as unrecognized).
 EVO_WITHOUT = (
     "--all_channels",
@@ -167,6 +185,8 @@ _HOMES = ("ape", "rpe", "traj", "res", "drift", "report", "bench", "doctor")
 _MEANT_IN: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(_SAVED_ALIGNED, ("traj",)),
     "--save_results": ("ape", "rpe", "drift"),
+    "--save_associations": ("ape", "rpe", "drift"),
+    "--fixed_delta": ("rpe",),  # drift's --protocol takes kitti or rpg
 }
 
 
@@ -357,7 +377,12 @@ def _spelled_from(
     >>> _spelled_from(["-av", "--plot-mode"], None)
     [('-a', '-av'), ('-v', '-av'), ('--plot_mode', '--plot-mode')]
     """
-    known = {*EVO_FLAGS, *EVO_WITHOUT, *(f for d in EVO_FLAGS_BY_COMMAND.values() for f in d)}
+    known = {
+        *EVO_FLAGS,
+        *TUM_FLAGS,
+        *EVO_WITHOUT,
+        *(f for d in EVO_FLAGS_BY_COMMAND.values() for f in d),
+    }
     out: list[tuple[str, str]] = []
     for word in words:
         flag, eq, value = word.partition("=")
@@ -408,7 +433,7 @@ def evo_hint(
     --rerun --map_tile are evo's
     none here
     """
-    answers = {**EVO_FLAGS, **EVO_FLAGS_BY_COMMAND.get(command, {})}
+    answers = {**EVO_FLAGS, **TUM_FLAGS, **EVO_FLAGS_BY_COMMAND.get(command, {})}
     before = argv[: argv.index("--")] if "--" in argv else argv
     spelled = _spelled_from(before, offered)
     before = [word for word, _ in spelled]
@@ -464,8 +489,10 @@ def _found_said(
     names = list(dict.fromkeys((typed or {}).get(w, w) for f, _ in found for w in f.split()))
     flags = " ".join(names)
     verb = "are" if len(names) > 1 else "is"  # -a -s, answered together
+    tum = [n for n in names if n in TUM_FLAGS]
+    whose = "evo's" if not tum else "TUM's" if set(names) <= {*tum, *_TUM_ALSO} else "evo's, TUM's"
     if len(found) == 1:
-        said = f"{flags} {verb} evo's; here: {found[0][1]}"
+        said = f"{flags} {verb} {whose}; here: {found[0][1]}"
     else:  # each without its aside: one line; what needs nothing said apart, by flag
         answers = _once_each(o.split(" (", 1)[0] for _, o in found if o[:8] != "nothing:")
         # Another command's flag beside the command's own is said apart: `traj -as
@@ -484,7 +511,7 @@ def _found_said(
             if o != o.removeprefix("nothing: ")
         )
         here = [f"here: {ours}"] if ours else []
-        said = "; ".join([f"{flags} {verb} evo's", *here, *apart, *idle])
+        said = "; ".join([f"{flags} {verb} {whose}", *here, *apart, *idle])
     if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
@@ -529,7 +556,13 @@ def evo_words(command: str) -> frozenset[str]:
     True
     """
     return frozenset(
-        {*EVO_FLAGS, *EVO_FLAGS_BY_COMMAND.get(command, {}), *EVO_WITHOUT, *EVO_SWITCHES}
+        {
+            *EVO_FLAGS,
+            *TUM_FLAGS,
+            *EVO_FLAGS_BY_COMMAND.get(command, {}),
+            *EVO_WITHOUT,
+            *EVO_SWITCHES,
+        }
     )
 
 
