@@ -655,6 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Unknown words are answered with the command's usage, evo's flags and
             # evo's format-first word order (`ape tum GT EST`) by name.
             from robot_msgs.cli.evo_flags import evo_hint, evo_syntax_hint  # noqa: PLC0415
+            from robot_msgs.cli.rpg_folder import rpg_folder_hint  # noqa: PLC0415
 
             sub = _subparser(parser, command)
             after = given[given.index(command) + 1 :]
@@ -664,6 +665,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _typographic_hint(after, command),
                 evo_syntax_hint(command, sub, after),
                 evo_hint(after, command, _options_of),
+                rpg_folder_hint(command, after),
             )
             if any(hints):  # and the other unknown flags: one error says them all
                 others = _unknown_said(_unknown_flags(after, command), command, sub)

@@ -1,0 +1,67 @@
+"""rpg_trajectory_evaluation's result folder, answered with the files and flags it means here.
+
+rpg's ``analyze_trajectory_single.py FOLDER`` reads ``FOLDER/stamped_groundtruth.txt``
+and ``FOLDER/stamped_traj_estimate.txt`` (TUM columns), associated by TUM's one-to-one
+rule within 0.02 s, and aligns as ``FOLDER/eval_cfg.yaml`` says (``align_type``:
+sim3, se3, posyaw or none; ``align_num_frames``: the first N frames, -1 all; sim3 on
+all frames without the file). Here REF and EST are files and the alignment a flag:
+``drift FOLDER --protocol rpg`` was told only "the following arguments are required: EST".
+
+Examples
+--------
+>>> rpg_folder_hint("drift", ["gt.txt", "est.txt"]) is None  # files: nothing to answer
+True
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["GROUND_TRUTH", "rpg_folder_hint"]
+
+#: The file that marks an rpg_trajectory_evaluation folder.
+GROUND_TRUTH = "stamped_groundtruth.txt"
+
+#: The commands whose REF EST such a folder stands for.
+_COMMANDS = ("ape", "rpe", "drift", "doctor")
+
+
+def _eval_cfg_flags(config: Path) -> str:
+    """Return our alignment flags for rpg's ``eval_cfg.yaml`` (its defaults without one)."""
+    text = config.read_text(errors="replace") if config.is_file() else ""
+    align = re.search(r"^align_type:\s*['\"]?(\w+)", text, re.MULTILINE)
+    frames = re.search(r"^align_num_frames:\s*(-?\d+)", text, re.MULTILINE)
+    said = f" --align {align.group(1) if align else 'sim3'}"
+    if frames and int(frames.group(1)) > 0:
+        said += f" --n-align {frames.group(1)}"
+    return said
+
+
+def rpg_folder_hint(command: str, words: Sequence[str]) -> str | None:
+    """Return the answer to an rpg folder given as REF or EST, or None.
+
+    ``words`` are those after ``command``; an answer names the folder's two files and
+    the flags that evaluate them as rpg's ``analyze_trajectory_single.py`` does
+    (``drift``: its relative error; ``ape``: its absolute one).
+    """
+    if command not in _COMMANDS:
+        return None
+    folder = next(
+        (Path(w) for w in words if not w.startswith("-") and (Path(w) / GROUND_TRUTH).is_file()),
+        None,
+    )
+    if folder is None:
+        return None
+    estimates = sorted(folder.glob("stamped_traj_estimate*.txt"))  # trials: ...estimate0.txt
+    estimate = folder / (estimates[0].name if estimates else "stamped_traj_estimate.txt")
+    rules = " --protocol rpg" if command == "drift" else " --sync one-to-one --max-diff 0.02"
+    flags = rules + _eval_cfg_flags(folder / "eval_cfg.yaml")
+    return (
+        f"{folder} is rpg_trajectory_evaluation's folder; "
+        f"here: {folder / GROUND_TRUTH} {estimate}{flags}"
+    )

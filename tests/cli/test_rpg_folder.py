@@ -1,0 +1,48 @@
+"""rpg_trajectory_evaluation's folder layout is answered with our files and flags."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+from robot_msgs.cli import main
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _rpg_folder(root: Path, config: str | None) -> Path:
+    folder = root / "MH_01"
+    folder.mkdir()
+    (folder / "stamped_groundtruth.txt").write_text("# timestamp tx ty tz qx qy qz qw\n")
+    (folder / "stamped_traj_estimate.txt").write_text("# timestamp tx ty tz qx qy qz qw\n")
+    if config is not None:
+        (folder / "eval_cfg.yaml").write_text(config)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("command", "config", "flags"),
+    [
+        ("drift", "align_type: posyaw\nalign_num_frames: -1\n", "--protocol rpg --align posyaw"),
+        ("drift", None, "--protocol rpg --align sim3"),  # rpg's defaults: sim3, all frames
+        (
+            "ape",
+            "align_type: se3\nalign_num_frames: 50\n",
+            "--sync one-to-one --max-diff 0.02 --align se3 --n-align 50",
+        ),
+    ],
+)
+def test_an_rpg_folder_is_answered_with_its_two_files_and_eval_cfg_alignment(
+    command: str, config: str | None, flags: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``drift FOLDER --protocol rpg`` said only "the following arguments are required: EST"."""
+    folder = _rpg_folder(tmp_path, config)
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, str(folder), "--protocol", "rpg"][: 2 if command == "ape" else 4])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == (
+        f"robot-msgs {command}: error: {folder} is rpg_trajectory_evaluation's folder; here: "
+        f"{folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt {flags}"
+    )
