@@ -580,18 +580,20 @@ def test_save_refuses_a_name_that_says_another_format(
 
 
 @pytest.mark.parametrize("command", ["ape", "rpe", "drift"])
+@pytest.mark.parametrize(("suffix", "to"), [(".tum", ""), (".txt", " --to tum")])
 def test_save_of_a_trajectory_name_says_save_aligned_writes_it(
-    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    command: str, suffix: str, to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # `ape --save est.tum` (evo's --save_as_tum, in our words) was told only that a result
     # is saved as .json, .npz or .parquet; the estimate it meant is --save-aligned's.
-    out = tmp_path / "aligned.tum"
+    # `.txt`: TUM's `evaluate_ate.py --save aligned.txt` writes the aligned estimate.
+    out = tmp_path / f"aligned{suffix}"
     ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
     assert main([command, ref, est, "--save", str(out)]) == 1
     (err,) = capsys.readouterr().err.splitlines()
     assert err == (
-        f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not '.tum'; "
-        f"--save-aligned {out} writes the estimate as it was compared"
+        f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not {suffix!r}; "
+        f"--save-aligned {out}{to} writes the estimate as it was compared"
     )
     assert not out.exists()
 

@@ -284,7 +284,9 @@ def _check_result_name(save: Path, typed: Path) -> None:
 
     ``ape --save est.tum`` (evo's ``--save_as_tum``, typed as ours) was told only that a
     result is saved as .json, .npz or .parquet; the aligned estimate it meant is written
-    by ``--save-aligned``, named as ``typed`` (``{name}`` kept).
+    by ``--save-aligned``, named as ``typed`` (``{name}`` kept). ``.txt`` is the TUM
+    scripts' name (``evaluate_ate.py --save aligned.txt`` writes the aligned estimate),
+    told with ``--to tum``.
     """
     from robot_msgs.errors import FormatError  # noqa: PLC0415
     from robot_msgs.io.formats import WRITE_SUFFIXES  # noqa: PLC0415
@@ -293,9 +295,11 @@ def _check_result_name(save: Path, typed: Path) -> None:
     try:
         result_format(save, saving=True)
     except FormatError as err:
-        if save.suffix.lower() not in WRITE_SUFFIXES:
+        suffix = save.suffix.lower()
+        if suffix not in WRITE_SUFFIXES and suffix != ".txt":
             raise
-        msg = f"{err}; --save-aligned {typed} writes the estimate as it was compared"
+        to = " --to tum" if suffix == ".txt" else ""
+        msg = f"{err}; --save-aligned {typed}{to} writes the estimate as it was compared"
         raise FormatError(msg) from err
 
 
