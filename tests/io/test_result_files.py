@@ -17,6 +17,7 @@ from robot_msgs.errors import FormatError, MissingDependencyError, OutputExistsE
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.result_files import load_result, result_format, save_result
+from robot_msgs.limits import input_limits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -324,6 +325,23 @@ def _parquet_with_row(path: Path, source: Path, row: int, **cells: object) -> Pa
     changed = pa.Table.from_pylist(rows, schema=table.schema)
     pq.write_table(changed, path)
     return path
+
+
+def test_a_parquet_whose_values_decode_past_the_bound_is_refused_before_reading(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """A dictionary-encoded column of 10^6 equal floats is a few hundred bytes of pages: the
+    bound was checked against the row groups' encoded size (``total_byte_size``), so a
+    7.6 KB file decoded 2e8 floats (3.8 GB resident) before anything was refused."""
+    saved = save_result(tmp_path / "r.parquet", results["ape"])
+    n = 10**6
+    bomb = _parquet_with_row(tmp_path / "bomb.parquet", saved, 0, shape=[n], floats=[0.0] * n)
+    assert bomb.stat().st_size < (1 << 20)  # the 8 MB of zeros are not in the file
+    with (
+        input_limits(max_bytes=2 << 20),
+        pytest.raises(FormatError, match=r"bomb\.parquet: its columns inflate to \d+ bytes, more"),
+    ):
+        load_result(bomb)
 
 
 @pytest.mark.parametrize(
