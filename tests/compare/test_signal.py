@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robot_msgs import from_dict
-from robot_msgs.compare import Signal, error_stats
+from robot_msgs.compare import ErrorSeries, Signal, error_stats
 from robot_msgs.errors import ValidationError
 
 _SAMPLES = st.lists(
@@ -147,3 +147,22 @@ def test_signal_of_refuses_what_error_stats_refuses_naming_the_argument(
     complex number let NumPy's ValueError or TypeError out."""
     with pytest.raises(ValidationError, match=said):
         Signal.of("x", "m", errors, stamps_s=stamps)  # type: ignore[arg-type]
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(-1e9, 1e9), min_size=1, max_size=20),
+    st.data(),
+)
+def test_an_error_series_refuses_a_stamp_that_is_not_finite(
+    stamps: list[float], data: st.DataObject
+) -> None:
+    """A saved .npz whose stamps were float16 (1.3e9 overflows to inf) loaded, and res
+    --plot/--html then printed NumPy's 'invalid value encountered in subtract'."""
+    k = data.draw(st.integers(0, len(stamps) - 1))
+    stamps[k] = data.draw(st.sampled_from([math.inf, -math.inf, math.nan]))
+    errors = np.zeros(len(stamps))
+    with pytest.raises(
+        ValidationError, match=r"Expected finite values, .* at `ErrorSeries\.stamps_s`"
+    ):
+        ErrorSeries(stamps_s=np.array(stamps), errors=errors)

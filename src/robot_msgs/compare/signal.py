@@ -19,6 +19,7 @@ import numpy as np
 
 from robot_msgs.compare.statistics import _SQUARES_SAFE, ErrorStats, _rms, error_stats
 from robot_msgs.msg import Msg, Shape, message
+from robot_msgs.msg.check import all_finite
 from robot_msgs.series import real_array
 from robot_msgs.typing import Float64Array, Int64Array
 
@@ -57,6 +58,13 @@ class ErrorSeries(Msg):
 
     def __len__(self) -> int:
         return int(self.errors.shape[0])
+
+    def _validate(self) -> None:
+        # WHY: every stamp is a matched pose's, and readers drop rows with NaN or inf; a
+        # saved result (an .npz entry of float16 stamps that overflowed) gave inf stamps,
+        # and plotting them printed NumPy's RuntimeWarning (res --plot/--html).
+        if not all_finite(self.stamps_s):
+            raise self._fail(field="stamps_s", expected="finite values", got=self.stamps_s)
 
     @property
     def n_finite(self) -> int:
