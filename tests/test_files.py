@@ -180,6 +180,33 @@ def test_a_fifo_waiting_for_its_reader_says_so_on_a_terminal(
     assert f"{fifo}: waiting for a program to read this FIFO (Ctrl-C stops) ..." in shown
 
 
+def test_a_fifo_no_program_reads_is_refused_not_waited_on_for_ever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ape ... --save FIFO` with no reader blocked in open() for ever (still waiting after
+    7 min), where reading a FIFO with no writer is refused after FIFO_WAIT_S: now so is
+    writing, naming the file, with nothing written and the FIFO left a FIFO."""
+    import re
+
+    from robot_msgs.io import bounded
+    from tests.hostile import deadline
+
+    monkeypatch.setattr(bounded, "FIFO_WAIT_S", 0.2)
+    fifo = tmp_path / "result.json"
+    os.mkfifo(fifo)
+    with (
+        deadline(10),
+        pytest.raises(
+            OutputPathError,
+            match=rf"^{re.escape(str(fifo))}: is a pipe \(FIFO\) that no program opened to "
+            r"read within 0\.2 s: refusing to wait longer \(start the reader first",
+        ),
+    ):
+        write_atomic(fifo, "nobody reads this\n", force=True)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(tmp_path.iterdir()) == [fifo]
+
+
 def test_write_atomic_writes_into_a_character_device(tmp_path: Path) -> None:
     assert write_atomic("/dev/null", "discarded\n").as_posix() == "/dev/null"
     assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)

@@ -322,19 +322,20 @@ def _write_into(target: Path, payload: bytes | bytearray, *, shown: Path) -> Non
 
     Opening a FIFO waits for its reader (a program started later may be the one); as on
     the reading side (:func:`robot_msgs.io.bounded.read_input`), the wait is named on a
-    terminal after 2 s, where it was silent, and Ctrl-C ends it.
+    terminal after 2 s, where it was silent, Ctrl-C ends it, and after
+    :data:`~robot_msgs.io.bounded.FIFO_WAIT_S` it is refused (:func:`_open_fifo`).
     """
     try:
         if stat.S_ISFIFO(target.stat().st_mode):
-            import sys  # noqa: PLC0415 - only for a FIFO
-
-            from robot_msgs.progress import Stage  # noqa: PLC0415
+            from robot_msgs.progress import Stage  # noqa: PLC0415 - only for a FIFO
 
             waiting = f"{shown}: waiting for a program to read this FIFO (Ctrl-C stops)"
             with Stage(waiting, stream=sys.stderr):
-                fd = os.open(target, os.O_WRONLY | _CLOEXEC)
+                fd = _open_fifo(target, shown)
         else:
             fd = os.open(target, os.O_WRONLY | _CLOEXEC)
+    except OutputPathError:
+        raise
     except OSError as err:
         raise _named(err, shown) from err
     try:
@@ -343,6 +344,43 @@ def _write_into(target: Path, payload: bytes | bytearray, *, shown: Path) -> Non
         raise _named(err, shown) from err
     finally:
         os.close(fd)
+
+
+def _open_fifo(target: Path, shown: Path) -> int:
+    """Open the FIFO ``target`` to write once a program reads it, or refuse after FIFO_WAIT_S.
+
+    WHY: the open blocks until a reader comes, and nothing bounded it: ``ape ... --save
+    FIFO`` with no reader hung for ever, no error in a batch or CI (measured: still
+    waiting after 7 min), where reading a FIFO with no writer is refused after
+    ``FIFO_WAIT_S``. Without a reader a non-blocking open fails (ENXIO), so it is tried
+    every 20 ms; the descriptor is made blocking again for the writes.
+    """
+    import time  # noqa: PLC0415 - only for a FIFO
+
+    from robot_msgs.io import bounded  # noqa: PLC0415
+
+    deadline = time.monotonic() + bounded.FIFO_WAIT_S
+    while (fd := _open_if_read(target)) is None:
+        if time.monotonic() >= deadline:
+            msg = (
+                f"{shown}: is a pipe (FIFO) that no program opened to read within "
+                f"{bounded.FIFO_WAIT_S:g} s: refusing to wait longer (start the reader first, "
+                "or give a file)"
+            )
+            raise OutputPathError(msg)
+        time.sleep(0.02)
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _open_if_read(fifo: Path) -> int | None:
+    """Open ``fifo`` to write without waiting: ``None`` while no program has it open to read."""
+    try:
+        return os.open(fifo, os.O_WRONLY | os.O_NONBLOCK | _CLOEXEC)
+    except OSError as err:
+        if err.errno == errno.ENXIO:
+            return None
+        raise
 
 
 def _write_all(fd: int, payload: bytes | bytearray) -> None:
