@@ -253,3 +253,13 @@ def test_an_example_file_is_named_as_given_in_errors(fmt: str) -> None:
     ]
     with pytest.raises(FormatError, match=r"^example:fr1_xyz/rgbdslam\.tum, line 2: expected"):
         read_inputs(inputs)
+
+
+def test_a_loop_of_links_with_its_format_given_is_named_not_a_bug(tmp_path: Path) -> None:
+    """With the format given (nothing read to detect it) Path.resolve() came first and
+    raised RuntimeError on Python < 3.13: ape --ref-format kitti LOOP exited 70."""
+    loop = tmp_path / "a.txt"
+    (tmp_path / "b.txt").symlink_to(loop)
+    loop.symlink_to(tmp_path / "b.txt")
+    with pytest.raises(OSError, match="Too many levels of symbolic links"):
+        read_inputs([InputFile(path=str(loop), fmt="kitti")])

@@ -12,6 +12,7 @@ estimate that started metres apart were compared in two different frames.
 from __future__ import annotations
 
 import math
+import os
 import stat
 import warnings
 from dataclasses import dataclass
@@ -34,7 +35,6 @@ from robot_msgs.io.geodetic import LATITUDE_BOUND_DEG, LONGITUDE_BOUND_DEG
 from robot_msgs.io.side_by_side import can_run_side_by_side, side_by_side
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Sequence
 
     from robot_msgs.io.clean import RepeatedStamps
@@ -169,7 +169,7 @@ def read_inputs(
     frames = geo_frames(fixes, geo_origin=geo_origin, crs=crs)
     keys = [
         (
-            str(file.resolve()),
+            os.path.realpath(file),  # Path.resolve() raised RuntimeError on a loop of links
             fmt,
             topic,
             given.times_path,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,7 +31,6 @@ from robot_msgs.report.table_renderers import csv_cell
 from robot_msgs.runs.rank import MIXED, average_ranks
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.comparison import Comparison
@@ -73,7 +73,9 @@ def load_saved_results(paths: Sequence[str | os.PathLike[str]]) -> list[NamedRes
     out: list[NamedResult] = []
     given: dict[Path, str] = {}
     for path in paths:
-        resolved = Path(path).resolve()
+        # realpath, not Path.resolve(): that raised RuntimeError on a loop of links (a bug
+        # exit) before Python 3.13; the reader below names the loop
+        resolved = Path(os.path.realpath(path))
         if resolved in given:
             again = (
                 f"{path}: the same file as {given[resolved]} ({resolved}), given twice: "
