@@ -148,3 +148,27 @@ def test_resources_refuse_an_infinite_sample(tmp_path: Path, column: str) -> Non
         read_resources(_write(tmp_path / "r.csv", f"{header}0,1,1,inf\n1,1,1,5\n"))
     log = read_resources(_write(tmp_path / "e.csv", f"{header}0,1,1,\n1,1,1,5\n"))
     assert math.isnan(getattr(log, column)[0])  # an empty cell is still unknown
+
+
+def test_logs_of_stamps_near_float64s_limits_raise_no_numpy_warning(tmp_path: Path) -> None:
+    """The order checks subtracted neighbours (np.diff) and the latency subtracted
+    acquisition from availability: stamps of -1e308 and 1e308 printed NumPy's 'overflow
+    encountered in subtract' (report: a bug, exit 70, under -W error). The order is
+    compared now; a latency past float64 is refused, naming its line."""
+    import warnings
+
+    extremes = "-1e308,5,5\n1e308,5,5\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resources = read_resources(
+            _write(tmp_path / "r.csv", "time_s,cpu_percent,rss_bytes\n" + extremes)
+        )
+        tracking = read_tracking(
+            _write(tmp_path / "t.csv", "time_s,event\n-1e308,lost\n1e308,recovered\n")
+        )
+        with pytest.raises(
+            FormatError,
+            match=r"timing\.csv:2: column `available_s`: expected a latency within float64's range",
+        ):
+            read_timing(_write(tmp_path / "timing.csv", TIMING_HEADER + "0,-1e308,-1e308,1e308\n"))
+    assert resources.time_s.tolist() == tracking.stamps_s.tolist() == [-1e308, 1e308]
