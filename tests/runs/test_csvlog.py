@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs.csvlog import read_csv_table
@@ -125,3 +127,27 @@ def test_a_log_in_utf16_is_said_to_be_one(tmp_path: Path) -> None:
     path.write_bytes("time_s,cpu_percent\n0,50\n".encode("utf-16"))
     with pytest.raises(FormatError, match=r"resources\.csv: the file is UTF-16 text, not UTF-8"):
         read_csv_table(path, required=("time_s", "cpu_percent"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["\u0665", "\uff15", "\U0001d7d3", "5\x00", "\x005", "\u00b2"]),
+    st.integers(0, 2),
+    st.booleans(),
+)
+def test_a_number_cell_with_a_non_ascii_character_or_a_nul_is_refused(
+    tmp_path_factory: pytest.TempPathFactory, cell: str, column: int, other_rows_text: bool
+) -> None:
+    """NumPy's loadtxt read the Arabic-Indic digit '٥' as 5 (float() reads any Unicode
+    digit) and '5<NUL>' as 5 (its strings drop trailing NULs): a resources.csv of them
+    loaded in silence, where the trajectory readers refuse them."""
+    names = ("time_s", "cpu_percent", "rss_bytes")
+    cells = ["0.5", "50", "1e8"]
+    cells[column] = cell
+    rows = "1.5,60,2e8\n" if other_rows_text else ""
+    path = tmp_path_factory.mktemp("log") / "resources.csv"
+    path.write_text(f"{','.join(names)}\n{','.join(cells)}\n{rows}", encoding="utf-8")
+    with pytest.raises(
+        FormatError, match=rf"resources\.csv:2: column `{names[column]}`: expected a number \("
+    ):
+        read_resources(path)

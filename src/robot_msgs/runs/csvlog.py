@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
-from robot_msgs.io.table import shown_token
+from robot_msgs.io.table import non_ascii_note, shown_token
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -154,6 +154,8 @@ def read_csv_table(
         raise FormatError(msg)
     body = "\n".join(content[1:])
     table = CsvTable(path=path, columns={}, rows=len(content) - 1, lines=lines)
+    if not body.isascii() or "\x00" in body:
+        _refuse_odd_number(table, header, content[1:], text)
     if table.rows and not any(name in text for name in header):
         numbers = _all_numbers(body, len(header))
         if numbers is not None:  # the common case: parsed in C, checked below as columns
@@ -192,6 +194,24 @@ def read_csv_table(
             raise table.fail(row, name, "a finite number", str(column[row]))
         table.columns[name] = values
     return table
+
+
+def _refuse_odd_number(
+    table: CsvTable, header: list[str], rows: list[str], text: tuple[str, ...]
+) -> None:
+    """Refuse a numeric cell holding a non-ASCII character or a NUL byte.
+
+    WHY: NumPy read both as a number without a word: ``loadtxt`` took the Arabic-Indic
+    digit ``٥`` as 5 (Python's ``float`` reads any Unicode digit) and ``5<NUL>`` as 5 (its
+    strings drop trailing NULs), where the trajectory readers refuse them.
+    """
+    for row, line in enumerate(rows):
+        for index, cell in enumerate(line.split(",")):
+            name = header[index] if index < len(header) else None
+            if name is None or name in text or (cell.isascii() and "\x00" not in cell):
+                continue
+            note = non_ascii_note(cell) or " (a NUL byte in it)"
+            raise table.fail(row, name, f"a number{note}", cell.strip())
 
 
 def _all_numbers(body: str, ncols: int) -> Float64Array | None:
