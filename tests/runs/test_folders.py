@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from robot_msgs.errors import DataWarning, FormatError
 from robot_msgs.limits import input_limits
 from robot_msgs.runs import discover_runs, load_run, load_runs
-from robot_msgs.runs.folders import PathResolver, is_run_folder
+from robot_msgs.runs.folders import PathResolver, is_run_folder, regular_file
 from robot_msgs.runs.spec import natural_key
 from tests.runs.tree import make_tree
 
@@ -484,3 +484,17 @@ def test_a_folder_whose_path_the_system_refuses_is_named_by_the_root_and_its_dep
     )
     with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
         discover_runs(root)
+
+
+@pytest.mark.parametrize("name", ["meta.json", "timing.csv"])
+def test_a_folder_where_a_runs_file_belongs_is_named_in_a_warning(
+    tmp_path: Path, name: str
+) -> None:
+    """A folder named meta.json or timing.csv was passed over without a word (the run
+    lost its metadata or its latency), where a pipe or a device there is named."""
+    folder = tmp_path / name
+    folder.mkdir()
+    with pytest.warns(
+        DataWarning, match=rf"{re.escape(str(folder))}: is a directory, not a regular file"
+    ):
+        assert not regular_file(folder, name)

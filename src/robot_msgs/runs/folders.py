@@ -267,9 +267,9 @@ def _trajectory_in(listing: Listing, stem: str) -> Path | None:
 def regular_file(path: Path, what: str) -> bool:
     """Whether ``path`` is a regular file to read; a special file there is named in a warning.
 
-    A run folder's ``meta.json`` or log that is a pipe or a device is not read (a pipe
-    without a writer would block, a device has no end) and the warning says so, so it
-    is not skipped unseen.
+    A run folder's ``meta.json`` or log that is a pipe, a device or a folder is not read
+    (a pipe without a writer would block, a device has no end) and the warning says so,
+    so it is not skipped unseen.
 
     Examples
     --------
@@ -283,7 +283,8 @@ def regular_file(path: Path, what: str) -> bool:
     """
     if path.is_file():
         return True
-    kind = stream_kind(path)
+    # a folder was passed over without a word (its run lost its latency or metadata)
+    kind = "a directory" if path.is_dir() else stream_kind(path)
     if kind is not None:
         warnings.warn(
             f"{path}: is {kind}, not a regular file: not read as the run's {what}",
@@ -475,7 +476,7 @@ def run_from_folder(
     meta_path = folder / "meta.json"
     kind = listing.kinds.get("meta.json")
     broken = ""
-    if kind == "file" or (kind == "other" and regular_file(meta_path, "meta.json")):
+    if kind == "file" or (kind in ("other", "dir") and regular_file(meta_path, "meta.json")):
         try:
             meta = read_meta(meta_path)
             for key in PATH_KEYS:
