@@ -112,8 +112,22 @@ def test_a_saved_nan_score_of_a_line_with_no_failed_run_is_shown_na() -> None:
     )
     a, b = ranking.rows[1:]
     assert (dict(a.scores), math.isnan(b.scores["s1"])) == ({}, True)
-    pickled = RankingRow(  # as a release before 3486607 pickled a's line
+    row = RankingRow(
         algorithm="a", position=2, mean_rank=2.5, n_runs=2, n_succeeded=2,
-        scores={"s1": math.nan, "s2": 0.3}, ranks={"s1": 2.5, "s2": 1.0},
+        scores={"s2": 0.3}, ranks={"s1": 2.5, "s2": 1.0},
     )  # fmt: skip
-    assert dict(pickle.loads(pickle.dumps(pickled)).scores) == {"s2": 0.3}
+    rebuild, (cls, fields) = row.__reduce__()  # what unpickling calls
+    pickled = {**fields, "scores": {"s1": math.nan, "s2": 0.3}}  # as a release before 3486607
+    back = rebuild(cls, pickled)
+    assert isinstance(back, RankingRow)
+    assert dict(back.scores) == {"s2": 0.3}
+
+
+def test_a_nan_score_in_a_line_none_of_whose_runs_failed_is_refused() -> None:
+    """Read back, such a NaN is no score ("n/a", ``RankingRow._upgrade``): a row made with
+    one changed in a JSON or pickle round trip ("- (k)", then "n/a (k)"). A line with a
+    failed run keeps its NaN: that sequence's runs may all have failed."""
+    with pytest.raises(ValidationError, match=r"Expected no NaN score .* at `RankingRow.scores`"):
+        _row(n_runs=2, n_succeeded=2).replace(scores={"s1": math.nan})
+    kept = _row(n_runs=2, n_succeeded=1).replace(scores={"s1": math.nan})
+    assert pickle.loads(pickle.dumps(kept)) == kept

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import pickle
 from typing import TYPE_CHECKING
 
 import pytest
 
+import robot_msgs
 from robot_msgs.compare import Comparison, RunReport, error_stats
 from robot_msgs.errors import SettingsMismatchError, ValidationError
 from robot_msgs.report.tables import ranking_table
@@ -383,6 +385,20 @@ def test_a_successful_run_without_a_reference_is_shown_na_not_as_failed() -> Non
         assert cells == {"c": "- (2.5)", "a": "0.1000 (1)", "b": "n/a (2.5)"}
         legend = " ".join(table.notes[0].split())
         assert "n/a (k) = succeeded, no rms to score: ranked last)." in legend
+
+
+def test_a_successful_run_without_the_ranked_comparison_is_na_and_the_ranking_round_trips() -> None:
+    """b's run succeeded with a reference but its report has no APE (an RPE alone): its
+    cell was NaN, shown "- (2)", "none succeeded" of a line whose run succeeded; saved
+    and read back (``RankingRow._upgrade``) it was "n/a (2)", unequal to the ranking."""
+    runs = [_run("a", "s1", 0.1), _run("b", "s1", None).replace(comparisons={"rpe": _rpe(0.3)})]
+    ranking = rank_algorithms(runs, metric="ape:translation")
+    assert ranking is not None
+    b = ranking.rows[1]
+    assert (b.algorithm, dict(b.scores), dict(b.ranks)) == ("b", {}, {"s1": 2.0})
+    assert {row[1]: row[5] for row in ranking_table(ranking).rows}["b"] == "n/a (2)"
+    assert robot_msgs.from_json(robot_msgs.to_json(ranking)) == ranking
+    assert pickle.loads(pickle.dumps(ranking)) == ranking
 
 
 def test_a_count_is_no_statistic_to_rank_by_and_a_tie_is_said() -> None:

@@ -40,9 +40,10 @@ class RankingRow(Msg):
         runs on the ranked sequences, failed ones included (NaN: none said one).
     scores : mapping of str to float, the ranked figure's unit
         ``scores[sequence]``: the median over the algorithm's successful runs of that
-        sequence of the ranked figure (NaN: no successful evaluable run; absent where it
-        ran, ranked, but its successful runs have no such figure: no reference where
-        others had one, an IAE of overlapping pairs).
+        sequence of the ranked figure (NaN: no successful evaluable run, so never in a
+        line none of whose runs failed; absent where it ran, ranked, but its successful
+        runs have no such figure: no reference where others had one, an IAE of
+        overlapping pairs, a report without the ranked comparison).
     ranks : mapping of str to float
         ``ranks[sequence]``: its rank among the algorithms on that sequence (1 is best,
         ties share the mean rank; an algorithm that ran but has no score takes the worst
@@ -82,8 +83,7 @@ class RankingRow(Msg):
         runs, succeeded, scores = data.get("n_runs"), data.get("n_succeeded"), data.get("scores")
         if (
             type(runs) is not int
-            or runs < 1
-            or succeeded != runs
+            or not _none_failed(runs, succeeded)
             or not isinstance(scores, Mapping)
         ):
             return data
@@ -105,6 +105,16 @@ class RankingRow(Msg):
             raise self._fail(
                 field="mean_coverage", expected="a share in [0, 1] or NaN", got=self.mean_coverage
             )
+        # WHY: such a NaN was read back as no score (``_upgrade``): a row made with one
+        # changed in a JSON or pickle round trip, "- (k)" before and "n/a (k)" after.
+        if _none_failed(self.n_runs, self.n_succeeded) and any(
+            math.isnan(v) for v in self.scores.values()
+        ):
+            expected = (
+                f"no NaN score in a line none of whose runs failed (n_runs = n_succeeded = "
+                f"{self.n_runs}): a sequence of successful runs with no score is left out"
+            )
+            raise self._fail(field="scores", expected=expected, got=dict(self.scores))
 
     @property
     def name(self) -> str:
@@ -120,6 +130,11 @@ class RankingRow(Msg):
     def success_rate(self) -> float:
         """Share of this algorithm's runs that succeeded; NaN with no runs."""
         return self.n_succeeded / self.n_runs if self.n_runs else math.nan
+
+
+def _none_failed(runs: int, succeeded: object) -> bool:
+    """Whether a line has runs and none failed: a NaN score there can only be no score."""
+    return runs >= 1 and succeeded == runs
 
 
 def _no_number(value: object) -> bool:

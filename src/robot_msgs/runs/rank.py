@@ -322,9 +322,10 @@ class RankingTally:
             ):
                 # Successful runs there, none scored: no score, not the NaN of failed runs
                 # (the table said "none succeeded" of an RPE's IAE, and of runs with no
-                # reference where others had one: walks).
+                # reference where others had one: walks), nor of runs whose report lacks
+                # the ranked comparison: any successful run and no value is no score.
                 group = groups[configuration, sequence]
-                if (group.n_unscored or group.n_unreferenced) and not group.values:
+                if group.n_succeeded and not group.values:
                     del scores[configuration][sequence]
                 ranks[configuration][sequence] = rank
         rows = []
