@@ -949,8 +949,24 @@ TUM_LINES = [
             "--delta-unit s; --verbose: the table is printed"
         ),
     ),
-    ("ape", ["--fixed_delta"], "--fixed_delta is TUM's; here: rpe --protocol tum"),
-    ("drift", ["--fixed_delta"], "--fixed_delta is TUM's; here: rpe --protocol tum"),
+    # evaluate_rpe.py's default unit is s, ours evo's f: said unless a unit is typed
+    ("ape", ["--fixed_delta"], "--fixed_delta is TUM's; here: rpe --protocol tum --delta-unit s"),
+    (
+        "drift",
+        ["--fixed_delta"],
+        "--fixed_delta is TUM's; here: rpe --protocol tum --delta-unit s",
+    ),
+    (
+        "rpe",
+        ["--fixed_delta", "--delta", "1"],
+        "--fixed_delta is TUM's; here: --protocol tum --delta-unit s",
+    ),
+    (
+        "rpe",
+        ["--fixed_delta", "--delta_unit", "m"],
+        "--fixed_delta --delta_unit are TUM's; here: --protocol tum --delta-unit m",
+    ),
+    ("rpe", ["--fixed_delta", "--delta-unit", "f"], "--fixed_delta is TUM's; here: --protocol tum"),
     ("rpe", ["--max_pairs", "10000"], "--max_pairs is TUM's; here: nothing: every pair is taken"),
     (
         "ape",

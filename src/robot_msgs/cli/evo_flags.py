@@ -117,7 +117,7 @@ EVO_FLAGS: dict[str, str] = {
 #: associate.py) -> what to type here (docs/definitions.md, "TUM RGB-D benchmark scripts").
 TUM_FLAGS: dict[str, str] = {
     "--max_difference": "--sync one-to-one --max-diff SECONDS",  # associate.py's rule
-    "--fixed_delta": "--protocol tum",
+    "--fixed_delta": "--protocol tum --delta-unit s",  # without --delta_unit: TUM's seconds
     "--max_pairs": "nothing: every pair is taken",  # --protocol tum is TUM's --max_pairs 0
     "--scale": "--transform-left MATRIX",  # TUM's positions times s: a 4x4 diag(s, s, s, 1)
     "--save_associations": "--save FILE.json",  # the result holds the matched poses
@@ -125,6 +125,12 @@ TUM_FLAGS: dict[str, str] = {
 
 #: The TUM scripts' flags that evo has too: said as TUM's beside :data:`TUM_FLAGS`.
 _TUM_ALSO = frozenset({"--verbose", "--delta_unit"})
+
+#: evaluate_rpe.py's default unit, said with ``--fixed_delta`` unless a unit is typed: our
+#: default is evo's frames, so ``rpe --fixed_delta`` answered ``--protocol tum`` alone paired
+#: poses 1 frame apart where the script pairs them 1 s apart.
+_TUM_UNIT = " --delta-unit s"
+_UNIT_FLAGS = ("--delta_unit", "-u", "--delta-unit")
 
 #: evo's flags with no equivalent here, answered so (not as unrecognized).
 EVO_WITHOUT = (
@@ -448,6 +454,7 @@ def evo_hint(
         found.append((" ".join(combined[0]), combined[1]))
     switches: list[str] = []
     without: list[str] = []
+    unit_typed = any(word.split("=", 1)[0] in _UNIT_FLAGS for word in before)
     for at, word in enumerate(before):
         flag = word.split("=", 1)[0]
         following = before[at + 1] if at + 1 < len(before) else None
@@ -457,9 +464,10 @@ def evo_hint(
             value = word.split("=", 1)[1] if "=" in word else following or "-"
             own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
             homes = _HOMES if own else _MEANT_IN.get(flag, _HOMES)
-            found.append(
-                (flag, _placed(_with_value(answers[flag], value), command, offered, homes))
-            )
+            ours = answers[flag]
+            if flag == "--fixed_delta" and unit_typed:  # the unit typed is answered itself
+                ours = ours.removesuffix(_TUM_UNIT)
+            found.append((flag, _placed(_with_value(ours, value), command, offered, homes)))
         elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
         elif flag in EVO_WITHOUT:
