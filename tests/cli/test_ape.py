@@ -579,8 +579,13 @@ def test_save_refuses_a_name_that_says_another_format(
     assert not out.exists()
 
 
-@pytest.mark.parametrize("command", ["ape", "rpe", "drift"])
-@pytest.mark.parametrize(("suffix", "to"), [(".tum", ""), (".txt", " --to tum")])
+@pytest.mark.parametrize(
+    ("command", "suffix", "to"),
+    [
+        *((command, ".tum", "") for command in ("ape", "rpe", "drift")),
+        ("ape", ".txt", " --to tum"),
+    ],
+)
 def test_save_of_a_trajectory_name_says_save_aligned_writes_it(
     command: str, suffix: str, to: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -595,6 +600,20 @@ def test_save_of_a_trajectory_name_says_save_aligned_writes_it(
         f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not {suffix!r}; "
         f"--save-aligned {out}{to} writes the estimate as it was compared"
     )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["rpe", "drift"])
+def test_save_txt_after_rpe_is_not_pointed_at_the_aligned_estimate(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # evaluate_rpe.py's --save errors.txt writes each pair's errors, which the result
+    # holds; it was told --save-aligned errors.txt --to tum, the estimate.
+    out = tmp_path / "errors.txt"
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main([command, ref, est, "--save", str(out)]) == 1
+    (err,) = capsys.readouterr().err.splitlines()
+    assert err == f"ERROR: {out}: a result is saved as .json, .npz or .parquet, not '.txt'"
     assert not out.exists()
 
 

@@ -279,14 +279,15 @@ def _named(template: Path | None, flag: str, estimate: str, *, several: bool) ->
     return Path(text.replace("{name}", estimate))
 
 
-def _check_result_name(save: Path, typed: Path) -> None:
+def _check_result_name(save: Path, typed: Path, command: str) -> None:
     """Refuse a ``--save`` name that says another format; a trajectory's names ``--save-aligned``.
 
     ``ape --save est.tum`` (evo's ``--save_as_tum``, typed as ours) was told only that a
     result is saved as .json, .npz or .parquet; the aligned estimate it meant is written
-    by ``--save-aligned``, named as ``typed`` (``{name}`` kept). ``.txt`` is the TUM
-    scripts' name (``evaluate_ate.py --save aligned.txt`` writes the aligned estimate),
-    told with ``--to tum``.
+    by ``--save-aligned``, named as ``typed`` (``{name}`` kept). ``ape --save x.txt`` is
+    ``evaluate_ate.py``'s (it writes the aligned estimate), told with ``--to tum``; after
+    ``rpe`` it is ``evaluate_rpe.py``'s, each pair's errors, which the result holds: not
+    pointed at ``--save-aligned``.
     """
     from robot_msgs.errors import FormatError  # noqa: PLC0415
     from robot_msgs.io.formats import WRITE_SUFFIXES  # noqa: PLC0415
@@ -296,7 +297,7 @@ def _check_result_name(save: Path, typed: Path) -> None:
         result_format(save, saving=True)
     except FormatError as err:
         suffix = save.suffix.lower()
-        if suffix not in WRITE_SUFFIXES and suffix != ".txt":
+        if suffix not in WRITE_SUFFIXES and (suffix, command) != (".txt", "ape"):
             raise
         to = " --to tum" if suffix == ".txt" else ""
         msg = f"{err}; --save-aligned {typed}{to} writes the estimate as it was compared"
@@ -354,7 +355,9 @@ def prepare_outputs(args: argparse.Namespace, estimates: Sequence[str] = ()) -> 
     for name in names:
         save = _named(args.save, "--save", name, several=several)
         if save is not None:
-            _check_result_name(save, args.save)  # a name saying another format: refused now
+            _check_result_name(
+                save, args.save, getattr(args, "command", "")
+            )  # another format's: refused now
         aligned = _named(aligned_flag, "--save-aligned", name, several=several)
         fmt, files = "", list[Path]()
         if aligned is not None:
