@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pytest
@@ -46,3 +47,26 @@ def test_an_rpg_folder_is_answered_with_its_two_files_and_eval_cfg_alignment(
         f"robot-msgs {command}: error: {folder} is rpg_trajectory_evaluation's folder; here: "
         f"{folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt {flags}"
     )
+
+
+def test_a_huge_eval_cfg_is_read_only_at_its_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 1 GiB eval_cfg.yaml was read whole for the hint (42 s, 2.1 GB of memory)."""
+    folder = _rpg_folder(tmp_path, "align_type: posyaw\n")
+    with (folder / "eval_cfg.yaml").open("r+b") as file:
+        file.truncate(1 << 40)  # sparse: 1 TiB said, nothing written
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["drift", str(folder)])
+    assert capsys.readouterr().err.rstrip().endswith("--protocol rpg --align posyaw")
+
+
+def test_an_eval_cfg_that_is_a_fifo_or_a_folder_is_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Neither blocks nor fails: rpg's defaults are said, as without the file."""
+    folder = _rpg_folder(tmp_path, None)
+    os.mkfifo(folder / "eval_cfg.yaml")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["drift", str(folder)])
+    assert capsys.readouterr().err.rstrip().endswith("--protocol rpg --align sim3")
