@@ -928,18 +928,37 @@ def test_another_commands_answer_said_apart_leaves_the_idle_ones(
 
 # (command, the TUM RGB-D scripts' words after `REF EST`, the error line after "error: ")
 TUM_LINES = [
-    (  # evaluate_ate.py's habits; --offset and --plot are ours too (same meaning)
+    (  # evaluate_ate.py's habits; --offset and --plot are ours too (same meaning);
+        # the script always fits SE(3), ours aligns nothing unless told: --align se3
         "ape",
         [*("--offset", "0.0", "--scale", "1.0", "--max_difference", "0.02"), "--verbose"],
         (
             "--scale --max_difference --verbose are TUM's; here: --transform-left MATRIX "
-            "--sync one-to-one --max-diff 0.02; --verbose: the table is printed"
+            "--sync one-to-one --max-diff 0.02 --align se3; --verbose: the table is printed"
         ),
     ),
     (
         "ape",
         ["--save_associations", "a.txt", "--plot", "f.png"],
-        "--save_associations is TUM's; here: --save FILE.json",
+        "--save_associations is TUM's; here: --save FILE.json --align se3",
+    ),
+    (  # an alignment typed is kept: no second --align
+        "ape",
+        ["--align", "sim3", "--max_difference", "0.02"],
+        "--max_difference is TUM's; here: --sync one-to-one --max-diff 0.02",
+    ),
+    (
+        "ape",
+        ["--no_align", "--max_difference", "0.02"],
+        (
+            "--no_align --max_difference are evo's, TUM's; here: --sync one-to-one "
+            "--max-diff 0.02; --no_align: it is the default"
+        ),
+    ),
+    (
+        "rpe",
+        ["--max_difference", "0.02"],
+        "--max_difference is TUM's; here: --sync one-to-one --max-diff 0.02",
     ),
     (  # evaluate_rpe.py's
         "rpe",
@@ -1005,3 +1024,19 @@ def test_tums_scale_answered_with_transform_left_gives_the_scripts_number(
     assert main(["ape", ref, est, *tum, "--transform-left", str(scale)]) == 0
     signal = json.loads(capsys.readouterr().out)["signals"][0]
     assert signal["stats"]["rms"] == pytest.approx(0.183374885, abs=1e-9)
+
+
+def test_tums_max_difference_answered_for_ape_gives_evaluate_ate_number(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The answer, pasted, gives evaluate_ate.py's rmse: 0.013473468 m (the check above).
+
+    Without ``--align se3`` (the script always fits it) the line gave 0.0201 m.
+    """
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", ref, est, "--max_difference", "0.02"])
+    answer = capsys.readouterr().err.strip().splitlines()[-1].split("; here: ")[1]
+    assert main(["ape", ref, est, *answer.split(), "--json"]) == 0
+    signal = json.loads(capsys.readouterr().out)["signals"][0]
+    assert signal["stats"]["rms"] == pytest.approx(0.013473468, abs=1e-9)
