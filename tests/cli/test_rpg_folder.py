@@ -70,3 +70,14 @@ def test_an_eval_cfg_that_is_a_fifo_or_a_folder_is_not_read(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["drift", str(folder)])
     assert capsys.readouterr().err.rstrip().endswith("--protocol rpg --align sim3")
+
+
+def test_a_word_too_long_for_a_file_name_is_no_rpg_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A 300-character --label ended "NAME/stamped_groundtruth.txt: file name too long"."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    assert main(["ape", ref, est, "--label", "a" * 300]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "ERROR: --label names the estimates in --plot's legend; give --plot FILE too"
+    )

@@ -61,6 +61,19 @@ def _eval_cfg_flags(config: Path) -> str:
     return said
 
 
+def _holds_rpg(word: str) -> bool:
+    """Whether ``word`` names a folder holding :data:`GROUND_TRUTH`; False where it cannot.
+
+    Every word is looked at, before the command line is parsed: ``Path.is_file`` raises
+    for a name too long or a folder not searchable (``ape R E --label`` with a 300-character
+    name ended "NAME/stamped_groundtruth.txt: file name too long", a file never typed).
+    """
+    try:
+        return (Path(word) / GROUND_TRUTH).is_file()
+    except OSError:
+        return False
+
+
 def rpg_folder_hint(command: str, words: Sequence[str]) -> str | None:
     """Return the answer to an rpg folder given as REF or EST, or None.
 
@@ -70,10 +83,7 @@ def rpg_folder_hint(command: str, words: Sequence[str]) -> str | None:
     """
     if command not in _COMMANDS:
         return None
-    folder = next(
-        (Path(w) for w in words if not w.startswith("-") and (Path(w) / GROUND_TRUTH).is_file()),
-        None,
-    )
+    folder = next((Path(w) for w in words if not w.startswith("-") and _holds_rpg(w)), None)
     if folder is None:
         return None
     estimates = sorted(folder.glob("stamped_traj_estimate*.txt"))  # trials: ...estimate0.txt
