@@ -169,23 +169,27 @@ def test_evaluate_of_several_rpes_equals_rpe_for_each_delta() -> None:
         )
 
 
-def test_a_delta_in_seconds_on_frame_indices_is_refused() -> None:
-    """KITTI without its times file: "1 s" counted 1 frame (4540 pairs where 454 are)."""
-    n = 30
+def _frames_along_x(n: int) -> PoseTrajectory:
+    """``n`` poses 1 m apart along x, stamped by frame index (KITTI without its times)."""
     t = np.arange(float(n))
-    traj = PoseTrajectory(
+    return PoseTrajectory(
         stamps_s=t,
         positions_xyz=np.stack([t, 0 * t, 0 * t], axis=1),
         orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
         stamps_are_frames=True,
     )
+
+
+def test_a_delta_in_seconds_on_frame_indices_is_refused() -> None:
+    """KITTI without its times file: "1 s" counted 1 frame (4540 pairs where 454 are)."""
+    traj = _frames_along_x(30)
     seconds = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s"),))
     with pytest.raises(ValidationError, match="stamps are frame indices") as caught:
         evaluate(traj, traj, EvaluationSettings(), metrics=[seconds])
     assert caught.value.field == "PairSettings.delta_unit"
     frames = Rpe(pairs=(PairSettings(delta=1, delta_unit="f"),))
     (result,) = evaluate(traj, traj, EvaluationSettings(), metrics=[frames])
-    assert result.counts["pairs"] == n - 1
+    assert result.counts["pairs"] == 30 - 1  # pairs 1 frame apart among 30 frames
     tum = Rpe(pairs=(PairSettings(delta=1.0, delta_unit="s", protocol="tum"),))  # its own road
     with pytest.raises(ValidationError, match="stamps are frame indices"):
         evaluate(traj, traj, EvaluationSettings(), metrics=[tum])
@@ -248,19 +252,11 @@ def test_all_pairs_have_no_integrals_whatever_their_end_stamps(
 def test_a_delta_without_pairs_on_frame_indices_gives_the_duration_in_frames() -> None:
     """KITTI 00 without its times, ``--delta 5000 --delta-unit f``: "duration 4540 s" of
     stamps that count frames; the README promises `frame`, never seconds."""
-    n = 30
-    t = np.arange(float(n))
-    traj = PoseTrajectory(
-        stamps_s=t,
-        positions_xyz=np.stack([t, 0 * t, 0 * t], axis=1),
-        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)),
-        stamps_are_frames=True,
-    )
+    traj = _frames_along_x(30)
     with pytest.raises(
         ValidationError, match=r"\(duration 29 frames, path 29 m\): use a smaller delta$"
     ):
         rpe(traj, traj, pairs=PairSettings(delta=50, delta_unit="f"))
-    two = traj.replace(stamps_s=t[:2], positions_xyz=traj.positions_xyz[:2],
-                       orientations_quat_xyzw=traj.orientations_quat_xyzw[:2])  # fmt: skip
+    two = _frames_along_x(2)
     with pytest.raises(ValidationError, match=r"\(duration 1 frame, path 1 m\)"):
         rpe(two, two, pairs=PairSettings(delta=5, delta_unit="f"))  # it said "1 frames"

@@ -20,6 +20,8 @@ from robot_msgs.trajectory import PoseTrajectory
 if TYPE_CHECKING:
     from pathlib import Path
 
+    import numpy.typing as npt
+
 ID = "0 0 0 1"
 
 
@@ -119,27 +121,33 @@ def test_unsorted_stamps_are_refused_when_strict(tmp_path: Path) -> None:
         read_tum(write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"]), strict=True)
 
 
+def _finish_bag_stamps(ns: npt.NDArray[np.int64]) -> tuple[PoseTrajectory, list[str]]:
+    """Finish still poses at bag header stamps ``ns``; return them and the warnings said."""
+    sec, nanosec = np.divmod(ns, 1_000_000_000)
+    with pytest.warns(DataWarning) as record:
+        traj = finish_trajectory(
+            sec + nanosec * 1e-9,
+            np.zeros((len(ns), 3)),
+            np.array([[0.0, 0.0, 0.0, 1.0]] * len(ns)),
+            source="bag /odom",
+            where=lambda rows: [f"message {int(r) + 1}" for r in rows],
+            stamps_ns=ns,
+        )
+    return traj, [str(w.message) for w in record]
+
+
 def test_repeated_stamps_of_distinct_nanoseconds_are_said_so() -> None:
     """Header stamps 2 ns apart near 1.7e9 s are one float64 of seconds: the row was
     said to "repeat an earlier stamp", which the bag's nanoseconds do not show (evo
     keeps both rows)."""
     ns = np.array([1_700_000_000_999_999_999, 1_700_000_001_000_000_001, 1_700_000_002 * 10**9])
-    sec, nanosec = np.divmod(ns, 10**9)
-    with pytest.warns(DataWarning) as record:
-        traj = finish_trajectory(
-            sec + nanosec * 1e-9,
-            np.zeros((3, 3)),
-            np.array([[0.0, 0.0, 0.0, 1.0]] * 3),
-            source="bag /odom",
-            where=lambda rows: [f"message {int(r) + 1}" for r in rows],
-            stamps_ns=ns,
-        )
+    traj, warned = _finish_bag_stamps(ns)
     said = (
         "bag /odom: 1 row(s) repeat an earlier stamp (message 2), 1 of them only in float64 "
         "seconds (another header nanosecond, closer than float64's 238 ns step at "
         "1700000001.0 s): kept the first row of each stamp"
     )
-    assert [str(w.message) for w in record] == [said]
+    assert warned == [said]
     assert traj.stamps_ns is not None
     assert traj.stamps_ns.tolist() == [1_700_000_000_999_999_999, 1_700_000_002 * 10**9]
 
@@ -151,22 +159,13 @@ def test_repeated_stamps_say_the_float64_step_of_the_row_whose_nanoseconds_diffe
     ns = np.array(
         [1_073_741_823 * s, 1_073_741_823 * s, 1_073_741_825 * s - 1, 1_073_741_825 * s + 1]
     )
-    sec, nanosec = np.divmod(ns, s)
-    with pytest.warns(DataWarning) as record:
-        finish_trajectory(
-            sec + nanosec * 1e-9,
-            np.zeros((4, 3)),
-            np.array([[0.0, 0.0, 0.0, 1.0]] * 4),
-            source="bag /odom",
-            where=lambda rows: [f"message {int(r) + 1}" for r in rows],
-            stamps_ns=ns,
-        )
+    _, warned = _finish_bag_stamps(ns)
     said = (
         "bag /odom: 2 row(s) repeat an earlier stamp (message 2, message 4), 1 of them only "
         "in float64 seconds (another header nanosecond, closer than float64's 238 ns step "
         "at 1073741825.0 s): kept the first row of each stamp"
     )
-    assert [str(w.message) for w in record] == [said]
+    assert warned == [said]
 
 
 def test_repeated_stamps_keep_the_first_row_in_file_order(tmp_path: Path) -> None:
