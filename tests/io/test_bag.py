@@ -682,6 +682,21 @@ def test_an_index_that_lost_a_topics_messages_is_refused(bags: BagMaker) -> None
         list(read_records(bag))
 
 
+def test_a_topic_whose_index_is_damaged_leaves_the_other_topics_readable(
+    bags: BagMaker,
+) -> None:
+    """A ROS 1 bag whose index lost /a's messages refused every topic, /b too, and its
+    listing: each topic is checked when it is read (and listed), so /b reads."""
+    bag = _two_topics_with_conn(bags, b"op=\x04", 2, 1)  # /a's index: 65536, no connection
+    assert read_bag(bag, "/b").stamps_s.tolist() == STAMPS
+    assert len(list(read_records(bag, "/b"))) == 3
+    damaged = "/a has 0 messages in the index, 3 in the chunk infos"
+    with pytest.raises(FormatError, match=re.escape(damaged)):
+        read_bag(bag, "/a")
+    with pytest.raises(FormatError, match=re.escape(damaged)):
+        list_topics(bag)
+
+
 @pytest.mark.parametrize("error", [KeyError("header"), AssertionError("a bug")])
 def test_our_own_assertion_or_key_error_while_reading_a_bag_is_no_damage(
     bags: BagMaker, monkeypatch: pytest.MonkeyPatch, error: Exception

@@ -223,14 +223,16 @@ class _CheckedReader:
     moves a message to another topic, and rosbags reads on. The chunk infos count
     each connection's messages and give the span of their log times, apart from the
     index: checked here, with no ``assert``, they refuse 12 of the 16 and 11 of the 27
-    (and 7 bags whose chunk infos alone were damaged, which read right). Left: a log
-    time changed within the span (4, under ``-O``: found only by reading each record's
-    header again, the parser rosbags is for), a connection record renumbered (4) and
-    damaged message bytes (12: ROS 1 has no checksum).
+    (and 7 bags whose chunk infos alone were damaged, which read right). Each topic is
+    checked when its messages are read, so a damaged topic leaves the others readable.
+    Left: a log time changed within the span (4, under ``-O``: found only by reading each
+    record's header again, the parser rosbags is for), a connection record renumbered
+    (4) and damaged message bytes (12: ROS 1 has no checksum).
     """
 
     def __init__(self, reader: Any) -> None:
         self._reader = reader
+        self._damaged: dict[str, str] = {}  # topic: why its messages cannot be trusted
         if reader.is2:
             return
         indexed: dict[str, int] = {}
@@ -238,14 +240,19 @@ class _CheckedReader:
             indexed[conn.topic] = indexed.get(conn.topic, 0) + conn.msgcount
         for topic, info in reader.topics.items():  # counted from the chunk infos
             if info.msgcount != indexed.get(topic, 0):
-                msg = (
+                self._damaged[topic] = (
                     f"{topic} has {indexed.get(topic, 0)} messages in the index, "
                     f"{info.msgcount} in the chunk infos"
                 )
-                raise _Damaged(msg)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._reader, name)
+
+    def check_topics(self, topics: Collection[str]) -> None:
+        """Refuse a ROS 1 bag whose index contradicts its chunk infos for one of ``topics``."""
+        damaged = sorted(self._damaged.keys() & set(topics))
+        if damaged:
+            raise _Damaged(self._damaged[damaged[0]])
 
     def deserialize(self, raw: Any, typename: str) -> Any:
         """Return ``rosbags``' message of ``typename``, one the bag or its type store has."""
@@ -277,6 +284,7 @@ class _CheckedReader:
         """Yield a ROS 1 bag's messages, each checked against the index."""
         reader = self._reader
         asked = list(connections) or list(reader.connections)
+        self.check_topics({conn.topic for conn in asked})
         left = {id(conn): conn.msgcount for conn in asked}
         first, end = reader.start_time, reader.end_time
         for conn, log_time, raw in reader.messages(connections=asked, start=start, stop=stop):
@@ -500,7 +508,8 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
 
     A bag folder whose ``metadata.yaml`` names another type for a topic than its storage
     holds is refused, as reading that topic is (:func:`_check_index_type`): it was listed
-    with ``metadata.yaml``'s type without a word.
+    with ``metadata.yaml``'s type without a word. So is a ROS 1 bag whose index its chunk
+    infos contradict for a topic (its count would be the index's, wrong).
 
     Examples
     --------
@@ -508,7 +517,7 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     Traceback (most recent call last):
     FileNotFoundError: no/such.bag: no such file or folder
     """
-    topics = indexed_topics(path)
+    topics = _topics(path, checked=True)
     said: dict[str, set[str]] = {}
     for info in topics:
         said.setdefault(info.topic, set()).add(info.msgtype)
@@ -520,9 +529,17 @@ def indexed_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     """List the topics of a bag as its index says them, unchecked (:func:`list_topics`).
 
     What choosing a topic to read needs, at no more cost than opening the bag: a topic
-    whose type the index gives wrongly is refused when it is read.
+    whose type the index gives wrongly, or a ROS 1 topic whose index its chunk infos
+    contradict, is refused when it is read.
     """
+    return _topics(path, checked=False)
+
+
+def _topics(path: str | os.PathLike[str], *, checked: bool) -> tuple[TopicInfo, ...]:
+    """List the topics of a bag; ``checked``: refuse a ROS 1 topic whose index is damaged."""
     with open_bag(path) as reader:
+        if checked:
+            reader.check_topics({conn.topic for conn in reader.connections})
         counts: dict[tuple[str, str], int] = {}
         for conn in reader.connections:
             key = (conn.topic, conn.msgtype)
