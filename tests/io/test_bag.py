@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import struct
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -636,9 +637,11 @@ def test_a_damaged_index_time_is_refused_under_python_o_too(
     ), run.stdout
 
 
-def _two_topics_with_conn(bags: BagMaker, op: bytes, byte: int, value: int) -> Path:
+def _two_topics_with_conn(
+    bags: BagMaker, op: bytes, byte: int, value: int, *, in_index: bool = False
+) -> Path:
     """A ROS 1 bag of /a and /b, byte ``byte`` of the first ``op`` record's ``conn=`` (/a's, 0)
-    set to ``value``."""
+    set to ``value``; ``in_index``: the first after the chunks (the index section's)."""
     msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
     bag = bags.write(
         "two",
@@ -649,7 +652,8 @@ def _two_topics_with_conn(bags: BagMaker, op: bytes, byte: int, value: int) -> P
         },
     )
     data = bytearray(bag.read_bytes())
-    at = data.index(b"conn=", data.index(op)) + len(b"conn=")
+    index_pos = int.from_bytes(data[data.index(b"index_pos=") + 10 :][:8], "little")
+    at = data.index(b"conn=", data.index(op, index_pos if in_index else 0)) + len(b"conn=")
     assert data[at : at + 4] == (0).to_bytes(4, "little")
     data[at + byte] = value
     bag.write_bytes(bytes(data))
@@ -695,6 +699,48 @@ def test_a_topic_whose_index_is_damaged_leaves_the_other_topics_readable(
         read_bag(bag, "/a")
     with pytest.raises(FormatError, match=re.escape(damaged)):
         list_topics(bag)
+
+
+_LOST = (
+    "/a has a connection without messages, and the chunk infos count messages of "
+    "connection 0, which the index does not define"
+)
+
+
+@pytest.mark.parametrize(
+    ("conn", "topic", "said"),
+    [(1, "/b", "two connections have the id 1 (/a, /b)"), (5, None, _LOST)],
+)
+def test_a_renumbered_connection_record_is_refused_not_read_as_another_topic(
+    bags: BagMaker, conn: int, topic: str | None, said: str
+) -> None:
+    """/a's connection record renumbered: to /b's id 1, reading /b gave /a's messages
+    (/b's own were left to no connection); to an unused id 5, a read of the whole bag
+    left /a out without a word. The chunk infos still count each id's messages."""
+    bag = _two_topics_with_conn(bags, b"op=\x07", 0, conn, in_index=True)
+    damaged = f"it is damaged (a record does not match its header or the bag's index: {said})"
+
+    def read() -> object:
+        return read_bag(bag, topic) if topic is not None else list(read_records(bag))
+
+    with pytest.raises(FormatError, match=re.escape(damaged)):
+        read()
+
+
+def test_a_bag_whose_connection_ids_have_gaps_reads_each_topic_as_written(
+    bags: BagMaker,
+) -> None:
+    """Connection ids need not be 0..n-1: /a as 7, /b as 2**31 (every record renumbered)."""
+    bag = _two_topics_with_conn(bags, b"op=\x07", 0, 0)  # untouched
+    data = bytearray(bag.read_bytes())
+    for old, new in ((b"conn=\x00\x00\x00\x00", 7), (b"conn=\x01\x00\x00\x00", 2**31)):
+        data = data.replace(old, b"conn=" + new.to_bytes(4, "little"))
+    # The bag ends with its one chunk info, whose (conn, count) pairs end it.
+    assert data[-16:] == struct.pack("<4I", 0, 3, 1, 3)
+    data[-16:] = struct.pack("<4I", 7, 3, 2**31, 3)
+    bag.write_bytes(bytes(data))
+    assert [r.topic for r in read_records(bag)] == ["/a", "/b"] * 3
+    assert read_bag(bag, "/b").stamps_s.tolist() == STAMPS
 
 
 @pytest.mark.parametrize("error", [KeyError("header"), AssertionError("a bug")])

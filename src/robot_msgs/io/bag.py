@@ -223,11 +223,14 @@ class _CheckedReader:
     moves a message to another topic, and rosbags reads on. The chunk infos count
     each connection's messages and give the span of their log times, apart from the
     index: checked here, with no ``assert``, they refuse 12 of the 16 and 11 of the 27
-    (and 7 bags whose chunk infos alone were damaged, which read right). Each topic is
-    checked when its messages are read, so a damaged topic leaves the others readable.
-    Left: a log time changed within the span (4, under ``-O``: found only by reading each
-    record's header again, the parser rosbags is for), a connection record renumbered
-    (4) and damaged message bytes (12: ROS 1 has no checksum).
+    (and 7 bags whose chunk infos alone were damaged, which read right). A connection
+    record renumbered leaves its messages to no connection, or to another's id (the
+    other topic then read its messages as its own): the chunk infos count messages of
+    an id no connection has, or two connections have one id. Each topic is checked when
+    its messages are read, so a damaged topic leaves the others readable. Left: a log
+    time changed within the span (4, under ``-O``: found only by reading each record's
+    header again, the parser rosbags is for) and damaged message bytes (12: ROS 1 has
+    no checksum).
     """
 
     def __init__(self, reader: Any) -> None:
@@ -243,6 +246,25 @@ class _CheckedReader:
                 self._damaged[topic] = (
                     f"{topic} has {indexed.get(topic, 0)} messages in the index, "
                     f"{info.msgcount} in the chunk infos"
+                )
+        for bag in reader.readers:  # one, as open_bag opens one bag
+            self._check_ids(bag.connections, [info.connection_counts for info in bag.chunk_infos])
+
+    def _check_ids(self, connections: list[Any], counts: list[dict[int, int]]) -> None:
+        """Mark the topics whose connection id the chunk infos or another connection contradict."""
+        owners: dict[int, str] = {}
+        for conn in connections:
+            if conn.id in owners:
+                why = f"two connections have the id {conn.id} ({owners[conn.id]}, {conn.topic})"
+                self._damaged[owners[conn.id]] = self._damaged[conn.topic] = why
+            owners.setdefault(conn.id, conn.topic)
+        lost = sorted({cid for count in counts for cid in count if cid not in owners})
+        for conn in connections:  # renumbered: its messages are left to no connection
+            if lost and not any(count.get(conn.id) for count in counts):
+                self._damaged.setdefault(
+                    conn.topic,
+                    f"{conn.topic} has a connection without messages, and the chunk infos "
+                    f"count messages of connection {lost[0]}, which the index does not define",
                 )
 
     def __getattr__(self, name: str) -> Any:
