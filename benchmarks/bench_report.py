@@ -1,6 +1,7 @@
 """A run report against evo's APE alone, timed in one run.
 
     python benchmarks/bench_report.py [--sizes 1e4 1e5 1e6] [--repeats 3]
+    python benchmarks/bench_report.py --runs 200 [--repeats 5]
 
 Data per size N: a run folder with a 100 Hz random-walk ground truth (``reference.tum``),
 an estimate of N poses (noise and drift, ``estimate.tum``), ``timing.csv`` (N frames),
@@ -20,18 +21,30 @@ an estimate of N poses (noise and drift, ``estimate.tum``), ``timing.csv`` (N fr
   losses, so it evaluates every pose; the ratio is "a whole run report" vs "APE alone".
 
 robot_msgs: best of --repeats; evo: one run (best of --repeats up to 1e5 poses).
+
+``--runs N``: what a user feels reporting many small runs, whole process (``harness.py``):
+``robot-msgs report FOLDER`` over N runs, copies of the bundled example runs (200-800
+poses each, renamed algorithms, the two shared references), against ``evo_ape tum`` of
+one of those runs (its APE alone, no report), alternating ``--repeats`` pairs. Per run,
+start-up aside, reading the files dominates: the head of each file is read to detect its
+format and again by the reader.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import json
+import shutil
+import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
+import robot_msgs
 from robot_msgs.io import write_tum
 from robot_msgs.runs import load_runs
 from robot_msgs.runs.evaluate import evaluate_run
@@ -41,6 +54,9 @@ from robot_msgs.runs.losses import coverage, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
 from robot_msgs.runs.run_settings import MetricSpec
 from robot_msgs.trajectory import PoseTrajectory
+
+sys.path.insert(0, str(Path(__file__).parent))
+from harness import bench_env, machine_line, measure, paired, spread
 
 
 def _quats(yaw: np.ndarray) -> np.ndarray:
@@ -125,11 +141,61 @@ def evo_ape(folder: Path) -> float:
     return float(ape.get_statistic(metrics.StatisticsType.rmse))
 
 
+def copy_example_runs(folder: Path, runs: int) -> Path:
+    """Copy the bundled example runs into ``folder`` until it holds ``runs`` runs (or more)."""
+    example = Path(robot_msgs.__file__).parent / "examples" / "runs"
+    for name in ("fr1_xyz", "fr2_desk"):  # the shared references
+        shutil.copytree(example / name, folder / name)
+    algorithms = sorted(p.name for p in example.iterdir() if (p / "fr1_xyz").is_dir())
+    copies = 0
+    while len(list(folder.glob("*/*/*/meta.json"))) < runs:
+        algorithm = algorithms[copies % len(algorithms)]
+        target = folder / f"{algorithm}{copies}"
+        shutil.copytree(example / algorithm, target)
+        for meta in target.glob("*/*/meta.json"):
+            data = json.loads(meta.read_text())
+            meta.write_text(json.dumps({**data, "algorithm": target.name}))
+        copies += 1
+    return folder
+
+
+def many_runs(runs: int, repeats: int) -> None:
+    """Time ``robot-msgs report`` of ``runs`` example runs against one ``evo_ape``."""
+    bin_dir = Path(sys.executable).parent
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = copy_example_runs(Path(tmp) / "runs", runs)
+        count = len(list(folder.glob("*/*/*/meta.json")))
+        run = next(folder.glob("dvo*/fr1_xyz/trial_1"))
+        ours = [str(bin_dir / "robot-msgs"), "report", str(folder)]
+        theirs = [str(bin_dir / "evo_ape"), "tum", str(folder / "fr1_xyz" / "reference.tum"),
+                  str(run / "estimate.tum")]  # fmt: skip
+        env = bench_env(HOME=tempfile.mkdtemp(prefix="evo-home-"))
+        print(f"before: {machine_line()}")
+        if not (bin_dir / "evo_ape").exists():
+            walls = [measure(ours, env) for _ in range(repeats)]
+            print(f"report of {count} runs: {spread([r.wall_s for r in walls])} s wall")
+            return
+        runs_ab = paired(ours, theirs, repeats, env)
+        med = statistics.median
+        wall, cpu = med(r.wall_s for r in runs_ab.a), med(r.cpu_s for r in runs_ab.a)
+        evo_wall, evo_cpu = med(r.wall_s for r in runs_ab.b), med(r.cpu_s for r in runs_ab.b)
+        print(f"robot-msgs report, {count} runs: wall {spread([r.wall_s for r in runs_ab.a])} s, "
+              f"CPU {spread([r.cpu_s for r in runs_ab.a])} s; per run {wall / count * 1e3:.1f} ms "
+              f"wall, {cpu / count * 1e3:.1f} ms CPU")  # fmt: skip
+        print(f"evo_ape tum, one of those runs: wall {evo_wall:.3f} s, CPU {evo_cpu:.3f} s: "
+              f"{evo_wall * count / wall:.0f}x our per-run wall")  # fmt: skip
+        print(f"after: {machine_line()}; medians (min-max) of {repeats} alternating pairs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e4, 1e5])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--runs", type=int, help="time a report of this many example runs")
     args = parser.parse_args()
+    if args.runs:
+        many_runs(args.runs, args.repeats)
+        return
     try:
         import evo  # noqa: F401
 

@@ -336,3 +336,25 @@ def test_dated_unit_names_the_calendar_year_at_new_year(seconds: int, year: int)
     `[ns]` warnings name it)."""
     stamps = np.array([seconds * 1e6, seconds * 1e6 + 1e4])
     assert dated_unit(stamps) == ("microseconds", 1e6, year)
+
+
+def test_head_numbers_are_the_rows_up_to_the_first_of_another_width(tmp_path: Path) -> None:
+    # By hand: blank, comment-only and comma-only lines are skipped, a trailing comment is
+    # cut, commas and tabs separate; the line of three numbers ends the rows.
+    file = tmp_path / "a.txt"
+    body = "1 2 3 4\n\n# note\n5,6\t7 8 # cut\n ,\n-1e2 .5 NaN inf\n9 9 9\n1 1 1 1\n"
+    file.write_text(body)
+    numbers = read_head(file).numbers
+    assert numbers.shape == (3, 4)
+    assert numbers[:2].tolist() == [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]
+    assert numbers[2, :2].tolist() == [-100.0, 0.5]
+    assert math.isnan(numbers[2, 2])
+    assert numbers[2, 3] == math.inf
+
+
+def test_head_numbers_stop_at_two_hundred_rows(tmp_path: Path) -> None:
+    file = tmp_path / "a.txt"
+    file.write_text("".join(f"{k} 0\n\n" for k in range(300)))
+    numbers = read_head(file).numbers
+    assert numbers.shape == (200, 2)
+    assert numbers[-1].tolist() == [199.0, 0.0]

@@ -83,9 +83,11 @@ _UNIT_DIVISORS = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 
 
 SNIFF_BYTES = 1 << 16
 _MAX_ROWS = 200
+# Case is ignored in the words alone: the same numbers, matched faster.
 _FLOAT = re.compile(
-    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:nan|inf|infinity))"
 )
+_COMMENT = re.compile(r"#[^\n]*")
 _UNITS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 # A blank-separated name: a word, or a unit in brackets, with the units after it (blanks
 # before and inside a unit belong to the name): ``timestamp [ns]``, ``v [m s^-1]``.
@@ -343,20 +345,29 @@ def _rows(
                 source=source, columns=width, separator=separator, first_line=first,
                 header=header, numbers=np.empty((0, width)), bad=bad,
             )  # fmt: skip
-    rows: list[list[float]] = []
-    for raw in lines[first - 1 :]:
-        row = _fields(raw.rstrip("\r"))
-        if not row:
-            continue
-        if len(row) != width or not all(_FLOAT.fullmatch(t) for t in row):
-            break
-        rows.append([float(t) for t in row])
-        if len(rows) == _MAX_ROWS:
-            break
+    # The rows of ``width`` numbers up to the first other one, blank lines between them
+    # skipped: one match over the text, not a Python loop per row (every text file is
+    # sniffed twice, to detect and to read: the loop was 30% of a 200-run report's
+    # profile; benchmarks/bench_report.py --runs).
+    text = "\n".join(lines[first - 1 :]) + "\n"
+    block = re.match(_row_block(width), text)
+    assert block is not None  # noqa: S101 - line ``first`` is such a row, checked above
+    tokens = _COMMENT.sub("", block.group()).replace(",", " ").split()
     return TextHead(
         source=source, columns=width, separator=separator, first_line=first, header=header,
-        numbers=np.array(rows, dtype=np.float64).reshape(-1, width),
+        numbers=np.array(list(map(float, tokens)), dtype=np.float64).reshape(-1, width),
     )  # fmt: skip
+
+
+def _row_block(width: int) -> str:
+    """Return the pattern of up to ``_MAX_ROWS`` lines of ``width`` numbers.
+
+    A line is split as :func:`_fields` splits it: cut at ``#``, split at commas and
+    blanks; a line with no field is skipped.
+    """
+    sep, number, comment = r"(?:[^\S\n]|,)", f"(?:{_FLOAT.pattern})", r"(?:#[^\n]*)?\n"
+    row = f"{sep}*{number}(?:{sep}+{number}){{{width - 1}}}{sep}*{comment}"
+    return f"(?:{row}(?:{sep}*{comment})*){{1,{_MAX_ROWS}}}"
 
 
 def check_header(head: TextHead) -> None:
