@@ -358,3 +358,12 @@ def test_head_numbers_stop_at_two_hundred_rows(tmp_path: Path) -> None:
     numbers = read_head(file).numbers
     assert numbers.shape == (200, 2)
     assert numbers[-1].tolist() == [199.0, 0.0]
+
+
+def test_head_rows_bounds_the_numbers_read_but_not_the_header(tmp_path: Path) -> None:
+    file = tmp_path / "a.txt"
+    file.write_text("# t x y z qx qy qz qw\n" + "".join(f"{k} 0 0 0 0 0 0 1\n" for k in range(5)))
+    whole, first = read_head(file), read_head(file, rows=1)
+    assert whole.numbers.shape == (5, 8)
+    assert first.numbers.tolist() == [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]
+    assert (first.header, first.columns, first.first_line) == (whole.header, 8, 2)

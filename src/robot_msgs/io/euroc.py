@@ -99,7 +99,7 @@ def read_euroc(
     ([1403715524.907143], [[0.0, 0.0, 0.0, 1.0]])
     """
     source = str(path)
-    head = read_head(path, source=source)
+    head = read_head(path, source=source, rows=1)  # the header: read_table reads the rows
     check_header(head)
     named = head.header is not None and head.header.quaternion == "wxyz"
     if head.header is not None and head.header.quaternion == "xyzw":

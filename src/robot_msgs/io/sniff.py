@@ -194,8 +194,13 @@ class TextHead:
         return f"{self.columns} {self.separator}-separated column{'s' * (self.columns != 1)}"
 
 
-def read_head(path: str | os.PathLike[str], *, source: str | None = None) -> TextHead:
+def read_head(
+    path: str | os.PathLike[str], *, source: str | None = None, rows: int = _MAX_ROWS
+) -> TextHead:
     r"""Read what the first 64 KiB of the text file ``path`` show.
+
+    ``rows`` bounds :attr:`TextHead.numbers`: the detection weighs up to 200 rows, a
+    reader that reads the whole file after needs the header and the first row alone.
 
     Raises
     ------
@@ -225,7 +230,7 @@ def read_head(path: str | os.PathLike[str], *, source: str | None = None) -> Tex
     if cut:  # the last line may be partial
         data = data[: data.rfind(b"\n") + 1] or data
     text = data.decode("utf-8-sig", errors="replace")
-    head = _head(text.split("\n"), source=source)
+    head = _head(text.split("\n"), source=source, rows=rows)
     return replace(head, cut=True) if cut else head
 
 
@@ -288,7 +293,7 @@ def _header(line: int, names: tuple[str, ...]) -> TableHeader:
     return TableHeader(line=line, names=names, quaternion=None, problem=problem)
 
 
-def _head(lines: list[str], *, source: str) -> TextHead:
+def _head(lines: list[str], *, source: str, rows: int) -> TextHead:
     comments: list[tuple[int, str]] = []
     header: TableHeader | None = None
     for number, raw in enumerate(lines, start=1):
@@ -317,7 +322,7 @@ def _head(lines: list[str], *, source: str) -> TextHead:
                 first_line=number, header=header, numbers=np.empty((0, len(fields))),
                 bad=lone_cr(line, number, f"{len(fields)} field{'s' * (len(fields) != 1)}"),
             )  # fmt: skip
-        return _rows(lines, number, fields, _separator(line), header, source=source)
+        return _rows(lines, number, fields, _separator(line), header, source=source, rows=rows)
     return TextHead(
         source=source, columns=0, separator="space", first_line=0, header=header,
         numbers=np.empty((0, 0)),
@@ -332,8 +337,9 @@ def _rows(
     header: TableHeader | None,
     *,
     source: str,
+    rows: int,
 ) -> TextHead:
-    """Read the numbers of the rows from line ``first`` on, as far as they are numbers."""
+    """Read the numbers of up to ``rows`` rows from line ``first`` on, while they are numbers."""
     width = len(fields)
     for col, token in enumerate(fields, start=1):
         if _FLOAT.fullmatch(token) is None:
@@ -350,7 +356,7 @@ def _rows(
     # sniffed twice, to detect and to read: the loop was 30% of a 200-run report's
     # profile; benchmarks/bench_report.py --runs).
     text = "\n".join(lines[first - 1 :]) + "\n"
-    block = re.match(_row_block(width), text)
+    block = re.match(_row_block(width, rows), text)
     assert block is not None  # noqa: S101 - line ``first`` is such a row, checked above
     tokens = _COMMENT.sub("", block.group()).replace(",", " ").split()
     return TextHead(
@@ -359,15 +365,15 @@ def _rows(
     )  # fmt: skip
 
 
-def _row_block(width: int) -> str:
-    """Return the pattern of up to ``_MAX_ROWS`` lines of ``width`` numbers.
+def _row_block(width: int, rows: int) -> str:
+    """Return the pattern of 1 to ``rows`` lines of ``width`` numbers.
 
     A line is split as :func:`_fields` splits it: cut at ``#``, split at commas and
     blanks; a line with no field is skipped.
     """
     sep, number, comment = r"(?:[^\S\n]|,)", f"(?:{_FLOAT.pattern})", r"(?:#[^\n]*)?\n"
     row = f"{sep}*{number}(?:{sep}+{number}){{{width - 1}}}{sep}*{comment}"
-    return f"(?:{row}(?:{sep}*{comment})*){{1,{_MAX_ROWS}}}"
+    return f"(?:{row}(?:{sep}*{comment})*){{1,{max(rows, 1)}}}"
 
 
 def check_header(head: TextHead) -> None:

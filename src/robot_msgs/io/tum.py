@@ -104,7 +104,7 @@ def read_tum(
     ([1.5], [[1.0, 2.0, 3.0]])
     """
     source = str(path)
-    head = read_head(path, source=source)
+    head = read_head(path, source=source, rows=1)  # the header: read_table reads the rows
     check_header(head)
     if head.header is not None and head.header.quaternion == "wxyz":
         msg = (
