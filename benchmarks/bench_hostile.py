@@ -9,6 +9,9 @@ here:
 - ``res`` on an evo result zip holding a 2 GiB zip bomb (2 GiB of zeros streamed through
   deflate, 9 MB on disk) and on a ``.npz`` result holding one;
 - ``traj --format tum /dev/zero`` and ``traj /dev/urandom`` (devices);
+- ``traj`` on a 64 KiB text file whose second line ends in a 60,000-digit field and an
+  ``x`` (``digits.txt``, sniffed to detect its format; ``digits.tum``, refused by the
+  reader): the number pattern once tried every split of such a run, quadratic;
 - SIGINT and SIGTERM to ``traj BIG --save OUT`` after 1 s (a ``--poses`` TUM file):
   the exit status, the lines on standard error, and what is left beside OUT.
 
@@ -75,6 +78,9 @@ def make_inputs(folder: Path, poses: int) -> dict[str, Path]:
         for name, data in kept.items():
             new.writestr(name, data)
     zero_bomb(npz, "a0.npy", 2 << 30)
+    digits = "1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 " + "9" * 60_000 + "x\n"
+    for name in ("digits.txt", "digits.tum"):
+        (folder / name).write_text(digits)
     big = folder / "big.tum"
     with big.open("w") as handle:
         handle.write("# t x y z qx qy qz qw\n")
@@ -84,7 +90,12 @@ def make_inputs(folder: Path, poses: int) -> dict[str, Path]:
                 f"{k * 0.01:.2f} {k * 1e-3:.6f} 0.5 0.25 0 0 0 1\n"
                 for k in range(start, min(start + block, poses))
             )
-    return {"evo": evo, "npz": npz, "big": big}
+    return {
+        "evo": evo,
+        "npz": npz,
+        "big": big,
+        **{n: folder / n for n in ("digits.txt", "digits.tum")},
+    }
 
 
 def _cap() -> None:
@@ -168,6 +179,8 @@ def main() -> None:
                 "res .npz 2 GiB bomb": [*rm, "res", str(files["npz"])],
                 "traj --format tum /dev/zero": [*rm, "traj", "--format", "tum", "/dev/zero"],
                 "traj /dev/urandom": [*rm, "traj", "/dev/urandom"],
+                "traj digits.txt": [*rm, "traj", str(files["digits.txt"])],
+                "traj digits.tum": [*rm, "traj", str(files["digits.tum"])],
             }
             for name, argv in rows.items():
                 print(json.dumps({"robot_msgs": label, "case": name, **measure(argv, env)}))

@@ -367,3 +367,10 @@ def test_head_rows_bounds_the_numbers_read_but_not_the_header(tmp_path: Path) ->
     assert whole.numbers.shape == (5, 8)
     assert first.numbers.tolist() == [[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]
     assert (first.header, first.columns, first.first_line) == (whole.header, 8, 2)
+
+
+def test_a_head_line_ending_in_a_long_digit_run_ends_the_rows(tmp_path: Path) -> None:
+    # Trying every split of the digits, sniffing this head took minutes.
+    file = tmp_path / "a.txt"
+    file.write_text("1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 " + "9" * 60_000 + "x\n")
+    assert read_head(file).numbers.tolist() == [[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]

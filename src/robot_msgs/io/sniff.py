@@ -36,6 +36,7 @@ import numpy as np
 from robot_msgs.errors import FormatError
 from robot_msgs.io.clean import MAX_RATE_HZ, MIN_RATE_HZ
 from robot_msgs.io.table import (
+    NUMBER_TOKEN,
     is_header_word,
     lone_cr,
     non_ascii_note,
@@ -83,10 +84,6 @@ _UNIT_DIVISORS = (("nanoseconds", 1e9), ("microseconds", 1e6), ("milliseconds", 
 
 SNIFF_BYTES = 1 << 16
 _MAX_ROWS = 200
-# Case is ignored in the words alone: the same numbers, matched faster.
-_FLOAT = re.compile(
-    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:nan|inf|infinity))"
-)
 _COMMENT = re.compile(r"#[^\n]*")
 _UNITS = re.compile(r"\[[^\]]*\]|\([^)]*\)")
 # A blank-separated name: a word, or a unit in brackets, with the units after it (blanks
@@ -342,7 +339,7 @@ def _rows(
     """Read the numbers of up to ``rows`` rows from line ``first`` on, while they are numbers."""
     width = len(fields)
     for col, token in enumerate(fields, start=1):
-        if _FLOAT.fullmatch(token) is None:
+        if NUMBER_TOKEN.fullmatch(token) is None:
             bad = (
                 f"line {first}, column {col}: {shown_token(token)} is not a number"
                 f"{non_ascii_note(token)}"
@@ -371,7 +368,7 @@ def _row_block(width: int, rows: int) -> str:
     A line is split as :func:`_fields` splits it: cut at ``#``, split at commas and
     blanks; a line with no field is skipped.
     """
-    sep, number, comment = r"(?:[^\S\n]|,)", f"(?:{_FLOAT.pattern})", r"(?:#[^\n]*)?\n"
+    sep, number, comment = r"(?:[^\S\n]|,)", f"(?:{NUMBER_TOKEN.pattern})", r"(?:#[^\n]*)?\n"
     row = f"{sep}*{number}(?:{sep}+{number}){{{width - 1}}}{sep}*{comment}"
     return f"(?:{row}(?:{sep}*{comment})*){{1,{max(rows, 1)}}}"
 
