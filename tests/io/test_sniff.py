@@ -374,3 +374,15 @@ def test_a_head_line_ending_in_a_long_digit_run_ends_the_rows(tmp_path: Path) ->
     file = tmp_path / "a.txt"
     file.write_text("1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 " + "9" * 60_000 + "x\n")
     assert read_head(file).numbers.tolist() == [[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]
+
+
+@pytest.mark.parametrize("word", ["\u0131nf", "\u0130nf", "\u0130NF", "nan\u0131"])
+def test_an_infinity_spelt_with_a_turkish_i_is_refused_as_not_a_number(
+    tmp_path: Path, word: str
+) -> None:
+    """Unicode case folding matched the dotless "ınf" and "İnf" as a number; float() then
+    refused it with a ValueError, which escaped the reader (exit 70, "a bug")."""
+    path = tmp_path / "t.tum"
+    path.write_text(f"1 {word} 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"line 1, column 2: .* is not a number \(U\+01"):
+        read_trajectory(path)

@@ -755,7 +755,8 @@ _PATH_OF = {
 #: reads; ``--offset -inf`` was told "expected one argument", where --offset=-inf is
 #: refused as not finite).
 _NEGATIVE_NUMBER = re.compile(
-    r"^-(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$"
+    r"^-(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$",
+    re.ASCII,
 )
 _EPILOG = """\
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command

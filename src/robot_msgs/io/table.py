@@ -106,14 +106,17 @@ _EMPTY_FIELD = re.compile(r",[ \t]*(?=,|\r?$)|^[ \t]*,", re.MULTILINE)
 # loadtxt and the fast path do not. The digits split one way only, and case is ignored
 # in the words alone: ``[0-9]+\.?[0-9]*`` under IGNORECASE matched the same numbers but
 # tried every split of a digit run that then failed, quadratic (a head line of 20,000
-# digits and an ``x`` took 7.9 s to sniff, a file of one 27 s to refuse).
+# digits and an ``x`` took 7.9 s to sniff, a file of one 27 s to refuse). ASCII case
+# only: Unicode case folding matched "inf" spelt with a Turkish dotless i (U+0131) or
+# dotted capital I (U+0130), which float() then refused (a ValueError, exit 70).
 NUMBER_TOKEN = re.compile(
-    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:nan|inf|infinity))"
+    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:nan|inf|infinity))",
+    re.ASCII,
 )
 # The first field of a header line, as the fast path's ``is_header_word``: a word that
 # starts with a letter or ``_`` and is not nan/inf ("timestamp", "t", "_t").
 _HEADER_WORD = re.compile(r"[A-Za-z_]")
-_SPECIAL_FLOAT = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+_SPECIAL_FLOAT = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE | re.ASCII)
 # UTF-16 and UTF-32 byte-order marks, longest first (the UTF-32 LE mark starts as UTF-16's).
 _BOMS = (
     (codecs.BOM_UTF32_LE, "UTF-32 (little-endian)"),
