@@ -454,3 +454,66 @@ def test_all_pairs_errors_under_two_a_stamp_are_still_points(
         drawn = np.flatnonzero(np.isfinite(trace.y))
         assert drawn.size == stamps.size, kind
         assert lone_points(np.asarray(trace.x, float), trace.y).tolist() == drawn.tolist(), kind
+
+
+def _drift(result: EvaluationResult, scale: float, unit: str = "%") -> EvaluationResult:
+    """``result`` holding KITTI's signals: pooled, then per length (20 m before 10 m).
+
+    In ``unit`` ``m``: rpg's translation, its lengths alone.
+    """
+    t = [100.0, 100.1, 100.2, 100.3, 100.4]
+
+    def of(quantity: str, unit: str, errors: list[float], length_m: float | None) -> Signal:
+        values = [scale * e for e in errors]
+        return Signal.of(quantity, unit, values, stamps_s=t[: len(values)], length_m=length_m)
+
+    if unit == "m":
+        rpg = (of("translation", "m", [4.0], 20.0), of("translation", "m", [1.0], 10.0))
+        return result.replace(comparison=result.comparison.replace(signals=rpg))
+    signals = (
+        of("translation_pct", "%", [1.0, 2.0, 3.0, 4.0, 5.0], None),  # the pooled first
+        of("rotation_deg_per_m", "deg/m", [0.1, 0.2, 0.3], None),
+        of("translation_pct", "%", [4.0, 5.0], 20.0),
+        of("rotation_deg_per_m", "deg/m", [0.3], 20.0),
+        of("translation_pct", "%", [1.0, 2.0, 3.0], 10.0),
+        of("rotation_deg_per_m", "deg/m", [0.1, 0.2], 10.0),
+    )
+    return result.replace(comparison=result.comparison.replace(signals=signals))
+
+
+def test_drift_results_are_boxed_at_every_segment_length_side_by_side(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    # rpg_trajectory_evaluation boxes each subtrajectory length; the boxes were the
+    # first signal's alone (the pooled 1..5 %, or rpg's shortest length).
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    drifts = [(path, _drift(result, k + 1.0)) for k, (path, result) in enumerate(named)]
+    spec = results_spec(drifts)
+    panels = _panels(spec)
+    for kind in ("box", "violin"):
+        panel = panels[kind]
+        assert panel.categories == ("10 m", "20 m")  # shortest first, with the unit
+        assert panel.x_title == "segment length along the reference"
+        assert panel.y_title == "translation error per segment [%]"  # not deg/m
+        assert panel.grouped  # a and b side by side at each length
+        a, b = panel.traces
+        assert a.x == b.x == ("10 m",) * 3 + ("20 m",) * 2
+        assert _close(a.y, [1.0, 2.0, 3.0, 4.0, 5.0])
+        assert _close(b.y, [2.0, 4.0, 6.0, 8.0, 10.0])
+        assert a.hover == "runs/a.json\ntranslation error per {x} segment: {y:.4g} %"
+    fig = matplotlib_figure(spec)
+    for ax in fig.axes[2:4]:
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["10 m", "20 m"]
+        assert ax.get_legend() is None  # the figure's legend names a and b
+    (legend,) = fig.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["a", "b"]
+    pages = {kind: page for kind, _, page in results_plots(drifts)}
+    assert pages["box"]["layout"]["xaxis"]["categoryarray"] == ["10 m", "20 m"]
+    assert pages["box"]["layout"]["boxmode"] == "group"
+    # One drift beside an APE: each at its name, as before.
+    rpg = _drift(named[0][1], 1.0, "m")
+    assert _panels(results_spec([("r.json", rpg)]))["box"].categories == ("10 m", "20 m")
+    mixed = _panels(results_spec([("r.json", rpg), named[1]]))["box"]
+    assert mixed.categories == ("r", "b")

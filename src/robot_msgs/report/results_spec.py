@@ -27,6 +27,7 @@ from robot_msgs.report.figures import (
     curve_look,
     error_time_label,
     signal_label,
+    signal_words,
 )
 from robot_msgs.report.saved_results import error_distances_m
 
@@ -121,6 +122,59 @@ def _shared_label(signals: Sequence[Signal]) -> str:
     return f"error [{unit}]" if unit else "error"
 
 
+def _length_signals(result: EvaluationResult, first: Signal | None) -> list[Signal]:
+    """Return ``result``'s signals of ``first``'s quantity at a segment length, by length.
+
+    A drift result's (``translation@7.58m``, ..., or KITTI's ``translation_pct@100m``, ...
+    after the pooled ``translation_pct``); none for an APE or RPE, or a summary.
+    """
+    if first is None:
+        return []
+    same = [
+        s
+        for s in result.comparison.signals
+        if s.quantity == first.quantity and s.length_m is not None and s.series is not None
+    ]
+    return sorted(same, key=lambda s: s.length_m or 0.0)
+
+
+def _length_words(length_m: float) -> str:
+    """Name a segment length as the axis does: ``7.58 m`` (:func:`signal_words`'s ``:g``)."""
+    return f"{length_m:g} m"
+
+
+def _segment_lengths(
+    results: Sequence[EvaluationResult], firsts: Sequence[Signal | None]
+) -> tuple[str, ...] | None:
+    """Return the segment lengths the boxes stand at, shortest first, or None.
+
+    None unless every result with a signal holds its quantity at segment lengths (drift
+    results, one or several): results of other kinds are boxed at their names, as
+    before. WHY: a drift result's boxes were its first signal's alone (7.58 m of rpg's
+    five lengths, 100 m of KITTI's eight), where rpg_trajectory_evaluation boxes each
+    length (a user walk).
+    """
+    held = [(r, f) for r, f in zip(results, firsts, strict=True) if f is not None]
+    every = [_length_signals(r, f) for r, f in held]
+    if not held or not all(every):
+        return None
+    lengths = sorted({s.length_m for signals in every for s in signals if s.length_m})
+    return tuple(_length_words(m) for m in lengths)
+
+
+def _by_length(
+    result: EvaluationResult, first: Signal | None
+) -> tuple[tuple[str, ...], Float64Array]:
+    """Return each finite error of ``result``'s segment lengths and its length's words."""
+    at: list[str] = []
+    errors = [np.zeros(0)]
+    for signal in _length_signals(result, first):
+        values = signal.series.errors if signal.series is not None else np.zeros(0)
+        errors.append(values[np.isfinite(values)])
+        at += [_length_words(signal.length_m or 0.0)] * errors[-1].size
+    return tuple(at), np.concatenate(errors)
+
+
 def results_spec(
     named: Sequence[tuple[str, EvaluationResult]],
     *,
@@ -139,10 +193,13 @@ def results_spec(
     per result, default :func:`~robot_msgs.report.saved_results.error_distances_m`; a
     result without is named ``(no distances)`` in that panel and has no line there.
     Boxes (whiskers 1.5 IQR) and violins (smallest to largest error) stand at their
-    result's name; the histograms share 40 bins over all the results' errors, so their
-    heights compare (each over its own range, a result's bins were narrower than
-    another's and its counts looked smaller beside them; a review). The panels are in
-    :data:`RESULTS_PANELS` order, in rows of two and three.
+    result's name; drift results' at each segment length of their first signal's
+    quantity (``7.58 m``, ..., as rpg_trajectory_evaluation boxes them), the results side
+    by side there and named in the figure's legend. The histograms share 40 bins over
+    all the results' errors, so their heights compare (each over its own range, a
+    result's bins were narrower than another's and its counts looked smaller beside
+    them; a review). The panels are in :data:`RESULTS_PANELS` order, in rows of two and
+    three.
 
     Raises
     ------
@@ -165,6 +222,7 @@ def results_spec(
     pooled = np.concatenate(every) if every else np.zeros(0)
     bins = _bin_edges(pooled[np.isfinite(pooled)], _BINS)
     by_time, over_distance, box, violin, histogram = panels
+    lengths = _segment_lengths([r for _, r in named], firsts)
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         # Past eight results, the colours again with another line style (run_9 was
         # drawn as run_1; a hunt).
@@ -241,13 +299,20 @@ def results_spec(
                 )
             )
         finite = series.errors[np.isfinite(series.errors)]
-        at = (name,) * finite.size
-        hover = f"{_literal(path)}\n{own}: {{y:.4g}}"
+        if lengths is None:
+            at: tuple[str, ...] = (name,) * finite.size
+            boxed, hover = finite, f"{_literal(path)}\n{own}: {{y:.4g}}"
+        else:
+            at, boxed = _by_length(result, signal)
+            # As signal_label says one length: "translation error per 100 m segment".
+            words = signal_words(signal.quantity) if signal is not None else "error"
+            per = _literal(words.replace(" per segment", ""))
+            hover = f"{_literal(path)}\n{per} per {{x}} segment: {{y:.4g}}{_literal(unit)}"
         box.append(
-            Trace(kind="box", x=at, y=finite, name=name, colour=colour, alpha=0.5, hover=hover)
+            Trace(kind="box", x=at, y=boxed, name=name, colour=colour, alpha=0.5, hover=hover)
         )
         violin.append(
-            Trace(kind="violin", x=at, y=finite, name=name, colour=colour, alpha=0.3, hover=hover)
+            Trace(kind="violin", x=at, y=boxed, name=name, colour=colour, alpha=0.3, hover=hover)
         )
         counts, edges = np.histogram(finite, bins) if finite.size else (np.zeros(0), np.zeros(0))
         histogram.append(
@@ -266,8 +331,16 @@ def results_spec(
             )
         )
     results = [result for _, result in named]
-    # Each result at its name, one without errors too.
+    # Each result at its name, one without errors too; a drift's at each segment length.
     by_name = partial(Panel, x_title="", y_title=label, categories=tuple(names))
+    if lengths is not None:
+        by_name = partial(
+            Panel,
+            x_title="segment length along the reference",
+            y_title=_shared_label([s.replace(length_m=None) for s in held]),
+            categories=lengths,
+            legend="figure",
+        )
     return FigureSpec(
         title="",
         panels=(
