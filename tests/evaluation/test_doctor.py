@@ -1563,7 +1563,8 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
         f"the reference's {len(est)} and the estimate's {len(est) - 100} stamps are frame "
         "indices (KITTI read without times): poses are matched by index, which assumes both "
         "start at the same frame; give both times files (`reference_times=`, "
-        "`estimate_times=`), or the frames the estimate starts late as `offset_s=`"
+        "`estimate_times=`), or the offset in frames (the stamps count frames): "
+        "`offset_s=100` where the estimate lacks the reference's first 100 frames"
     )
     assert found.evidence["frame_indices"] == "both"
     # The offset found is whole frames: 540.94863 advised for 541 matched nothing (a

@@ -421,11 +421,20 @@ def frames_by_index(
         or settings.offset_auto
     ):
         return None
+    # The offset in frames, with its value: "`offset_s=`" was "--offset SECONDS" on the
+    # command line, where the stamps, and so the offset, count frames (a user walk).
+    late = len(reference) - len(estimate)
+    lacks = (
+        f"the estimate lacks the reference's first {late}"
+        if late > 0
+        else f"the reference lacks the estimate's first {-late}"
+    )
     return (
         f"the reference's {len(reference)} and the estimate's {len(estimate)} stamps are "
         "frame indices (KITTI read without times): poses are matched by index, which "
         "assumes both start at the same frame; give both times files (`reference_times=`, "
-        "`estimate_times=`), or the frames the estimate starts late as `offset_s=`"
+        "`estimate_times=`), or the offset in frames (the stamps count frames): "
+        f"`offset_s={late}` where {lacks} frames"
     )
 
 
