@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.errors import ValidationError
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from robot_msgs.typing import Float64Array
 
 #: Rows multiplied at once by :func:`matrix_times_rows`: OpenBLAS runs a product of
@@ -55,6 +59,26 @@ __all__ = [
     "transform_problem",
     "yaw_from_matrix",
 ]
+
+
+def _by_blocks(
+    kernel: Callable[[Float64Array], Float64Array], matrices: Float64Array
+) -> Float64Array:
+    """Apply a row-wise ``kernel`` to a stack ``(N, ...)`` in blocks of ``_ROWS`` rows.
+
+    WHY: the kernels below make a dozen temporaries the size of their input; over 2e6
+    KITTI poses those held 1.2 GB at once. Each row's numbers are computed by the same
+    operations in either case, so the result is bit for bit the kernel's over the whole.
+    """
+    n = matrices.shape[0] if matrices.ndim == 3 else 0  # a lone (3, 3) matrix: as is
+    if n <= _ROWS:
+        return kernel(matrices)
+    first = kernel(matrices[:_ROWS])
+    out = np.empty((n, *first.shape[1:]), dtype=first.dtype)
+    out[:_ROWS] = first
+    for start in range(_ROWS, n, _ROWS):
+        out[start : start + _ROWS] = kernel(matrices[start : start + _ROWS])
+    return out
 
 
 def normalize_quat_xyzw(quats_xyzw: Float64Array) -> Float64Array:
@@ -157,7 +181,11 @@ def quat_xyzw_from_matrix(matrices: Float64Array) -> Float64Array:
     >>> quat_xyzw_from_matrix(half_turn_x)
     array([[1., 0., 0., 0.]])
     """
-    m = np.asarray(matrices, dtype=np.float64)
+    return _by_blocks(_quat_xyzw_from_matrix, np.asarray(matrices, dtype=np.float64))
+
+
+def _quat_xyzw_from_matrix(m: Float64Array) -> Float64Array:
+    """:func:`quat_xyzw_from_matrix` of a float64 stack, all rows at once."""
     m00, m11, m22 = m[..., 0, 0], m[..., 1, 1], m[..., 2, 2]
     trace = m00 + m11 + m22
     cand = np.stack([m00, m11, m22, trace], axis=-1)
@@ -441,6 +469,11 @@ def rotation_matrix_deviation(matrices: Float64Array, *, proper: bool = True) ->
     array([0.])
     """
     m = np.asarray(matrices, dtype=np.float64)
+    return _by_blocks(lambda block: _deviation(block, proper=proper), m)
+
+
+def _deviation(m: Float64Array, *, proper: bool) -> Float64Array:
+    """:func:`rotation_matrix_deviation` of a float64 stack, all rows at once."""
     # Entries past 1e154 square past float64: inf or NaN, which no tolerance passes.
     with np.errstate(over="ignore", invalid="ignore"):
         gram = m @ np.swapaxes(m, -1, -2)
@@ -453,7 +486,9 @@ def rotation_matrix_deviation(matrices: Float64Array, *, proper: bool = True) ->
     return np.where(det > 0, deviation, np.inf)
 
 
-def nearest_rotation_matrix(matrices: Float64Array) -> Float64Array:
+def nearest_rotation_matrix(
+    matrices: Float64Array, *, out: Float64Array | None = None
+) -> Float64Array:
     r"""Find the rotation matrices closest (Frobenius norm) to nearly orthonormal ``(N, 3, 3)``.
 
     That is the orthogonal polar factor :math:`U V^\top` of :math:`M = U \Sigma V^\top`
@@ -466,7 +501,21 @@ def nearest_rotation_matrix(matrices: Float64Array) -> Float64Array:
     .. math:: X_0 = M, \qquad X_{k+1} = \tfrac12 X_k (3 I - X_k^\top X_k)
 
     Inputs within ``1e-2`` of orthonormal reach float64 precision in at most 5 steps;
-    this is 10x faster than a batched SVD.
+    this is 10x faster than a batched SVD. Every matrix takes the same number of steps
+    (until all have converged), in blocks of rows, so the memory beyond the result is one
+    array of its size (2e6 KITTI poses: 0.14 GB, where whole-stack steps held 0.6 GB).
+
+    Parameters
+    ----------
+    matrices : ndarray, shape (N, 3, 3) or (3, 3), float64
+        Nearly orthonormal matrices.
+    out : ndarray, shape (N, 3, 3), float64, optional
+        Where the result goes; may be ``matrices`` itself (no copy is made), C-contiguous.
+
+    Raises
+    ------
+    ValidationError
+        ``out`` is not a C-contiguous float64 array.
 
     Examples
     --------
@@ -475,14 +524,28 @@ def nearest_rotation_matrix(matrices: Float64Array) -> Float64Array:
             [0., 1., 0.],
             [0., 0., 1.]]])
     """
-    x = np.array(matrices, dtype=np.float64)
+    if out is None:
+        out = np.array(matrices, dtype=np.float64)
+    elif not out.flags.c_contiguous or out.dtype != np.float64:
+        layout = "C-contiguous" if out.flags.c_contiguous else "not C-contiguous"
+        msg = f"Expected out C-contiguous float64, got {out.dtype} {layout}"
+        raise ValidationError(msg, field="out")
+    elif out is not matrices:
+        np.copyto(out, matrices)
+    x = out.reshape(-1, 3, 3)  # a view: the steps write into ``out``
+    xtx = np.empty_like(x)
     eye3 = np.eye(3)
+    blocks = [slice(start, start + _ROWS) for start in range(0, x.shape[0], _ROWS)]
     for _ in range(8):
-        xtx = np.swapaxes(x, -1, -2) @ x
-        if np.abs(xtx - eye3).max(initial=0.0) < 2e-15:
+        converged = True  # as max(initial=0.0) < 2e-15 over all: a NaN converges never
+        for rows in blocks:
+            np.matmul(np.swapaxes(x[rows], -1, -2), x[rows], out=xtx[rows])
+            converged &= bool(np.abs(xtx[rows] - eye3).max(initial=0.0) < 2e-15)
+        if converged:
             break
-        x = 0.5 * x @ (3.0 * eye3 - xtx)
-    return x
+        for rows in blocks:
+            x[rows] = 0.5 * x[rows] @ (3.0 * eye3 - xtx[rows])
+    return out
 
 
 def rotation_from_covariance(

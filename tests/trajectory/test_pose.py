@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -147,6 +149,23 @@ def test_rotation_blocks_as_given_are_kept_when_near_the_orientations() -> None:
 def test_rotation_blocks_far_from_the_orientations_are_refused(block: np.ndarray) -> None:
     with pytest.raises(ValidationError, match=r"`PoseTrajectory.rotation_matrices\[1\]`"):
         _with_blocks(np.stack([np.eye(3), block]))
+
+
+def test_rotation_blocks_are_checked_in_blocks_of_rows_naming_the_first_bad_one() -> None:
+    """The check held six arrays the size of the blocks at once (0.9 GB beyond the
+    trajectory for 2e6 KITTI poses read as given); row by block, a few of a block's."""
+    n = 40_000
+    blocks = np.tile(np.eye(3), (n, 1, 1))
+    tracemalloc.start()
+    try:
+        _with_blocks(blocks)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * blocks.nbytes, peak / blocks.nbytes  # was 5.9, now 2.9 (copies: 1.9)
+    blocks[[20_000, 30_000]] = np.diag([1.0, 1.0, -1.0])
+    with pytest.raises(ValidationError, match=r"`PoseTrajectory.rotation_matrices\[20000\]`"):
+        _with_blocks(blocks)
 
 
 def test_replacing_the_orientations_drops_the_rotation_blocks_the_positions_do_not() -> None:
