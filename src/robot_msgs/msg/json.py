@@ -380,10 +380,12 @@ def _fault(
         msg = f"Expected _type {cls.TYPE!r}, got {type_name!r} - at `{path}._type`"
         return ValidationError(msg, field=f"{path}._type")
     specs = specs_of(cls)
-    unknown = sorted(set(data) - set(specs) - {"_type"}, key=str)
+    unknown = set(data) - set(specs) - {"_type"}
     if unknown:
-        near = did_you_mean(str(unknown[0]), list(specs))  # evo's max_diff: max_diff_s
-        msg = f"Expected fields of {cls.__name__}, got unknown field {unknown[0]!r}{near}"
+        # The first by name: min, not sorted (2e6 keys: 5 s of a refusal's 17 s)
+        first = min(unknown, key=str)
+        near = did_you_mean(str(first), list(specs))  # evo's max_diff: max_diff_s
+        msg = f"Expected fields of {cls.__name__}, got unknown field {first!r}{near}"
         msg += f" - at `{path}`"
         return ValidationError(msg, field=path)
     defaults = struct_defaults(cls)
