@@ -705,6 +705,23 @@ def test_a_topic_whose_index_is_damaged_leaves_the_other_topics_readable(
         list_topics(bag)
 
 
+def test_a_pose_topic_whose_index_is_damaged_is_not_passed_over_when_one_is_chosen(
+    bags: BagMaker, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """/a's index lost its messages (0 counted): a bag read without a topic took /b, the
+    one pose topic with messages, without a word, where the bag as written has two to
+    choose from. The pose topics a choice counts are checked; a chosen topic still reads."""
+    from robot_msgs.cli import main
+
+    bag = _two_topics_with_conn(bags, b"op=\x04", 2, 1)  # /a's index: 65536, no connection
+    damaged = "/a has 0 messages in the index, 3 in the chunk infos"
+    with pytest.raises(FormatError, match=re.escape(damaged)):
+        read_trajectory(bag)
+    assert main(["traj", str(bag)]) == 1
+    assert damaged in capsys.readouterr().err
+    assert read_trajectory(bag, topic="/b").stamps_s.tolist() == STAMPS
+
+
 _LOST = (
     "/a has a connection without messages, and the chunk infos count messages of "
     "connection 0, which the index does not define"

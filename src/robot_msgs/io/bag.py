@@ -539,7 +539,7 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     Traceback (most recent call last):
     FileNotFoundError: no/such.bag: no such file or folder
     """
-    topics = _topics(path, checked=True)
+    topics = _topics(path, checked=lambda _: True)
     said: dict[str, set[str]] = {}
     for info in topics:
         said.setdefault(info.topic, set()).add(info.msgtype)
@@ -547,21 +547,27 @@ def list_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
     return topics
 
 
-def indexed_topics(path: str | os.PathLike[str]) -> tuple[TopicInfo, ...]:
+def indexed_topics(
+    path: str | os.PathLike[str], *, checked_types: Collection[str] = ()
+) -> tuple[TopicInfo, ...]:
     """List the topics of a bag as its index says them, unchecked (:func:`list_topics`).
 
     What choosing a topic to read needs, at no more cost than opening the bag: a topic
     whose type the index gives wrongly, or a ROS 1 topic whose index its chunk infos
-    contradict, is refused when it is read.
+    contradict, is refused when it is read. A ROS 1 topic of one of ``checked_types``
+    is checked here, as :func:`list_topics` checks it. WHY: a choice by count (the one
+    pose topic with messages) passed over a topic whose damaged index counted 0 of its
+    messages and read another topic without a word, where the bag as written has two.
     """
-    return _topics(path, checked=False)
+    return _topics(path, checked=lambda msgtype: msgtype in checked_types)
 
 
-def _topics(path: str | os.PathLike[str], *, checked: bool) -> tuple[TopicInfo, ...]:
-    """List the topics of a bag; ``checked``: refuse a ROS 1 topic whose index is damaged."""
+def _topics(
+    path: str | os.PathLike[str], *, checked: Callable[[str], bool]
+) -> tuple[TopicInfo, ...]:
+    """List the topics of a bag, refusing a ROS 1 topic of a ``checked`` type damaged."""
     with open_bag(path) as reader:
-        if checked:
-            reader.check_topics({conn.topic for conn in reader.connections})
+        reader.check_topics({conn.topic for conn in reader.connections if checked(conn.msgtype)})
         counts: dict[tuple[str, str], int] = {}
         for conn in reader.connections:
             key = (conn.topic, conn.msgtype)

@@ -480,11 +480,12 @@ def pose_topics(file: str | os.PathLike[str]) -> list[str]:
     """Return the topics of a bag that hold poses (of :data:`~robot_msgs.io.POSE_TYPES`).
 
     A bag read without a topic is read from its one pose topic; with none or several,
-    the topic must be chosen.
+    the topic must be chosen. A ROS 1 pose topic whose index is damaged is refused, as
+    its count (0 where its index lost its messages) cannot choose.
     """
     from robot_msgs.io.bag import POSE_TYPES, indexed_topics  # noqa: PLC0415 - bags only
 
-    topics = indexed_topics(file)  # resolved there, named as given
+    topics = indexed_topics(file, checked_types=POSE_TYPES)  # resolved there, named as given
     return [t.topic for t in topics if t.msgtype in POSE_TYPES and t.message_count > 0]
 
 
