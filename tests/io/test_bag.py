@@ -764,12 +764,16 @@ def test_a_bag_whose_connection_ids_have_gaps_reads_each_topic_as_written(
     assert read_bag(bag, "/b").stamps_s.tolist() == STAMPS
 
 
-@pytest.mark.parametrize("error", [KeyError("header"), AssertionError("a bug")])
+@pytest.mark.parametrize(
+    "error",
+    [KeyError("header"), AssertionError("a bug"), AttributeError("'NoneType' has no 'pose'")],
+)
 def test_our_own_assertion_or_key_error_while_reading_a_bag_is_no_damage(
     bags: BagMaker, monkeypatch: pytest.MonkeyPatch, error: Exception
 ) -> None:
     """A KeyError or AssertionError of robot_msgs' code, run inside the bag's reading, was
-    said "the bag is damaged" (1b3b43f): a bug blamed on a good file. It passes unchanged."""
+    said "the bag is damaged" (1b3b43f), an AttributeError "the bag's message definition
+    differs": a bug blamed on a good file. It passes unchanged."""
     import robot_msgs.io.bag as bag_module
 
     def converting(*_: object) -> tuple[float, ...]:
@@ -781,6 +785,27 @@ def test_our_own_assertion_or_key_error_while_reading_a_bag_is_no_damage(
     with pytest.raises(type(error)) as raised:
         read_bag(bag, "/est")
     assert raised.value is error
+
+
+def test_our_own_attribute_error_while_reading_a_bag_is_a_bug_of_the_cli(
+    bags: BagMaker, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An AttributeError of robot_msgs' code on a good bag said "the bag's message
+    definition differs from ROS's" (exit 1): a bug is exit 70 naming its report."""
+    import robot_msgs.io.bag as bag_module
+    from robot_msgs.cli import main
+
+    def converting(msg: Any, msgtype: str) -> tuple[float, ...]:
+        del msgtype
+        return tuple(getattr(msg.pose, "position_xyz"))  # noqa: B009 - a misspelt field
+
+    msgs = [bags.message("ros1", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("poses", "ros1", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    monkeypatch.setattr(bag_module, "_xyz_quat", converting)
+    with pytest.raises(AttributeError, match="position_xyz"):
+        read_bag(bag, "/est")
+    assert main(["traj", str(bag), "--topic", "/est"]) == 70
+    assert "robot-msgs-bug-" in capsys.readouterr().err
 
 
 def _read_wrongly(path: Path, wrong: str, foreign: list[Any]) -> None:
@@ -1023,6 +1048,30 @@ def test_a_bag_whose_definition_has_no_numbers_where_ros_has_them_is_a_format_er
     bag = _bag_of_its_own_definition(tmp_path / "own", msgtype, definitions, build)
     with pytest.raises(FormatError, match=said + r".*: the bag's message definition differs"):
         read_trajectory(bag, topic=topic)
+
+
+def _stamped_xy(t: Any, k: int) -> Any:
+    point = t["geometry_msgs/msg/Point"](x=1.0, y=0.0)
+    rotation = t["geometry_msgs/msg/Quaternion"](x=0.0, y=0.0, z=0.0, w=1.0)
+    pose = t["geometry_msgs/msg/Pose"](position=point, orientation=rotation)
+    return t[STAMPED](header=_header(t, k), pose=pose)
+
+
+@pytest.mark.parametrize("storage", ["rosbag1", "mcap"])
+def test_a_field_the_bags_own_definition_lacks_is_the_bags_not_our_bug(
+    tmp_path: Path, storage: str
+) -> None:
+    """robot_msgs reads ``pose.position.z`` (its frame raises the AttributeError) of a bag
+    whose Point has x and y only: the bag's definition differs, no bug of robot_msgs."""
+    definitions = {"geometry_msgs/msg/Point": "float64 x\nfloat64 y"}
+    bag = _bag_of_its_own_definition(tmp_path / "own", STAMPED, definitions, _stamped_xy, storage)
+    said = (
+        "its messages do not have the fields of the type they name (AttributeError: "
+        "'geometry_msgs__msg__Point' object has no attribute 'z'); the bag's message "
+        "definition differs from ROS's"
+    )
+    with pytest.raises(FormatError, match=re.escape(said)):
+        read_trajectory(bag, topic="/x")
 
 
 QUATERNION_TEXT_W = "float64 x\nfloat64 y\nfloat64 z\nstring w"

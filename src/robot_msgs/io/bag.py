@@ -354,7 +354,12 @@ def read_failure(err: Exception, where: str, said: str | None = None) -> FormatE
         )
     if isinstance(err, (AttributeError, TypeError)):
         # A bag carries its own message definitions: one that lacks a field of the ROS
-        # type it names (header.frame_id, pose.position) gives messages without it.
+        # type it names (header.frame_id, pose.position) gives messages without it. An
+        # AttributeError of robot_msgs is its bug (_a_bug); a TypeError stays the bag's, as
+        # a field of another shape (one message where ROS has an array: "object is not
+        # iterable") raises it in robot_msgs' frames too, nothing telling which.
+        if _a_bug(err):
+            return None
         return FormatError(
             f"{where}: its messages do not have the fields of the type they name ("
             f"{type(err).__name__}: {said}); the bag's message definition differs from ROS's"
@@ -443,16 +448,21 @@ def _check_folder_files(bag: Path, name: str) -> None:
 
 
 def _a_bug(err: BaseException) -> bool:
-    """Whether ``err`` is an ``AssertionError`` or ``KeyError`` that rosbags did not raise.
+    """Whether ``err`` is an ``AssertionError``, ``KeyError`` or ``AttributeError`` of robot_msgs.
 
-    WHY: :func:`_failure` says those two are damage, as rosbags' bare asserts and dict
-    look-ups on a damaged bag are; the same try holds the caller's code too (a message's
+    WHY: :func:`_failure` says the first two are damage, as rosbags' bare asserts and dict
+    look-ups on a damaged bag are, and :func:`read_failure` an ``AttributeError`` a message
+    definition of the bag's own; the same try holds the caller's code too (a message's
     conversion, a TF walk), where one is a bug of robot_msgs: said "the bag is damaged",
     it blamed the user's file. The innermost frame of rosbags or robot_msgs tells who
     raised it: frames of other modules (the standard library's ``enum`` or ``os``,
     rosbags' generated decoders) and C libraries, which have none, count as their caller.
+    An ``AttributeError`` for a field that ROS's type has, of a message rosbags decoded,
+    is the bag's wherever it is raised: robot_msgs reads it, the bag's definition lacks it.
     """
-    if not isinstance(err, (AssertionError, KeyError)):
+    if isinstance(err, AttributeError) and _a_field_the_bag_lacks(err):
+        return False
+    if not isinstance(err, (AssertionError, KeyError, AttributeError)):
         return False
     tb, owner = err.__traceback__, "robot_msgs"
     while tb is not None:
@@ -460,6 +470,22 @@ def _a_bug(err: BaseException) -> bool:
         owner = top if top in ("rosbags", "robot_msgs") else owner
         tb = tb.tb_next
     return owner == "robot_msgs"
+
+
+def _a_field_the_bag_lacks(err: AttributeError) -> bool:
+    """Whether ``err`` asks a message rosbags decoded for a field ROS's type defines.
+
+    A field ROS's type does not define either (``pose.position_xyz``) is robot_msgs'
+    misspelling; one of a type ROS does not define is taken as the bag's.
+    """
+    kind = type(err.obj)
+    msgtype = getattr(kind, "__msgtype__", None)
+    if kind.__module__.partition(".")[0] != "rosbags" or not isinstance(msgtype, str):
+        return False
+    from rosbags.typesys import Stores, get_typestore  # noqa: PLC0415 - the bag's reader
+
+    ros = get_typestore(Stores.LATEST).fielddefs.get(msgtype)
+    return ros is None or any(name == err.name for name, _ in ros[1])
 
 
 def _failure(err: BaseException, said: str) -> str:
