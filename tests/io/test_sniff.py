@@ -386,3 +386,16 @@ def test_an_infinity_spelt_with_a_turkish_i_is_refused_as_not_a_number(
     path.write_text(f"1 {word} 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"line 1, column 2: .* is not a number \(U\+01"):
         read_trajectory(path)
+
+
+@pytest.mark.parametrize("word", ["\u0131nf", "\u0130NF"])
+def test_an_infinity_spelt_with_a_turkish_i_past_the_first_row_ends_the_head_rows(
+    tmp_path: Path, word: str
+) -> None:
+    """The head's block match embeds the number pattern without its ASCII flag: Unicode
+    case folding took "ınf" on line 2 as a number, and float() refused it (exit 70)."""
+    path = tmp_path / "t.tum"
+    path.write_text(f"1 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 {word}\n", encoding="utf-8")
+    assert read_head(path).numbers.tolist() == [[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]
+    with pytest.raises(FormatError, match=r"line 2, column 8 \(qw\): .* is not a number \(U\+01"):
+        read_trajectory(path)

@@ -108,10 +108,11 @@ _EMPTY_FIELD = re.compile(r",[ \t]*(?=,|\r?$)|^[ \t]*,", re.MULTILINE)
 # tried every split of a digit run that then failed, quadratic (a head line of 20,000
 # digits and an ``x`` took 7.9 s to sniff, a file of one 27 s to refuse). ASCII case
 # only: Unicode case folding matched "inf" spelt with a Turkish dotless i (U+0131) or
-# dotted capital I (U+0130), which float() then refused (a ValueError, exit 70).
+# dotted capital I (U+0130), which float() then refused (a ValueError, exit 70). The ASCII
+# flag is inline, in the group, so that it holds where the pattern is embedded in
+# another (the sniffer's block of rows, which is compiled without flags).
 NUMBER_TOKEN = re.compile(
-    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:nan|inf|infinity))",
-    re.ASCII,
+    r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?ai:nan|inf|infinity))"
 )
 # The first field of a header line, as the fast path's ``is_header_word``: a word that
 # starts with a letter or ``_`` and is not nan/inf ("timestamp", "t", "_t").
