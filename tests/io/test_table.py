@@ -7,11 +7,17 @@ import re
 import msgspec
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
-from robot_msgs.io.table import _FEW_COMMENTS, _strip_comments, format_rows, parse_table
+from robot_msgs.io.table import (
+    _FEW_COMMENTS,
+    NUMBER_TOKEN,
+    _strip_comments,
+    format_rows,
+    parse_table,
+)
 
 _REGEX = re.compile(r"#[^\n]*")
 
@@ -119,3 +125,32 @@ def test_a_long_digit_run_that_is_no_number_is_refused_naming_line_and_column() 
     columns = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
     with pytest.raises(FormatError, match=r"line 2, column 8 \(qw\): '9+'\.\.\. is not a number"):
         parse_table(text, source="d.tum", columns=columns)
+
+
+def _float_reads(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+# Tokens built from the characters of numbers, the words' letters in both cases and
+# Unicode letters that fold to them (Turkish dotless i, dotted capital I, Kelvin sign).
+_NUMBER_CHARS = "0123456789.eE+-nNaAiIfFtTyY\u0131\u0130\u212a"
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=_NUMBER_CHARS, max_size=12) | st.text(max_size=12))
+@example("\u0131nf")
+@example("+INFINITY")
+@example("1.e-5")
+def test_number_token_matches_what_float_reads_in_ascii_without_blanks_or_underscores(
+    token: str,
+) -> None:
+    """The number pattern takes exactly the tokens float() reads, but float()'s extras:
+    surrounding blanks (the field split takes them), ``_`` between digits and non-ASCII
+    digits (NumPy's loadtxt and the fast path read neither)."""
+    extras = not token.isascii() or "_" in token or token != token.strip()
+    expected = _float_reads(token) and not extras
+    assert (NUMBER_TOKEN.fullmatch(token) is not None) is expected
