@@ -753,9 +753,11 @@ _PATH_OF = {
 }
 #: A negative number, as a flag's value: -1, -1e-3, -.5, and -inf, -nan (which float()
 #: reads; ``--offset -inf`` was told "expected one argument", where --offset=-inf is
-#: refused as not finite).
+#: refused as not finite). The digits split one way, as in ``io.table.NUMBER_TOKEN`` (not
+#: imported: it would import NumPy before the BLAS threads are set): ``[0-9]+\.?[0-9]*``
+#: tried every split of a digit run that then failed, quadratic in the run.
 _NEGATIVE_NUMBER = re.compile(
-    r"^-(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$",
+    r"^-(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:inf|infinity|nan))$",
     re.ASCII,
 )
 _EPILOG = """\
