@@ -49,6 +49,27 @@ def test_an_rpg_folder_is_answered_with_its_two_files_and_eval_cfg_alignment(
     )
 
 
+@pytest.mark.parametrize(
+    ("frames", "flags"),
+    [
+        ("9" * 5000, " --n-align 9999"),  # the message cuts the run short
+        ("-" + "9" * 5000, ""),
+        ("000", ""),
+        ("\u0661\u0662", ""),  # Arabic-Indic 12: no number rpg's YAML reader takes
+    ],
+)
+def test_eval_cfg_frames_of_thousands_of_digits_are_said_not_a_crash(
+    frames: str, flags: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """int() of 5000 digits raised ValueError past Python's limit (exit 70, "a bug")."""
+    folder = _rpg_folder(tmp_path, f"align_type: se3\nalign_num_frames: {frames}\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["drift", str(folder)])
+    err = capsys.readouterr().err
+    assert f"--protocol rpg --align se3{flags}" in err
+    assert (" --n-align" in err) is bool(flags)
+
+
 def test_a_huge_eval_cfg_is_read_only_at_its_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

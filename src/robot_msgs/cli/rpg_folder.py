@@ -54,9 +54,11 @@ def _eval_cfg_flags(config: Path) -> str:
     """Return our alignment flags for rpg's ``eval_cfg.yaml`` (its defaults without one)."""
     text = _eval_cfg_text(config)
     align = re.search(r"^align_type:\s*['\"]?(\w+)", text, re.MULTILINE)
-    frames = re.search(r"^align_num_frames:\s*(-?\d+)", text, re.MULTILINE)
+    # ASCII digits, compared as text: int() refuses a run of over 4300 digits (a
+    # ValueError, exit 70), and ``\d`` would put Arabic-Indic digits in the hint.
+    frames = re.search(r"^align_num_frames:\s*([0-9]+|-[0-9]+)", text, re.MULTILINE)
     said = f" --align {align.group(1) if align else 'sim3'}"
-    if frames and int(frames.group(1)) > 0:
+    if frames and frames.group(1).lstrip("0") and not frames.group(1).startswith("-"):
         said += f" --n-align {frames.group(1)}"
     return said
 
