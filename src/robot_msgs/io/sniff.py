@@ -168,8 +168,9 @@ class TextHead:
     header : TableHeader or None
         The header line, when there is one.
     numbers : ndarray, shape (R, columns), float64
-        The first rows of numbers (up to 200, those of the first data line's width, up to
-        the first row that is not numbers); empty when the first data line is not.
+        The first rows of numbers (up to :func:`read_head`'s ``rows``, 200 by default,
+        those of the first data line's width, up to the first row that is not numbers);
+        empty when the first data line is not.
     bad : str
         Non-empty when the first data line is not numbers: what is wrong, where.
     cut : bool
