@@ -376,6 +376,20 @@ def test_a_parquet_whose_values_decode_past_the_bound_is_refused_before_reading(
         load_result(bomb)
 
 
+def test_a_parquet_result_loads_under_a_bound_its_arrays_fit(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """The bound added each chunk's uncompressed pages to its decoded values, so a plain
+    float column counted twice: a result was refused under a bound twice its arrays, one
+    the same result as .npz loads under."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    saved = save_result(tmp_path / "r.parquet", results["ape"])
+    decoded = pq.read_table(saved).nbytes
+    bound = max(saved.stat().st_size, decoded + decoded // 4)
+    with input_limits(max_bytes=bound):
+        assert load_result(saved) == results["ape"]
+
+
 @pytest.mark.parametrize(
     ("dtype", "cells", "said"),
     [

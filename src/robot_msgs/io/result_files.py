@@ -383,15 +383,18 @@ def _decoded_bytes(meta: Any) -> int:
     bytes, so a 7.6 KB file passed the bound and decoded to 1.6 GB (3.8 GB resident,
     measured). Each column chunk's ``num_values`` is what it decodes to: 8 bytes a value
     (the columns of a result are 64-bit), and a text value at most its chunk's whole
-    uncompressed bytes (its dictionary page) each.
+    uncompressed bytes (its dictionary page) each. A chunk counts the larger of that and
+    its uncompressed pages, not their sum: a page is decoded and let go, and the sum
+    counted a plain column twice, refusing a result of half the bound (a review).
     """
     total = 0
     for i in range(meta.num_row_groups):
         group = meta.row_group(i)
         for j in range(group.num_columns):
             chunk = group.column(j)
-            each = chunk.total_uncompressed_size if chunk.physical_type == "BYTE_ARRAY" else 0
-            total += chunk.total_uncompressed_size + chunk.num_values * (8 + each)
+            pages = chunk.total_uncompressed_size
+            each = pages if chunk.physical_type == "BYTE_ARRAY" else 0
+            total += max(pages, chunk.num_values * (8 + each))
     return total
 
 
