@@ -376,6 +376,43 @@ def test_a_parquet_whose_values_decode_past_the_bound_is_refused_before_reading(
         load_result(bomb)
 
 
+def _varint(value: int) -> bytes:
+    """``value`` as a Thrift compact-protocol varint (7 bits a byte, low bits first)."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    return bytes([*out, value])
+
+
+def test_a_parquet_whose_footer_says_fewer_values_than_its_pages_is_refused(
+    results: dict[str, EvaluationResult], tmp_path: Path
+) -> None:
+    """pyarrow decodes a page to the count of values in *its header*; the bound read the
+    footer's count, so a footer saying 16,384 let a page of 10^6 equal floats (8 MB)
+    through, and one of 2e8 (1.6 GB) as well."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    saved = save_result(tmp_path / "r.parquet", results["ape"])
+    n = 10**6
+    bomb = _parquet_with_row(tmp_path / "bomb.parquet", saved, 0, shape=[n], floats=[0.0] * n)
+    data = bomb.read_bytes()
+    floats = pq.ParquetFile(bomb).metadata.row_group(0).column(3)
+    assert floats.path_in_schema == "floats.list.element"
+    footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    # field 5 of ColumnMetaData, i64 zigzag: num_values, said as 16,384 in as many bytes
+    told, lie = b"\x16" + _varint(2 * floats.num_values), b"\x16" + _varint(2 * 16_384)
+    assert len(told) == len(lie)
+    assert data.count(told, footer_at) == 1
+    liar = tmp_path / "liar.parquet"
+    liar.write_bytes(data[:footer_at] + data[footer_at:].replace(told, lie))
+    assert pq.ParquetFile(liar).metadata.row_group(0).column(3).num_values == 16_384
+    with (
+        input_limits(max_bytes=2 << 20),
+        pytest.raises(FormatError, match=r"liar\.parquet: its columns inflate to \d+ bytes, more"),
+    ):
+        load_result(liar)
+
+
 def test_a_parquet_result_loads_under_a_bound_its_arrays_fit(
     results: dict[str, EvaluationResult], tmp_path: Path
 ) -> None:

@@ -375,7 +375,12 @@ def _cast(values: np.ndarray[Any, Any], dtype: np.dtype[Any], where: str) -> np.
     return out
 
 
-def _decoded_bytes(meta: Any) -> int:
+_MAX_PAGES = 1_000_000
+"""Pages of one Parquet result walked at most (:func:`~robot_msgs.io.parquet_pages.chunk_pages`):
+about 14 s; pyarrow writes a page a MiB, so 1 TiB of them."""
+
+
+def _decoded_bytes(meta: Any, data: bytes) -> int:
     """Return an upper bound on the bytes a Parquet file's columns decode to, from its footer.
 
     WHY not the row groups' ``total_byte_size``: that is the size of the *encoded* pages,
@@ -385,16 +390,28 @@ def _decoded_bytes(meta: Any) -> int:
     (the columns of a result are 64-bit), and a text value at most its chunk's whole
     uncompressed bytes (its dictionary page) each. A chunk counts the larger of that and
     its uncompressed pages, not their sum: a page is decoded and let go, and the sum
-    counted a plain column twice, refusing a result of half the bound (a review).
+    counted a plain column twice, refusing a result of half the bound (a review). The
+    footer's counts are checked against the page headers, which pyarrow decodes by
+    (:mod:`robot_msgs.io.parquet_pages`): a footer saying fewer values passed the bound.
     """
+    from robot_msgs.io.parquet_pages import chunk_pages  # noqa: PLC0415 - Parquet only
+
     total = 0
+    pages_left = _MAX_PAGES
     for i in range(meta.num_row_groups):
         group = meta.row_group(i)
         for j in range(group.num_columns):
             chunk = group.column(j)
-            pages = chunk.total_uncompressed_size
-            each = pages if chunk.physical_type == "BYTE_ARRAY" else 0
-            total += max(pages, chunk.num_values * (8 + each))
+            start = chunk.data_page_offset
+            if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < start:
+                start = chunk.dictionary_page_offset
+            length = chunk.total_compressed_size
+            values, size, pages = chunk_pages(data, start, length, max_pages=pages_left)
+            pages_left -= pages
+            values = max(values, chunk.num_values)
+            size = max(size, chunk.total_uncompressed_size)
+            each = size if chunk.physical_type == "BYTE_ARRAY" else 0
+            total += max(size, values * (8 + each))
     return total
 
 
@@ -405,7 +422,7 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
     data = read_input(path, limit=limits.max_bytes)
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
-        inflated = _decoded_bytes(parquet.metadata)
+        inflated = _decoded_bytes(parquet.metadata, data)
     except Exception as err:  # pyarrow raises its own ArrowInvalid / OSError types
         msg = f"{path}: not a readable Parquet file ({_short(err)})"
         raise FormatError(msg) from err
