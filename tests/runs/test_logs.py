@@ -157,11 +157,10 @@ def test_logs_of_stamps_near_float64s_limits_raise_no_numpy_warning(tmp_path: Pa
     compared now; a latency past float64 is refused, naming its line."""
     import warnings
 
-    extremes = "-1e308,5,5\n1e308,5,5\n"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        resources = read_resources(
-            _write(tmp_path / "r.csv", "time_s,cpu_percent,rss_bytes\n" + extremes)
+        resources = read_resources(  # from -1e308 is refused, its span past float64
+            _write(tmp_path / "r.csv", "time_s,cpu_percent,rss_bytes\n0,5,5\n1e308,5,5\n")
         )
         tracking = read_tracking(
             _write(tmp_path / "t.csv", "time_s,event\n-1e308,lost\n1e308,recovered\n")
@@ -171,4 +170,28 @@ def test_logs_of_stamps_near_float64s_limits_raise_no_numpy_warning(tmp_path: Pa
             match=r"timing\.csv:2: column `available_s`: expected a latency within float64's range",
         ):
             read_timing(_write(tmp_path / "timing.csv", TIMING_HEADER + "0,-1e308,-1e308,1e308\n"))
-    assert resources.time_s.tolist() == tracking.stamps_s.tolist() == [-1e308, 1e308]
+    assert resources.time_s.tolist() == [0, 1e308]
+    assert tracking.stamps_s.tolist() == [-1e308, 1e308]
+
+
+def test_resources_spanning_more_than_float64_are_refused_naming_the_last_line(
+    tmp_path: Path,
+) -> None:
+    """The run's duration is the last time less the first: -1e308 to 1e308 passed the
+    reader, and report then printed NumPy's 'overflow encountered in scalar subtract' (a
+    bug, exit 70, under -W error) from resources_from_log."""
+    import warnings
+
+    from robot_msgs.runs.resources import resources_from_log
+
+    header = "time_s,cpu_percent,rss_bytes\n"
+    with pytest.raises(
+        FormatError,
+        match=r"r\.csv:4: column `time_s`: expected a time within float64's range of the "
+        r"first sample's -1e\+308, got 1e\+308",
+    ):
+        read_resources(_write(tmp_path / "r.csv", header + "-1e308,5,5\n0,5,5\n1e308,5,5\n"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        log = read_resources(_write(tmp_path / "ok.csv", header + "-1e308,5,5\n-1e307,5,5\n"))
+        assert resources_from_log(log).duration_s == 9e307

@@ -6,6 +6,7 @@ line and the column.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -223,7 +224,8 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
     Raises
     ------
     FormatError
-        Bad layout or cells, times not strictly increasing, negative or infinite values,
+        Bad layout or cells, times not strictly increasing or spanning more than float64
+        holds, negative or infinite values,
         a count of threads that is not a whole number below 2**63.
 
     Examples
@@ -247,6 +249,11 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
         raise table.fail(
             row, "time_s", f"a time after {float(time_s[row - 1])!r}", float(time_s[row])
         )
+    # the run's duration is last - first (resources_from_log): -1e308 to 1e308 overflowed
+    # there, NumPy's RuntimeWarning from report (a bug exit under -W error; a review)
+    if time_s.size > 1 and not math.isfinite(float(time_s[-1]) - float(time_s[0])):
+        expected = f"a time within float64's range of the first sample's {float(time_s[0])!r}"
+        raise table.fail(time_s.size - 1, "time_s", expected, float(time_s[-1]))
     out: dict[str, Float64Array] = {}
     for name in ("cpu_percent", "rss_bytes", *optional):
         values = table.floats(name) if name in table.columns else np.full_like(time_s, np.nan)
