@@ -498,3 +498,13 @@ def test_a_folder_where_a_runs_file_belongs_is_named_in_a_warning(
         DataWarning, match=rf"{re.escape(str(folder))}: is a directory, not a regular file"
     ):
         assert not regular_file(folder, name)
+
+
+def test_a_loop_of_links_given_as_the_root_of_runs_is_named_not_a_bug(tmp_path: Path) -> None:
+    """Path.resolve() raised RuntimeError('Symlink loop ...') before Python 3.13:
+    discover_runs(LOOP) let it out, where a root that is no folder is a FormatError."""
+    loop = tmp_path / "a"
+    (tmp_path / "b").symlink_to(loop)
+    loop.symlink_to(tmp_path / "b")
+    with pytest.raises(FormatError, match=rf"^{re.escape(str(loop))}: expected a folder of runs"):
+        discover_runs(loop)

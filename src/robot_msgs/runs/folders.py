@@ -733,7 +733,9 @@ def iter_discovered(
         ``root`` is not a folder or holds no run (once every folder is walked); a run
         folder is invalid, or folders are nested deeper than 256 levels (when it is reached).
     """
-    base = root.resolve()
+    # realpath, not Path.resolve(): that raised RuntimeError on a loop of links before
+    # Python 3.13 (discover_runs(LOOP): not a FormatError); is_dir() below names it
+    base = Path(os.path.realpath(root))
     if not base.is_dir():
         msg = f"{root}: expected a folder of runs (ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)"
         raise FormatError(msg)
