@@ -259,3 +259,34 @@ def test_a_yaml_document_is_parsed_by_libyaml_when_pyyaml_has_it(
     text = "".join(f"k{i}: [{i}, {i}.5, x{i}]\n" for i in range(200))
     assert parse_yaml(text, source="long.yaml") == yaml.load(text, Loader=yaml.SafeLoader)
     assert made, "libyaml's loader was not used"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\t1\n",
+        "[1,\t2]\n",
+        "a: 1\t# note\n",
+        "\ufeff\ufeffa: 1\n",
+        "? !\n: 1\n",
+        "a: !\n",
+        "a: |-# note\n  x\n",
+    ],
+)
+def test_a_yaml_document_reads_the_same_with_or_without_libyaml(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """libyaml read a tab as a separator (the Python parser refuses it), dropped a second
+    byte-order mark, read a lone ``!`` tag as '' and took ``|#``: a transform file loaded where
+    PyYAML has libyaml and was refused, or read otherwise, where it has not."""
+    yaml = pytest.importorskip("yaml")
+
+    def read() -> tuple[str, object]:
+        try:
+            return "read", parse_yaml(text, source="t.yaml")
+        except FormatError as err:
+            return "refused", str(err)
+
+    with_libyaml = read()
+    monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
+    assert with_libyaml == read()
