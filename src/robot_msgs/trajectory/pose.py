@@ -231,8 +231,8 @@ class PoseTrajectory(Msg):
         Raises
         ------
         ValidationError
-            A pose in another frame than pose 0's (WHY: relabelling it, as before,
-            changed the pose without a word), a stamp out of order, a quaternion off
+            A pose in another frame than pose 0's (it is not relabelled, which would
+            change the pose without a word), a stamp out of order, a quaternion off
             unit length.
 
         Examples
