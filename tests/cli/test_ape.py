@@ -236,6 +236,26 @@ def test_kitti_frames_of_two_lengths_name_both_times_flags(
     assert stats_of(json.loads(captured.out))["translation"]["rms"] == pytest.approx(0.0)
 
 
+def test_a_warning_of_the_evaluation_is_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI files of two lengths: the frame-count warning, then again as a NOTE (--json) or
+    a note of the table, the NOTE in the library's words (`offset_s=5`; a review)."""
+    x = np.arange(20.0)
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x[5:]))
+    assert main(["ape", str(ref), str(est), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("frame indices") == 1
+    assert "offset_s=" not in captured.err
+    # The JSON keeps it: it does not say the stamps were frames otherwise.
+    assert any("same frame" in note for note in json.loads(captured.out)["notes"])
+    assert main(["ape", str(ref), str(est)]) == 0
+    captured = capsys.readouterr()
+    assert "frame indices" in captured.err
+    assert "frame indices" not in captured.out
+
+
 def test_the_same_file_as_both_inputs_is_warned(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

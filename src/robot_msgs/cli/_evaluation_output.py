@@ -433,7 +433,8 @@ def emit(
     mount, the alignment and the projection; :func:`robot_msgs.io.write_trajectory`).
     The table shows the settings that differ from ``defaults``. ``shown``: the reading
     warnings already on standard error (:func:`read_inputs_from_args`), which neither
-    ``--json`` nor the table repeats as notes (the saved result keeps them).
+    ``--json`` nor the table repeats as notes (the saved result keeps them), and those
+    the evaluations showed (:func:`evaluate_each`'s ``warned``).
     """
     written: list[Path] = []
     # With --save - the saved JSON is standard output's only content; the table goes to
@@ -530,14 +531,25 @@ def evaluate_each(
     settings: EvaluationSettings,
     metric: Metric,
     said: Sequence[Sequence[str]] = (),
-) -> list[EvaluationResult]:
+) -> tuple[list[EvaluationResult], list[str]]:
     """Evaluate each estimate against ``reference`` with ``metric``, each a progress step.
 
     ``names`` are the reference's and the estimates' as given. A step that takes over
     2 s (an offset search, 10^6 poses) says so on a terminal (:class:`Stage`). ``said``:
     what reading each input fixed, REF first (:func:`read_inputs_from_args`): an
     estimate's result notes the reference's and its own first.
+
+    Returns
+    -------
+    results, warned
+        The results, and the data warnings the evaluations showed on standard error
+        (:class:`~robot_msgs.errors.DataWarning`, kept in the results' notes), which
+        :func:`emit` repeats in no note: `ape --json` of KITTI files of two lengths said
+        the frame-count warning, then again as a NOTE in the library's words (a review).
     """
+    import warnings  # noqa: PLC0415
+
+    from robot_msgs.errors import DataWarning  # noqa: PLC0415
     from robot_msgs.evaluation.entry import (  # noqa: PLC0415 - the work, not --help
         check_metric_settings,
         evaluate,
@@ -550,23 +562,33 @@ def evaluate_each(
     searching = " (searching the clock offset)" if settings.searches_offset else ""
     ref_name, est_names = names
     results = []
+    warned: list[str] = []
     for k, (estimate, name) in enumerate(zip(estimates, est_names, strict=True)):
-        with _step(args, f"{command}: evaluating {name}{searching}"), naming(name):
-            (result,) = evaluate(
-                reference,
-                estimate,
-                settings,
-                metrics=[metric],
-                reference_name=ref_name,
-                estimate_name=name,
-            )
+        try:
+            with (
+                warnings.catch_warnings(record=True) as caught,
+                _step(args, f"{command}: evaluating {name}{searching}"),
+                naming(name),
+            ):
+                (result,) = evaluate(
+                    reference,
+                    estimate,
+                    settings,
+                    metrics=[metric],
+                    reference_name=ref_name,
+                    estimate_name=name,
+                )
+        finally:
+            for shown in caught:  # shown as if never caught, in their order
+                warnings.showwarning(shown.message, shown.category, shown.filename, shown.lineno)
+        warned += [str(w.message) for w in caught if issubclass(w.category, DataWarning)]
         fixed = dict.fromkeys([*said[0], *said[k + 1]]) if said else {}
         if fixed:
             comparison = result.comparison
             notes = (*fixed, *comparison.notes)
             result = result.replace(comparison=comparison.replace(notes=notes))
         results.append(result)
-    return results
+    return results, warned
 
 
 def write_plot(

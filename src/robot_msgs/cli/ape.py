@@ -72,11 +72,11 @@ def run(args: argparse.Namespace) -> int:
             )
             if said is not None:
                 raise ValidationError(said)
-    results = evaluate_each(
+    results, warned = evaluate_each(
         args, "ape", reference, estimates, (ref_name, est_names), settings, spec, fixed
     )
     defaults = {**Ape().record(), **EvaluationSettings().record()}
-    emit(args, results, plans, estimates, defaults, fixed)
+    emit(args, results, plans, estimates, defaults, [*fixed, warned])
     if args.plot is not None:
         from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
 

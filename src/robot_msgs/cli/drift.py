@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, base)
     plans = prepare_outputs(args)
     (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(args)
-    (result,) = evaluate_each(
+    (result,), warned = evaluate_each(
         args, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
     )
     from robot_msgs.evaluation.drift import rpg_path_length_m  # noqa: PLC0415 - NumPy
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     defaults = Drift(protocol=spec.protocol).record(path_m)
     if spec.lengths_m is None:
         defaults["lengths_m"] = spec.record(path_m)["lengths_m"]
-    emit(args, [result], plans, [estimate], {**defaults, **base.record()}, fixed)
+    emit(args, [result], plans, [estimate], {**defaults, **base.record()}, [*fixed, warned])
     if args.plot is not None:
         from robot_msgs.compare.result import drift_title  # noqa: PLC0415 - plots only
 

@@ -63,12 +63,12 @@ def run(args: argparse.Namespace) -> int:
     spec = settings_from_args(args, Rpe()).replace(pairs=tuple(pairs))
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names), fixed = read_inputs_from_args(args)
-    results = evaluate_each(
+    results, warned = evaluate_each(
         args, "rpe", reference, estimates, (ref_name, est_names), settings, spec, fixed
     )
     defaults = {**Rpe().record(), **EvaluationSettings().record()}
     del defaults["delta"], defaults["delta_unit"]  # the interval is always said: it is the metric
-    emit(args, results, plans, estimates, defaults, fixed)
+    emit(args, results, plans, estimates, defaults, [*fixed, warned])
     if args.plot is not None:
         from robot_msgs.compare.signal import delta_words  # noqa: PLC0415
         from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
