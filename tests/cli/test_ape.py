@@ -725,6 +725,10 @@ def test_a_large_unaligned_ape_hints_at_the_aligned_rmse(
         "not 2.03 m:"
     )
     assert f"{se3:.3g}" == "0.0243"  # the 0.024 m
+    # With --json, the NOTE on standard error says the flags too, not `align='sim3'`.
+    assert main(["ape", ref, est, "--json"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"NOTE: hint: with --align sim3 the rmse is {sim3:.3g} m (--align se3:" in err
     # Aligned, or an unaligned APE that is not dominated by the frame: no hint.
     assert main(["ape", ref, est, "--align", "se3"]) == 0
     assert "hint" not in capsys.readouterr().out

@@ -469,8 +469,8 @@ def emit(
         print(dumps(comparisons[0] if len(comparisons) == 1 else comparisons), end="")
         for c in comparisons:
             for note in c.notes:
-                if note not in said:
-                    print(f"NOTE: {controls_escaped(note)}", file=sys.stderr)
+                if note not in said:  # with its flags, as the table says it (a review)
+                    print(f"NOTE: {controls_escaped(flags_in_text(note))}", file=sys.stderr)
     else:
         # A KITTI file's rounding paragraph was a WARNING, then again a note (a review).
         comparisons = [
