@@ -517,3 +517,17 @@ def test_drift_results_are_boxed_at_every_segment_length_side_by_side(
     assert _panels(results_spec([("r.json", rpg)]))["box"].categories == ("10 m", "20 m")
     mixed = _panels(results_spec([("r.json", rpg), named[1]]))["box"]
     assert mixed.categories == ("r", "b")
+
+
+def test_segment_lengths_said_alike_are_one_category(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    # rpg's lengths are fractions of each run's path, in hundredths: 12345.67 and
+    # 12345.68 m are both "12345.7 m", and were two categories of that name, one empty.
+    rpg = _drift(named[0][1], 1.0, "m")
+    signals = rpg.comparison.signals
+    moved = tuple(s.replace(length_m=(s.length_m or 0.0) + 1e-7) for s in signals)
+    other = rpg.replace(comparison=rpg.comparison.replace(signals=moved))
+    box = _panels(results_spec([("a.json", rpg), ("b.json", other)]))["box"]
+    assert box.categories == ("10 m", "20 m")
+    assert box.traces[0].x == box.traces[1].x

@@ -159,7 +159,9 @@ def _segment_lengths(
     if not held or not all(every):
         return None
     lengths = sorted({s.length_m for signals in every for s in signals if s.length_m})
-    return tuple(_length_words(m) for m in lengths)
+    # Each words once: two lengths said alike (12345.67 and 12345.68 m, both "12345.7 m"
+    # as the labels say them) were two categories of one name, one of them empty.
+    return tuple(dict.fromkeys(_length_words(m) for m in lengths))
 
 
 def _by_length(
