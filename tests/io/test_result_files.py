@@ -96,6 +96,28 @@ def test_an_object_that_is_not_a_result_is_refused_without_another_parse(
         load_result(extra)
 
 
+@pytest.mark.parametrize(
+    ("text", "byte"),
+    [
+        (b'{"a": "\xff"}', 7),
+        (b'{"\xff": 1}', 2),
+        (b'{"a": "\xc0\xaf", "_type": "compare/Comparison"}', 7),
+        (b'{"_type": "compare/EvaluationResult", "a": "\xff"}', 44),
+    ],
+)
+def test_an_object_with_a_byte_that_is_not_utf8_is_said_so(
+    tmp_path: Path, text: bytes, byte: int
+) -> None:
+    """msgspec, reading `_type` alone, skips the other keys and values unchecked: these
+    were refused as "an object without _type" (or for its _type), not for their byte."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes(text)
+    with pytest.raises(
+        FormatError, match=rf"latin1\.json: not a saved result .*: not UTF-8 text \(byte {byte}\)$"
+    ):
+        load_result(path)
+
+
 def test_binary_forms_are_smaller_than_json(
     results: dict[str, EvaluationResult], tmp_path: Path
 ) -> None:

@@ -493,9 +493,11 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     # skipping every other value: a 36 MB object of 2e6 keys was parsed whole by json
     # once more (4 s of the refusal's 12 s). Anything else is parsed to say what it is.
     try:
+        if not data.isascii():  # msgspec checks no UTF-8 in the values it skips: json,
+            data.decode("utf-8", "surrogatepass")  # below, names the byte (as it decodes)
         head = msgspec.json.decode(data.removeprefix(BOM), type=_Tagged)
-    except (msgspec.DecodeError, RecursionError):  # not an object, or not strict JSON
-        head = None
+    except (UnicodeDecodeError, msgspec.DecodeError, RecursionError):  # not an object, or
+        head = None  # not strict UTF-8 JSON
     if head is not None and repeated_key(data) is None:
         stand_in = {} if head.type is msgspec.UNSET else {"_type": head.type}
         return _not_a_result(file, stand_in) or FormatError(f"{file}: {err}")
