@@ -23,6 +23,7 @@ from robot_msgs.errors import (
     ValidationError,
 )
 from robot_msgs.io import default_times_path, read_kitti, write_kitti
+from robot_msgs.io import table as table_module
 from robot_msgs.io.detect import trajectory_outputs
 from robot_msgs.io.kitti import KittiRotations, check_pair_target
 from robot_msgs.trajectory import PoseTrajectory
@@ -354,4 +355,6 @@ def test_read_kitti_holds_a_few_times_the_poses_at_its_peak(
     finally:
         tracemalloc.stop()
     assert len(traj) == n
-    assert peak < PEAK_LIMITS[table_road, rotations] * 96 * n, peak / (96 * n)
+    # "fast" is the installed state: NumPy's loadtxt where the C reader is not built
+    road = "general" if table_module._fasttable is None else table_road
+    assert peak < PEAK_LIMITS[road, rotations] * 96 * n, peak / (96 * n)
