@@ -27,8 +27,11 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import Float64Array
 
-#: Rows multiplied at once by :func:`matrix_times_rows`: OpenBLAS runs a product of
-#: ``m * n * k`` below 65536 x 4 on one thread, so (8192, 4) x (4, 4) stays on one.
+#: Rows done at once by the kernels that run in blocks (:func:`row_blocks`). OpenBLAS
+#: runs a product of ``m * n * k`` below 65536 x 4 on one thread, so
+#: :func:`matrix_times_rows`' (8192, 4) x (4, 4) stays on one; a rotation kernel's dozen
+#: temporaries of a block are 0.6 MB each, where the whole stack's were (2e6 KITTI poses)
+#: 1.2 GB at once.
 _ROWS = 8192
 
 #: At most this ``cos β`` (``transformations.py``'s ``_EPS``), Euler angles are at gimbal lock.
@@ -53,6 +56,7 @@ __all__ = [
     "rotation_matrix_deviation",
     "rotation_vector_from_matrix",
     "rotation_vector_from_quat_xyzw",
+    "row_blocks",
     "skew",
     "transform_from_pose",
     "transform_inverse",
@@ -61,23 +65,38 @@ __all__ = [
 ]
 
 
+def row_blocks(n: int) -> list[slice]:
+    """Return the slices of at most ``_ROWS`` rows, in order, that cover ``n`` rows.
+
+    The one loop of the row-wise kernels that run in blocks, so that their temporaries
+    are a block's, not the whole stack's (:data:`_ROWS`).
+
+    Examples
+    --------
+    >>> row_blocks(10_000)
+    [slice(0, 8192, None), slice(8192, 16384, None)]
+    >>> row_blocks(0)
+    []
+    """
+    return [slice(start, start + _ROWS) for start in range(0, n, _ROWS)]
+
+
 def _by_blocks(
     kernel: Callable[[Float64Array], Float64Array], matrices: Float64Array
 ) -> Float64Array:
-    """Apply a row-wise ``kernel`` to a stack ``(N, ...)`` in blocks of ``_ROWS`` rows.
+    """Apply a row-wise ``kernel`` to a stack ``(N, ...)`` in :func:`row_blocks`.
 
-    WHY: the kernels below make a dozen temporaries the size of their input; over 2e6
-    KITTI poses those held 1.2 GB at once. Each row's numbers are computed by the same
-    operations in either case, so the result is bit for bit the kernel's over the whole.
+    Each row's numbers are computed by the same operations in either case, so the result
+    is bit for bit the kernel's over the whole stack.
     """
-    n = matrices.shape[0] if matrices.ndim == 3 else 0  # a lone (3, 3) matrix: as is
-    if n <= _ROWS:
+    if matrices.ndim != 3 or matrices.shape[0] <= _ROWS:  # a lone (3, 3), or one block
         return kernel(matrices)
-    first = kernel(matrices[:_ROWS])
-    out = np.empty((n, *first.shape[1:]), dtype=first.dtype)
-    out[:_ROWS] = first
-    for start in range(_ROWS, n, _ROWS):
-        out[start : start + _ROWS] = kernel(matrices[start : start + _ROWS])
+    first, *rest = row_blocks(matrices.shape[0])
+    done = kernel(matrices[first])  # its shape and dtype are the result's per row
+    out = np.empty((matrices.shape[0], *done.shape[1:]), dtype=done.dtype)
+    out[first] = done
+    for rows in rest:
+        out[rows] = kernel(matrices[rows])
     return out
 
 
@@ -535,7 +554,7 @@ def nearest_rotation_matrix(
     x = out.reshape(-1, 3, 3)  # a view: the steps write into ``out``
     xtx = np.empty_like(x)
     eye3 = np.eye(3)
-    blocks = [slice(start, start + _ROWS) for start in range(0, x.shape[0], _ROWS)]
+    blocks = row_blocks(x.shape[0])
     for _ in range(8):
         converged = True  # as max(initial=0.0) < 2e-15 over all: a NaN converges never
         for rows in blocks:
@@ -694,8 +713,8 @@ def matrix_times_rows(matrix: Float64Array, rows: Float64Array) -> Float64Array:
     turned = matrix.T
     # As einsum: an overflow or an infinity gives inf or NaN, which the caller checks.
     with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(0, n, _ROWS):
-            np.matmul(rows[start : start + _ROWS], turned, out=out[start : start + _ROWS])
+        for block in row_blocks(n):
+            np.matmul(rows[block], turned, out=out[block])
     return out
 
 

@@ -48,8 +48,6 @@ UNIT_QUATERNION_TOL = 1e-6
 #: Largest ``|M - R(q)|`` of a kept rotation block against its pose's orientation: a
 #: block further off SO(3) is refused by the readers (:mod:`robot_msgs.io.kitti`).
 ROTATION_MATRIX_TOL = 1e-2
-#: Rows of ``rotation_matrices`` checked at a time.
-_CHECK_ROWS = 8192
 
 
 @message("trajectory/PoseTrajectory")
@@ -400,15 +398,15 @@ class PoseTrajectory(Msg):
             raise self._fail(field=f"covariance_6x6[{i}]", expected=expected, got=cov[i])
 
     def _validate_matrices(self, matrices: Float64Array) -> None:
-        from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415 - rarely set
+        # Imported here: rotation_matrices are rarely set
+        from robot_msgs.rotations import matrix_from_quat_xyzw, row_blocks  # noqa: PLC0415
 
         quats = self.orientations_quat_xyzw
         bad = np.empty(matrices.shape[0], dtype=bool)
         # In blocks of rows: over the whole stack the temporaries were six arrays of its
         # size (2e6 KITTI poses read as given: 0.9 GB more than the trajectory).
         with np.errstate(all="ignore"):  # inf, NaN; det's subnormal pivot: divide by zero
-            for start in range(0, matrices.shape[0], _CHECK_ROWS):
-                rows = slice(start, start + _CHECK_ROWS)
+            for rows in row_blocks(matrices.shape[0]):
                 off = np.abs(matrices[rows] - matrix_from_quat_xyzw(quats[rows]))
                 bad[rows] = ~(off.max(axis=(1, 2), initial=0.0) <= ROTATION_MATRIX_TOL)
                 bad[rows] |= ~(np.linalg.det(matrices[rows]) > 0)
