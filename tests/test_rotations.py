@@ -297,6 +297,19 @@ def test_nearest_rotation_takes_as_many_steps_in_every_block_bit_for_bit() -> No
         rot.nearest_rotation_matrix(m, out=np.empty((3, 3, len(m))).T)
 
 
+def test_nearest_rotation_refuses_an_out_of_another_shape() -> None:
+    """np.copyto broadcast a lone (3, 3) into every row of a larger ``out`` (and said
+    "could not broadcast" for a smaller one)."""
+    with pytest.raises(
+        ValidationError, match=r"Expected out of the matrices' shape \(3, 3\), got \(4, 3, 3\)"
+    ):
+        rot.nearest_rotation_matrix(np.eye(3), out=np.zeros((4, 3, 3)))
+    with pytest.raises(ValidationError, match=r"shape \(4, 3, 3\), got \(2, 3, 3\)"):
+        rot.nearest_rotation_matrix(np.tile(np.eye(3), (4, 1, 1)), out=np.zeros((2, 3, 3)))
+    out = np.zeros((1, 3, 3))
+    assert rot.nearest_rotation_matrix(np.eye(3)[None] * 2.0, out=out) is out
+
+
 def test_quat_and_deviation_of_a_stack_are_those_of_each_row_across_blocks() -> None:
     m = Rotation.random(20_000, random_state=5).as_matrix() * 1.001
     rows = slice(8190, 8194)  # across the first block's end

@@ -534,7 +534,7 @@ def nearest_rotation_matrix(
     Raises
     ------
     ValidationError
-        ``out`` is not a C-contiguous float64 array.
+        ``out`` is not a C-contiguous float64 array of the shape of ``matrices``.
 
     Examples
     --------
@@ -550,6 +550,9 @@ def nearest_rotation_matrix(
         msg = f"Expected out C-contiguous float64, got {out.dtype} {layout}"
         raise ValidationError(msg, field="out")
     elif out is not matrices:
+        if out.shape != np.shape(matrices):  # copyto would broadcast a (3, 3) into every row
+            msg = f"Expected out of the matrices' shape {np.shape(matrices)}, got {out.shape}"
+            raise ValidationError(msg, field="out")
         np.copyto(out, matrices)
     x = out.reshape(-1, 3, 3)  # a view: the steps write into ``out``
     xtx = np.empty_like(x)
