@@ -52,6 +52,25 @@ def test_a_map_of_bools_in_a_page_header_is_read_a_byte_each() -> None:
         chunk_pages(header, 0, len(header), max_pages=10)
 
 
+@pytest.mark.parametrize(
+    "header",
+    [
+        bytes([0x19, 0xF7]) + b"\x80\x80\x80\x80\x80\x80\x80\x80\x10",  # field 1: list
+        bytes([0x1B]) + b"\x80\x80\x80\x80\x80\x80\x80\x80\x10" + b"\x77",  # field 1: map
+    ],
+    ids=["list", "map"],
+)
+def test_a_collection_of_doubles_in_a_page_header_stops_at_the_end_of_the_file(
+    header: bytes,
+) -> None:
+    """A double was skipped by moving past it unread: 2^60 of them were 2^60 steps."""
+    with (
+        deadline(10),
+        pytest.raises(ValueError, match=r"^Expected 8 bytes in a page header, got the end of"),
+    ):
+        chunk_pages(header, 0, len(header), max_pages=10)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=120), st.data())
 def test_any_bytes_are_pages_or_a_value_error(data: bytes, draw: st.DataObject) -> None:

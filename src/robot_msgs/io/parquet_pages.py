@@ -70,6 +70,11 @@ class _Reader:
             self.varint()
         elif kind in (_DOUBLE, _BINARY):
             size = 8 if kind == _DOUBLE else self.varint()  # read before pos is
+            if size > len(self.data) - self.pos:
+                # WHY: moved past the end unread, a list of 2^60 doubles was a loop of
+                # 2^60 steps over nothing; checked, every element reads a byte or more.
+                msg = f"Expected {size} bytes in a page header, got the end of the file"
+                raise ValueError(msg)
             self.pos += size
         elif kind in (_LIST, _SET):
             head = self.byte()
