@@ -30,7 +30,7 @@ def test_the_pages_hold_the_values_the_footer_says(version: str) -> None:
     data, start, length = _one_chunk(
         [i / 4 for i in range(5000)], data_page_size=1024, data_page_version=version
     )
-    values, _, pages = chunk_pages(data, start, length, max_pages=1000)
+    values, _, pages, _ = chunk_pages(data, start, length, max_pages=1000, max_header_bytes=10**6)
     assert values == 5000
     assert pages > 2
 
@@ -39,7 +39,7 @@ def test_a_chunk_of_more_pages_than_allowed_is_refused() -> None:
     """A page header takes about 14 us here: a file of 33-byte pages walked at 2.3 MB/s."""
     data, start, length = _one_chunk([1.0] * 100, data_page_size=1, write_batch_size=1)
     with pytest.raises(ValueError, match=r"^Expected at most 10 pages in the file's column chunks"):
-        chunk_pages(data, start, length, max_pages=10)
+        chunk_pages(data, start, length, max_pages=10, max_header_bytes=1000)
 
 
 def test_a_map_of_bools_in_a_page_header_is_read_a_byte_each() -> None:
@@ -49,7 +49,7 @@ def test_a_map_of_bools_in_a_page_header_is_read_a_byte_each() -> None:
         deadline(10),
         pytest.raises(ValueError, match=r"^Expected a page header, got the end of the file$"),
     ):
-        chunk_pages(header, 0, len(header), max_pages=10)
+        chunk_pages(header, 0, len(header), max_pages=10, max_header_bytes=1000)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,15 @@ def test_a_collection_of_doubles_in_a_page_header_stops_at_the_end_of_the_file(
         deadline(10),
         pytest.raises(ValueError, match=r"^Expected 8 bytes in a page header, got the end of"),
     ):
-        chunk_pages(header, 0, len(header), max_pages=10)
+        chunk_pages(header, 0, len(header), max_pages=10, max_header_bytes=1000)
+
+
+def test_page_headers_past_the_bytes_allowed_are_refused() -> None:
+    """A header is read a byte at a time (about 1 us a byte), and a reader skips fields it
+    does not know: 1 GiB of headers of bool fields was 17 minutes."""
+    header = bytes([0x91]) + bytes([0x11]) * 10_000 + b"\x00"  # 10,001 bool fields: 9, 10, ...
+    with pytest.raises(ValueError, match=r"^Expected page headers of at most 1000 bytes in all"):
+        chunk_pages(header, 0, len(header), max_pages=10, max_header_bytes=1000)
 
 
 @settings(max_examples=300, deadline=None)
@@ -77,8 +85,11 @@ def test_any_bytes_are_pages_or_a_value_error(data: bytes, draw: st.DataObject) 
     start = draw.draw(st.integers(0, len(data)))
     length = draw.draw(st.integers(0, len(data) - start))
     try:
-        values, uncompressed, pages = chunk_pages(data, start, length, max_pages=50)
+        values, uncompressed, pages, read = chunk_pages(
+            data, start, length, max_pages=50, max_header_bytes=100
+        )
     except ValueError:
         return
     assert min(values, uncompressed) >= 0
     assert pages <= 50
+    assert read <= 100

@@ -378,6 +378,9 @@ def _cast(values: np.ndarray[Any, Any], dtype: np.dtype[Any], where: str) -> np.
 _MAX_PAGES = 1_000_000
 """Pages of one Parquet result walked at most (:func:`~robot_msgs.io.parquet_pages.chunk_pages`):
 about 14 s; pyarrow writes a page a MiB, so 1 TiB of them."""
+_MAX_HEADER_BYTES = 16 << 20
+"""Bytes of page headers of one Parquet result read at most: about 16 s, the headers of
+200,000 pages or more (pyarrow's are 30 to 80 bytes)."""
 
 
 def _decoded_bytes(meta: Any, data: bytes) -> int:
@@ -397,7 +400,7 @@ def _decoded_bytes(meta: Any, data: bytes) -> int:
     from robot_msgs.io.parquet_pages import chunk_pages  # noqa: PLC0415 - Parquet only
 
     total = 0
-    pages_left = _MAX_PAGES
+    pages_left, header_bytes_left = _MAX_PAGES, _MAX_HEADER_BYTES
     for i in range(meta.num_row_groups):
         group = meta.row_group(i)
         for j in range(group.num_columns):
@@ -406,8 +409,11 @@ def _decoded_bytes(meta: Any, data: bytes) -> int:
             if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < start:
                 start = chunk.dictionary_page_offset
             length = chunk.total_compressed_size
-            values, size, pages = chunk_pages(data, start, length, max_pages=pages_left)
+            values, size, pages, header_bytes = chunk_pages(
+                data, start, length, max_pages=pages_left, max_header_bytes=header_bytes_left
+            )
             pages_left -= pages
+            header_bytes_left -= header_bytes
             values = max(values, chunk.num_values)
             size = max(size, chunk.total_uncompressed_size)
             each = size if chunk.physical_type == "BYTE_ARRAY" else 0
