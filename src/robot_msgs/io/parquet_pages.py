@@ -7,6 +7,16 @@ bound taken from the footer and decoded 8 MB (2e8 values: 1.6 GB), so the bound 
 Parquet result (:func:`robot_msgs.io.result_files.load_result`) counts the page headers
 as well. They are Thrift compact-protocol structs (``PageHeader`` of parquet.thrift),
 walked here without a Thrift library.
+
+WHY by hand: pyarrow (26.0.1) gives no page header and no memory pool with a cap
+(``system``, ``jemalloc``, ``mimalloc``, ``logging``, ``proxy``), so a read cannot be
+stopped at a bound; ``ParquetFile.iter_batches(batch_size=1)`` decodes a row whole, and
+a result's row is one array (the file above: 10^6 values, 8.1 MB, in its first batch);
+the page index is optional, :func:`~robot_msgs.io.result_files.save_result`'s files hold
+none (``has_offset_index`` is False), and it counts rows, not values. A Thrift library
+(``thrift``, ``thriftpy2``) is a dependency and code generated from parquet.thrift for
+the five fields read here. The walk costs 0.35 ms of a 2e5-pose APE result's 0.11 s load
+(40 pages, measured).
 """
 
 from __future__ import annotations
