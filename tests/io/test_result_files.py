@@ -16,6 +16,7 @@ import pytest
 from robot_msgs.errors import FormatError, MissingDependencyError, OutputExistsError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
+from robot_msgs.io.parquet_pages import chunk_pages
 from robot_msgs.io.result_files import load_result, result_format, save_result
 from robot_msgs.limits import input_limits
 
@@ -433,6 +434,49 @@ def test_a_parquet_whose_footer_says_fewer_values_than_its_pages_is_refused(
         pytest.raises(FormatError, match=r"liar\.parquet: its columns inflate to \d+ bytes, more"),
     ):
         load_result(liar)
+
+
+def test_a_page_past_a_parquet_mr_chunk_is_counted(tmp_path: Path) -> None:
+    """pyarrow reads 100 bytes past a chunk of a file that says parquet-mr before 1.2.9
+    wrote it (PARQUET-816); the page headers were walked to the chunk's end only, so a
+    page of 10^6 zeros (88 bytes) after it decoded 8 MB under a 2 MiB bound."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 10**6
+    floats = pa.array([[0.0] * 10, [0.0] * n], type=pa.list_(pa.float64()))
+    table = pa.table({"floats": floats}).replace_schema_metadata({"robot_msgs.json": "{}"})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="none", data_page_size=1, write_batch_size=1)
+    data = sink.getvalue().to_pybytes()
+    meta = pq.ParquetFile(pa.BufferReader(data)).metadata
+    chunk = meta.row_group(0).column(0)
+    start, size = chunk.dictionary_page_offset, chunk.total_compressed_size
+
+    def pages(length: int) -> int:
+        return chunk_pages(data, start, length, max_pages=99, max_header_bytes=9999)[2]
+
+    last = next(k for k in range(1, size + 1) if pages(k) == pages(size)) - 1  # its page
+    assert size - last <= 100
+    footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    footer = data[footer_at:-8]
+    for told, lie in [
+        (  # total_uncompressed_size, total_compressed_size: fields 6, 7, i64 zigzag
+            b"\x16" + _varint(2 * chunk.total_uncompressed_size) + b"\x16" + _varint(2 * size),
+            b"\x16" + _varint(2 * chunk.total_uncompressed_size) + b"\x16" + _varint(2 * last),
+        ),
+        (b"\x16" + _varint(2 * chunk.num_values), b"\x16" + _varint(2 * 16_384)),
+        (bytes([len(meta.created_by)]) + meta.created_by.encode(), b"\x18parquet-mr version 1.2.8"),
+    ]:
+        assert footer.count(told) == 1
+        footer = footer.replace(told, lie)
+    old = tmp_path / "old.parquet"
+    old.write_bytes(data[:footer_at] + footer + len(footer).to_bytes(4, "little") + b"PAR1")
+    assert pq.read_table(old).column("floats").combine_chunks().values.nbytes == 8 * (n + 10)
+    with (
+        input_limits(max_bytes=2 << 20),
+        pytest.raises(FormatError, match=r"old\.parquet: its columns inflate to \d+ bytes, more"),
+    ):
+        load_result(old)
 
 
 def test_a_parquet_result_loads_under_a_bound_its_arrays_fit(

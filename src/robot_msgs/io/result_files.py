@@ -378,6 +378,8 @@ def _cast(values: np.ndarray[Any, Any], dtype: np.dtype[Any], where: str) -> np.
 _MAX_PAGES = 1_000_000
 """Pages of one Parquet result walked at most (:func:`~robot_msgs.io.parquet_pages.chunk_pages`):
 about 14 s; pyarrow writes a page a MiB, so 1 TiB of them."""
+_PARQUET_MR_PADDING = 100
+"""Bytes pyarrow reads past a column chunk written by parquet-mr before 1.2.9."""
 _MAX_HEADER_BYTES = 16 << 20
 """Bytes of page headers of one Parquet result read at most: about 16 s, the headers of
 200,000 pages or more (pyarrow's are 30 to 80 bytes)."""
@@ -401,6 +403,11 @@ def _decoded_bytes(meta: Any, data: bytes) -> int:
 
     total = 0
     pages_left, header_bytes_left = _MAX_PAGES, _MAX_HEADER_BYTES
+    # WHY: pyarrow reads up to 100 bytes past a chunk of a file whose ``created_by`` is
+    # parquet-mr before 1.2.9 (PARQUET-816: it left the dictionary page header out of the
+    # chunk's size), and ``created_by`` is the file's own word: a page of 10^6 values (8
+    # MB decoded) hid in those bytes, 88 of them. Any parquet-mr file is walked so.
+    padded = "parquet-mr" in (meta.created_by or "").lower()
     for i in range(meta.num_row_groups):
         group = meta.row_group(i)
         for j in range(group.num_columns):
@@ -409,6 +416,8 @@ def _decoded_bytes(meta: Any, data: bytes) -> int:
             if chunk.has_dictionary_page and 0 < (chunk.dictionary_page_offset or 0) < start:
                 start = chunk.dictionary_page_offset
             length = chunk.total_compressed_size
+            if padded:
+                length += min(_PARQUET_MR_PADDING, max(0, len(data) - start - length))
             values, size, pages, header_bytes = chunk_pages(
                 data, start, length, max_pages=pages_left, max_header_bytes=header_bytes_left
             )
