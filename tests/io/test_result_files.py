@@ -16,9 +16,7 @@ import pytest
 from robot_msgs.errors import FormatError, MissingDependencyError, OutputExistsError
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
-from robot_msgs.io.parquet_pages import chunk_pages
 from robot_msgs.io.result_files import load_result, result_format, save_result
-from robot_msgs.limits import input_limits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -380,117 +378,6 @@ def _parquet_with_row(path: Path, source: Path, row: int, **cells: object) -> Pa
     changed = pa.Table.from_pylist(rows, schema=table.schema)
     pq.write_table(changed, path)
     return path
-
-
-def test_a_parquet_whose_values_decode_past_the_bound_is_refused_before_reading(
-    results: dict[str, EvaluationResult], tmp_path: Path
-) -> None:
-    """A dictionary-encoded column of 10^6 equal floats is a few hundred bytes of pages: the
-    bound was checked against the row groups' encoded size (``total_byte_size``), so a
-    7.6 KB file decoded 2e8 floats (3.8 GB resident) before anything was refused."""
-    saved = save_result(tmp_path / "r.parquet", results["ape"])
-    n = 10**6
-    bomb = _parquet_with_row(tmp_path / "bomb.parquet", saved, 0, shape=[n], floats=[0.0] * n)
-    assert bomb.stat().st_size < (1 << 20)  # the 8 MB of zeros are not in the file
-    with (
-        input_limits(max_bytes=2 << 20),
-        pytest.raises(FormatError, match=r"bomb\.parquet: its columns inflate to \d+ bytes, more"),
-    ):
-        load_result(bomb)
-
-
-def _varint(value: int) -> bytes:
-    """``value`` as a Thrift compact-protocol varint (7 bits a byte, low bits first)."""
-    out = bytearray()
-    while value >= 0x80:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    return bytes([*out, value])
-
-
-def test_a_parquet_whose_footer_says_fewer_values_than_its_pages_is_refused(
-    results: dict[str, EvaluationResult], tmp_path: Path
-) -> None:
-    """pyarrow decodes a page to the count of values in *its header*; the bound read the
-    footer's count, so a footer saying 16,384 let a page of 10^6 equal floats (8 MB)
-    through, and one of 2e8 (1.6 GB) as well."""
-    pq = pytest.importorskip("pyarrow.parquet")
-    saved = save_result(tmp_path / "r.parquet", results["ape"])
-    n = 10**6
-    bomb = _parquet_with_row(tmp_path / "bomb.parquet", saved, 0, shape=[n], floats=[0.0] * n)
-    data = bomb.read_bytes()
-    floats = pq.ParquetFile(bomb).metadata.row_group(0).column(3)
-    assert floats.path_in_schema == "floats.list.element"
-    footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
-    # field 5 of ColumnMetaData, i64 zigzag: num_values, said as 16,384 in as many bytes
-    told, lie = b"\x16" + _varint(2 * floats.num_values), b"\x16" + _varint(2 * 16_384)
-    assert len(told) == len(lie)
-    assert data.count(told, footer_at) == 1
-    liar = tmp_path / "liar.parquet"
-    liar.write_bytes(data[:footer_at] + data[footer_at:].replace(told, lie))
-    assert pq.ParquetFile(liar).metadata.row_group(0).column(3).num_values == 16_384
-    with (
-        input_limits(max_bytes=2 << 20),
-        pytest.raises(FormatError, match=r"liar\.parquet: its columns inflate to \d+ bytes, more"),
-    ):
-        load_result(liar)
-
-
-def test_a_page_past_a_parquet_mr_chunk_is_counted(tmp_path: Path) -> None:
-    """pyarrow reads 100 bytes past a chunk of a file that says parquet-mr before 1.2.9
-    wrote it (PARQUET-816); the page headers were walked to the chunk's end only, so a
-    page of 10^6 zeros (88 bytes) after it decoded 8 MB under a 2 MiB bound."""
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    n = 10**6
-    floats = pa.array([[0.0] * 10, [0.0] * n], type=pa.list_(pa.float64()))
-    table = pa.table({"floats": floats}).replace_schema_metadata({"robot_msgs.json": "{}"})
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="none", data_page_size=1, write_batch_size=1)
-    data = sink.getvalue().to_pybytes()
-    meta = pq.ParquetFile(pa.BufferReader(data)).metadata
-    chunk = meta.row_group(0).column(0)
-    start, size = chunk.dictionary_page_offset, chunk.total_compressed_size
-
-    def pages(length: int) -> int:
-        return chunk_pages(data, start, length, max_pages=99, max_header_bytes=9999)[2]
-
-    last = next(k for k in range(1, size + 1) if pages(k) == pages(size)) - 1  # its page
-    assert size - last <= 100
-    footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
-    footer = data[footer_at:-8]
-    for told, lie in [
-        (  # total_uncompressed_size, total_compressed_size: fields 6, 7, i64 zigzag
-            b"\x16" + _varint(2 * chunk.total_uncompressed_size) + b"\x16" + _varint(2 * size),
-            b"\x16" + _varint(2 * chunk.total_uncompressed_size) + b"\x16" + _varint(2 * last),
-        ),
-        (b"\x16" + _varint(2 * chunk.num_values), b"\x16" + _varint(2 * 16_384)),
-        (bytes([len(meta.created_by)]) + meta.created_by.encode(), b"\x18parquet-mr version 1.2.8"),
-    ]:
-        assert footer.count(told) == 1
-        footer = footer.replace(told, lie)
-    old = tmp_path / "old.parquet"
-    old.write_bytes(data[:footer_at] + footer + len(footer).to_bytes(4, "little") + b"PAR1")
-    assert pq.read_table(old).column("floats").combine_chunks().values.nbytes == 8 * (n + 10)
-    with (
-        input_limits(max_bytes=2 << 20),
-        pytest.raises(FormatError, match=r"old\.parquet: its columns inflate to \d+ bytes, more"),
-    ):
-        load_result(old)
-
-
-def test_a_parquet_result_loads_under_a_bound_its_arrays_fit(
-    results: dict[str, EvaluationResult], tmp_path: Path
-) -> None:
-    """The bound added each chunk's uncompressed pages to its decoded values, so a plain
-    float column counted twice: a result was refused under a bound twice its arrays, one
-    the same result as .npz loads under."""
-    pq = pytest.importorskip("pyarrow.parquet")
-    saved = save_result(tmp_path / "r.parquet", results["ape"])
-    decoded = pq.read_table(saved).nbytes
-    bound = max(saved.stat().st_size, decoded + decoded // 4)
-    with input_limits(max_bytes=bound):
-        assert load_result(saved) == results["ape"]
 
 
 @pytest.mark.parametrize(
