@@ -34,6 +34,29 @@ def test_constant_lag_behind_a_ramp_hand_computed() -> None:
     assert "1 of 4 measured samples lie outside the command span" in result.notes[0]
 
 
+def test_a_setpoint_log_written_on_change_is_held_with_interpolation_previous() -> None:
+    # Setpoint 0 from 0 s, 1 from 2 s (logged on change, one heartbeat at 4 s); the output
+    # stays 0. Held: errors 0, 0, 1, 1, 1 at 0..4 s, IAE (trapezoids) 0 + 0.5 + 1 + 1 = 2.5,
+    # ITAE of τ|e| = 0, 0, 2, 3, 4: 0 + 1 + 2.5 + 3.5 = 7. Read linearly the step ramped
+    # over [0, 2] s (error 0.5 at 1 s): IAE 3.0.
+    t = [0.0, 1.0, 2.0, 3.0, 4.0]
+    held = tracking([0.0, 2.0, 4.0], [0.0, 1.0, 1.0], t, np.zeros(5), interpolation="previous")
+    assert held.signals[0].series is not None
+    assert held.signals[0].series.errors.tolist() == [0.0, 0.0, 1.0, 1.0, 1.0]
+    s = held.stats["channel_0"]
+    assert (s.iae, s.ise, s.itae) == (2.5, 2.5, 7.0)
+    assert held.parameters["resampling"] == "command held from its last point (zero-order hold)"
+    linear = tracking([0.0, 2.0, 4.0], [0.0, 1.0, 1.0], t, np.zeros(5)).stats["channel_0"]
+    assert linear.iae == 3.0
+
+
+def test_an_unknown_interpolation_is_refused_naming_the_choices() -> None:
+    with pytest.raises(
+        ValidationError, match=r"Expected `interpolation` in \('linear', 'previous'\)"
+    ):
+        tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.4], interpolation="nearest")  # type: ignore[arg-type]
+
+
 def test_non_finite_measurements_nan_and_both_infinities_are_left_out_as_missing() -> None:
     """The docstring said NaN samples are left out; ±inf are too (error_stats leaves out
     every non-finite error): errors 0.1, -inf, inf, NaN, 0.1 count 2 samples of 0.1."""
