@@ -305,6 +305,15 @@ def test_joint_tracking_keeps_a_state_stamped_at_the_commands_last_point() -> No
     assert stats.max_abs == 0.0
 
 
+def test_command_times_further_apart_than_float64_are_refused_not_read_as_flat() -> None:
+    # A command from 0 at -1e308 s to 1 at 1e308 s is 0.5 at 0 s; np.interp's slope over
+    # the inf gap is 0, so it read 0 and the error 0.5 - 0.5 was said 0.
+    with pytest.raises(
+        ValidationError, match=r"`t_command` steps within float64.*t_command\[1\] = 1e\+308"
+    ):
+        tracking([-1e308, 1e308], [0.0, 1.0], [0.0], [0.5])
+
+
 def test_a_complex_measurement_or_command_is_refused_not_cut_to_its_real_part() -> None:
     """measured = [1+1j, 1] gave errors (0, 2) from its real parts, in silence (or NumPy's
     ComplexWarning escaped where warnings are errors); a list of complex was refused."""

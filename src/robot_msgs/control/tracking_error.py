@@ -144,8 +144,9 @@ def tracking(
     Raises
     ------
     ValidationError
-        Shapes, channel counts, times not finite and strictly increasing, or an error
-        past float64 (where a sample was measured).
+        Shapes, channel counts, times not finite and strictly increasing, command times
+        further apart than float64 holds, or an error past float64 (where a sample was
+        measured).
     AssociationError
         No measured stamp within the command span.
 
@@ -164,6 +165,17 @@ def tracking(
         raise ValidationError(msg)
     tc = check_series("t_command", t_command, min_size=1, increasing=True)
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
+    with np.errstate(over="ignore"):
+        gaps = np.diff(tc)
+    if not np.isfinite(gaps).all():
+        # np.interp's slope over such a gap is 0: a command from 0 at -1e308 s to 1 at
+        # 1e308 s read 0 at 0 s, where it is 0.5, and the error said 0 (a walk).
+        i = int(np.flatnonzero(~np.isfinite(gaps))[0]) + 1
+        msg = (
+            f"Expected `t_command` steps within float64 (1.8e308 s), got t_command[{i}] = "
+            f"{float(tc[i])!r} after {float(tc[i - 1])!r}"
+        )
+        raise ValidationError(msg)
     cmd = _signal("command", command, tc.size)
     meas = _signal("measured", measured, tm.size)
     if cmd.shape[1] != meas.shape[1]:
