@@ -933,8 +933,18 @@ TUM_LINES = [
         "ape",
         [*("--offset", "0.0", "--scale", "1.0", "--max_difference", "0.02"), "--verbose"],
         (
-            "--scale --max_difference --verbose are TUM's; here: --transform-left MATRIX "
-            "--sync one-to-one --max-diff 0.02 --align se3; --verbose: the table is printed"
+            "--scale --max_difference --verbose are TUM's; here: --transform-left FILE "
+            "--sync one-to-one --max-diff 0.02 --align se3; --verbose: the table is printed; "
+            "FILE holds the 4x4 diag(1.0, 1.0, 1.0, 1): [[1.0,0,0,0],[0,1.0,0,0],[0,0,1.0,0],"
+            "[0,0,0,1]]"
+        ),
+    ),
+    (  # no number after --scale: the matrix is said with s
+        "ape",
+        ["--scale"],
+        (
+            "--scale is TUM's; here: --transform-left FILE --align se3; FILE holds the 4x4 "
+            "diag(s, s, s, 1): [[s,0,0,0],[0,s,0,0],[0,0,s,0],[0,0,0,1]]"
         ),
     ),
     (
@@ -1009,21 +1019,45 @@ def test_the_tum_scripts_flags_are_answered_as_tums_not_unrecognized(
     assert err.strip().splitlines()[-1] == f"robot-msgs {command}: error: {said}"
 
 
-def test_tums_scale_answered_with_transform_left_gives_the_scripts_number(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """TUM's ``--scale 2`` is ``--transform-left`` diag(2, 2, 2, 1): evaluate_ate.py's rmse.
+# (REF, EST, TUM's --scale, evaluate_ate.py's rmse and pair count): an own NumPy check of
+# docs/definitions.md's evaluate_ate.py (stamps keyed last-row-wins, associate one-to-one
+# under 0.02 s, estimate positions times s, Horn's fit), on the bundled fr1_xyz and on
+# the evo test data's monocular ORB keyframes of fr2_desk (scale unknown to the estimate).
+TUM_SCALED = [
+    ("example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum", "2", 0.183374885, 786),
+    ("fr2_desk_groundtruth.txt", "fr2_desk_ORB_kf_mono.txt", "2.5", 0.209977479, 122),
+]
 
-    0.183374885 m: an own NumPy check of docs/definitions.md's evaluate_ate.py (associate
-    one-to-one under 0.02 s, Horn's fit, estimate positions times 2) on fr1_xyz rgbdslam.
+
+@pytest.mark.parametrize(("ref", "est", "scale", "rms", "n"), TUM_SCALED, ids=["fr1", "fr2"])
+def test_tums_scale_answer_says_the_files_matrix_and_pasted_gives_the_scripts_number(
+    ref: str,
+    est: str,
+    scale: str,
+    rms: float,
+    n: int,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """TUM's ``--scale s`` is answered with the file to write: diag(s, s, s, 1), pasteable.
+
+    The answer said ``--transform-left MATRIX`` and nothing of what the file holds.
     """
-    scale = tmp_path / "scale.txt"
-    scale.write_text("2 0 0 0\n0 2 0 0\n0 0 2 0\n0 0 0 1\n")
-    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
-    tum = ["--sync", "one-to-one", "--max-diff", "0.02", "--align", "se3", "--json"]
-    assert main(["ape", ref, est, *tum, "--transform-left", str(scale)]) == 0
+    if not ref.startswith("example:"):
+        folder: Path = request.getfixturevalue("evo_data")
+        ref, est = str(folder / ref), str(folder / est)
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", ref, est, "--scale", scale, "--max_difference", "0.02"])
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    here, holds = line.split("; here: ")[1].split("; FILE holds ")
+    diag, matrix = holds.split(": ")
+    assert diag == f"the 4x4 diag({scale}, {scale}, {scale}, 1)"
+    (tmp_path / "scale.txt").write_text(matrix)
+    pasted = here.replace("FILE", str(tmp_path / "scale.txt")).split()
+    assert main(["ape", ref, est, *pasted, "--json"]) == 0
     signal = json.loads(capsys.readouterr().out)["signals"][0]
-    assert signal["stats"]["rms"] == pytest.approx(0.183374885, abs=1e-9)
+    assert (signal["stats"]["rms"], signal["stats"]["n"]) == (pytest.approx(rms, abs=1e-9), n)
 
 
 def test_tums_max_difference_answered_for_ape_gives_evaluate_ate_number(

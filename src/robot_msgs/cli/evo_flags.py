@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -119,9 +120,35 @@ TUM_FLAGS: dict[str, str] = {
     "--max_difference": "--sync one-to-one --max-diff SECONDS",  # associate.py's rule
     "--fixed_delta": "--protocol tum --delta-unit s",  # without --delta_unit: TUM's seconds
     "--max_pairs": "nothing: every pair is taken",  # --protocol tum is TUM's --max_pairs 0
-    "--scale": "--transform-left MATRIX",  # TUM's positions times s: a 4x4 diag(s, s, s, 1)
+    "--scale": "--transform-left FILE",  # FILE: _scale_file's diag(s, s, s, 1)
     "--save_associations": "--save FILE.json",  # the result holds the matched poses
 }
+
+
+def _scale_file(value: str) -> str:
+    """Say what the file of TUM's ``--scale value`` holds: the 4x4 diag(s, s, s, 1).
+
+    evaluate_ate.py multiplies the estimate's positions by s before its fit; a left
+    transform diag(s, s, s, 1) does that. The answer said ``--transform-left MATRIX`` and
+    not what to write in the file. The matrix is said as JSON, one line that
+    ``--transform-left`` reads whatever the file is named; s is the number typed, else
+    ``s`` (no number, or none a Sim(3) takes: not finite, not > 0).
+
+    Examples
+    --------
+    >>> _scale_file("2.5")
+    'FILE holds the 4x4 diag(2.5, 2.5, 2.5, 1): [[2.5,0,0,0],[0,2.5,0,0],[0,0,2.5,0],[0,0,0,1]]'
+    >>> _scale_file("--verbose").split(": ")[0]
+    'FILE holds the 4x4 diag(s, s, s, 1)'
+    """
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    s = value if math.isfinite(number) and number > 0 else "s"
+    rows = ",".join(f"[{','.join(s if i == j else '0' for j in range(3))},0]" for i in range(3))
+    return f"FILE holds the 4x4 diag({s}, {s}, {s}, 1): [{rows},[0,0,0,1]]"
+
 
 #: The TUM scripts' flags that evo has too: said as TUM's beside :data:`TUM_FLAGS`.
 _TUM_ALSO = frozenset({"--verbose", "--delta_unit"})
@@ -460,6 +487,7 @@ def evo_hint(
         found.append((" ".join(combined[0]), combined[1]))
     switches: list[str] = []
     without: list[str] = []
+    scale_file = ""
     unit_typed = any(word.split("=", 1)[0] in _UNIT_FLAGS for word in before)
     for at, word in enumerate(before):
         flag = word.split("=", 1)[0]
@@ -473,6 +501,8 @@ def evo_hint(
             ours = answers[flag]
             if flag == "--fixed_delta" and unit_typed:  # the unit typed is answered itself
                 ours = ours.removesuffix(_TUM_UNIT)
+            if flag == "--scale":  # the file's matrix is said last, not typed as FILE
+                scale_file, value = _scale_file(value), ""
             found.append((flag, _placed(_with_value(ours, value), command, offered, homes)))
         elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
@@ -495,7 +525,7 @@ def evo_hint(
     if without:
         verb = "is" if len(without) == 1 else "are"
         said.append(f"{' '.join(without)} {verb} evo's; none here")
-    return "; ".join(said) or None
+    return "; ".join([*said, scale_file] if scale_file else said) or None
 
 
 def _found_said(
