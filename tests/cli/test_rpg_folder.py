@@ -102,3 +102,33 @@ def test_a_word_too_long_for_a_file_name_is_no_rpg_folder(
     assert capsys.readouterr().err.splitlines()[-1] == (
         "ERROR: --label names the estimates in --plot's legend; give --plot FILE too"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("align_type: sim4", "'sim4'"),
+        ("align_type: SIM3", "'SIM3'"),  # rpg compares as typed
+        ("align_type: 'sim3x'", "'sim3x'"),  # was cut to its word characters, kept whole now
+        ("align_type: scale", "'scale'"),  # ours, not rpg's: rpg asserts on it
+        ("align_type:", "''"),  # YAML null: rpg's alignTrajectory knows no such method
+    ],
+)
+def test_an_unknown_eval_cfg_align_type_is_said_with_the_file_key_value_and_rpgs_four(
+    line: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``align_type: sim4`` was passed on as ``--align sim4``, which argparse then refused.
+
+    rpg's ``alignTrajectory`` takes sim3, se3, posyaw and none and asserts on anything
+    else; the answer names the file, the key, the value and those four, in its one line.
+    """
+    folder = _rpg_folder(tmp_path, f"{line}\nalign_num_frames: -1\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["drift", str(folder)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == (
+        f"robot-msgs drift: error: {folder} is rpg_trajectory_evaluation's folder; here: "
+        f"{folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt --protocol rpg "
+        f"--align TYPE; {folder}/eval_cfg.yaml: expected align_type sim3, se3, posyaw or none, "
+        f"got {said}"
+    )

@@ -50,17 +50,40 @@ def _eval_cfg_text(config: Path) -> str:
         return ""
 
 
-def _eval_cfg_flags(config: Path) -> str:
-    """Return our alignment flags for rpg's ``eval_cfg.yaml`` (its defaults without one)."""
+#: The ``align_type`` values rpg's ``alignTrajectory`` takes; it asserts on any other.
+_RPG_ALIGN = ("sim3", "se3", "posyaw", "none")
+
+
+def _eval_cfg_flags(config: Path) -> tuple[str, str]:
+    """Return our alignment flags for rpg's ``eval_cfg.yaml`` (its defaults without one).
+
+    And what is wrong with the file, or ``""``: an ``align_type`` rpg does not take was
+    passed on as ``--align sim4``, which argparse refused as "invalid choice", naming
+    neither the file nor rpg's four (nor ``scale``, ours, that rpg refuses).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> config = Path(tempfile.mkdtemp()) / "eval_cfg.yaml"
+    >>> _ = config.write_text("align_type: sim4")
+    >>> _eval_cfg_flags(config)[1].split(": ", 1)[1]
+    "expected align_type sim3, se3, posyaw or none, got 'sim4'"
+    """
     text = _eval_cfg_text(config)
-    align = re.search(r"^align_type:\s*['\"]?(\w+)", text, re.MULTILINE)
+    # The value whole, to a quote, a comment or the line's end (`\s*` ran on past an
+    # empty value into the next line: "--align align_num_frames").
+    align = re.search(r"^align_type:[ \t]*['\"]?([^\s'\"#]*)", text, re.MULTILINE)
+    if align and align.group(1) not in _RPG_ALIGN:
+        value = align.group(1)[:40]  # a 64 KiB word is not said whole
+        accepted = f"{', '.join(_RPG_ALIGN[:-1])} or {_RPG_ALIGN[-1]}"
+        return " --align TYPE", f"{config}: expected align_type {accepted}, got {value!r}"
     # ASCII digits, compared as text: int() refuses a run of over 4300 digits (a
     # ValueError, exit 70), and ``\d`` would put Arabic-Indic digits in the hint.
     frames = re.search(r"^align_num_frames:\s*([0-9]+|-[0-9]+)", text, re.MULTILINE)
     said = f" --align {align.group(1) if align else 'sim3'}"
     if frames and frames.group(1).lstrip("0") and not frames.group(1).startswith("-"):
         said += f" --n-align {frames.group(1)}"
-    return said
+    return said, ""
 
 
 def _holds_rpg(word: str) -> bool:
@@ -91,8 +114,7 @@ def rpg_folder_hint(command: str, words: Sequence[str]) -> str | None:
     estimates = sorted(folder.glob("stamped_traj_estimate*.txt"))  # trials: ...estimate0.txt
     estimate = folder / (estimates[0].name if estimates else "stamped_traj_estimate.txt")
     rules = " --protocol rpg" if command == "drift" else " --sync one-to-one --max-diff 0.02"
-    flags = rules + _eval_cfg_flags(folder / "eval_cfg.yaml")
-    return (
-        f"{folder} is rpg_trajectory_evaluation's folder; "
-        f"here: {folder / GROUND_TRUTH} {estimate}{flags}"
-    )
+    flags, problem = _eval_cfg_flags(folder / "eval_cfg.yaml")
+    said = f"{folder} is rpg_trajectory_evaluation's folder; "
+    said += f"here: {folder / GROUND_TRUTH} {estimate}{rules}{flags}"
+    return f"{said}; {problem}" if problem else said
