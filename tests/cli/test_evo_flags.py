@@ -996,7 +996,31 @@ TUM_LINES = [
         "--fixed_delta --delta_unit are TUM's; here: --protocol tum --delta-unit m",
     ),
     ("rpe", ["--fixed_delta", "--delta-unit", "f"], "--fixed_delta is TUM's; here: --protocol tum"),
-    ("rpe", ["--max_pairs", "10000"], "--max_pairs is TUM's; here: nothing: every pair is taken"),
+    (  # TUM's default mode, no --fixed_delta: random pairs of any two poses, not offered
+        "rpe",
+        ["--max_pairs", "10000"],
+        (
+            "--max_pairs is TUM's; here: --protocol tum --delta-unit s; TUM without "
+            "--fixed_delta pairs any two poses, 10000 drawn at random (seed 0): none here, "
+            "as its number changes with the draw"
+        ),
+    ),
+    (  # --max_pairs 0: every two poses, no draw
+        "ape",
+        ["--max_pairs=0", "--delta_unit", "m"],
+        (
+            "--max_pairs --delta_unit are TUM's; here: rpe --protocol tum --delta-unit m; "
+            "TUM without --fixed_delta pairs every two poses, any span apart: none here"
+        ),
+    ),
+    (  # with --fixed_delta, TUM draws only past --max_pairs pairs; ours keeps every one
+        "rpe",
+        ["--fixed_delta", "--max_pairs", "10000"],
+        (
+            "--fixed_delta --max_pairs are TUM's; here: --protocol tum --delta-unit s; "
+            "--max_pairs: every pair is taken"
+        ),
+    ),
     (
         "ape",
         ["-a", "--max_difference", "0.02"],

@@ -119,7 +119,7 @@ EVO_FLAGS: dict[str, str] = {
 TUM_FLAGS: dict[str, str] = {
     "--max_difference": "--sync one-to-one --max-diff SECONDS",  # associate.py's rule
     "--fixed_delta": "--protocol tum --delta-unit s",  # without --delta_unit: TUM's seconds
-    "--max_pairs": "nothing: every pair is taken",  # --protocol tum is TUM's --max_pairs 0
+    "--max_pairs": "nothing: every pair is taken",  # with --fixed_delta; else _tum_pairs_note
     "--scale": "--transform-left FILE",  # FILE: _scale_file's diag(s, s, s, 1)
     "--save_associations": "--save FILE.json",  # the result holds the matched poses
 }
@@ -148,6 +148,33 @@ def _scale_file(value: str) -> str:
     s = value if math.isfinite(number) and number > 0 else "s"
     rows = ",".join(f"[{','.join(s if i == j else '0' for j in range(3))},0]" for i in range(3))
     return f"FILE holds the 4x4 diag({s}, {s}, {s}, 1): [{rows},[0,0,0,1]]"
+
+
+def _tum_pairs_note(value: str) -> str:
+    """Say why TUM's default RPE, ``--max_pairs value`` without ``--fixed_delta``, has none here.
+
+    evaluate_rpe.py then pairs any two poses (delta ignored), ``--max_pairs`` of them
+    drawn at random with ``random.seed(0)`` (every one with 0, or under sqrt(max_pairs)
+    poses). Its number depends on the draw, which Python 2 and 3 make differently: on
+    fr1_xyz rgbdslam (788 poses), translation rmse 0.020834 m (Python 2's randint,
+    emulated), 0.020740 m (Python 3's), 0.020642 to 0.020899 m with seeds 1 to 3,
+    0.020714 m over all 788² pairs; and it is a mean over every span, no drift rate.
+    The answer is its ``--fixed_delta`` (``--protocol tum``), deterministic; it was
+    "nothing: every pair is taken", which read as if the default's pairs were all
+    taken here.
+
+    Examples
+    --------
+    >>> _tum_pairs_note("0")
+    'TUM without --fixed_delta pairs every two poses, any span apart: none here'
+    """
+    if value == "0":
+        return "TUM without --fixed_delta pairs every two poses, any span apart: none here"
+    count = value if value.isdigit() else "--max_pairs"
+    return (
+        f"TUM without --fixed_delta pairs any two poses, {count} drawn at random (seed 0): "
+        "none here, as its number changes with the draw"
+    )
 
 
 #: The TUM scripts' flags that evo has too: said as TUM's beside :data:`TUM_FLAGS`.
@@ -226,6 +253,7 @@ _MEANT_IN: dict[str, tuple[str, ...]] = {
     "--save_results": ("ape", "rpe", "drift"),
     "--save_associations": ("ape", "rpe", "drift"),
     "--fixed_delta": ("rpe",),  # drift's --protocol takes kitti or rpg
+    "--max_pairs": ("rpe",),  # without --fixed_delta: answered as it
 }
 
 
@@ -487,8 +515,9 @@ def evo_hint(
         found.append((" ".join(combined[0]), combined[1]))
     switches: list[str] = []
     without: list[str] = []
-    scale_file = ""
+    notes: list[str] = []  # said last: what a file holds, why a mode has none here
     unit_typed = any(word.split("=", 1)[0] in _UNIT_FLAGS for word in before)
+    fixed_typed = any(word.split("=", 1)[0] == "--fixed_delta" for word in before)
     for at, word in enumerate(before):
         flag = word.split("=", 1)[0]
         following = before[at + 1] if at + 1 < len(before) else None
@@ -499,10 +528,14 @@ def evo_hint(
             own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
             homes = _HOMES if own else _MEANT_IN.get(flag, _HOMES)
             ours = answers[flag]
-            if flag == "--fixed_delta" and unit_typed:  # the unit typed is answered itself
+            if flag == "--max_pairs" and not fixed_typed:  # TUM's default mode
+                notes.append(_tum_pairs_note(value))
+                ours = answers["--fixed_delta"]
+            if ours.endswith(_TUM_UNIT) and unit_typed:  # the unit typed is answered itself
                 ours = ours.removesuffix(_TUM_UNIT)
             if flag == "--scale":  # the file's matrix is said last, not typed as FILE
-                scale_file, value = _scale_file(value), ""
+                notes.append(_scale_file(value))
+                value = ""
             found.append((flag, _placed(_with_value(ours, value), command, offered, homes)))
         elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
@@ -525,7 +558,7 @@ def evo_hint(
     if without:
         verb = "is" if len(without) == 1 else "are"
         said.append(f"{' '.join(without)} {verb} evo's; none here")
-    return "; ".join([*said, scale_file] if scale_file else said) or None
+    return "; ".join([*said, *notes]) or None
 
 
 def _found_said(
