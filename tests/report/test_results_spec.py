@@ -65,7 +65,7 @@ def _close(a: object, b: object) -> bool:
 
 
 def _panels(spec: FigureSpec) -> dict[str, Panel]:
-    return dict(zip(RESULTS_PANELS, spec.panels, strict=True))
+    return dict(zip(RESULTS_PANELS[: len(spec.panels)], spec.panels, strict=True))
 
 
 def test_errors_are_drawn_over_time_since_the_first_and_broken_at_the_gap(
@@ -236,7 +236,7 @@ def test_both_backends_draw_the_same_panels_titles_labels_and_data(
     spec = results_spec(named)
     fig = results_figure(named)
     pages = results_plots(named)
-    assert [kind for kind, _, _ in pages] == list(RESULTS_PANELS)
+    assert [kind for kind, _, _ in pages] == list(RESULTS_PANELS[:5])  # no rotation: 5
     assert len(fig.axes) == len(spec.panels) == 5
     captions = ["Error over time", "Error over distance", "Box plot (whiskers 1.5 IQR)"]
     captions += ["Violin plot (min to max)", "Histogram (40 bins)"]
@@ -517,6 +517,38 @@ def test_drift_results_are_boxed_at_every_segment_length_side_by_side(
     assert _panels(results_spec([("r.json", rpg)]))["box"].categories == ("10 m", "20 m")
     mixed = _panels(results_spec([("r.json", rpg), named[1]]))["box"]
     assert mixed.categories == ("r", "b")
+
+
+def test_kitti_drift_results_box_their_rotation_per_segment_length_too(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    # The KITTI devkit plots r_err beside t_err per segment length; res --plot boxed the
+    # translation per length and no rotation at all. The sixth panel, for KITTI's only.
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    drifts = [(path, _drift(result, k + 1.0)) for k, (path, result) in enumerate(named)]
+    spec = results_spec(drifts)
+    rotation = _panels(spec)["rotation_box"]
+    assert rotation.categories == ("10 m", "20 m")
+    assert rotation.x_title == "segment length along the reference"
+    assert rotation.y_title == "rotation error per segment [deg/m]"
+    assert rotation.grouped
+    a, b = rotation.traces
+    assert a.kind == b.kind == "box"
+    assert a.x == b.x == ("10 m", "10 m", "20 m")  # 0.1, 0.2 at 10 m; 0.3 at 20 m
+    assert _close(a.y, [0.1, 0.2, 0.3])
+    assert _close(b.y, [0.2, 0.4, 0.6])
+    assert a.hover == "runs/a.json\nrotation error per {x} segment: {y:.4g} deg/m"
+    fig = matplotlib_figure(spec)
+    assert fig.axes[5].get_ylabel() == "rotation error per segment [deg/m]"
+    assert [t.get_text() for t in fig.axes[5].get_xticklabels()] == ["10 m", "20 m"]
+    pages = {kind: page for kind, _, page in results_plots(drifts)}
+    assert pages["rotation_box"]["layout"]["xaxis"]["categoryarray"] == ["10 m", "20 m"]
+    assert pages["rotation_box"]["layout"]["boxmode"] == "group"
+    # rpg's drift (translation in m) and an APE: the five panels, as before.
+    rpg = _drift(named[0][1], 1.0, "m")
+    assert len(results_spec([("r.json", rpg)]).panels) == len(results_spec(named).panels) == 5
 
 
 def test_segment_lengths_said_alike_are_one_category(

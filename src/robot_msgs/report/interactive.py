@@ -669,7 +669,7 @@ def results_plots(
 
     spec = results_spec(named, labels=labels)
     out = []
-    for kind, panel in zip(RESULTS_PANELS, spec.panels, strict=True):
+    for kind, panel in zip(RESULTS_PANELS[: len(spec.panels)], spec.panels, strict=True):
         caption = panel.title[:1].upper() + panel.title[1:]
         alone = FigureSpec(
             title=caption, panels=(replace(panel, title=""),), size_in=(13, 400 / PAGE_PX_PER_IN)

@@ -1,10 +1,11 @@
 """The figure of ``robot-msgs res``, described once: saved results' errors side by side.
 
 :func:`results_spec` builds a :class:`~robot_msgs.report.figure_spec.FigureSpec` of five
-panels (error over time and over distance; box, violin and histogram) from saved
-results; :func:`robot_msgs.report.plots.results_figure` draws it as one figure
-(``res --plot``), :func:`robot_msgs.report.interactive.results_plots` as five
-interactive ones (``res --html``). A module of its own beside
+panels (error over time and over distance; box, violin and histogram; KITTI drift results
+a sixth, their rotation boxed per segment length) from saved results;
+:func:`robot_msgs.report.plots.results_figure` draws it as one figure (``res --plot``),
+:func:`robot_msgs.report.interactive.results_plots` as an interactive one per panel
+(``res --html``). A module of its own beside
 :mod:`~robot_msgs.report.figure_spec`, whose builders read a run report, not saved
 results.
 """
@@ -40,8 +41,22 @@ if TYPE_CHECKING:
 
 __all__ = ["RESULTS_PANELS", "results_spec"]
 
-#: What each panel of :func:`results_spec` shows, in order (the page's figure kinds).
-RESULTS_PANELS = ("error_over_time", "error_over_distance", "box", "violin", "histogram")
+#: What each panel of :func:`results_spec` shows, in order (the page's figure kinds); the
+#: sixth, the rotation boxed per segment length, only for results that hold one
+#: (:data:`_ROTATION_OF`).
+RESULTS_PANELS = (
+    "error_over_time",
+    "error_over_distance",
+    "box",
+    "violin",
+    "histogram",
+    "rotation_box",
+)
+#: A drift protocol's rotation, boxed per segment length beside its translation: the KITTI
+#: devkit plots r_err beside t_err per length (``evaluate_odometry.cpp``'s ``rl`` and
+#: ``tl``); ``res --plot`` boxed a KITTI result's translation alone. rpg's translation (m)
+#: has none here: which of its rotations (whole, yaw, gravity) is not settled.
+_ROTATION_OF = {"translation_pct": "rotation_deg_per_m"}
 _BINS = 40
 _LARGEST = float(np.finfo(np.float64).max)
 
@@ -164,6 +179,12 @@ def _segment_lengths(
     return tuple(dict.fromkeys(_length_words(m) for m in lengths))
 
 
+def _rotation(result: EvaluationResult, first: Signal | None) -> Signal | None:
+    """Return ``result``'s signal of the rotation beside ``first`` (:data:`_ROTATION_OF`)."""
+    quantity = _ROTATION_OF.get(first.quantity) if first is not None else None
+    return next((s for s in result.comparison.signals if s.quantity == quantity), None)
+
+
 def _by_length(
     result: EvaluationResult, first: Signal | None
 ) -> tuple[tuple[str, ...], Float64Array]:
@@ -197,11 +218,12 @@ def results_spec(
     Boxes (whiskers 1.5 IQR) and violins (smallest to largest error) stand at their
     result's name; drift results' at each segment length of their first signal's
     quantity (``7.58 m``, ..., as rpg_trajectory_evaluation boxes them), the results side
-    by side there and named in the figure's legend. The histograms share 40 bins over
+    by side there and named in the figure's legend; KITTI's have their rotation (deg/m)
+    boxed so too, in a sixth panel (:data:`_ROTATION_OF`). The histograms share 40 bins over
     all the results' errors, so their heights compare (each over its own range, a
     result's bins were narrower than another's and its counts looked smaller beside
     them; a review). The panels are in :data:`RESULTS_PANELS` order, in rows of two and
-    three.
+    three (six: rows of two and four).
 
     Raises
     ------
@@ -225,6 +247,9 @@ def results_spec(
     bins = _bin_edges(pooled[np.isfinite(pooled)], _BINS)
     by_time, over_distance, box, violin, histogram = panels
     lengths = _segment_lengths([r for _, r in named], firsts)
+    turns = [_rotation(r, f) for (_, r), f in zip(named, firsts, strict=True)]
+    turned = lengths is not None and _segment_lengths([r for _, r in named], turns) is not None
+    rotation_box: list[Trace] = []
     for k, ((path, result), signal, name) in enumerate(zip(named, firsts, names, strict=True)):
         # Past eight results, the colours again with another line style (run_9 was
         # drawn as run_1; a hunt).
@@ -313,6 +338,21 @@ def results_spec(
         box.append(
             Trace(kind="box", x=at, y=boxed, name=name, colour=colour, alpha=0.5, hover=hover)
         )
+        if turned and (turn := turns[k]) is not None:
+            turn_at, turns_boxed = _by_length(result, turn)
+            per = _literal(signal_words(turn.quantity).replace(" per segment", ""))
+            rotation_box.append(
+                Trace(
+                    kind="box",
+                    x=turn_at,
+                    y=turns_boxed,
+                    name=name,
+                    colour=colour,
+                    alpha=0.5,
+                    hover=f"{_literal(path)}\n{per} per {{x}} segment: {{y:.4g}} "
+                    f"{_literal(turn.unit)}",
+                )
+            )
         violin.append(
             Trace(kind="violin", x=at, y=boxed, name=name, colour=colour, alpha=0.3, hover=hover)
         )
@@ -343,6 +383,16 @@ def results_spec(
             categories=lengths,
             legend="figure",
         )
+    rotation: tuple[Panel, ...] = ()
+    if rotation_box:
+        turned_label = _shared_label([s.replace(length_m=None) for s in turns if s is not None])
+        rotation = (
+            by_name(
+                traces=tuple(rotation_box),
+                title="rotation box plot (1.5 IQR)",
+                y_title=turned_label,
+            ),
+        )
     return FigureSpec(
         title="",
         panels=(
@@ -370,7 +420,8 @@ def results_spec(
                 y_title="errors per bin",
                 legend="figure",
             ),
+            *rotation,
         ),
         size_in=(13.0, 8.0),
-        rows=(2, 3),
+        rows=(2, 4) if rotation else (2, 3),
     )
