@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import tracemalloc
+from typing import Any, Literal
 
 import numpy as np
 import pytest
@@ -48,6 +49,25 @@ def test_a_setpoint_log_written_on_change_is_held_with_interpolation_previous() 
     assert held.parameters["resampling"] == "command held from its last point (zero-order hold)"
     linear = tracking([0.0, 2.0, 4.0], [0.0, 1.0, 1.0], t, np.zeros(5)).stats["channel_0"]
     assert linear.iae == 3.0
+
+
+@pytest.mark.parametrize("interpolation", ["linear", "previous"])
+def test_tracking_holds_few_arrays_of_the_measured_size(
+    interpolation: Literal["linear", "previous"],
+) -> None:
+    """Epoch stamps at 1 kHz, commanded at every one: the peak beyond the inputs, in arrays
+    of the measured size, was 7.9 with the channels' commands read and stacked at once
+    (a copy held beside the errors), 6.9 one channel at a time."""
+    n = 200_000
+    t = 1.7e9 + np.arange(n) / 1000.0
+    command, measured = np.sin(np.arange(n) * 1e-3), np.zeros(n)
+    tracemalloc.start()
+    try:
+        tracking(t, command, t, measured, interpolation=interpolation)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak / measured.nbytes < 7.5
 
 
 def test_an_unknown_interpolation_is_refused_naming_the_choices() -> None:
