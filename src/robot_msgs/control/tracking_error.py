@@ -166,8 +166,8 @@ def tracking(
     ------
     ValidationError
         Shapes, channel counts, times not finite and strictly increasing, command times
-        further apart than float64 holds, or an error past float64 (where a sample was
-        measured).
+        further apart than float64 holds (read linearly), or an error past float64
+        (where a sample was measured).
     AssociationError
         No measured stamp within the command span.
 
@@ -187,10 +187,15 @@ def tracking(
     tc = check_series("t_command", t_command, min_size=1, increasing=True)
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
     with np.errstate(over="ignore"):
-        gaps = np.diff(tc)
+        # A step past float64 lies within a span past it: the steps are looked at only
+        # then, not copied for every command (np.diff's float64 copy was one more array of
+        # the series' size, 80 MB at 10^7 points; a review).
+        spans_float64 = interpolation == "linear" and not np.isfinite(tc[-1] - tc[0])
+        gaps = np.diff(tc) if spans_float64 else np.zeros(0)
     if not np.isfinite(gaps).all():
         # np.interp's slope over such a gap is 0: a command from 0 at -1e308 s to 1 at
-        # 1e308 s read 0 at 0 s, where it is 0.5, and the error said 0 (a walk).
+        # 1e308 s read 0 at 0 s, where it is 0.5, and a measured 0.5 (error 0) gave an
+        # error of -0.5 (a walk). A held command has no slope: it is read as it is.
         i = int(np.flatnonzero(~np.isfinite(gaps))[0]) + 1
         msg = (
             f"Expected `t_command` steps within float64 (1.8e308 s), got t_command[{i}] = "
