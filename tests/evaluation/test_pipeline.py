@@ -18,7 +18,7 @@ from robot_msgs.evaluation import (
     evaluate,
     rpe,
 )
-from robot_msgs.evaluation.pipeline import time_range
+from robot_msgs.evaluation.pipeline import frames_by_index, time_range
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
@@ -464,3 +464,25 @@ def test_a_time_range_bound_farther_than_the_span_is_said_as_on_the_stamps_clock
     else:
         tail = "the time range is on the stamps' own clock, not in seconds from their start"
         assert far == [f"{said} (1000.000000 .. 1030.000000 s), and cuts no pose: {tail}"]
+
+
+def test_frame_indices_with_poses_left_out_inside_are_not_said_to_start_late() -> None:
+    """A KITTI run read without times that lost tracking over frames 10 .. 14 of 0 .. 40 is
+    evaluated on its 36 valid poses: the warning said 'the estimate lacks the reference's
+    first 5 frames', advising `offset_s=5`, which shifts every pose 5 frames (a hunt; KITTI
+    00 ORB with a loss over 200 frames was told `--offset 200`). Its indices still run
+    from frame 0 to 40, as the reference's: nothing to say. One that starts 5 frames
+    late (frames 5 .. 40) is still said to."""
+    t = np.arange(41.0)
+    ref = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((41, 3)),
+                         orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (41, 1)),
+                         stamps_are_frames=True)  # fmt: skip
+    kept = (t < 10) | (t >= 15)
+    lost = ref.replace(stamps_s=t[kept], positions_xyz=np.zeros((36, 3)),
+                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (36, 1)))  # fmt: skip
+    assert frames_by_index(ref, lost, EvaluationSettings()) is None
+    late = ref.replace(stamps_s=t[:36], positions_xyz=np.zeros((36, 3)),
+                       orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (36, 1)))  # fmt: skip
+    said = frames_by_index(ref, late, EvaluationSettings())
+    assert said is not None
+    assert "`offset_s=5` where the estimate lacks the reference's first 5 frames" in said

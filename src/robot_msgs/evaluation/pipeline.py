@@ -416,26 +416,37 @@ def frames_by_index(
     if (
         settings.sync == "spatial"
         or not (reference.stamps_are_frames and estimate.stamps_are_frames)
-        or len(reference) == len(estimate)
         or settings.offset_s != 0.0
         or settings.offset_auto
     ):
         return None
+    # Frames spanned, not poses: a run's valid poses (frames 10 .. 14 of 0 .. 40 lost) are
+    # fewer than its file's rows, and 36 of 41 frames were said to lack the first 5
+    # (`offset_s=5`, shifting every pose; a hunt). Rows of a file are consecutive frames.
+    n_ref, n_est = (_frames_spanned(t) for t in (reference, estimate))
+    if n_ref == n_est:
+        return None
     # The offset in frames, with its value: "`offset_s=`" was "--offset SECONDS" on the
     # command line, where the stamps, and so the offset, count frames (a user walk).
-    late = len(reference) - len(estimate)
+    late = n_ref - n_est
     lacks = (
         f"the estimate lacks the reference's first {late}"
         if late > 0
         else f"the reference lacks the estimate's first {-late}"
     )
     return (
-        f"the reference's {len(reference)} and the estimate's {len(estimate)} stamps are "
+        f"the reference's {n_ref} and the estimate's {n_est} stamps are "
         "frame indices (KITTI read without times): poses are matched by index, which "
         "assumes both start at the same frame; give both times files (`reference_times=`, "
         "`estimate_times=`), or the offset in frames (the stamps count frames): "
         f"`offset_s={late}` where {lacks} frames"
     )
+
+
+def _frames_spanned(trajectory: PoseTrajectory) -> int:
+    """Return the frames from a frame-indexed trajectory's first stamp to its last."""
+    t = trajectory.stamps_s
+    return int(t[-1] - t[0]) + 1 if t.size else 0
 
 
 def same_poses(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
