@@ -110,3 +110,18 @@ def test_versions_and_parameter_sets_of_one_algorithm_are_summarised_apart() -> 
     (alone,) = summarise_groups([run("1", "1.0", 0.1), run("3", "1.0", 0.2)])
     assert alone.accuracy is not None
     assert dict(alone.accuracy.group) == {"algorithm": "orb", "sequence": "s"}  # as before
+
+
+def test_a_group_stamped_by_frame_index_distributes_lost_frames_not_seconds() -> None:
+    """KITTI runs read without their times files lose frames, not seconds: their group
+    said lost_s (unit s) 200 for frames 1000 .. 1200 (a hunt). By hand: 200 and 0 frames."""
+    runs = [
+        RunReport(name=str(k), algorithm="a", sequence="00", success=True, stamps_are_frames=True,
+                  sequence_start_s=0.0, sequence_end_s=4540.0, losses=losses)
+        for k, losses in enumerate([(TrackingLoss(start_s=1000.0, end_s=1200.0),), ()])
+    ]  # fmt: skip
+    (group,) = summarise_groups(runs)
+    assert group.signal("lost_s") is None
+    lost = group.signal("lost_frames")
+    assert lost is not None
+    assert (lost.unit, lost.stats.max, lost.stats.min) == ("frames", 200.0, 0.0)

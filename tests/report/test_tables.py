@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import math
 import re
@@ -799,3 +801,27 @@ def test_an_unnamed_sequence_is_not_stated_in_the_tables_as_an_unnamed_algorithm
     repeats = repeatability_table_of([("orb", "", rep)])
     assert repeats is not None
     assert repeats.rows[0][:2] == ("orb", "not stated")
+
+
+def test_a_run_stamped_by_frame_index_shows_its_lost_frames_not_seconds() -> None:
+    """A KITTI run read without its times files lost tracking from frame 1000 to 1200:
+    the runs table said 'lost [s] 200.0' (a hunt). Its 200 frames are in their own
+    column, its seconds unknown; a run on a clock keeps its seconds, and the CSV says
+    both, raw."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    kitti = run.replace(
+        name="kitti",
+        stamps_are_frames=True,
+        sequence_start_s=0.0,
+        sequence_end_s=4540.0,
+        losses=(TrackingLoss(start_s=1000.0, end_s=1200.0),),
+    )
+    both = report.replace(runs=(run, kitti))
+    table = runs_table(both)
+    rows = [dict(zip(table.headers, row, strict=True)) for row in table.rows]
+    assert [(r["lost [s]"], r["lost [frames]"]) for r in rows] == [("1.5", "-"), ("-", "200")]
+    assert "lost [frames]" not in runs_table(report).headers
+    cells = list(csv.DictReader(io.StringIO(runs_csv(both))))
+    assert [(c["lost_s"], c["lost_frames"]) for c in cells] == [("1.5", ""), ("", "200.0")]

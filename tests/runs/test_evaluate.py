@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -863,3 +864,37 @@ def test_a_kitti_run_without_times_has_no_output_rate_in_hertz(tmp_path: Path) -
     report = run_report(folder)
     assert report.comparisons["ape:translation"].stats["translation"].rms == pytest.approx(0.1)
     assert math.isnan(report.output_rate_hz)
+
+
+def test_a_kitti_run_without_times_records_its_losses_in_frames(tmp_path: Path) -> None:
+    """A KITTI run read without its times files is stamped by frame index: its tracking
+    log counts frames, and the report said 'lost [s] 200.0' for a loss from frame 1000 to
+    1200 (a hunt). The report now records that its stamps are frames: 5 frames lost
+    (10 .. 15, by hand), no seconds; a loss never recovered is said in frames too."""
+    n = 41  # frames 0 .. 40
+    frames = np.arange(n, dtype=float)
+    for name, events, recovered in (
+        ("back", "10,lost\n15,recovered\n", True),
+        ("gone", "30,lost\n", False),
+    ):
+        folder = tmp_path / name
+        folder.mkdir()
+        write_kitti(folder / "estimate.txt", _traj(frames, _line(frames, 0.1)), write_times=False)
+        write_kitti(folder / "reference.txt", _traj(frames, _line(frames)), write_times=False)
+        (folder / "tracking.csv").write_text(f"time_s,event\n{events}")
+        with warnings.catch_warnings():
+            # Lost for good, its valid poses end at frame 29: said as of an estimate that
+            # stopped early (frames_by_index), not what this test is about.
+            warnings.filterwarnings("ignore", "[^:]*: the reference's 41 and the estimate's 30")
+            report = run_report(folder)
+        assert report.stamps_are_frames
+        assert math.isnan(report.lost_s)
+        assert report.lost_frames == (5.0 if recovered else 10.0)  # 15 - 10; 40 - 30
+        if not recovered:
+            assert report.failure == "tracking lost, not recovered"
+            assert report.notes[0] == "tracking lost at frame 30 of 40 frames and never recovered"
+    timed = run_report(
+        _run_folder(tmp_path, "tum", _traj(T, _line(T)), reference=_traj(T, _line(T)))
+    )
+    assert not timed.stamps_are_frames
+    assert math.isnan(timed.lost_frames)

@@ -398,6 +398,10 @@ class RunReport(Msg):
         sequence with an estimate); else ``None``.
     notes : tuple of str
         What a reader must know (a time range, poses left out, no reference).
+    stamps_are_frames : bool
+        The run's stamps are frame indices (a KITTI estimate read without its times
+        file): its losses, estimate and sequence spans count frames, not seconds, so
+        :attr:`lost_s` is NaN and :attr:`lost_frames` says them.
     """
 
     name: str
@@ -428,6 +432,7 @@ class RunReport(Msg):
     resources: Resources | None = None
     repeatability: Repeatability | None = None
     notes: tuple[str, ...] = ()
+    stamps_are_frames: bool = False
 
     def _validate(self) -> None:
         if self.success and self.failure:
@@ -470,8 +475,22 @@ class RunReport(Msg):
         Each loss is cut to ``[sequence_start_s, sequence_end_s]`` where that span is
         known, as :attr:`coverage` is: a loss from 3 s before the reference to 0.5 s into
         it was 3.5 s lost beside a coverage missing 0.5 s (a review). A loss itself keeps
-        its logged times (its recovery time is the whole of it).
+        its logged times (its recovery time is the whole of it). NaN for a run stamped by
+        frame index (:attr:`lost_frames`): its 200 frames lost were said as 200 s (a hunt).
         """
+        return math.nan if self.stamps_are_frames else self._lost()
+
+    @property
+    def lost_frames(self) -> float:
+        """Total frames without a valid estimate, as :attr:`lost_s` counts seconds.
+
+        NaN for a run on a clock (not :attr:`stamps_are_frames`): its frames are not known
+        from its losses.
+        """
+        return self._lost() if self.stamps_are_frames else math.nan
+
+    def _lost(self) -> float:
+        """Sum the losses cut to the sequence, in the run's stamp unit (seconds or frames)."""
         low, high = self.sequence_start_s, self.sequence_end_s
         if not (math.isfinite(low) and math.isfinite(high)):
             return float(sum(loss.duration_s for loss in self.losses))

@@ -26,6 +26,7 @@ SIGNALS: tuple[tuple[str, str, Callable[[RunReport], float]], ...] = (
     ("coverage", "1", lambda r: r.coverage),
     ("tracking_losses", "count", lambda r: float(r.n_losses)),
     ("lost_s", "s", lambda r: r.lost_s),
+    ("lost_frames", "frames", lambda r: r.lost_frames),  # stamped by frame index (KITTI)
     ("latency_p50_s", "s", lambda r: r.latency.latency_p50_s if r.latency else math.nan),
     ("latency_p95_s", "s", lambda r: r.latency.latency_p95_s if r.latency else math.nan),
     ("processing_p50_s", "s", lambda r: r.latency.processing_p50_s if r.latency else math.nan),

@@ -120,6 +120,7 @@ def _run_row(
         r.failure or MISSING,
         str(r.n_losses),
         _num(r.lost_s, 1, noise=_STAMP_NOISE_S),
+        *((_num(r.lost_frames, 0),) if "frames" in extra else ()),
         _pct(r.coverage, bound),
         _num(ape, 4),
         *(_num(_rpe_rms(r, name), 4) for name in rpe_names),
@@ -156,7 +157,7 @@ def _threads(r: RunReport) -> str:
 
 
 def _extra_columns(report: Report) -> tuple[str, ...]:
-    """Return the columns some run has a value for: latency max, dropped, rates, GPU, threads.
+    """Return the columns some run has a value for: lost frames, latency max, dropped, rates...
 
     WHY: the README promises latency p50/p95/max, input and output rates and GPU use;
     max, the input rate and GPU were in the CSV or JSON only (a review). A column no
@@ -164,10 +165,13 @@ def _extra_columns(report: Report) -> tuple[str, ...]:
     frames show where a run dropped any: the example runs' ``vio_ekf`` drops frames
     while busy, which no table said (its rate alone, the frames it processed, hid it).
     Threads: the guide's resources are "CPU/GPU, threads, memory", and the peak threads
-    the example runs log were in the CSV and JSON alone (a hunt).
+    the example runs log were in the CSV and JSON alone (a hunt). Lost frames: a run
+    stamped by frame index (KITTI without times) loses frames, not seconds.
     """
     runs = report.runs
     extra = []
+    if any(r.stamps_are_frames for r in runs):  # KITTI without times: 200 frames were '200.0 s'
+        extra.append("frames")
     if any(r.latency is not None for r in runs):
         extra.append("latency")
     if any(r.latency is not None and r.latency.n_dropped > 0 for r in runs):
@@ -204,7 +208,9 @@ def runs_table(report: Report) -> ReportTable:
         labels, rpe_names = ["RPE RMSE [m]"], [""]
     extra = _extra_columns(report)
     headers = (
-        "run", "success", "failure", "losses", "lost [s]", "coverage", "APE RMSE [m]", *labels,
+        "run", "success", "failure", "losses", "lost [s]",
+        *(("lost [frames]",) if "frames" in extra else ()),
+        "coverage", "APE RMSE [m]", *labels,
         "latency p50 [ms]", "latency p95 [ms]",
         *(("latency max [ms]",) if "latency" in extra else ()),
         "processing p50 [ms]",
@@ -276,7 +282,8 @@ def runs_csv(report: Report) -> str:
     ] or ["rpe_rmse_m"]
     header = [
         "run", "algorithm", "sequence", "trial", "success", "failure", "n_losses", "lost_s",
-        "coverage", "ape_rmse_m", "ape_mean_m", "ape_median_m", "ape_max_m", "ape_matched",
+        "lost_frames", "coverage", "ape_rmse_m", "ape_mean_m", "ape_median_m", "ape_max_m",
+        "ape_matched",
         *rpe_columns, "latency_p50_s", "latency_p95_s", "latency_max_s", "processing_p50_s",
         "processing_p95_s", "dropped_frames", "input_rate_hz", "nominal_input_rate_hz",
         "output_rate_hz",
@@ -292,7 +299,7 @@ def runs_csv(report: Report) -> str:
         lat, res = r.latency, r.resources
         values: list[object] = [
             r.name, r.algorithm, r.sequence, r.trial, r.success, r.failure, r.n_losses, r.lost_s,
-            r.coverage,
+            r.lost_frames, r.coverage,
             ape.rms if ape else nan, ape.mean if ape else nan, ape.median if ape else nan,
             ape.max if ape else nan, ape.n if ape else "",
             *(_rpe_rms(r, name) for name in rpe_names),

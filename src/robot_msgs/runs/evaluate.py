@@ -95,8 +95,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out
 #: 13: in space the time range cuts a run without a reference on its estimate's clock, as
 #: in time (12 ignored it there); 14: a run stamped by frame index (KITTI without its
 #: times) has no output rate (it was 1.0 Hz, one pose a frame), and its notes say frames
-#: where they said seconds (an RPE delta without pairs, an alignment window).
-JUDGING_REVISION = 14
+#: where they said seconds (an RPE delta without pairs, an alignment window); 15: such a
+#: run's report records it (``stamps_are_frames``): its losses count frames (its 200
+#: frames lost were '200.0 s'), and so does its note of a loss never recovered.
+JUDGING_REVISION = 15
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -319,17 +321,31 @@ def _judge(
             )
             return "coverage too low", [note]
         return "", []
+    # Frame indices (KITTI without its times) are said as frames: 'lost at 30.00 s of 40.00 s'.
+    frames = run.estimate is not None and run.estimate.stamps_are_frames
+    whole = _length(end_s - start_s, frames=frames)
     if losses and not losses[-1].recovered:
         lost = losses[-1].start_s - start_s
-        note = f"tracking lost at {lost:.2f} s of {end_s - start_s:.2f} s and never recovered"
+        note = f"tracking lost at {_moment(lost, frames=frames)} of {whole} and never recovered"
         if lost < 0:  # 'lost at -2.00 s of 5.00 s' (before a --t-start; a review)
-            note = f"tracking lost {-lost:.2f} s before the sequence's start and never recovered"
+            before = _length(-lost, frames=frames)
+            note = f"tracking lost {before} before the sequence's start and never recovered"
         return "tracking lost, not recovered", [note]
     if not valid.any():  # no last valid pose to say: it said 'last valid pose at -inf s'
         note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
         return "estimate ends early", [note]
-    note = f"last valid pose at {last_valid - start_s:.2f} s of {end_s - start_s:.2f} s"
+    note = f"last valid pose at {_moment(last_valid - start_s, frames=frames)} of {whole}"
     return "estimate ends early", [note]
+
+
+def _moment(since_start: float, *, frames: bool) -> str:
+    """Say a time since the sequence's start: ``2.50 s``, or ``frame 30`` on frame indices."""
+    return f"frame {since_start:.0f}" if frames else f"{since_start:.2f} s"
+
+
+def _length(duration: float, *, frames: bool) -> str:
+    """Say a duration: ``2.50 s``, or ``40 frames`` on frame indices."""
+    return f"{duration:.0f} frames" if frames else f"{duration:.2f} s"
 
 
 def _latency(run: RunInputs) -> tuple[Latency | None, Float64Array, Float64Array]:
@@ -682,6 +698,7 @@ def evaluate_run(
         else rate_hz(output),
         resources=resources_from_log(run.resources) if run.resources is not None else None,
         notes=tuple(notes),
+        stamps_are_frames=estimate is not None and estimate.stamps_are_frames,
     )
     return RunEvaluation(
         report=report,
