@@ -16,6 +16,7 @@ from robot_msgs.msg.catalog import example
 from robot_msgs.report.report_table import _num
 from robot_msgs.report.tables import (
     ReportTable,
+    environment_table,
     groups_table,
     latex_escape,
     ranking_table,
@@ -825,3 +826,16 @@ def test_a_run_stamped_by_frame_index_shows_its_lost_frames_not_seconds() -> Non
     assert "lost [frames]" not in runs_table(report).headers
     cells = list(csv.DictReader(io.StringIO(runs_csv(both))))
     assert [(c["lost_s"], c["lost_frames"]) for c in cells] == [("1.5", ""), ("", "200.0")]
+
+
+def test_the_environment_states_the_percentile_rule_of_the_latencies_it_shows() -> None:
+    """The guide asks for latency p50/p95, and with few frames the rules differ (frames of
+    10, 20 .. 100 ms: p95 95.5 ms by NumPy's linear rule, 100 ms by nearest rank): the
+    report gave p95 without its rule (a hunt). It says it where it says the latency
+    clocks; a report without latency has no rule to say."""
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    rule = "latency p50/p95: linear between order statistics (NumPy's default, type 7)"
+    assert rule in environment_table(report).notes[-1]
+    untimed = report.replace(runs=tuple(r.replace(latency=None) for r in report.runs))
+    assert "p50/p95" not in environment_table(untimed).notes[-1]

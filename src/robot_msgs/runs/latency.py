@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BAG_PROXY_NOTE",
+    "PERCENTILE_RULE",
     "dropped_frames",
     "latency_from_bag",
     "latency_from_samples",
@@ -47,6 +48,9 @@ BAG_PROXY_NOTE = (
     "recording delays, assumes the recorder's clock agrees with the stamping clock, and "
     "says nothing about processing time."
 )
+
+#: How the p50/p95 of latency and processing time are taken, as reports say it.
+PERCENTILE_RULE = "linear between order statistics (NumPy's default, type 7)"
 
 
 def _percentiles(values: Float64Array) -> tuple[float, float, float, float]:
