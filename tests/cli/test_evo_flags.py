@@ -1084,6 +1084,24 @@ def test_tums_scale_answer_says_the_files_matrix_and_pasted_gives_the_scripts_nu
     assert (signal["stats"]["rms"], signal["stats"]["n"]) == (pytest.approx(rms, abs=1e-9), n)
 
 
+@pytest.mark.parametrize(
+    ("typed", "s"),
+    [("2.", 2.0), (".5", 0.5), ("+2", 2.0), ("02", 2.0), ("1_000", 1000.0), ("2.50", 2.5)],
+)
+def test_tums_scale_typed_as_json_does_not_write_it_is_said_so_the_file_is_read(
+    typed: str, s: float, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TUM's ``float()`` reads ``--scale 2.``; said as typed, the file was refused as JSON."""
+    ref, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", ref, est, "--scale", typed])
+    matrix = capsys.readouterr().err.strip().splitlines()[-1].rsplit(": ", 1)[1]
+    (tmp_path / "scale.txt").write_text(matrix)
+    assert main(["ape", ref, est, "--transform-left", str(tmp_path / "scale.txt"), "--json"]) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["transform_left"] == [s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, 0, 0, 0, 1]
+
+
 def test_tums_max_difference_answered_for_ape_gives_evaluate_ate_number(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

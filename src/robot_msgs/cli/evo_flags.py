@@ -32,6 +32,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -124,6 +125,9 @@ TUM_FLAGS: dict[str, str] = {
     "--save_associations": "--save FILE.json",  # the result holds the matched poses
 }
 
+#: A number as JSON writes it (RFC 8259, section 6), ASCII digits only.
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
 
 def _scale_file(value: str) -> str:
     """Say what the file of TUM's ``--scale value`` holds: the 4x4 diag(s, s, s, 1).
@@ -132,7 +136,9 @@ def _scale_file(value: str) -> str:
     transform diag(s, s, s, 1) does that. The answer said ``--transform-left MATRIX`` and
     not what to write in the file. The matrix is said as JSON, one line that
     ``--transform-left`` reads whatever the file is named; s is the number typed, else
-    ``s`` (no number, or none a Sim(3) takes: not finite, not > 0).
+    ``s`` (no number, or none a Sim(3) takes: not finite, not > 0). A number TUM's
+    ``float()`` reads that JSON does not (``2.``, ``.5``, ``+2``, ``02``, ``1_000``) is
+    said as Python writes it: typed as is, the file was refused ("expected JSON").
 
     Examples
     --------
@@ -140,12 +146,16 @@ def _scale_file(value: str) -> str:
     'FILE holds the 4x4 diag(2.5, 2.5, 2.5, 1): [[2.5,0,0,0],[0,2.5,0,0],[0,0,2.5,0],[0,0,0,1]]'
     >>> _scale_file("--verbose").split(": ")[0]
     'FILE holds the 4x4 diag(s, s, s, 1)'
+    >>> _scale_file(".5").split(": ")[0]
+    'FILE holds the 4x4 diag(0.5, 0.5, 0.5, 1)'
     """
     try:
         number = float(value)
     except ValueError:
         number = math.nan
-    s = value if math.isfinite(number) and number > 0 else "s"
+    s = "s"
+    if math.isfinite(number) and number > 0:
+        s = value if _JSON_NUMBER.fullmatch(value) else repr(number)
     rows = ",".join(f"[{','.join(s if i == j else '0' for j in range(3))},0]" for i in range(3))
     return f"FILE holds the 4x4 diag({s}, {s}, {s}, 1): [{rows},[0,0,0,1]]"
 
