@@ -933,17 +933,26 @@ TUM_LINES = [
         "ape",
         [*("--offset", "0.0", "--scale", "1.0", "--max_difference", "0.02"), "--verbose"],
         (
-            "--scale --max_difference --verbose are TUM's; here: --transform-left FILE "
+            "--scale --max_difference --verbose are TUM's; here: --transform-left SCALE_FILE "
             "--sync one-to-one --max-diff 0.02 --align se3; --verbose: the table is printed; "
-            "FILE holds the 4x4 diag(1.0, 1.0, 1.0, 1): [[1.0,0,0,0],[0,1.0,0,0],[0,0,1.0,0],"
+            "SCALE_FILE holds the 4x4 diag(1.0, 1.0, 1.0, 1): [[1.0,0,0,0],[0,1.0,0,0],[0,0,1.0,0],"
             "[0,0,0,1]]"
+        ),
+    ),
+    (  # beside --save FILE.json: the matrix's file is named apart, not "FILE" of either
+        "ape",
+        ["--scale", "2", "--save_associations", "pairs.txt"],
+        (
+            "--scale --save_associations are TUM's; here: --transform-left SCALE_FILE "
+            "--save FILE.json --align se3; SCALE_FILE holds the 4x4 diag(2, 2, 2, 1): "
+            "[[2,0,0,0],[0,2,0,0],[0,0,2,0],[0,0,0,1]]"
         ),
     ),
     (  # no number after --scale: the matrix is said with s
         "ape",
         ["--scale"],
         (
-            "--scale is TUM's; here: --transform-left FILE --align se3; FILE holds the 4x4 "
+            "--scale is TUM's; here: --transform-left SCALE_FILE --align se3; SCALE_FILE holds the 4x4 "
             "diag(s, s, s, 1): [[s,0,0,0],[0,s,0,0],[0,0,s,0],[0,0,0,1]]"
         ),
     ),
@@ -1074,11 +1083,11 @@ def test_tums_scale_answer_says_the_files_matrix_and_pasted_gives_the_scripts_nu
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", ref, est, "--scale", scale, "--max_difference", "0.02"])
     line = capsys.readouterr().err.strip().splitlines()[-1]
-    here, holds = line.split("; here: ")[1].split("; FILE holds ")
+    here, holds = line.split("; here: ")[1].split("; SCALE_FILE holds ")
     diag, matrix = holds.split(": ")
     assert diag == f"the 4x4 diag({scale}, {scale}, {scale}, 1)"
     (tmp_path / "scale.txt").write_text(matrix)
-    pasted = here.replace("FILE", str(tmp_path / "scale.txt")).split()
+    pasted = here.replace("SCALE_FILE", str(tmp_path / "scale.txt")).split()
     assert main(["ape", ref, est, *pasted, "--json"]) == 0
     signal = json.loads(capsys.readouterr().out)["signals"][0]
     assert (signal["stats"]["rms"], signal["stats"]["n"]) == (pytest.approx(rms, abs=1e-9), n)

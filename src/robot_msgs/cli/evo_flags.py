@@ -121,7 +121,7 @@ TUM_FLAGS: dict[str, str] = {
     "--max_difference": "--sync one-to-one --max-diff SECONDS",  # associate.py's rule
     "--fixed_delta": "--protocol tum --delta-unit s",  # without --delta_unit: TUM's seconds
     "--max_pairs": "nothing: every pair is taken",  # with --fixed_delta; else _tum_pairs_note
-    "--scale": "--transform-left FILE",  # FILE: _scale_file's diag(s, s, s, 1)
+    "--scale": "--transform-left SCALE_FILE",  # _scale_file: diag(s, s, s, 1)
     "--save_associations": "--save FILE.json",  # the result holds the matched poses
 }
 
@@ -138,16 +138,18 @@ def _scale_file(value: str) -> str:
     ``--transform-left`` reads whatever the file is named; s is the number typed, else
     ``s`` (no number, or none a Sim(3) takes: not finite, not > 0). A number TUM's
     ``float()`` reads that JSON does not (``2.``, ``.5``, ``+2``, ``02``, ``1_000``) is
-    said as Python writes it: typed as is, the file was refused ("expected JSON").
+    said as Python writes it: typed as is, the file was refused ("expected JSON"). The
+    file is SCALE_FILE, not FILE: beside ``--plot FILE`` or ``--save FILE.json`` in one
+    answer, "FILE holds the 4x4" named either.
 
     Examples
     --------
-    >>> _scale_file("2.5")
-    'FILE holds the 4x4 diag(2.5, 2.5, 2.5, 1): [[2.5,0,0,0],[0,2.5,0,0],[0,0,2.5,0],[0,0,0,1]]'
+    >>> _scale_file("2")
+    'SCALE_FILE holds the 4x4 diag(2, 2, 2, 1): [[2,0,0,0],[0,2,0,0],[0,0,2,0],[0,0,0,1]]'
     >>> _scale_file("--verbose").split(": ")[0]
-    'FILE holds the 4x4 diag(s, s, s, 1)'
+    'SCALE_FILE holds the 4x4 diag(s, s, s, 1)'
     >>> _scale_file(".5").split(": ")[0]
-    'FILE holds the 4x4 diag(0.5, 0.5, 0.5, 1)'
+    'SCALE_FILE holds the 4x4 diag(0.5, 0.5, 0.5, 1)'
     """
     try:
         number = float(value)
@@ -157,7 +159,7 @@ def _scale_file(value: str) -> str:
     if math.isfinite(number) and number > 0:
         s = value if _JSON_NUMBER.fullmatch(value) else repr(number)
     rows = ",".join(f"[{','.join(s if i == j else '0' for j in range(3))},0]" for i in range(3))
-    return f"FILE holds the 4x4 diag({s}, {s}, {s}, 1): [{rows},[0,0,0,1]]"
+    return f"SCALE_FILE holds the 4x4 diag({s}, {s}, {s}, 1): [{rows},[0,0,0,1]]"
 
 
 def _tum_pairs_note(value: str) -> str:
