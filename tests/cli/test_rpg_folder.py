@@ -132,3 +132,17 @@ def test_an_unknown_eval_cfg_align_type_is_said_with_the_file_key_value_and_rpgs
         f"--align TYPE; {folder}/eval_cfg.yaml: expected align_type sim3, se3, posyaw or none, "
         f"got {said}"
     )
+
+
+def test_an_unknown_eval_cfg_align_type_keeps_align_num_frames_in_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # f1b171e answered 'align_type: sim4' with '--align TYPE' and dropped the file's
+    # align_num_frames: 50, so the pasted answer, TYPE filled, fitted on every pose.
+    folder = _rpg_folder(tmp_path, "align_type: sim4\nalign_num_frames: 50\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", str(folder)])
+    here = capsys.readouterr().err.strip().splitlines()[-1].split("; here: ")[1]
+    assert here.split("; ")[0].endswith(
+        " --sync one-to-one --max-diff 0.02 --align TYPE --n-align 50"
+    )

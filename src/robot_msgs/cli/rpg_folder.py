@@ -73,17 +73,18 @@ def _eval_cfg_flags(config: Path) -> tuple[str, str]:
     # The value whole, to a quote, a comment or the line's end (`\s*` ran on past an
     # empty value into the next line: "--align align_num_frames").
     align = re.search(r"^align_type:[ \t]*['\"]?([^\s'\"#]*)", text, re.MULTILINE)
-    if align and align.group(1) not in _RPG_ALIGN:
-        value = align.group(1)[:40]  # a 64 KiB word is not said whole
+    method, problem = align.group(1) if align else "sim3", ""
+    if method not in _RPG_ALIGN:  # said with TYPE; align_num_frames is still answered
+        value = method[:40]  # a 64 KiB word is not said whole
         accepted = f"{', '.join(_RPG_ALIGN[:-1])} or {_RPG_ALIGN[-1]}"
-        return " --align TYPE", f"{config}: expected align_type {accepted}, got {value!r}"
+        method, problem = "TYPE", f"{config}: expected align_type {accepted}, got {value!r}"
     # ASCII digits, compared as text: int() refuses a run of over 4300 digits (a
     # ValueError, exit 70), and ``\d`` would put Arabic-Indic digits in the hint.
     frames = re.search(r"^align_num_frames:\s*([0-9]+|-[0-9]+)", text, re.MULTILINE)
-    said = f" --align {align.group(1) if align else 'sim3'}"
+    said = f" --align {method}"
     if frames and frames.group(1).lstrip("0") and not frames.group(1).startswith("-"):
         said += f" --n-align {frames.group(1)}"
-    return said, ""
+    return said, problem
 
 
 def _holds_rpg(word: str) -> bool:
