@@ -546,9 +546,32 @@ def test_kitti_drift_results_box_their_rotation_per_segment_length_too(
     pages = {kind: page for kind, _, page in results_plots(drifts)}
     assert pages["rotation_box"]["layout"]["xaxis"]["categoryarray"] == ["10 m", "20 m"]
     assert pages["rotation_box"]["layout"]["boxmode"] == "group"
-    # rpg's drift (translation in m) and an APE: the five panels, as before.
+    # An APE: the five panels, as before; rpg's drift without its rotation too.
     rpg = _drift(named[0][1], 1.0, "m")
     assert len(results_spec([("r.json", rpg)]).panels) == len(results_spec(named).panels) == 5
+
+
+def test_rpg_drift_results_box_their_rotation_per_metre_beside_the_translation(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    # rpg_trajectory_evaluation's analyze_trajectories.py, comparing algorithms, boxes
+    # rel_rot_deg_per_m per distance beside the translation; res --plot boxed rpg's
+    # translation (m) and no rotation ("not settled", cff22cd).
+    rpg = _drift(named[0][1], 1.0, "m")
+    rotations = (
+        Signal.of("rotation_deg_per_m", "deg/m", [0.5], stamps_s=[100.0], length_m=20.0),
+        Signal.of("yaw_deg", "deg", [9.0], stamps_s=[100.0], length_m=10.0),  # not this one
+        Signal.of("rotation_deg_per_m", "deg/m", [2.0], stamps_s=[100.0], length_m=10.0),
+    )
+    signals = (*rpg.comparison.signals, *rotations)
+    rpg = rpg.replace(comparison=rpg.comparison.replace(signals=signals))
+    spec = results_spec([("r.json", rpg)])
+    assert len(spec.panels) == 6
+    rotation = _panels(spec)["rotation_box"]
+    assert rotation.y_title == "rotation error per segment [deg/m]"
+    (trace,) = rotation.traces
+    assert trace.x == ("10 m", "20 m")
+    assert _close(trace.y, [2.0, 0.5])
 
 
 def test_segment_lengths_said_alike_are_one_category(

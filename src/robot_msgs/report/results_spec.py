@@ -1,8 +1,8 @@
 """The figure of ``robot-msgs res``, described once: saved results' errors side by side.
 
 :func:`results_spec` builds a :class:`~robot_msgs.report.figure_spec.FigureSpec` of five
-panels (error over time and over distance; box, violin and histogram; KITTI drift results
-a sixth, their rotation boxed per segment length) from saved results;
+panels (error over time and over distance; box, violin and histogram; drift results a
+sixth, their rotation boxed per segment length) from saved results;
 :func:`robot_msgs.report.plots.results_figure` draws it as one figure (``res --plot``),
 :func:`robot_msgs.report.interactive.results_plots` as an interactive one per panel
 (``res --html``). A module of its own beside
@@ -55,8 +55,12 @@ RESULTS_PANELS = (
 #: A drift protocol's rotation, boxed per segment length beside its translation: the KITTI
 #: devkit plots r_err beside t_err per length (``evaluate_odometry.cpp``'s ``rl`` and
 #: ``tl``); ``res --plot`` boxed a KITTI result's translation alone. rpg's translation (m)
-#: has none here: which of its rotations (whole, yaw, gravity) is not settled.
-_ROTATION_OF = {"translation_pct": "rotation_deg_per_m"}
+#: gets rpg's rotation per metre: its ``analyze_trajectories.py``, which compares
+#: algorithms as ``res`` compares results, boxes ``rel_rot_deg_per_m`` per distance beside
+#: the translation (``_trans_rot_error``, and the overall odometry errors). Not the
+#: single-trajectory script's ``rel_yaw``: its yaw is about world z, which this project's
+#: ``yaw_deg`` words (reference body z) would mislabel.
+_ROTATION_OF = {"translation_pct": "rotation_deg_per_m", "translation": "rotation_deg_per_m"}
 _BINS = 40
 _LARGEST = float(np.finfo(np.float64).max)
 
@@ -218,9 +222,9 @@ def results_spec(
     Boxes (whiskers 1.5 IQR) and violins (smallest to largest error) stand at their
     result's name; drift results' at each segment length of their first signal's
     quantity (``7.58 m``, ..., as rpg_trajectory_evaluation boxes them), the results side
-    by side there and named in the figure's legend; KITTI's have their rotation (deg/m)
-    boxed so too, in a sixth panel (:data:`_ROTATION_OF`). The histograms share 40 bins over
-    all the results' errors, so their heights compare (each over its own range, a
+    by side there and named in the figure's legend; KITTI's and rpg's have their rotation
+    (deg/m) boxed so too, in a sixth panel (:data:`_ROTATION_OF`). The histograms share 40
+    bins over all the results' errors, so their heights compare (each over its own range, a
     result's bins were narrower than another's and its counts looked smaller beside
     them; a review). The panels are in :data:`RESULTS_PANELS` order, in rows of two and
     three (six: rows of two and four).
