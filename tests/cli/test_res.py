@@ -594,3 +594,14 @@ def test_plot_to_standard_output_is_the_png_alone(
     assert captured.out.startswith(b"\x89PNG\r\n\x1a\n")
     assert b"translation" in captured.err  # the table, on standard error
     assert b"wrote" not in captured.err
+
+
+def test_res_plot_help_says_drift_results_box_their_rotation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # cff22cd gave drift results a sixth panel, their rotation boxed per segment length;
+    # --plot's help listed the five panels as the whole figure.
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["res", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "histogram (drift results: their rotation boxed too)" in said

@@ -6,7 +6,8 @@ with the settings that differ as columns, ranks them only when their settings ag
 (``--force-ranking`` ranks anyway, marked so), and writes the same tables as ``report`` does
 (``--json``, ``--csv``, ``--latex``, ``--markdown``), one interactive page
 (``--html``) and figures (``--plot``: error over
-time and distance, box, violin, histogram). Every output is checked before any work.
+time and distance, box, violin, histogram; drift results' rotation boxed too). Every
+output is checked before any work.
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     add_plot_flags(
         out,
-        "error over time and distance, box, violin, histogram: PDF, SVG, EPS or PNG "
-        "by the name, 13 x 8 in; needs robot_msgs[plot]",
+        "error over time and distance, box, violin, histogram (drift results: their "
+        "rotation boxed too): PDF, SVG, EPS or PNG by the name, 13 x 8 in; needs "
+        "robot_msgs[plot]",
     )
     add_label_flag(out, "RESULT")
     out.add_argument("--force", action="store_true", help="overwrite existing output files")

@@ -662,9 +662,9 @@ def render_results_html(
 
     The tables of :func:`robot_msgs.report.saved_results.compare_results` (settings
     that differ highlighted) and :func:`robot_msgs.report.interactive.results_plots`
-    (error over time and distance, box, violin, histogram), drawn by inlined plotly.js,
-    each result named ``labels`` (``--label``; default its file stem); results in
-    different units get the tables and a note instead of plots.
+    (error over time and distance, box, violin, histogram; drift's rotation box), drawn
+    by inlined plotly.js, each result named ``labels`` (``--label``; default its file
+    stem); results in different units get the tables and a note instead of plots.
 
     Raises
     ------
