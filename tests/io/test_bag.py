@@ -808,6 +808,31 @@ def test_our_own_attribute_error_while_reading_a_bag_is_a_bug_of_the_cli(
     assert "robot-msgs-bug-" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("kind", ["ros1", "mcap"])
+def test_our_own_type_error_while_reading_a_bag_ros_defines_is_a_bug_of_the_cli(
+    bags: BagMaker,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+) -> None:
+    """A TypeError of robot_msgs' code on a bag defining its messages as ROS does said
+    "the bag's message definition differs from ROS's" (exit 1): a bug is exit 70."""
+    import robot_msgs.io.bag as bag_module
+    from robot_msgs.cli import main
+
+    def converting(msg: Any, msgtype: str) -> tuple[float, ...]:
+        del msgtype
+        return (float(msg.pose), 0.0, 0.0, 0.0, 0.0, 0.0, 1.0)  # a Pose is no number
+
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("poses", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    monkeypatch.setattr(bag_module, "_xyz_quat", converting)
+    with pytest.raises(TypeError, match="float"):
+        read_bag(bag, "/est")
+    assert main(["traj", str(bag), "--topic", "/est"]) == 70
+    assert "robot-msgs-bug-" in capsys.readouterr().err
+
+
 def _read_wrongly(path: Path, wrong: str, foreign: list[Any]) -> None:
     """Read the bag at ``path`` passing rosbags a ``wrong`` argument, as a bug of ours might."""
     with open_bag(path) as reader:
@@ -1072,6 +1097,55 @@ def test_a_field_the_bags_own_definition_lacks_is_the_bags_not_our_bug(
     )
     with pytest.raises(FormatError, match=re.escape(said)):
         read_trajectory(bag, topic="/x")
+
+
+def _path_of_one_pose(t: Any, k: int) -> Any:
+    pose = t[STAMPED](header=_header(t, k), pose=_ros_pose(t))
+    return t["nav_msgs/msg/Path"](header=_header(t, k), poses=pose)
+
+
+def _tf_of_one_transform(t: Any, k: int) -> Any:
+    return t["tf2_msgs/msg/TFMessage"](transforms=_transform(t, k))
+
+
+@pytest.mark.parametrize("storage", ["rosbag1", "mcap"])
+@pytest.mark.parametrize(
+    ("msgtype", "definition", "build", "topic", "field"),
+    [
+        (
+            "nav_msgs/msg/Path",
+            "std_msgs/Header header\ngeometry_msgs/PoseStamped poses",
+            _path_of_one_pose,
+            "/x",
+            "PoseStamped",
+        ),
+        (
+            "tf2_msgs/msg/TFMessage",
+            "geometry_msgs/TransformStamped transforms",
+            _tf_of_one_transform,
+            "/x:map.base",
+            "TransformStamped",
+        ),
+    ],
+    ids=["path", "tf"],
+)
+def test_a_type_error_of_a_bag_defining_one_message_where_ros_has_an_array_is_the_bags(
+    tmp_path: Path,
+    storage: str,
+    msgtype: str,
+    definition: str,
+    build: Any,
+    topic: str,
+    field: str,
+) -> None:
+    """robot_msgs iterates ``poses`` or ``transforms`` (its frame raises the TypeError) of a
+    bag defining one message there: the bag's definition differs, no bug of robot_msgs."""
+    bag = _bag_of_its_own_definition(
+        tmp_path / "own", msgtype, {msgtype: definition}, build, storage
+    )
+    said = f"(TypeError: 'geometry_msgs__msg__{field}' object is not iterable); the bag's message "
+    with pytest.raises(FormatError, match=re.escape(said + "definition differs from ROS's")):
+        read_trajectory(bag, topic=topic)
 
 
 QUATERNION_TEXT_W = "float64 x\nfloat64 y\nfloat64 z\nstring w"

@@ -186,10 +186,12 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
                 "the bag's index is damaged"
             )
             raise FormatError(msg)
+    checked = None
     try:
-        yield _CheckedReader(reader)
+        checked = _CheckedReader(reader)
+        yield checked
     except Exception as err:
-        failure = read_failure(err, name, why(err))
+        failure = read_failure(err, name, why(err), reader=checked)
         if failure is None:
             raise
         raise failure from err
@@ -236,6 +238,7 @@ class _CheckedReader:
     def __init__(self, reader: Any) -> None:
         self._reader = reader
         self._damaged: dict[str, str] = {}  # topic: why its messages cannot be trusted
+        self._decoded: set[str] = set()  # the types deserialize was asked for
         if reader.is2:
             return
         indexed: dict[str, int] = {}
@@ -284,7 +287,25 @@ class _CheckedReader:
         ):
             msg = f"{typename!r} is the type of no connection of the bag"
             raise KeyError(msg)  # a bug of robot_msgs: _a_bug lets it out
+        self._decoded.add(typename)
         return reader.deserialize(raw, typename)
+
+    def decodes_as_ros(self) -> bool:
+        """Whether the bag defines each type decoded, and each in it, as ROS 1 or ROS 2 does."""
+        from rosbags.typesys import Stores, get_typestore  # noqa: PLC0415 - on a failure only
+
+        ros = [get_typestore(store).fielddefs for store in (Stores.LATEST, Stores.ROS1_NOETIC)]
+        own = self._reader.typestore.fielddefs
+        todo, seen = list(self._decoded), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if not any(own.get(name) == defs.get(name) is not None for defs in ros):
+                return False
+            todo += [kind for _, desc in own[name][1] for kind in _type_names(desc)]
+        return True
 
     def messages(
         self, connections: Collection[Any] = (), start: int | None = None, stop: int | None = None
@@ -325,18 +346,22 @@ class _CheckedReader:
             raise _Damaged(msg)
 
 
-def read_failure(err: Exception, where: str, said: str | None = None) -> FormatError | None:
+def read_failure(
+    err: Exception, where: str, said: str | None = None, *, reader: Any = None
+) -> FormatError | None:
     """Say that the bag at ``where`` cannot be read, as ``err`` raised while reading it shows.
 
     The one wording of a bag that breaks while it is read, for :func:`open_bag` and
     :func:`robot_msgs.io.bag_messages.read_records` (which names the message in
-    ``where``). ``said`` is ``err``'s text as shown (default ``str(err)``).
+    ``where``). ``said`` is ``err``'s text as shown (default ``str(err)``); ``reader``
+    is :func:`open_bag`'s, which tells whether the bag defines its messages as ROS does.
 
     Returns
     -------
     FormatError or None
         ``None`` when ``err`` is no fault of the bag: one of the package's own errors,
-        or a bug of robot_msgs (:func:`_a_bug`); it is raised unchanged.
+        or a bug of robot_msgs (:func:`_a_bug`, or a ``TypeError`` raised by robot_msgs
+        reading messages ``reader`` says ROS defines so); it is raised unchanged.
 
     Examples
     --------
@@ -355,10 +380,15 @@ def read_failure(err: Exception, where: str, said: str | None = None) -> FormatE
     if isinstance(err, (AttributeError, TypeError)):
         # A bag carries its own message definitions: one that lacks a field of the ROS
         # type it names (header.frame_id, pose.position) gives messages without it. An
-        # AttributeError of robot_msgs is its bug (_a_bug); a TypeError stays the bag's, as
-        # a field of another shape (one message where ROS has an array: "object is not
-        # iterable") raises it in robot_msgs' frames too, nothing telling which.
-        if _a_bug(err):
+        # AttributeError of robot_msgs is its bug (_a_bug). A field of another shape (one
+        # message where ROS has an array: "object is not iterable") raises a TypeError in
+        # robot_msgs' frames too: one there is its bug only if the bag defines as ROS does
+        # every type read.
+        if _a_bug(err) or (
+            isinstance(err, TypeError)
+            and _raised_by_robot_msgs(err)
+            and (reader is not None and reader.decodes_as_ros())
+        ):
             return None
         return FormatError(
             f"{where}: its messages do not have the fields of the type they name ("
@@ -464,12 +494,29 @@ def _a_bug(err: BaseException) -> bool:
         return False
     if not isinstance(err, (AssertionError, KeyError, AttributeError)):
         return False
+    return _raised_by_robot_msgs(err)
+
+
+def _raised_by_robot_msgs(err: BaseException) -> bool:
+    """Whether the innermost frame of rosbags or robot_msgs in ``err``'s traceback is ours."""
     tb, owner = err.__traceback__, "robot_msgs"
     while tb is not None:
         top = str(tb.tb_frame.f_globals.get("__name__", "")).partition(".")[0]
         owner = top if top in ("rosbags", "robot_msgs") else owner
         tb = tb.tb_next
     return owner == "robot_msgs"
+
+
+def _type_names(desc: Any) -> list[str]:
+    """Name the message types in one field of rosbags' ``fielddefs`` (``(nodetype, detail)``)."""
+    from rosbags.interfaces import Nodetype  # noqa: PLC0415 - the bag's reader
+
+    kind, detail = desc
+    if kind == Nodetype.NAME:
+        return [detail]
+    if kind in (Nodetype.ARRAY, Nodetype.SEQUENCE):  # detail: ((nodetype, detail), count)
+        return _type_names(detail[0])
+    return []
 
 
 def _a_field_the_bag_lacks(err: AttributeError) -> bool:

@@ -258,7 +258,7 @@ def read_records(
             msg = f"{where}: {err}"
             raise FormatError(msg) from err
         except Exception as err:
-            failure = read_failure(err, where)
+            failure = read_failure(err, where, reader=reader)
             if failure is None:
                 raise
             raise failure from err
