@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import heapq
 import importlib
 import itertools
 import os
@@ -229,10 +230,10 @@ class _CheckedReader:
     record renumbered leaves its messages to no connection, or to another's id (the
     other topic then read its messages as its own): the chunk infos count messages of
     an id no connection has, or two connections have one id. Each topic is checked when
-    its messages are read, so a damaged topic leaves the others readable. Left: a log
-    time changed within the span (4, under ``-O``: found only by reading each record's
-    header again, the parser rosbags is for) and damaged message bytes (12: ROS 1 has
-    no checksum).
+    its messages are read, so a damaged topic leaves the others readable. A log time
+    changed within the span (4 under ``-O``) is found by reading each record's header
+    again, with rosbags' parser, where ``-O`` dropped rosbags' ``assert``, and said
+    naming the topic either way. Left: damaged message bytes (12: ROS 1 has no checksum).
     """
 
     def __init__(self, reader: Any) -> None:
@@ -330,7 +331,27 @@ class _CheckedReader:
         self.check_topics({conn.topic for conn in asked})
         left = {id(conn): conn.msgcount for conn in asked}
         first, end = reader.start_time, reader.end_time
-        for conn, log_time, raw in reader.messages(connections=asked, start=start, stop=stop):
+        bag = reader.readers[0]  # one, as open_bag opens one bag
+        entries = (  # rosbags' index entries in its order, each with its connection
+            pair
+            for pair in heapq.merge(
+                *[zip(bag.indexes[conn.id], itertools.repeat(conn)) for conn in asked],
+                key=lambda pair: pair[0],
+            )
+            if start is None or pair[0].time >= start
+        )
+        messages = iter(reader.messages(connections=asked, start=start, stop=stop))
+        while True:
+            try:
+                conn, log_time, raw = next(messages)
+            except StopIteration:
+                break
+            except AssertionError:  # rosbags' check of the time: said as -O says it
+                _check_log_time(bag, *next(entries))
+                raise
+            entry = next(entries)
+            if not __debug__:  # -O dropped rosbags' check of the time
+                _check_log_time(bag, *entry)
             if id(conn) not in left:
                 msg = f"a message of {conn.topic} where the index has another topic"
                 raise _Damaged(msg)
@@ -344,6 +365,29 @@ class _CheckedReader:
             held = wrong.msgcount - left[id(wrong)]
             msg = f"{wrong.topic} has {held} messages, its index {wrong.msgcount}"
             raise _Damaged(msg)
+
+
+def _check_log_time(bag: Any, entry: Any, conn: Any) -> None:
+    """Refuse the message of ``conn``'s index ``entry`` whose record has another log time.
+
+    ``bag`` is rosbags' ROS 1 reader, which has just read the record (its chunk is the
+    current one); its header is read again as rosbags reads it.
+    """
+    from rosbags.rosbag1.reader import Header, RecordType, read_uint32  # noqa: PLC0415
+
+    chunk = bag.current_chunk[1]
+    chunk.seek(entry.offset)
+    header = Header.read(chunk)
+    while header.get_uint8("op") == RecordType.CONNECTION:
+        chunk.seek(read_uint32(chunk), os.SEEK_CUR)
+        header = Header.read(chunk)
+    written = header.get_time("time")
+    if written != entry.time:
+        msg = (
+            f"{conn.topic}: a message's log time is {entry.time} ns in the index, "
+            f"{written} ns in its record"
+        )
+        raise _Damaged(msg)
 
 
 def read_failure(
