@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
 import re
@@ -701,6 +702,29 @@ def test_an_index_that_lost_a_topics_messages_is_refused(bags: BagMaker) -> None
         list(read_records(bag))
 
 
+def test_a_topic_whose_index_is_damaged_is_listed_saying_so_in_json_too(
+    bags: BagMaker, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``traj BAG --topic /b --json`` listed /a, whose index lost its 3 messages, with the
+    index's count 0 and no word, where reading /a says the index is damaged. Its count is
+    still the index's; ``damaged`` says why it cannot be trusted, in the reading's words."""
+    from robot_msgs.cli import main
+    from robot_msgs.io.bag import indexed_topics
+
+    bag = _two_topics_with_conn(bags, b"op=\x04", 2, 1)  # /a's index: 65536, no connection
+    why = "/a has 0 messages in the index, 3 in the chunk infos"
+    pose = "geometry_msgs/msg/PoseStamped"
+    assert main(["traj", str(bag), "--topic", "/b", "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    assert report["topics"] == [
+        {"topic": "/a", "msgtype": pose, "message_count": 0, "damaged": why},
+        {"topic": "/b", "msgtype": pose, "message_count": 3, "damaged": None},
+    ]
+    assert indexed_topics(bag) == (TopicInfo("/a", pose, 0, why), TopicInfo("/b", pose, 3))
+    assert main(["traj", str(bag), "--topic", "/a"]) == 1
+    assert f"the bag's index: {why})" in capsys.readouterr().err
+
+
 def test_a_topic_whose_index_is_damaged_leaves_the_other_topics_readable(
     bags: BagMaker,
 ) -> None:
@@ -1306,7 +1330,7 @@ def test_a_type_in_metadata_other_than_the_storage_holds_is_said(
     with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
         list_topics(bag)
     assert len(read_bag(file, "/pose")) == 3  # the file itself reads
-    assert [tuple(t) for t in list_topics(file)] == [("/pose", "geometry_msgs/msg/PoseStamped", 3)]
+    assert list_topics(file) == (TopicInfo("/pose", "geometry_msgs/msg/PoseStamped", 3),)
 
 
 @pytest.mark.parametrize("kind", KINDS)

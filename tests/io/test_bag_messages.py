@@ -27,6 +27,7 @@ pytest.importorskip("rosbags")
 
 from robot_msgs.io import (
     BagRecord,
+    TopicInfo,
     read_bag,
     read_messages,
     read_records,
@@ -409,7 +410,7 @@ def test_a_whole_bag_reads_every_message_it_can_and_names_the_rest(tmp_path: Pat
     clocks = [r.message for r in records if r.topic == "/clock"]
     assert [c.clock.sec for c in clocks if isinstance(c, Clock)] == [0, 1, 2, 3]
     (unmapped,) = unmapped_topics(bag)
-    assert unmapped == ("/joy/set_feedback", "sensor_msgs/msg/JoyFeedback", 1)
+    assert unmapped == TopicInfo("/joy/set_feedback", "sensor_msgs/msg/JoyFeedback", 1)
 
 
 def test_raw_gives_the_cdr_bytes_and_type_of_what_has_no_mapping(tmp_path: Path) -> None:

@@ -80,11 +80,17 @@ _NAVSAT = "sensor_msgs/msg/NavSatFix"
 
 
 class TopicInfo(NamedTuple):
-    """One topic of a bag: name, ROS 2 style message type and message count."""
+    """One topic of a bag: name, ROS 2 style message type and message count.
+
+    ``damaged`` says why the bag's index cannot be trusted for the topic, where a listing
+    left it unchecked (:func:`indexed_topics`): its count is then the index's, not read,
+    and reading the topic is refused in those words. ``None`` for a topic found sound.
+    """
 
     topic: str
     msgtype: str
     message_count: int
+    damaged: str | None = None
 
 
 #: The first line of every ROS 1 bag (format 2.0, the one ``rosbag`` writes).
@@ -273,6 +279,10 @@ class _CheckedReader:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._reader, name)
+
+    def damage(self, topic: str) -> str | None:
+        """Say why the index of ``topic`` cannot be trusted; ``None`` when nothing says so."""
+        return self._damaged.get(topic)
 
     def check_topics(self, topics: Collection[str]) -> None:
         """Refuse a ROS 1 bag whose index contradicts its chunk infos for one of ``topics``."""
@@ -671,7 +681,8 @@ def indexed_topics(
 
     What choosing a topic to read needs, at no more cost than opening the bag: a topic
     whose type the index gives wrongly, or a ROS 1 topic whose index its chunk infos
-    contradict, is refused when it is read. A ROS 1 topic of one of ``checked_types``
+    contradict, is refused when it is read; the latter is listed with its
+    :attr:`TopicInfo.damaged`. A ROS 1 topic of one of ``checked_types``
     is checked here, as :func:`list_topics` checks it. WHY: a choice by count (the one
     pose topic with messages) passed over a topic whose damaged index counted 0 of its
     messages and read another topic without a word, where the bag as written has two.
@@ -689,7 +700,7 @@ def _topics(
         for conn in reader.connections:
             key = (conn.topic, conn.msgtype)
             counts[key] = counts.get(key, 0) + message_count(conn, path)
-    return tuple(TopicInfo(t, m, c) for (t, m), c in sorted(counts.items()))
+        return tuple(TopicInfo(t, m, c, reader.damage(t)) for (t, m), c in sorted(counts.items()))
 
 
 def message_count(conn: Any, path: object) -> int:
