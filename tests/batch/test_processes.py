@@ -149,27 +149,37 @@ def workers(process: Any) -> list[Any]:
 
 
 _INTERRUPTED_TWICE = """
+import signal
 import sys
 import psutil
 from robot_msgs.batch.processes import LocalExecutor
+from robot_msgs.cli.bench import _on_sigterm
 from robot_msgs.runs import load_runs
 from tests.batch.batch_helpers import drive, scripted
 from tests.batch.test_processes import workers
+signal.signal(signal.SIGTERM, _on_sigterm)  # as bench runs a sweep
 try:
     drive(LocalExecutor(workers=2), scripted, load_runs([sys.argv[1]]), sys.argv[2])
-except KeyboardInterrupt:
-    print(len(workers(psutil.Process())))
+except KeyboardInterrupt as stop:
+    print(type(stop).__name__, len(workers(psutil.Process())))
     sys.exit(130)
 """
 
 
+@pytest.mark.parametrize(
+    ("second", "stopped_by"),
+    [(signal.SIGINT, "KeyboardInterrupt"), (signal.SIGTERM, "_Terminated")],
+    ids=["ctrl-c", "sigterm"],
+)
 def test_a_second_ctrl_c_while_the_workers_stop_does_not_leave_one_running(
-    tmp_path: Path,
+    tmp_path: Path, second: signal.Signals, stopped_by: str
 ) -> None:
     """Ctrl-C, then Ctrl-C again while ``close`` waited for the workers to stop: the second
     cut the close short, and a worker that had not stopped on SIGTERM was never killed (it
     could go on storing records after bench counted them). Ctrl-C is ignored while the
-    workers stop, as the Dask executor's close does; the close is bounded (2 x STOP_S)."""
+    workers stop, as the Dask executor's close does; the close is bounded (2 x STOP_S).
+    A SIGTERM there (``timeout``, SLURM) cut it short the same way, both workers left
+    running: it is held till the workers are reaped, then stops the command as bench's."""
     pytest.importorskip("psutil")  # the child counts its workers with it
     make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
     markers = [Path(f"{e}.stubborn") for e in (tmp_path / "runs").rglob("estimate.tum")]
@@ -189,6 +199,6 @@ def test_a_second_ctrl_c_while_the_workers_stop_does_not_leave_one_running(
     assert all(m.read_text() for m in markers)
     child.send_signal(signal.SIGINT)  # stops the sweep: close() gives them STOP_S
     time.sleep(0.5)
-    child.send_signal(signal.SIGINT)  # the second Ctrl-C, mid-close
+    child.send_signal(second)  # the second Ctrl-C or a SIGTERM, mid-close
     out, _ = child.communicate(timeout=60)
-    assert (child.returncode, out) == (130, "0\n")  # before: both left running
+    assert (child.returncode, out) == (130, f"{stopped_by} 0\n")  # before: both left running

@@ -52,6 +52,7 @@ from robot_msgs.batch.executors import (
     check_count,
     default_workers,
     sigint_ignored,
+    stops_held,
 )
 from robot_msgs.batch.worker import run_chunk
 from robot_msgs.errors import ExecutorError, ValidationError
@@ -332,8 +333,9 @@ class DaskExecutor:
         # records stored while the workers went on writing theirs: "9 run results are
         # stored", 20 on disk (3 of 4 tries, two SIGINTs 0.3 s apart). The close is
         # bounded here: with a nanny's close hung, Ctrl-C ignored, it waited for ever
-        # (three Ctrl-C in 6 s, still closing at 90 s; a review).
-        with sigint_ignored():
+        # (three Ctrl-C in 6 s, still closing at 90 s; a review). A SIGTERM is held till
+        # the close ends (stops_held).
+        with stops_held():
             if self.client is not None:
                 # Our queued tasks are released with the client; a LocalCluster goes with us.
                 if self.client.status == "running":

@@ -56,6 +56,7 @@ __all__ = [
     "check_count",
     "default_workers",
     "sigint_ignored",
+    "stops_held",
 ]
 
 #: Seconds without a finished chunk between two :class:`Waiting` outcomes.
@@ -241,3 +242,30 @@ def sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def stops_held() -> Iterator[None]:
+    """Ignore SIGINT and hold SIGTERM meanwhile, from the main thread: to close workers.
+
+    :func:`sigint_ignored`, and a SIGTERM that arrives meanwhile is delivered when the
+    block ends, to the handler that was there before (bench's, the command line's, or
+    the default action): the command still stops, once its workers are reaped. WHY: the
+    close was shielded from a second Ctrl-C only; a SIGTERM in it (a Ctrl-C, then
+    ``timeout`` or SLURM 0.5 s later) raised in the middle of the close, and two workers
+    ignoring SIGTERM were left running while bench counted the stored records.
+    """
+    previous = signal.getsignal(signal.SIGTERM)
+    if threading.current_thread() is not threading.main_thread() or previous is None:
+        with sigint_ignored():  # None: a handler set outside Python, left alone
+            yield
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, _: held.append(signum))
+    try:
+        with sigint_ignored():
+            yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if held:
+            signal.raise_signal(signal.SIGTERM)

@@ -40,7 +40,7 @@ from robot_msgs.batch.executors import (
     Waiting,
     check_count,
     default_workers,
-    sigint_ignored,
+    stops_held,
 )
 from robot_msgs.batch.inputs import function_id
 from robot_msgs.batch.worker import run_chunk
@@ -192,13 +192,14 @@ class LocalExecutor:
     def close(self) -> None:
         """End every worker: SIGTERM, then SIGKILL after :data:`STOP_S`; close the lifeline.
 
-        Ctrl-C is ignored meanwhile, as the Dask executor's close does, and the close is
-        bounded (2 x :data:`STOP_S`, all workers at once). WHY: a second Ctrl-C cut it
-        short while it waited for a worker, and a worker not stopped by SIGTERM was never
-        killed: it could store records after bench counted them (two workers ignoring
-        SIGTERM, a second Ctrl-C 0.5 s into the close: both still running after it).
+        Ctrl-C is ignored and a SIGTERM held meanwhile (:func:`stops_held`), as the Dask
+        executor's close does, and the close is bounded (2 x :data:`STOP_S`, all workers
+        at once). WHY: a second Ctrl-C (or a SIGTERM) cut it short while it waited for a
+        worker, and a worker not stopped by SIGTERM was never killed: it could store
+        records after bench counted them (two workers ignoring SIGTERM, a second Ctrl-C
+        0.5 s into the close: both still running after it).
         """
-        with sigint_ignored():
+        with stops_held():
             pool, self._pool, self._idle = self._pool, [], []
             for worker in pool:
                 worker.stop()
