@@ -1663,6 +1663,54 @@ def test_w_first_quaternions_found_as_quaternion_order(tmp_path: Path) -> None:
     assert "frame_extrinsic" not in d.kinds()  # not mistaken for a mount
 
 
+def _car_on_y_yaw(n: int = 600) -> PoseTrajectory:
+    """A car's path in KITTI's camera axes: forward z, turning about y (down) only."""
+    t = 0.1 * np.arange(n, dtype=np.float64)
+    yaw = 0.6 * np.sin(t / 6.0) + 0.02 * t
+    forward = np.stack([np.sin(yaw), np.zeros(n), np.cos(yaw)], 1) * 0.8  # 8 m/s
+    positions = np.cumsum(forward, axis=0) - forward[0]
+    rotations = matrix_from_rotation_vector(np.stack([np.zeros(n), yaw, np.zeros(n)], 1))
+    return PoseTrajectory(
+        stamps_s=t, positions_xyz=positions, orientations_quat_xyzw=quat_xyzw_from_matrix(rotations)
+    )
+
+
+@pytest.mark.parametrize("fault", ["mount", "x_flipped"])
+def test_kitti_rotation_blocks_are_never_said_in_another_quaternion_order(
+    tmp_path: Path, fault: str
+) -> None:
+    """KITTI 00's ORB estimate with a camera mount, or its x axis flipped, was said to be
+    "w x y z where x y z w was expected" (4.1 deg against 91 and 80 deg as read), a file of
+    rotation blocks: turning about y alone, a cyclic reorder of the quaternions turns the
+    rotations as a mount or a flip does; only columns (TUM, EuRoC) have an order."""
+    ref = _car_on_y_yaw()
+    if fault == "mount":  # an optical frame (z forward, x right, y down) on a z-forward body
+        turn = np.array([[0.0, 0.0, 1.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]])
+        rotations = matrix_from_quat_xyzw(ref.orientations_quat_xyzw) @ turn
+        est = ref.replace(orientations_quat_xyzw=quat_xyzw_from_matrix(rotations))
+    else:
+        flip = np.diag([-1.0, 1.0, 1.0])
+        rotations = flip @ matrix_from_quat_xyzw(ref.orientations_quat_xyzw) @ flip
+        est = ref.replace(
+            positions_xyz=ref.positions_xyz * [-1.0, 1.0, 1.0],
+            orientations_quat_xyzw=quat_xyzw_from_matrix(rotations),
+        )
+    kitti = {}
+    for name, traj in (("ref", ref), ("est", est)):
+        write_trajectory(tmp_path / f"{name}.txt", traj, "kitti")
+        (tmp_path / f"{name}_times.txt").write_text("".join(f"{s:.6f}\n" for s in traj.stamps_s))
+        kitti[name] = InputFile(
+            path=str(tmp_path / f"{name}.txt"),
+            fmt="kitti",
+            times_path=tmp_path / f"{name}_times.txt",
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        d = diagnose_files([kitti["ref"], kitti["est"]])
+    assert "quaternion_order" not in d.kinds()
+    assert "quaternion_order" in d.checks
+
+
 def test_a_quaternion_order_mix_up_does_not_list_the_extrinsic_it_skips_as_checked() -> None:
     """rgbdslam's quaternions read w first: the extrinsic is not estimated then (a mount
     would be found in the mixed-up rotations), yet ``checks`` listed frame_extrinsic as

@@ -239,3 +239,16 @@ def test_the_warning_names_the_estimate() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", DataWarning)
         evaluate(ref, est, settings, estimate_name="right.tum")
+
+
+def test_only_a_side_read_from_columns_is_reordered_and_named() -> None:
+    """Against a KITTI reference (rotation blocks, no order) the estimate is named alone;
+    with no side in columns nothing is said."""
+    ref, est = _pair(4)
+    w_first = reordered(est, [3, 0, 1, 2])
+    message = quaternion_order_check(ref, w_first, columns=(False, True))
+    assert "if the estimate's quaternions were w x y z (w first) where x y z w was expected;" in (
+        message
+    )
+    assert "reference's" not in message.split(" as read, ")[1]
+    assert quaternion_order_check(ref, w_first, columns=(False, False)) == ""

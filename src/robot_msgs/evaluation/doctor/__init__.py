@@ -147,6 +147,9 @@ __all__ = [
     "not_checked",
 ]
 
+#: The formats whose quaternions are columns, the layout whose order can be mixed up.
+_COLUMNS = ("tum", "euroc")
+
 
 def _reading_findings(reading: Sequence[Warning]) -> list[Finding]:
     """Turn the readers' tagged warnings into findings (untagged ones are left out).
@@ -188,6 +191,7 @@ def diagnose(
     reading: Sequence[Warning] = (),
     reference_name: str = "",
     estimate_name: str = "",
+    quaternion_columns: tuple[bool, bool] = (True, True),
 ) -> Diagnosis:
     """Run every check on ``estimate`` against ``reference`` and report what is wrong.
 
@@ -205,6 +209,11 @@ def diagnose(
         the tagged :class:`~robot_msgs.errors.DataWarning` s become findings.
     reference_name, estimate_name : str
         Labels of the inputs, kept in the diagnosis.
+    quaternion_columns : tuple of bool
+        Whether each side's quaternions were read from columns (TUM, EuRoC), which the
+        quaternion-order check may reorder
+        (:func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`'s
+        ``columns``; :func:`diagnose_files` says it from the formats).
 
     Returns
     -------
@@ -271,7 +280,7 @@ def diagnose(
     stop = next((f for f in found if f.severity == "error"), None)
     if stop is None:
         if len(cut) >= 2 and len(estimate) >= 2:
-            findings += _time_checks(reference, estimate, settings, checks, cut)
+            findings += _time_checks(reference, estimate, settings, checks, cut, quaternion_columns)
         else:  # one pose: no motion, but its stamp may miss
             if settings.sync != "spatial":
                 checks.append("clock_domain")
@@ -325,6 +334,7 @@ def _time_checks(
     settings: EvaluationSettings,
     checks: list[str],
     cut: PoseTrajectory,
+    columns: tuple[bool, bool],
 ) -> list[Finding]:
     """Check clocks and matching, then what the matched poses show.
 
@@ -340,7 +350,7 @@ def _time_checks(
         except AssociationError as err:  # WHY coverage: no clock was compared (a review)
             unmatched = Finding(kind="coverage", severity="error", summary=str(err))
             return [_unrun_said(unmatched, checks, "", spatial=True)]
-        return _matched_checks(association, settings, checks, (cut, estimate))
+        return _matched_checks(association, settings, checks, (cut, estimate), columns=columns)
     checks.append("clock_domain")
     domain, offset, told = _clock_domain(reference, estimate, settings)
     if domain is not None and offset is None:  # no offset found far: nothing is matched
@@ -388,7 +398,7 @@ def _time_checks(
     rate = _rate_mismatch(reference, estimate, association)
     if rate is not None:
         out.append(rate)
-    out += _matched_checks(association, settings, checks, (reference, estimate))
+    out += _matched_checks(association, settings, checks, (reference, estimate), columns=columns)
     return out
 
 
@@ -418,6 +428,7 @@ def diagnose_files(
     """
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
+    from robot_msgs.io.detect import detect_format  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
 
     # None raised TypeError (no len()), [None, None] AttributeError (no .path).
@@ -452,6 +463,8 @@ def diagnose_files(
     for w in caught:  # anything else is passed on as it came
         if w.message not in said and w not in turned:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    # WHY: only columns can be in another order; KITTI's blocks were said to be w-first.
+    formats = [item.fmt or detect_format(item.path) for item in inputs]
     diagnosis = diagnose(
         reference,
         estimate,
@@ -459,6 +472,7 @@ def diagnose_files(
         reading=[*said, *notes],
         reference_name=inputs[0].label,
         estimate_name=inputs[1].label,
+        quaternion_columns=(formats[0] in _COLUMNS, formats[1] in _COLUMNS),
     )
     for w in turned if "inverted" not in diagnosis.kinds() else ():
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -66,12 +66,14 @@ def _matched_checks(
     inputs: tuple[PoseTrajectory, PoseTrajectory],
     *,
     told: bool = True,
+    columns: tuple[bool, bool] = (True, True),
 ) -> list[Finding]:
     """Check the matched poses: scale, quaternion order, extrinsic, alignment, intervals.
 
     ``inputs``: the reference and the estimate the association matched (its indices' rows).
     ``told=False``: matched at an offset not known, whether the motions belong together
-    only (:func:`_untold_checks`).
+    only (:func:`_untold_checks`). ``columns``: the sides whose quaternions were read from
+    columns (:func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`).
     """
     mismatch, inverted, mirrored, planar_kind, *fit_kinds = _MATCHED_KINDS
 
@@ -132,7 +134,7 @@ def _matched_checks(
     # sequence or a turned estimate left scale, extrinsic, fit and intervals "checked,
     # nothing found" (Diagnosis.checks), where none of them ran.
     # WHY frame_extrinsic left out on a mix-up: it was listed as checked, never estimated.
-    mix_up = _quaternion_order(ref, est)
+    mix_up = _quaternion_order(ref, est, columns)
     skipped = ["frame_extrinsic"] if mix_up is not None else []
     checks += [k for k in (planar_kind, *fit_kinds) if k not in skipped]
     planar = _planar(ref, est, settings, fitted.rotation)
@@ -162,8 +164,10 @@ def _matched_checks(
     return out
 
 
-def _quaternion_order(ref: PoseTrajectory, est: PoseTrajectory) -> Finding | None:
-    text = quaternion_order_check(ref, est)
+def _quaternion_order(
+    ref: PoseTrajectory, est: PoseTrajectory, columns: tuple[bool, bool]
+) -> Finding | None:
+    text = quaternion_order_check(ref, est, columns=columns)
     if not text:
         return None
     return Finding(kind="quaternion_order", severity="warning", summary=text)
