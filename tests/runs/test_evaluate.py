@@ -898,3 +898,70 @@ def test_a_kitti_run_without_times_records_its_losses_in_frames(tmp_path: Path) 
     )
     assert not timed.stamps_are_frames
     assert math.isnan(timed.lost_frames)
+
+
+@pytest.mark.parametrize(("cut", "success"), [(5, True), (15, False)])
+def test_a_kitti_run_without_times_is_judged_as_with_them_at_its_stated_rate(
+    tmp_path: Path, evo_data: Path, cut: int, *, success: bool
+) -> None:
+    """S-PTAM on KITTI 00 without its last ``cut`` frames, read with and without the times
+    files: 5 frames are 0.52 s of the times file (under the 1 s end tolerance), 15 are
+    1.56 s (over it). Without times, 1 s was applied as 1 frame: the 5 frames missing
+    failed 'estimate ends early' (a hunt). At the run's stated 10 Hz, 1 s is 10 frames,
+    and both readings are judged alike, with the same loss (frames 2000 .. 2016)."""
+    est = (evo_data / "KITTI_00_SPTAM.txt").read_text().splitlines(keepends=True)
+    times = (evo_data / "KITTI_00_gt_times.txt").read_text().split()
+    (tmp_path / "est.txt").write_text("".join(est[:-cut]))
+    (tmp_path / "est_times.txt").write_text("\n".join(times[:-cut]))
+    settings = RunSettings(metrics=default_metrics(()))
+    reports = {}
+    for name, timed in (("frames", False), ("timed", True)):
+        meta = {
+            "input_rate_hz": 10,
+            **{f"{side}_format": "kitti" for side in ("estimate", "reference")},
+            "estimate": "../est.txt",
+            "reference": str(evo_data / "KITTI_00_gt.txt"),
+            **({"estimate_times": "../est_times.txt"} if timed else {}),
+            **({"reference_times": str(evo_data / "KITTI_00_gt_times.txt")} if timed else {}),
+        }
+        lost, back = (times[2000], times[2016]) if timed else ("2000", "2016")
+        tracking = f"time_s,event\n{lost},lost\n{back},recovered\n"
+        folder = _run_folder(tmp_path, name, None, meta=meta, tracking=tracking)
+        with warnings.catch_warnings():  # matched by index; KITTI's printed rotations
+            warnings.filterwarnings("ignore", ".*frame indices|.*not orthonormal")
+            reports[name] = run_report(folder, settings)
+    frames, timed_report = reports["frames"], reports["timed"]
+    assert frames.stamps_are_frames
+    assert not timed_report.stamps_are_frames
+    assert (frames.success, timed_report.success) == (success, success)
+    assert frames.failure == timed_report.failure == ("" if success else "estimate ends early")
+    # 16 of 4540 frames lost, 1.66 of 470.58 s (the times file), and the last frames
+    # missing: alike to 0.1 %.
+    assert frames.coverage == pytest.approx(timed_report.coverage, abs=1e-3)
+    assert frames.coverage == pytest.approx(1 - (16 + cut) / 4540)
+
+
+def test_a_kitti_run_without_times_or_rate_is_not_held_to_limits_in_seconds(
+    tmp_path: Path,
+) -> None:
+    """Without a stated input_rate_hz, frames have no second: the end tolerance and the
+    coverage gap are not applied (coverage NaN), and a note says why and what to give;
+    a loss never recovered, the run's own word, still fails it."""
+    frames = np.arange(41, dtype=float)
+    early = frames[:30]  # ends 10 frames before the reference: failed by 1 s = 1 frame
+    for name, tracking in (("short", None), ("gone", "time_s,event\n20,lost\n")):
+        folder = tmp_path / name
+        folder.mkdir()
+        write_kitti(folder / "estimate.txt", _traj(early, _line(early, 0.1)), write_times=False)
+        write_kitti(folder / "reference.txt", _traj(frames, _line(frames)), write_times=False)
+        if tracking is not None:
+            (folder / "tracking.csv").write_text(tracking)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", ".*frame indices")
+            report = run_report(folder)
+        assert math.isnan(report.coverage)
+        assert any("states no input_rate_hz: its end and coverage" in n for n in report.notes)
+        if tracking is None:
+            assert report.success
+        else:
+            assert report.failure == "tracking lost, not recovered"

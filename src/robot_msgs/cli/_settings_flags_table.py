@@ -470,7 +470,10 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "metavar": "SECONDS",
             "group": "metrics and run judgement (default: the manifest's)",
             "kind": "float",
-            "description": "longer gaps between estimate poses are not covered, seconds",
+            "description": (
+                "longer gaps between estimate poses are not covered, seconds (frames stamped by "
+                "index: times the run's input_rate_hz, else not checked)"
+            ),
             "default": 1.0,
         },
         {
@@ -480,7 +483,8 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "group": "metrics and run judgement (default: the manifest's)",
             "kind": "float",
             "description": (
-                "a run succeeds if its last valid pose is at most this before the end, seconds"
+                "a run succeeds if its last valid pose is at most this before the end, seconds "
+                "(frames stamped by index: times the run's input_rate_hz, else not checked)"
             ),
             "default": 1.0,
         },

@@ -6,6 +6,8 @@ The one per-run evaluation of the package: ``robot-msgs report`` calls it for ea
 A run succeeds when it produced a valid estimate up to the end of the sequence (within
 ``end_tolerance_s``) that covers at least ``min_coverage`` of it (default half), and
 reported no failure of its own (``meta.json`` ``failure`` or a non-zero ``exit_code``).
+A run stamped by frame index (KITTI without its times) has both limits, in seconds,
+counted in frames at its stated ``input_rate_hz``; without one they are not checked.
 The sequence spans its reference; without one, its timing log, or the span the other
 runs of its sequence show when given (``sequence_span``, :mod:`robot_msgs.runs.spans`).
 Matched in space (``sync='spatial'``) the reference's stamps are on a clock no offset
@@ -97,8 +99,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out
 #: times) has no output rate (it was 1.0 Hz, one pose a frame), and its notes say frames
 #: where they said seconds (an RPE delta without pairs, an alignment window); 15: such a
 #: run's report records it (``stamps_are_frames``): its losses count frames (its 200
-#: frames lost were '200.0 s'), and so does its note of a loss never recovered.
-JUDGING_REVISION = 15
+#: frames lost were '200.0 s'), and so does its note of a loss never recovered; 16: such
+#: a run's end tolerance and coverage gap count frames at its stated input_rate_hz (1 s
+#: was one frame: 5 frames missing at the end failed it), and are not checked without one.
+JUDGING_REVISION = 16
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -262,12 +266,14 @@ def _judge(
     span: tuple[float, float],
     settings: RunSettings,
     cover: float,
+    tolerance: float,
     inside: BoolArray | None = None,
 ) -> tuple[str, list[str]]:
     """Return the failure category ('' for success) and notes explaining it.
 
-    ``inside``: which poses a time range holds, for a run without a span (NaN ends),
-    whose poses outside it are not judged.
+    ``tolerance``: the end tolerance in the stamps' unit (:func:`_limits`), NaN where it
+    is not known: the end is then not held to one. ``inside``: which poses a time range
+    holds, for a run without a span (NaN ends), whose poses outside it are not judged.
     """
     reported = run.spec.meta.reported_failure
     if reported:
@@ -309,7 +315,10 @@ def _judge(
             )
         return "", [note]
     last_valid = float(stamps[valid][-1]) if valid.any() else -math.inf
-    if last_valid >= end_s - settings.end_tolerance_s:
+    lost_for_good = bool(losses) and not losses[-1].recovered
+    # Frame indices without a stated rate (NaN): no end tolerance in frames is known.
+    unheld = math.isnan(tolerance) and valid.any() and not lost_for_good
+    if unheld or last_valid >= end_s - tolerance:
         if cover < settings.min_coverage:  # NaN (no span) is never below
             # As many decimals as tell the two apart: a coverage of 0.4995 was said as
             # 'cover 50% of the sequence, under the 50% success needs' (a hunt).
@@ -324,7 +333,7 @@ def _judge(
     # Frame indices (KITTI without its times) are said as frames: 'lost at 30.00 s of 40.00 s'.
     frames = run.estimate is not None and run.estimate.stamps_are_frames
     whole = _length(end_s - start_s, frames=frames)
-    if losses and not losses[-1].recovered:
+    if lost_for_good:
         lost = losses[-1].start_s - start_s
         note = f"tracking lost at {_moment(lost, frames=frames)} of {whole} and never recovered"
         if lost < 0:  # 'lost at -2.00 s of 5.00 s' (before a --t-start; a review)
@@ -336,6 +345,22 @@ def _judge(
         return "estimate ends early", [note]
     note = f"last valid pose at {_moment(last_valid - start_s, frames=frames)} of {whole}"
     return "estimate ends early", [note]
+
+
+def _limits(run: RunInputs, settings: RunSettings) -> tuple[float, float]:
+    """Return the coverage gap and the end tolerance in the unit of the estimate's stamps.
+
+    Seconds on a clock. Frame indices (KITTI read without its times) count frames: a
+    limit of ``s`` seconds is ``s * input_rate_hz`` frames at the run's stated nominal
+    rate, and NaN (not applied) without one. They counted 1 s as one frame: S-PTAM on
+    KITTI 00 without its last 5 frames (0.5 s at 10 Hz) failed 'estimate ends early',
+    and passed with its times (a hunt).
+    """
+    gap, tolerance = settings.coverage_gap_s, settings.end_tolerance_s
+    if run.estimate is None or not run.estimate.stamps_are_frames:
+        return gap, tolerance
+    rate = run.spec.meta.input_rate_hz  # NaN when not stated
+    return gap * rate, tolerance * rate
 
 
 def _moment(since_start: float, *, frames: bool) -> str:
@@ -592,10 +617,22 @@ def evaluate_run(
         # loss wholly before the reference (initialising) was counted, 1 loss beside
         # 0.0 s lost and a coverage of 100 %, and dropped by --t-start at its start.
         losses = tuple(loss for loss in losses if loss.end_s > start_s and loss.start_s <= end_s)
-    cover = coverage(
-        stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=settings.coverage_gap_s
+    gap, tolerance = _limits(run, settings)
+    cover = (
+        coverage(stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=gap)
+        if not math.isnan(gap)
+        else math.nan
     )
-    failure, notes = _judge(run, stamps, valid, losses, (start_s, end_s), settings, cover, inside)
+    failure, notes = _judge(
+        run, stamps, valid, losses, (start_s, end_s), settings, cover, tolerance, inside
+    )
+    if math.isnan(tolerance) and not spanless and not missed and stamps.size:
+        notes.append(
+            "the estimate's stamps are frame indices (KITTI read without its times) and "
+            "the run states no input_rate_hz: its end and coverage, limited in seconds "
+            "(end_tolerance_s, coverage_gap_s), are not checked; state the nominal rate "
+            "(input_rate_hz in meta.json or the manifest) or give the times files"
+        )
     # A range that leaves nothing of the sequence leaves no loss, end or coverage to judge
     # either: a loss at 5 s of 0 .. 10 s with --t-start 20 said 'tracking lost' (rvC's
     # review). What the run itself says (its failure, no estimate) stands.

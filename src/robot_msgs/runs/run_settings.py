@@ -194,9 +194,13 @@ class RunSettings(Msg):
     ``statistic``: the ``ErrorStats`` field aggregates and rankings compare (``"rms"``).
     ``coverage_gap_s``: consecutive estimate poses further apart leave the time between
     uncovered, seconds. ``end_tolerance_s``: a run succeeds when its last valid pose is
-    at most this before the end of the sequence, seconds. ``min_coverage``: and when its
-    valid poses cover at least this share of the sequence (default 0.5: a keyframe-only
-    output, poses seconds apart, covering 19 % is no success).
+    at most this before the end of the sequence, seconds. A run stamped by frame index
+    (KITTI read without its times) counts both in frames at its stated nominal rate
+    (``input_rate_hz``: 1 s at 10 Hz is 10 frames); without one, neither is checked
+    (its coverage is NaN), as an RPE delta in seconds is refused on frames.
+    ``min_coverage``: and when its valid poses cover at least this share of the sequence
+    (default 0.5: a keyframe-only output, poses seconds apart, covering 19 % is no
+    success).
 
     Attributes
     ----------
@@ -221,7 +225,11 @@ class RunSettings(Msg):
     ] = "rms"
     coverage_gap_s: Annotated[
         float,
-        Meta(gt=0, description="longer gaps between estimate poses are not covered, seconds"),
+        Meta(
+            gt=0,
+            description="longer gaps between estimate poses are not covered, seconds "
+            "(frames stamped by index: times the run's input_rate_hz, else not checked)",
+        ),
         Flag("--coverage-gap", "SECONDS", group=_JUDGE),
     ] = 1.0
     end_tolerance_s: Annotated[
@@ -229,7 +237,8 @@ class RunSettings(Msg):
         Meta(
             gt=0,
             description="a run succeeds if its last valid pose is at most this before "
-            "the end, seconds",
+            "the end, seconds (frames stamped by index: times the run's input_rate_hz, "
+            "else not checked)",
         ),
         Flag("--end-tolerance", "SECONDS", group=_JUDGE),
     ] = 1.0
