@@ -25,7 +25,7 @@ from robot_msgs.cli import main
 from robot_msgs.errors import FormatError
 from robot_msgs.limits import input_limits
 from robot_msgs.report import build_report
-from robot_msgs.runs import load_runs
+from robot_msgs.runs import evaluate, load_runs
 from tests.hostile import deep_json, fuzz, mutations
 
 if TYPE_CHECKING:
@@ -341,3 +341,48 @@ def test_a_sweep_stopped_before_its_first_summary_is_named_with_what_it_left(
     assert is_sweep_folder(folder)
     with pytest.raises(FormatError, match=r"\): it was .*; no run record yet, its lock taken"):
         read_sweep_report(folder)
+
+
+def test_a_sweep_judged_under_an_older_revision_says_so_once_in_every_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A KITTI run without its times losing frames 10 .. 30, benched at revision 14 (before
+    its report recorded frames): `report` of the folder showed that judgement, 'lost [s]
+    20.0', as today's without a word. It now says the revision and how to judge again,
+    once in the text, the JSON and the HTML."""
+    pytest.importorskip("plotly")
+    run = tmp_path / "orb"
+    run.mkdir()
+    for name, dy in (("estimate.txt", 0.1), ("reference.txt", 0.0)):
+        rows = (f"1 0 0 {i} 0 1 0 {dy} 0 0 1 0\n" for i in range(41))
+        (run / name).write_text("".join(rows))
+    (run / "tracking.csv").write_text("time_s,event\n10,lost\n30,recovered\n")
+    meta = {"algorithm": "orb", "sequence": "00", "estimate": "estimate.txt"}
+    meta |= {"reference": "reference.txt", "estimate_format": "kitti"}
+    (run / "meta.json").write_text(json.dumps(meta | {"reference_format": "kitti"}))
+    out = tmp_path / "out"
+    with monkeypatch.context() as patch:
+        patch.setattr(evaluate, "JUDGING_REVISION", 14)
+        assert main(["bench", str(run), "--out", str(out), "--serial", "--quiet"]) == 0
+    entries = json.loads((out / "reports.json").read_text())
+    for entry in entries:  # what revision 14 wrote: no such field
+        del entry["report"]["stamps_are_frames"]
+    _write_reports(out, json.dumps(entries).encode())
+    capsys.readouterr()
+    page, said = tmp_path / "report.html", tmp_path / "report.json"
+    assert main(["report", str(out), "--json", str(said), "--html", str(page)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "20.0" in text  # the old judgement, shown as it was stored
+    note = (
+        "the runs were judged under revision 14 of the judging rules, older than today's "
+        f"{evaluate.JUDGING_REVISION}: their success, losses and notes are those rules'; run "
+        "the same bench command with --resume to judge them again"
+    )
+    assert text.count(f"NOTE: {note}") == 1
+    assert json.loads(said.read_text())["notes"].count(note) == 1
+    assert page.read_text().count(note.replace("'", "&#x27;")) == 1
+    # As the note says: --resume judges them again, by today's rules, and says nothing.
+    assert main(["bench", str(run), "--out", str(out), "--serial", "--quiet", "--resume"]) == 0
+    now = read_sweep_report(out)
+    assert not [n for n in now.notes if "revision" in n]
+    assert now.runs[0].lost_frames == 20.0  # 30 - 10

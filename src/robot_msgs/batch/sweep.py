@@ -564,8 +564,11 @@ class _Sweep:
             stopped=self.stopped,
             storage_error=self.storage_error,
         )
+        from robot_msgs.runs import evaluate  # noqa: PLC0415  (read as the run keys read it)
+
         record = summary.to_dict() | {
             "version": __version__,
+            "judging": evaluate.JUDGING_REVISION,  # report of the folder says an older one
             "manifest": manifest.source,
             "settings": manifest.settings.to_dict(),
             "session": job.session,

@@ -224,6 +224,40 @@ def _count(summary: dict[str, Any], key: str) -> int:
     return value if type(value) is int and value >= 0 else 0
 
 
+def _judged_note(revision: object) -> str:
+    """Say that the stored reports were judged by other rules than today's, or ``""``.
+
+    WHY: a sweep's reports are read back, not judged again; those of an older
+    :data:`~robot_msgs.runs.evaluate.JUDGING_REVISION` (14: a KITTI run without its times
+    said 'lost [s] 200' for 200 frames) were shown as today's, without a word.
+
+    Examples
+    --------
+    >>> _judged_note(14)[:69]
+    'the runs were judged under revision 14 of the judging rules, older th'
+    """
+    from robot_msgs.runs import evaluate  # noqa: PLC0415  (as the run keys read it)
+
+    current = evaluate.JUDGING_REVISION
+    if type(revision) is int and revision > current:
+        return (
+            f"the runs were judged under revision {revision} of the judging rules, newer "
+            f"than this robot_msgs's {current}"
+        )
+    if type(revision) is int and revision == current:
+        return ""
+    said = (
+        f"under revision {revision} of the judging rules, older than today's {current}"
+        if type(revision) is int
+        else f"under a revision of the judging rules summary.json does not name (today's "
+        f"is {current})"
+    )
+    return (
+        f"the runs were judged {said}: their success, losses and notes are those rules'; "
+        "run the same bench command with --resume to judge them again"
+    )
+
+
 def read_sweep_report(
     folder: str | os.PathLike[str],
     *,
@@ -325,6 +359,9 @@ def read_sweep(
     version = summary.get("version")
     if isinstance(version, str) and version != __version__:
         notes.append(f"evaluated by robot_msgs {version[:40]}")
+    judged = _judged_note(summary.get("judging"))
+    if judged:
+        notes.append(judged)
     named: dict[str, dict[str, str]] = {}  # failed to evaluate; not evaluated
     for kind in ("errors", "infrastructure"):
         entries = summary.get(kind)
