@@ -8,6 +8,8 @@ as compared, and every number to the last bits a float64 computation may change 
 (1e-12 relative: the rotation code was rearranged since, so TUM's RPE moves in its 16th
 digit). Both releases saved the estimate as compared, which today's results derive from
 the matched poses they keep instead (:func:`robot_msgs.compare.migrate.result_v1`).
+``tests/data/saved_c2d08f8`` holds an rpg result of today's form that named rpg's yaw
+``yaw_deg`` (:func:`robot_msgs.compare.migrate.signal_v0`), with the command that wrote it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from robot_msgs.compare import (
     Comparison,
     EvaluationResult,
     GroupSummary,
+    Ranking,
     Report,
     error_stats,
 )
@@ -42,6 +45,9 @@ from robot_msgs.evaluation import (
 )
 from robot_msgs.io import InputFile, read_inputs
 from robot_msgs.io.result_files import load_result
+from robot_msgs.msg import decode_json
+from robot_msgs.msg.catalog import example
+from robot_msgs.report.figures import signal_label
 from robot_msgs.strict_json import dumps
 from robot_msgs.trajectory import PoseTrajectory
 
@@ -259,10 +265,49 @@ def test_the_migration_types_what_the_old_names_held() -> None:
         "translation",
         "translation_pct",
         "rotation_deg",
-        "yaw_deg",
+        "yaw_world_deg",
         "gravity_deg",
         "rotation_deg_per_m",
     }
+
+
+def test_rpg_yaw_saved_as_yaw_deg_loads_as_the_yaw_about_world_z() -> None:
+    # Release c2d08f8 (tests/data/saved_c2d08f8, commands.txt) named rpg's rel_yaw, the
+    # yaw about the world z of the estimate's frame, `yaw_deg`: APE's name for the yaw
+    # about the reference body's z. It loads under today's name, equal to today's result.
+    path = DATA / "saved_c2d08f8" / "drift_rpg.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))["comparison"]["signals"]
+    assert {s["name"] for s in raw if s["quantity"] == "yaw_deg"} == {
+        f"yaw_deg@{v}m" for v in ("0.24", "0.48", "0.73", "0.97", "1.21")
+    }
+    saved = load_result(path)
+    yaw = [s for s in saved.comparison.signals if s.name.startswith("yaw")]
+    assert signal_label(yaw[0]) == "yaw error (world z) per 0.24 m segment [deg]"
+    assert [(s.name, s.quantity, s.unit) for s in yaw] == [
+        (f"yaw_world_deg@{v}m", "yaw_world_deg", "deg")
+        for v in ("0.24", "0.48", "0.73", "0.97", "1.21")
+    ]
+    settings = EvaluationSettings(
+        align="sim3", sync="one_to_one", max_diff_s=0.02, t_end_s=1305031106
+    )
+    assert _same(saved, _today(GT, EST, settings, Drift(protocol="rpg")))
+
+
+def test_a_ranking_of_rpg_yaw_saved_as_yaw_deg_loads_under_the_new_name() -> None:
+    # A ranking keeps the signal it ranked by name: c2d08f8's rpg yaw was `yaw_deg@...`.
+    ranking = example("compare/Ranking")
+    assert isinstance(ranking, Ranking)
+    old = {**ranking.to_dict(), "metric": "relative_error", "signal": "yaw_deg@7.58m"}
+    assert Ranking.from_dict(old).signal == "yaw_world_deg@7.58m"
+    assert decode_json(json.dumps(old), Ranking).signal == "yaw_world_deg@7.58m"
+    ape = {**old, "metric": "ape"}  # an APE signal is never named by a length
+    assert Ranking.from_dict(ape).signal == "yaw_deg@7.58m"
+
+
+def test_an_ape_yaw_deg_keeps_its_name_about_the_reference_body_z() -> None:
+    ape = _today(GT, EST, EvaluationSettings(t_end_s=1305031106), Ape(relation="yaw_deg"))
+    again = EvaluationResult.from_dict(ape.to_dict()).comparison.signals
+    assert [(s.name, s.quantity) for s in again] == [("yaw_deg", "yaw_deg")]
 
 
 def test_estimated_values_leave_the_settings() -> None:

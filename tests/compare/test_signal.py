@@ -166,3 +166,13 @@ def test_an_error_series_refuses_a_stamp_that_is_not_finite(
         ValidationError, match=r"Expected finite values, .* at `ErrorSeries\.stamps_s`"
     ):
         ErrorSeries(stamps_s=np.array(stamps), errors=errors)
+
+
+def test_a_yaw_deg_signal_of_a_segment_length_is_refused_naming_the_new_name() -> None:
+    # yaw_deg is the yaw about the reference body's z (APE, RPE); rpg's yaw per segment is
+    # about world z, yaw_world_deg (a saved yaw_deg@L m of c2d08f8 is migrated on reading).
+    with pytest.raises(
+        ValidationError, match=r"yaw_world_deg \(about world z\), got .*at `Signal\.quantity`"
+    ):
+        Signal.of("yaw_deg", "deg", [1.0, 2.0], stamps_s=[0.0, 1.0], length_m=10.0)
+    assert Signal.of("yaw_deg", "deg", [1.0], stamps_s=[0.0]).name == "yaw_deg"

@@ -67,7 +67,7 @@ CASES: dict[str, dict[str, Any]] = {
 QUANTITIES = {
     "rel_trans": "translation",
     "rel_trans_perc": "translation_pct",
-    "rel_yaw": "yaw_deg",
+    "rel_yaw": "yaw_world_deg",  # "yaw_deg" before the rename: APE's body-z yaw
     "rel_gravity": "gravity_deg",
     "rel_rot": "rotation_deg",
     "rel_rot_deg_per_m": "rotation_deg_per_m",

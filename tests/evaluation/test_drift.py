@@ -320,7 +320,7 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error() -> None:
         settings=RPG_SETTINGS.replace(align="none"),
         lengths_m=[10.0],
     )
-    assert turning.stats["yaw_deg@10m"].median == pytest.approx(math.degrees(0.1))
+    assert turning.stats["yaw_world_deg@10m"].median == pytest.approx(math.degrees(0.1))
     assert turning.stats["gravity_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
     assert turning.stats["rotation_deg@10m"].median == pytest.approx(math.degrees(0.1))
     assert turning.stats["rotation_deg_per_m@10m"].median == pytest.approx(math.degrees(0.1) / 10)
@@ -331,7 +331,41 @@ def test_rpg_yaw_and_gravity_split_the_rotation_error() -> None:
         lengths_m=[10.0],
     )
     assert pitching.stats["gravity_deg@10m"].median == pytest.approx(math.degrees(0.1))
-    assert pitching.stats["yaw_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
+    assert pitching.stats["yaw_world_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
+
+
+def test_rpg_yaw_is_about_the_estimate_worlds_z_not_the_reference_body_z() -> None:
+    # rpg's rel_yaw (compute_relative_error): the error E = (Q_i^-1 Q_j)^-1 (P_i^-1 P_j)
+    # turned into the world with the unaligned estimate's R(P_j), then 'rzyx' Euler.
+    # The estimate drifts 0.1 rad about its body z over 10 m; its world is pitched 90 deg
+    # about y, so R(P_j) = Ry(90) Rz(k) and R(P_j) Rz(0.1) R(P_j)^T = Ry(90) Rz(0.1) Ry(-90)
+    # turns 0.1 rad about Ry(90) z = world x: no yaw, 0.1 rad of gravity (roll). About the
+    # reference body's z (APE's yaw_deg) the same error is 0.1 rad of yaw.
+    n = 101
+    k = np.arange(n) * 0.01
+    drifting = straight(n, rotvecs=np.stack([0 * k, 0 * k, k], axis=1))
+    half = math.sqrt(0.5)
+    q = drifting.orientations_quat_xyzw
+    pitched = drifting.replace(
+        positions_xyz=np.stack([0 * k, 0 * k, -drifting.positions_xyz[:, 0]], axis=1),
+        orientations_quat_xyzw=np.stack(  # Ry(90 deg) ⊗ q, the Hamilton product written out
+            [
+                half * (q[:, 0] + q[:, 2]),
+                half * (q[:, 1] + q[:, 3]),
+                half * (q[:, 2] - q[:, 0]),
+                half * (q[:, 3] - q[:, 1]),
+            ],
+            axis=1,
+        ),
+    )
+    result = relative_error(
+        straight(n), pitched, settings=RPG_SETTINGS.replace(align="none"), lengths_m=[10.0]
+    )
+    assert "yaw_deg@10m" not in result.stats  # the reference body's yaw, which this is not
+    assert result.stats["yaw_world_deg@10m"].max == pytest.approx(0.0, abs=1e-9)
+    assert result.stats["gravity_deg@10m"].median == pytest.approx(math.degrees(0.1))
+    (signal,) = (s for s in result.comparison.signals if s.name == "yaw_world_deg@10m")
+    assert (signal.quantity, signal.unit, signal.length_m) == ("yaw_world_deg", "deg", 10.0)
 
 
 def test_rpg_fractions_are_of_the_reference_path_within_the_time_range() -> None:

@@ -560,7 +560,7 @@ def test_rpg_drift_results_box_their_rotation_per_metre_beside_the_translation(
     rpg = _drift(named[0][1], 1.0, "m")
     rotations = (
         Signal.of("rotation_deg_per_m", "deg/m", [0.5], stamps_s=[100.0], length_m=20.0),
-        Signal.of("yaw_deg", "deg", [9.0], stamps_s=[100.0], length_m=10.0),  # not this one
+        Signal.of("yaw_world_deg", "deg", [9.0], stamps_s=[100.0], length_m=10.0),  # not this
         Signal.of("rotation_deg_per_m", "deg/m", [2.0], stamps_s=[100.0], length_m=10.0),
     )
     signals = (*rpg.comparison.signals, *rotations)

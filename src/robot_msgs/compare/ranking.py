@@ -205,6 +205,16 @@ class Ranking(Msg):
     magnitude: bool = False
     target: float = 0.0
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Read a ranking of rpg's yaw saved as ``yaw_deg@…`` (before the rename: c2d08f8)."""
+        signal = data.get("signal")
+        if not (isinstance(signal, str) and signal.startswith("yaw_deg@")):
+            return data
+        from robot_msgs.compare.migrate import ranking_v0  # noqa: PLC0415 - old files only
+
+        return ranking_v0(data)
+
     @property
     def n_left_out(self) -> int:
         """How many runs the ranking lacks (see ``left_out``)."""
@@ -217,3 +227,7 @@ class Ranking(Msg):
                 field="rows", expected="rows in position order 1, 2, ...", got=positions
             )
         check_counts(self, "left_out", self.left_out)
+        if self.metric == "relative_error" and self.signal.startswith("yaw_deg@"):
+            # WHY refused: a file saved before the rename then takes the migrating road
+            expected = "rpg's yaw per segment as yaw_world_deg@... (about world z)"
+            raise self._fail(field="signal", expected=expected, got=self.signal)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from robot_msgs.series import real_array
 from robot_msgs.typing import Float64Array, Int64Array
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 __all__ = ["ErrorSeries", "Signal", "delta_words", "find_signal", "signal_name", "signal_summary"]
 
@@ -230,12 +230,28 @@ class Signal(Msg):
     delta_unit: str | None = None
     length_m: float | None = None
 
+    @classmethod
+    def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Read rpg's yaw saved as ``yaw_deg`` (before the rename) as ``yaw_world_deg``."""
+        if data.get("quantity") != "yaw_deg" or data.get("length_m") is None:
+            return data
+        from robot_msgs.compare.migrate import signal_v0  # noqa: PLC0415 - old files only
+
+        return signal_v0(data)
+
     def _validate(self) -> None:
         if (self.delta is None) != (self.delta_unit is None):
             expected = "a delta with its unit, or neither"
             raise self._fail(field="delta_unit", expected=expected, got=self.delta_unit)
-        if self.length_m is not None and not self.length_m > 0:
-            raise self._fail(field="length_m", expected="a length > 0 metres", got=self.length_m)
+        if self.length_m is not None:
+            if not self.length_m > 0:
+                expected = "a length > 0 metres"
+                raise self._fail(field="length_m", expected=expected, got=self.length_m)
+            # WHY refused: a file saved before the rename then takes the reading road that
+            # migrates it (``_upgrade``); yaw_deg is APE's yaw about the reference body z.
+            if self.quantity == "yaw_deg":
+                expected = "rpg's yaw per segment as yaw_world_deg (about world z)"
+                raise self._fail(field="quantity", expected=expected, got=self.quantity)
         if self.series is not None:
             said = _disagreement(self.stats, self.series.errors)
             if said is not None:

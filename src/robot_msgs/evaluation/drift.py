@@ -16,7 +16,9 @@ rpg_trajectory_evaluation (Zhang & Scaramuzza, IROS 2018; ``compute_relative_err
     estimate's relative motion has its translation scaled by the alignment's scale; the
     error ``(Q_i⁻¹ Q_j)⁻¹ (P_i⁻¹ P_j)`` is reported as translation (m and % of length),
     rotation angle (deg, and deg/m), and, after turning it into the world frame with the
-    estimate's rotation at ``j``, the yaw and the gravity (pitch/roll) parts.
+    estimate's rotation at ``j``, the yaw and the gravity (pitch/roll) parts: rpg's
+    ``rel_yaw`` is about the z axis of the world the unaligned estimate is expressed in
+    (``yaw_world_deg``; saved as ``yaw_deg``, APE's reference-body yaw, before the rename).
 
 Differences, on purpose: angles come from quaternions (accurate near zero) where both
 tools take ``arccos((tr R - 1) / 2)``, which loses digits for small rotations: rpg's in
@@ -335,9 +337,13 @@ def rpg_result(
     unmatched reference, as rpg reads it, cut to ``t_start_s``/``t_end_s`` as rpg's
     ``start_time_sec``/``end_time_sec``), of which the spec's fractions are taken.
     ``metric="relative_error"``; per length ``L`` (``length_m`` typed, named ``@{L}m``):
-    ``translation`` (m),
-    ``translation_pct`` (%), ``rotation_deg``, ``yaw_deg``, ``gravity_deg`` (deg) and
-    ``rotation_deg_per_m`` (deg/m). Like rpg, a length with fewer than 2 segments is not
+    ``translation`` (m), ``translation_pct`` (%), ``rotation_deg``, ``yaw_world_deg``,
+    ``gravity_deg`` (deg) and ``rotation_deg_per_m`` (deg/m). ``yaw_world_deg`` and
+    ``gravity_deg`` are rpg's ``rel_yaw`` and ``rel_gravity``: ``|yaw|`` and
+    ``sqrt(pitch² + roll²)`` of the error turned into the world with the unaligned
+    estimate's rotation at the segment's end, about the axes of the world the estimate is
+    expressed in (its z is gravity's for a visual-inertial estimate), not the reference
+    body's as APE's ``yaw_deg``. Like rpg, a length with fewer than 2 segments is not
     computed (``n == 0``, with a note). Only the alignment's scale enters: the result's
     ``estimate`` is the one compared, unaligned, positions multiplied by the scale; its
     ``aligned_estimate`` (what ``--plot`` draws and ``--save-aligned`` writes) is that one
@@ -387,7 +393,7 @@ def rpg_result(
         ("translation", "m"),
         ("translation_pct", "%"),
         ("rotation_deg", "deg"),
-        ("yaw_deg", "deg"),
+        ("yaw_world_deg", "deg"),
         ("gravity_deg", "deg"),
         ("rotation_deg_per_m", "deg/m"),
     )

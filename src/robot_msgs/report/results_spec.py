@@ -57,9 +57,8 @@ RESULTS_PANELS = (
 #: ``tl``); ``res --plot`` boxed a KITTI result's translation alone. rpg's translation (m)
 #: gets rpg's rotation per metre: its ``analyze_trajectories.py``, which compares
 #: algorithms as ``res`` compares results, boxes ``rel_rot_deg_per_m`` per distance beside
-#: the translation (``_trans_rot_error``, and the overall odometry errors). Not the
-#: single-trajectory script's ``rel_yaw``: its yaw is about world z, which this project's
-#: ``yaw_deg`` words (reference body z) would mislabel.
+#: the translation (``_trans_rot_error``, and the overall odometry errors), not the
+#: single-trajectory script's ``rel_yaw`` (``yaw_world_deg``, the yaw about world z).
 _ROTATION_OF = {"translation_pct": "rotation_deg_per_m", "translation": "rotation_deg_per_m"}
 _BINS = 40
 _LARGEST = float(np.finfo(np.float64).max)
