@@ -18,11 +18,20 @@ With ``--write`` it also times the writers on what was read (rows ``w-tum``...):
 ``robot_msgs.io.write_tum/write_kitti/write_euroc`` (shortest exact numbers) against
 evo's ``write_tum_trajectory_file/write_kitti_poses_file`` (fixed precision; evo writes
 no EuRoC). evo is optional: without it only robot_msgs is timed.
+
+``--rss N`` measures instead, at N poses, each reader's whole-process peak resident memory
+(``harness.py``'s fresh launcher) on the compiled road and on the Python road (the
+general path of ``io/table.py``, which reads what the compiled one declines: a file with
+one ``nan``, or any file where the C extension was not built), as the peak over a
+process that imports the reader and reads nothing, in units of the poses' float64 size
+(``N * 64`` bytes: stamp, xyz, xyzw, what a trajectory holds). ``--rss 2e6`` once peaked
+at 6.8x on the Python road.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -90,12 +99,59 @@ def peak_mb(func, path: Path) -> float:
         tracemalloc.stop()
 
 
+_READ = """
+import sys, warnings
+import robot_msgs.io as rio
+from robot_msgs.io import table
+if sys.argv[2] == "python":
+    table._fasttable = None
+if sys.argv[1] != "-":
+    warnings.simplefilter("ignore")
+    traj = getattr(rio, "read_" + sys.argv[3])(sys.argv[1])
+    print(len(traj), float(traj.positions_xyz.sum()).hex(), float(traj.stamps_s.sum()).hex())
+"""
+
+
+def rss_table(n: int, formats: list[str]) -> None:
+    """Print each reader's peak RSS on both roads at ``n`` poses (``--rss``)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from harness import bench_env, machine_line, measure
+
+    env = bench_env()
+    print(f"{n} poses; the poses' float64: {n * 64 / 1e6:.0f} MB; before: {machine_line()}")
+    floor = measure([sys.executable, "-c", _READ, "-", "python", "tum"], env).peak_rss_b
+    print(f"floor (imports, no read): {floor / 1e6:.0f} MB")
+    print(f"{'format':7} {'road':9} {'file MB':>8} {'peak MB':>8} {'over floor':>10} {'x poses':>8}  s")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = write_files(Path(tmp), n)
+        for fmt in formats:
+            sums = set()
+            for road in ("compiled", "python"):
+                run = measure([sys.executable, "-c", _READ, str(files[fmt]), road, fmt], env)
+                sums.add(run.stdout)
+                over = run.peak_rss_b - floor
+                print(
+                    f"{fmt:7} {road:9} {files[fmt].stat().st_size / 1e6:>8.0f} "
+                    f"{run.peak_rss_b / 1e6:>8.0f} {over / 1e6:>10.0f} {over / (n * 64):>8.2f}  "
+                    f"{run.wall_s:.2f}",
+                    flush=True,
+                )
+            if len(sums) != 1:  # the two roads must read the same numbers
+                msg = f"{fmt}: the roads disagree: {sums}"
+                raise SystemExit(msg)
+    print(f"after: {machine_line()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max", type=float, default=1e6, help="largest pose count (default 1e6)")
     parser.add_argument("--formats", default="tum,kitti,euroc")
     parser.add_argument("--write", action="store_true", help="time the writers too")
+    parser.add_argument("--rss", type=float, help="peak RSS of both roads at this pose count")
     args = parser.parse_args()
+    if args.rss:
+        rss_table(int(args.rss), args.formats.split(","))
+        return
     try:
         from evo.tools import file_interface as evo_io
     except ImportError:

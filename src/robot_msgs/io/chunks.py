@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 import numpy as np
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Sequence
     from concurrent.futures import ThreadPoolExecutor
     from io import BufferedIOBase
 
@@ -36,6 +36,7 @@ __all__ = [
     "allocate_parts",
     "file_chunks",
     "parse_chunks",
+    "resize_rows",
 ]
 
 #: Bytes a reused read buffer keeps beyond a piece: the longest line carried without growing.
@@ -208,7 +209,7 @@ def _in_pairs(chunks: Iterable[Piece]) -> Iterator[list[Piece]]:
         yield wave
 
 
-def _grow(parts: list[Float64Array], lines: Int64Array, rows: int) -> None:
+def resize_rows(parts: Sequence[Float64Array], lines: Int64Array, rows: int) -> None:
     """Resize every part and ``lines`` to ``rows`` rows in place (``realloc``, no copy)."""
     for part in parts:
         part.resize((rows, *part.shape[1:]), refcheck=False)
@@ -288,7 +289,7 @@ def parse_chunks(
                 return None
             if rows + sum(most) > capacity:
                 capacity = max(rows + sum(most), capacity + capacity // 2)
-                _grow(parts, lines, capacity)
+                resize_rows(parts, lines, capacity)
             starts = [rows, rows + most[0]]
             views = [
                 tuple(part[a : a + m] for part in parts) for a, m in zip(starts, most, strict=False)
@@ -319,7 +320,7 @@ def parse_chunks(
             pool.shutdown()
     if rows == 0:
         return None
-    _grow(parts, lines, rows)
+    resize_rows(parts, lines, rows)
     return tuple(parts), lines
 
 
