@@ -13,8 +13,10 @@ same files and the rmse both print is compared, so the ratios are between equal 
 
 Rows: ``robot-msgs --help`` and ``robot-msgs ape --help`` against ``python -c "import
 numpy"`` (the start-up floor of any NumPy program; shown as our extra milliseconds of
-CPU); ``ape`` with and without SE(3) alignment; ``rpe --delta 1 --delta-unit m
---all-pairs`` (evo's quadratic all-pairs path search).
+CPU); ``ape`` with and without SE(3) alignment; ``ape --plot`` (a PNG, against evo's
+``--plot --save_plot``, which writes its own figures: the path coloured by the error,
+and the error over time); ``rpe --delta 1 --delta-unit m --all-pairs`` (evo's quadratic
+all-pairs path search).
 
 ``--pairs 1 --no-warm`` is the single timed run of each side for sizes where evo takes
 minutes (all-pairs RPE at 10^6 poses): no warm-up run, the files written just before are
@@ -70,6 +72,11 @@ def main() -> None:
              [str(BIN / "evo_ape"), "tum", str(ref), str(est)]),
             ("ape --align se3", [rm, "ape", str(ref), str(est), "--align", "se3", "--json"],
              [str(BIN / "evo_ape"), "tum", str(ref), str(est), "-a"]),
+            ("ape --plot",
+             [rm, "ape", str(ref), str(est), "--json", "--plot", str(Path(tmp) / "ours.png"),
+              "--force"],
+             [str(BIN / "evo_ape"), "tum", str(ref), str(est), "--plot", "--save_plot",
+              str(Path(tmp) / "evo.png")]),
             ("rpe --delta 1 --delta-unit m --all-pairs",
              [rm, "rpe", str(ref), str(est), "--delta", "1", "--delta-unit", "m",
               "--all-pairs", "--json"],
