@@ -121,7 +121,9 @@ def rss_table(n: int, formats: list[str]) -> None:
     print(f"{n} poses; the poses' float64: {n * 64 / 1e6:.0f} MB; before: {machine_line()}")
     floor = measure([sys.executable, "-c", _READ, "-", "python", "tum"], env).peak_rss_b
     print(f"floor (imports, no read): {floor / 1e6:.0f} MB")
-    print(f"{'format':7} {'road':9} {'file MB':>8} {'peak MB':>8} {'over floor':>10} {'x poses':>8}  s")
+    print(
+        f"{'format':7} {'road':9} {'file MB':>8} {'peak MB':>8} {'over floor':>10} {'x poses':>8}  s"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         files = write_files(Path(tmp), n)
         for fmt in formats:
