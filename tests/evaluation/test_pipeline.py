@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -24,6 +25,9 @@ from robot_msgs.io.examples import resolve_path
 from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.test_spatial import cross_track_rms
+
+if TYPE_CHECKING:
+    from robot_msgs.typing import Float64Array
 
 
 def fr1() -> tuple[PoseTrajectory, PoseTrajectory]:
@@ -486,3 +490,30 @@ def test_frame_indices_with_poses_left_out_inside_are_not_said_to_start_late() -
     said = frames_by_index(ref, late, EvaluationSettings())
     assert said is not None
     assert "`offset_s=5` where the estimate lacks the reference's first 5 frames" in said
+
+
+def test_frame_indices_with_the_first_poses_left_out_are_not_said_to_start_late() -> None:
+    """A KITTI run read without times whose first 5 of frames 0 .. 40 are left out (NaN
+    rows dropped, or a tracking loss from frame 0 a report leaves out) keeps its stamps
+    5 .. 40: each pose is paired with its own frame. The check counted the frames from
+    its first pose, 36, and advised `offset_s=5` (KITTI 00 ORB with its first 200 rows NaN:
+    `--offset 200`, shifting every pose 200 frames; a review). The frames run to the same
+    last one: nothing to say. A file that starts 5 frames late, its rows 0 .. 35, and one
+    that also left out frames 10 .. 14, are said to, by 5 frames."""
+    t = np.arange(41.0)
+    ref = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((41, 3)),
+                         orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (41, 1)),
+                         stamps_are_frames=True)  # fmt: skip
+
+    def kept(stamps: Float64Array) -> PoseTrajectory:
+        n = stamps.size
+        return ref.replace(stamps_s=stamps, positions_xyz=np.zeros((n, 3)),
+                           orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (n, 1)))  # fmt: skip
+
+    assert frames_by_index(ref, kept(t[5:]), EvaluationSettings()) is None
+    assert frames_by_index(kept(t[5:]), ref, EvaluationSettings()) is None  # the reference's
+    late, gap = t[:36], t[:36][(t[:36] < 10) | (t[:36] >= 15)]
+    for stamps in (late, gap):
+        said = frames_by_index(ref, kept(stamps), EvaluationSettings())
+        assert said is not None
+        assert "`offset_s=5` where the estimate lacks the reference's first 5 frames" in said

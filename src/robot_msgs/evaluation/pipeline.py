@@ -399,7 +399,8 @@ def frames_by_index(
     with se3 where 1.3 m is its error; a review), and evo refuses the pair ("data matrices
     must have the same shape"). An estimate that stopped early is paired right, so this
     is said, not refused. ``None`` when it does not apply: matched in space, an offset
-    given (the frames it starts late), or as many poses on both sides.
+    given (the frames it starts late), or both sides ending at the same frame (poses
+    left out before it, NaN rows or tracking losses, keep their frames).
 
     Examples
     --------
@@ -420,10 +421,12 @@ def frames_by_index(
         or settings.offset_auto
     ):
         return None
-    # Frames spanned, not poses: a run's valid poses (frames 10 .. 14 of 0 .. 40 lost) are
-    # fewer than its file's rows, and 36 of 41 frames were said to lack the first 5
-    # (`offset_s=5`, shifting every pose; a hunt). Rows of a file are consecutive frames.
-    n_ref, n_est = (_frames_spanned(t) for t in (reference, estimate))
+    # Frames up to the last, not poses: a run's valid poses (frames 10 .. 14 of 0 .. 40
+    # lost) are fewer than its file's rows, and 36 of 41 frames were said to lack the first
+    # 5 (`offset_s=5`, shifting every pose; a hunt). Counted from frame 0, not from the first
+    # pose: one whose frames 0 .. 4 are left out is paired right, and was advised the same
+    # (a review). A file's row k is frame k: only fewer rows (a late start) change the last.
+    n_ref, n_est = (_frames_to_last(t) for t in (reference, estimate))
     if n_ref == n_est:
         return None
     # The offset in frames, with its value: "`offset_s=`" was "--offset SECONDS" on the
@@ -443,10 +446,10 @@ def frames_by_index(
     )
 
 
-def _frames_spanned(trajectory: PoseTrajectory) -> int:
-    """Return the frames from a frame-indexed trajectory's first stamp to its last."""
+def _frames_to_last(trajectory: PoseTrajectory) -> int:
+    """Return the frames from frame 0 to a frame-indexed trajectory's last stamp."""
     t = trajectory.stamps_s
-    return int(t[-1] - t[0]) + 1 if t.size else 0
+    return int(t[-1]) + 1 if t.size else 0
 
 
 def same_poses(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
