@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.evaluation import EvaluationSettings
+from robot_msgs.evaluation.ape import ape_result
 from robot_msgs.io import write_kitti, write_tum
 from robot_msgs.runs import RunSettings, default_metrics, evaluate_run, load_run, load_runs
 from robot_msgs.trajectory import PoseTrajectory
@@ -19,7 +20,9 @@ from tests.report.bagtools import write_pose_bag
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from robot_msgs.compare import RunReport
+    from robot_msgs.compare import EvaluationResult, RunReport
+    from robot_msgs.evaluation import Ape
+    from robot_msgs.evaluation.pipeline import Prepared
     from robot_msgs.runs import RunEvaluation
     from robot_msgs.typing import Float64Array
 
@@ -965,3 +968,36 @@ def test_a_kitti_run_without_times_or_rate_is_not_held_to_limits_in_seconds(
             assert report.success
         else:
             assert report.failure == "tracking lost, not recovered"
+
+
+def test_a_metric_refused_on_a_run_leaves_the_others_computed_once_and_warned_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A KITTI run read without its times that stopped early (frames 0 .. 29 of 0 .. 40),
+    under the report's default metrics: its one-second RPE is refused on frame indices,
+    and each metric was evaluated again on its own, so the warning that the frames are
+    matched by index was printed three times per run and the APE computed twice (KITTI 00
+    ORB in a report; a review). Both once now; the RPE is still noted as skipped."""
+    frames = np.arange(41.0)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    write_kitti(folder / "estimate.txt", _traj(frames[:30], _line(frames[:30], 0.1)),
+                write_times=False)  # fmt: skip
+    write_kitti(folder / "reference.txt", _traj(frames, _line(frames)), write_times=False)
+    computed = []
+
+    def counted(prepared: Prepared, spec: Ape, names: tuple[str, str]) -> EvaluationResult:
+        computed.append(spec)
+        return ape_result(prepared, spec, names)
+
+    monkeypatch.setattr("robot_msgs.evaluation.entry.ape_result", counted)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = run_report(folder)
+    said = [str(w.message) for w in caught if "stamps are frame indices" in str(w.message)]
+    assert len(said) == 1, said
+    assert len(computed) == 1
+    assert report.comparisons["ape:translation"].stats["translation"].rms == pytest.approx(0.1)
+    assert [n[:30] for n in report.notes if n.startswith("rpe")] == [
+        "rpe:translation:1s:all skipped"
+    ]

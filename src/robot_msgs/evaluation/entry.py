@@ -39,7 +39,7 @@ from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
@@ -49,6 +49,7 @@ __all__ = [
     "ape",
     "check_metric_settings",
     "evaluate",
+    "evaluate_with_refusals",
     "kitti_drift",
     "relative_error",
     "rpe",
@@ -162,6 +163,78 @@ def evaluate(
     >>> round(a.stats["translation"].rms, 6), round(r.stats["translation"].rms, 6)
     (0.057879, 0.01)
     """
+    settings, held = _arguments(reference, estimate, settings, metrics)
+    for spec in held:
+        check_metric_settings(settings, spec)  # before any work
+    one = _evaluator(reference, estimate, settings, (reference_name, estimate_name))
+    return [one(spec) for spec in held]
+
+
+def evaluate_with_refusals(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+    *,
+    metrics: Iterable[Metric] = (Ape(),),
+    reference_name: str = "",
+    estimate_name: str = "",
+) -> list[EvaluationResult | ValidationError]:
+    """Evaluate as :func:`evaluate` does, a metric refused given as its error, not raised.
+
+    WHY: ``report`` evaluates a run's metrics together and notes those refused on it (an
+    RPE delta in seconds on frame indices, one longer than the run). It found which by
+    evaluating each again on its own: the trajectories were prepared three times, each
+    warning said three times a run and the APE computed twice (KITTI 00 ORB read without
+    times; a review). Here they are prepared once, and each metric computed once.
+
+    Returns
+    -------
+    list of EvaluationResult or ValidationError
+        One per metric, in order: its result, or the :class:`ValidationError` that
+        refuses it (its settings, a delta that gives no pair, segments longer than the
+        path; a refusal in preparing the trajectories, to each metric that needs them).
+
+    Raises
+    ------
+    ValidationError
+        An argument of the wrong type.
+    AssociationError, AlignmentError
+        Nothing matched in time, or a degenerate alignment: no metric has a value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> t = np.arange(11) * 0.1
+    >>> ref = PoseTrajectory(
+    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
+    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (11, 1)),
+    ... )
+    >>> ten_seconds = PairSettings(delta=10.0, delta_unit="s")
+    >>> a, r = evaluate_with_refusals(ref, ref, metrics=[Ape(), Rpe(pairs=(ten_seconds,))])
+    >>> a.counts["matched"], type(r).__name__
+    (11, 'ValidationError')
+    """
+    settings, held = _arguments(reference, estimate, settings, metrics)
+    one = _evaluator(reference, estimate, settings, (reference_name, estimate_name))
+
+    def result_or_refusal(spec: Metric) -> EvaluationResult | ValidationError:
+        try:
+            check_metric_settings(settings, spec)
+            return one(spec)
+        except ValidationError as err:
+            return err
+
+    return [result_or_refusal(spec) for spec in held]
+
+
+def _arguments(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None,
+    metrics: Iterable[Metric],
+) -> tuple[EvaluationSettings, tuple[Metric, ...]]:
+    """Check :func:`evaluate`'s arguments' types; return the settings and the metrics held."""
     check_argument("reference", reference, PoseTrajectory)
     check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
@@ -186,27 +259,45 @@ def evaluate(
             got = type(spec).__name__
             msg = f"Expected `metrics[{k}]` as an Ape, Rpe or Drift, got {got} {spec!r:.60}"
             raise ValidationError(msg, field="metrics", reason=msg)
-        check_metric_settings(settings, spec)  # before any work
-    metrics = cast("tuple[Metric, ...]", held)
-    names = (reference_name, estimate_name)
-    prepared: Prepared | None = None
-    results = []
-    for spec in metrics:
+    return settings, cast("tuple[Metric, ...]", held)
+
+
+def _evaluator(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    names: tuple[str, str],
+) -> Callable[[Metric], EvaluationResult]:
+    """Return a function computing one metric, the trajectories prepared at its first use.
+
+    The preparation (or its refusal) is kept for every later metric: it is prepared, and
+    its warnings said, once (TUM's RPE matches the poses its own way).
+    """
+    prepared: list[Prepared | ValidationError] = []
+
+    def once() -> Prepared:
+        if not prepared:
+            try:
+                prepared.append(prepare(reference, estimate, settings, estimate_name=names[1]))
+            except ValidationError as err:
+                prepared.append(err)
+        if isinstance(prepared[0], ValidationError):
+            raise prepared[0]
+        return prepared[0]
+
+    def one(spec: Metric) -> EvaluationResult:
         if _tum(spec):
-            results.append(tum_rpe_result(reference, estimate, settings, spec, names))
-            continue
-        if prepared is None:
-            prepared = prepare(reference, estimate, settings, estimate_name=estimate_name)
+            return tum_rpe_result(reference, estimate, settings, spec, names)
         if isinstance(spec, Ape):
-            results.append(ape_result(prepared, spec, names))
-        elif isinstance(spec, Rpe):
-            results.append(rpe_result(prepared, spec, names))
-        elif spec.protocol == "kitti":
-            results.append(kitti_result(prepared, spec, names))
-        else:
-            path_m = rpg_path_length_m(reference, settings)
-            results.append(rpg_result(prepared, spec, path_m, names))
-    return results
+            return ape_result(once(), spec, names)
+        if isinstance(spec, Rpe):
+            return rpe_result(once(), spec, names)
+        if spec.protocol == "kitti":
+            return kitti_result(once(), spec, names)
+        ready = once()
+        return rpg_result(ready, spec, rpg_path_length_m(reference, settings), names)
+
+    return one
 
 
 def ape(

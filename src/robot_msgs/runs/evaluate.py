@@ -45,7 +45,7 @@ import numpy as np
 from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation.consistency import NEES_DOF
-from robot_msgs.evaluation.entry import evaluate
+from robot_msgs.evaluation.entry import evaluate_with_refusals
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
 from robot_msgs.runs.losses import coverage, keep_poses, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
@@ -423,10 +423,9 @@ def _group(
     An APE metric refused is the run's error; a NEES one names the run's estimate
     (:func:`_nees_refused`).
     """
-    names = [m.name for m in metrics]
     specs: list[Metric] = [m.computed() for m in metrics]
     try:
-        done = evaluate(
+        done = evaluate_with_refusals(
             reference,
             estimate,
             settings,
@@ -435,21 +434,19 @@ def _group(
             estimate_name=run.spec.estimate,
         )
     except (AssociationError, AlignmentError) as err:
-        notes += [f"{name} not evaluated: {err}" for name in names]
+        notes += [f"{metric.name} not evaluated: {err}" for metric in metrics]
         return {}
-    except ValidationError as err:
-        if len(metrics) > 1:  # which one refused: each on its own (a run shorter than a delta)
-            out: dict[str, EvaluationResult] = {}
-            for metric in metrics:
-                out.update(_group(reference, estimate, run, settings, [metric], notes))
-            return out
-        if metrics[0].metric != "rpe":
-            if metrics[0].relation in NEES_DOF:
-                raise _nees_refused(err, run, estimate, names[0]) from err
-            raise
-        notes.append(f"{names[0]} skipped: {err}")
-        return {}
-    return dict(zip(names, done, strict=True))
+    results: dict[str, EvaluationResult] = {}
+    for metric, result in zip(metrics, done, strict=True):
+        if not isinstance(result, ValidationError):
+            results[metric.name] = result
+        elif metric.metric == "rpe":  # a run shorter than a delta, seconds on frames
+            notes.append(f"{metric.name} skipped: {result}")
+        elif metric.relation in NEES_DOF:
+            raise _nees_refused(result, run, estimate, metric.name) from result
+        else:
+            raise result
+    return results
 
 
 #: A note that a run has no value of a metric: its name, what befell it, why (written
