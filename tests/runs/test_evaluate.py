@@ -895,7 +895,15 @@ def test_a_kitti_run_without_times_records_its_losses_in_frames(tmp_path: Path) 
         assert report.lost_frames == (5.0 if recovered else 10.0)  # 15 - 10; 40 - 30
         if not recovered:
             assert report.failure == "tracking lost, not recovered"
-            assert report.notes[0] == "tracking lost at frame 30 of 40 frames and never recovered"
+            # Frames 0 .. 40 are 41: 'of 40 frames' said one less (a review).
+            said = "tracking lost at frame 30 of frames 0 .. 40 and never recovered"
+            assert report.notes[0] == said
+            # From a time range's start, frame 30 was 'frame 20 of 30 frames'.
+            cut = NONE.replace(evaluation=NONE.evaluation.replace(t_start_s=10.0))
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", "[^:]*: the reference's 41 and the estimate's 30")
+                notes = run_report(folder, cut).notes
+            assert notes[0] == "tracking lost at frame 30 of frames 10 .. 40 and never recovered"
     timed = run_report(
         _run_folder(tmp_path, "tum", _traj(T, _line(T)), reference=_traj(T, _line(T)))
     )

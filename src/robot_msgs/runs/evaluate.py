@@ -101,8 +101,9 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out
 #: run's report records it (``stamps_are_frames``): its losses count frames (its 200
 #: frames lost were '200.0 s'), and so does its note of a loss never recovered; 16: such
 #: a run's end tolerance and coverage gap count frames at its stated input_rate_hz (1 s
-#: was one frame: 5 frames missing at the end failed it), and are not checked without one.
-JUDGING_REVISION = 16
+#: was one frame: 5 frames missing at the end failed it), and are not checked without one;
+#: 17: that note names the frames ('frame 30 of frames 0 .. 40', where it said 'of 40 frames').
+JUDGING_REVISION = 17
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -332,18 +333,19 @@ def _judge(
         return "", []
     # Frame indices (KITTI without its times) are said as frames: 'lost at 30.00 s of 40.00 s'.
     frames = run.estimate is not None and run.estimate.stamps_are_frames
-    whole = _length(end_s - start_s, frames=frames)
     if lost_for_good:
         lost = losses[-1].start_s - start_s
-        note = f"tracking lost at {_moment(lost, frames=frames)} of {whole} and never recovered"
+        note = (
+            f"tracking lost at {_at(losses[-1].start_s, span, frames=frames)} and never recovered"
+        )
         if lost < 0:  # 'lost at -2.00 s of 5.00 s' (before a --t-start; a review)
-            before = _length(-lost, frames=frames)
+            before = f"{-lost:.0f} frames" if frames else f"{-lost:.2f} s"
             note = f"tracking lost {before} before the sequence's start and never recovered"
         return "tracking lost, not recovered", [note]
     if not valid.any():  # no last valid pose to say: it said 'last valid pose at -inf s'
         note = f"no valid pose: the {stamps.size} poses all fall in tracking losses"
         return "estimate ends early", [note]
-    note = f"last valid pose at {_moment(last_valid - start_s, frames=frames)} of {whole}"
+    note = f"last valid pose at {_at(last_valid, span, frames=frames)}"
     return "estimate ends early", [note]
 
 
@@ -363,14 +365,17 @@ def _limits(run: RunInputs, settings: RunSettings) -> tuple[float, float]:
     return gap * rate, tolerance * rate
 
 
-def _moment(since_start: float, *, frames: bool) -> str:
-    """Say a time since the sequence's start: ``2.50 s``, or ``frame 30`` on frame indices."""
-    return f"frame {since_start:.0f}" if frames else f"{since_start:.2f} s"
+def _at(stamp: float, span: tuple[float, float], *, frames: bool) -> str:
+    """Say where a stamp falls in the sequence: ``2.50 s of 40.00 s``, in seconds from its start.
 
-
-def _length(duration: float, *, frames: bool) -> str:
-    """Say a duration: ``2.50 s``, or ``40 frames`` on frame indices."""
-    return f"{duration:.0f} frames" if frames else f"{duration:.2f} s"
+    On frame indices, the frames themselves: ``frame 30 of frames 0 .. 40``. WHY: said as a
+    duration, 'frame 30 of 40 frames', frames 0 .. 40 are 41 (KITTI 00's 4541 were
+    '4540 frames'), and from a time range's start, frame 20 of 10 .. 40 is frame 30 (a review).
+    """
+    start, end = span
+    if frames:
+        return f"frame {stamp:.0f} of frames {start:.0f} .. {end:.0f}"
+    return f"{stamp - start:.2f} s of {end - start:.2f} s"
 
 
 def _latency(run: RunInputs) -> tuple[Latency | None, Float64Array, Float64Array]:
