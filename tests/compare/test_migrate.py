@@ -9,7 +9,7 @@ as compared, and every number to the last bits a float64 computation may change 
 digit). Both releases saved the estimate as compared, which today's results derive from
 the matched poses they keep instead (:func:`robot_msgs.compare.migrate.result_v1`).
 ``tests/data/saved_c2d08f8`` holds an rpg result of today's form that named rpg's yaw
-``yaw_deg`` (:func:`robot_msgs.compare.migrate.signal_v0`), with the command that wrote it.
+``yaw_deg`` (``robot_msgs.compare.Signal._upgrade``), with the command that wrote it.
 """
 
 from __future__ import annotations

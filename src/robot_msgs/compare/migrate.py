@@ -31,8 +31,9 @@ Releases before the rename (c2d08f8: ``tests/data/saved_c2d08f8``) named rpg's y
 about the z axis of the world the estimate is expressed in, and is now ``yaw_world_deg``
 (the world-axes name, labelled "world z"). A signal of that form (quantity ``yaw_deg``
 with a segment length: only rpg's relative error made one) is read under the new name,
-its label too (:func:`signal_v0`); so is a ranking of it (:func:`ranking_v0`). APE's and
-RPE's ``yaw_deg`` have no segment length and keep their name.
+its label too (``Signal._upgrade``: a signal reads its own old form, as a migration
+here, importing that module, would be a cycle); so is a ranking of it (:func:`ranking_v0`).
+APE's and RPE's ``yaw_deg`` have no segment length and keep their name.
 
 Nothing else changed form; files of the current form pass through unchanged. A file of
 an old form whose parts are not what that form held (``stats`` a list, ``delta`` a word) is
@@ -46,7 +47,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from robot_msgs.compare.signal import signal_name
+from robot_msgs.compare.signal import renamed_rpg_yaw, signal_name
 from robot_msgs.evaluation.settings import DEFAULT_OFFSET_SEARCH_S, EvaluationSettings
 from robot_msgs.msg import field_specs
 from robot_msgs.msg.arrays import NON_FINITE, field_error
@@ -58,7 +59,6 @@ __all__ = [
     "ranking_v0",
     "result_v0",
     "result_v1",
-    "signal_v0",
 ]
 
 #: The quantities the drift protocols computed per segment length, by 9745f2d's names.
@@ -70,8 +70,6 @@ _DRIFT_QUANTITIES = (
     "yaw_deg",
     "gravity_deg",
 )
-#: rpg's relative yaw: its name before the rename (c2d08f8), its name since (:func:`signal_v0`).
-_RPG_YAW_V0, _RPG_YAW = "yaw_deg", "yaw_world_deg"
 _NEES = ("nees_dof", "nees_mean_bounds", "nees_pose_bounds")
 _OFFSET = ("offset_estimated_s", "offset_std_s")
 
@@ -262,36 +260,10 @@ def group_summary_v0(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**rest, "signals": _summary_signals(data, "signals", "GroupSummary")}
 
 
-def _rpg_yaw_label(name: str) -> str:
-    """Return ``yaw_deg@…`` as ``yaw_world_deg@…`` (the rest of the label as saved)."""
-    return _RPG_YAW + name[len(_RPG_YAW_V0) :] if name.startswith(_RPG_YAW_V0 + "@") else name
-
-
-def signal_v0(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Rewrite a ``Signal`` dict of rpg's yaw saved as ``yaw_deg`` (before the rename: c2d08f8).
-
-    Its quantity becomes ``yaw_world_deg`` and its name's ``yaw_deg@`` ``yaw_world_deg@``;
-    any other signal is returned as it is (``data`` itself).
-
-    Examples
-    --------
-    >>> dict(signal_v0({"name": "yaw_deg@7.58m", "quantity": "yaw_deg", "length_m": 7.58}))
-    {'name': 'yaw_world_deg@7.58m', 'quantity': 'yaw_world_deg', 'length_m': 7.58}
-    >>> ape = {"name": "yaw_deg", "quantity": "yaw_deg"}
-    >>> signal_v0(ape) is ape
-    True
-    """
-    if data.get("quantity") != _RPG_YAW_V0 or data.get("length_m") is None:
-        return data
-    name = data.get("name")
-    named = {"name": _rpg_yaw_label(name)} if isinstance(name, str) else {}
-    return {**data, "quantity": _RPG_YAW, **named}
-
-
 def ranking_v0(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """Rewrite a ``Ranking`` dict by rpg's yaw, ``signal`` ``yaw_deg@…`` (before the rename)."""
     signal = data.get("signal")
     if data.get("metric") != "relative_error" or not isinstance(signal, str):
         return data
-    label = _rpg_yaw_label(signal)
+    label = renamed_rpg_yaw(signal)
     return data if label == signal else {**data, "signal": label}

@@ -186,6 +186,21 @@ def _stats_said(
     return f"rms {rms!r}", f"rms={stats.rms!r}"
 
 
+#: rpg's relative yaw: named ``yaw_deg`` before c2d08f8 (APE's name for yaw about the
+#: reference body z), ``yaw_world_deg`` since (rpg's ``rel_yaw`` is about world z).
+_RPG_YAW_V0, _RPG_YAW = "yaw_deg", "yaw_world_deg"
+
+
+def renamed_rpg_yaw(label: str) -> str:
+    """Return a signal label ``yaw_deg@…`` as ``yaw_world_deg@…`` (any other as it is).
+
+    >>> renamed_rpg_yaw("yaw_deg@10m"), renamed_rpg_yaw("yaw_deg")
+    ('yaw_world_deg@10m', 'yaw_deg')
+    """
+    head = _RPG_YAW_V0 + "@"
+    return _RPG_YAW + label[len(_RPG_YAW_V0) :] if label.startswith(head) else label
+
+
 @message("compare/Signal")
 class Signal(Msg):
     """One computed quantity: its name, what it is, its unit, its statistics and its series.
@@ -232,12 +247,26 @@ class Signal(Msg):
 
     @classmethod
     def _upgrade(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Read rpg's yaw saved as ``yaw_deg`` (before the rename) as ``yaw_world_deg``."""
-        if data.get("quantity") != "yaw_deg" or data.get("length_m") is None:
-            return data
-        from robot_msgs.compare.migrate import signal_v0  # noqa: PLC0415 - old files only
+        """Read rpg's yaw saved as ``yaw_deg`` (before the rename: c2d08f8) as ``yaw_world_deg``.
 
-        return signal_v0(data)
+        Its quantity and its name's ``yaw_deg@`` become ``yaw_world_deg``; any other signal
+        is returned as it is (``data`` itself). Here, not in :mod:`~robot_msgs.compare.migrate`,
+        which names signals by this module (an import cycle otherwise).
+
+        Examples
+        --------
+        >>> old = {"name": "yaw_deg@7.58m", "quantity": "yaw_deg", "length_m": 7.58}
+        >>> dict(Signal._upgrade(old))
+        {'name': 'yaw_world_deg@7.58m', 'quantity': 'yaw_world_deg', 'length_m': 7.58}
+        >>> ape = {"name": "yaw_deg", "quantity": "yaw_deg"}
+        >>> Signal._upgrade(ape) is ape
+        True
+        """
+        if data.get("quantity") != _RPG_YAW_V0 or data.get("length_m") is None:
+            return data
+        name = data.get("name")
+        named = {"name": renamed_rpg_yaw(name)} if isinstance(name, str) else {}
+        return {**data, "quantity": _RPG_YAW, **named}
 
     def _validate(self) -> None:
         if (self.delta is None) != (self.delta_unit is None):
