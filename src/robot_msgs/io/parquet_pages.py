@@ -61,7 +61,7 @@ _PAGE: _Spec = {2: _I32, 3: _I32, 5: {1: _I32}, 8: {1: _I32}}
 _Struct: TypeAlias = "dict[int, object]"
 
 
-class Chunk(NamedTuple):
+class ColumnChunk(NamedTuple):
     """A column chunk as its footer says, its bytes where pyarrow reads them."""
 
     start: int  # its dictionary page, where it has one before its first data page
@@ -219,7 +219,7 @@ def _structs(struct: _Struct, field: int) -> list[_Struct]:
 
 def footer_chunks(
     data: bytes | memoryview, *, max_header_bytes: int
-) -> tuple[str, list[list[Chunk]], int]:
+) -> tuple[str, list[list[ColumnChunk]], int]:
     """Return a Parquet file's writer, its row groups' column chunks and the bytes read.
 
     Parameters
@@ -234,7 +234,7 @@ def footer_chunks(
     -------
     created_by : str
         The writer as the file names it ("" where it does not).
-    row_groups : list of list of Chunk
+    row_groups : list of list of ColumnChunk
         Each row group's column chunks, in the order of the schema's columns.
     read : int
         The bytes read one at a time.
@@ -251,7 +251,7 @@ def footer_chunks(
     >>> pq.write_table(pa.table({"x": [i / 2 for i in range(1000)]}), sink)
     >>> writer, groups, _ = footer_chunks(sink.getvalue(), max_header_bytes=10**4)
     >>> writer.startswith("parquet-cpp-arrow"), groups
-    (True, [[Chunk(start=4, length=5286, num_values=1000, uncompressed=9343)]])
+    (True, [[ColumnChunk(start=4, length=5286, num_values=1000, uncompressed=9343)]])
     """
     end = len(data) - 8
     size = int.from_bytes(data[end : end + 4], "little") if end >= 4 else -1
@@ -269,7 +269,7 @@ def footer_chunks(
             start = _int(meta, 9)
             if 11 in meta and 0 < _int(meta, 11) < start:  # as pyarrow's ComputeColumnChunkRange
                 start = _int(meta, 11)
-            chunks.append(Chunk(start, _int(meta, 7), _int(meta, 5), _int(meta, 6)))
+            chunks.append(ColumnChunk(start, _int(meta, 7), _int(meta, 5), _int(meta, 6)))
         groups.append(chunks)
     writer = footer.get(6, b"")
     return (
