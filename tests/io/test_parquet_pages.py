@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.io.parquet_pages import chunk_pages
+from robot_msgs.io.parquet_pages import chunk_pages, footer_chunks
 from tests.hostile import deadline
 
 pa = pytest.importorskip("pyarrow")
@@ -35,6 +35,32 @@ def test_the_pages_hold_the_values_the_footer_says(version: str) -> None:
     values, _, pages, _ = chunk_pages(data, start, length, max_pages=1000, max_header_bytes=10**6)
     assert values == 5000
     assert pages > 2
+
+
+@pytest.mark.parametrize(
+    ("told", "lie"),
+    [
+        (b"\x15\x04\x19\x2c", b"\x15\x04\x19\x2d"),  # the schema's 2 structs said uuids
+        (b"\x19\x35\x00\x06\x10", b"\x19\x37\x00\x06\x10"),  # 3 encodings said doubles
+        (b"\x19\x18\x01x", b"\x19\x11\x01x"),  # path_in_schema's string said a bool
+    ],
+    ids=["schema", "encodings", "path"],
+)
+def test_a_footer_list_said_of_other_elements_is_read_as_pyarrow_reads_it(
+    told: bytes, lie: bytes
+) -> None:
+    """Thrift reads a list field it knows as the elements parquet.thrift declares, whatever
+    the list's header says; a walk by the header stepped 16 bytes a schema element, 8 an
+    encoding, and lost its place in the footer (the chunk counts then are any bytes)."""
+    data = _one_chunk([i / 2 for i in range(1000)])[0]
+    footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    assert data.count(told, footer_at) == 1
+    changed = data[:footer_at] + data[footer_at:].replace(told, lie)
+    assert pq.read_metadata(pa.BufferReader(changed)).equals(
+        pq.read_metadata(pa.BufferReader(data))
+    )
+    read = footer_chunks(data, max_header_bytes=10**4)[:2]
+    assert footer_chunks(changed, max_header_bytes=10**4)[:2] == read
 
 
 def test_a_chunk_of_more_pages_than_allowed_is_refused() -> None:

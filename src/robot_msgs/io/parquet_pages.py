@@ -13,15 +13,19 @@ column chunk metadata (``FileMetaData.row_group(i).column(j)``, ``to_dict`` goes
 through it), built with a C++ exception Python cannot catch: a footer whose size
 statistics are damaged ("Definition level histogram size mismatch", apache/arrow#45283)
 aborts the process (SIGABRT, exit 134; 9 of 3000 results with bytes changed, measured),
-where ``ParquetFile.read`` raises an ``OSError``. ``FileMetaData.write_metadata_file``
-does not build it, turns a C++ exception into a Python one (``PARQUET_CATCH_NOT_OK``;
-no abort in 20,000 changed results) and writes the footer as pyarrow read it, each
-field in its declared type: :func:`footer_chunks` walks that copy. WHY a copy:
-Thrift reads a list field it knows as the elements it declares, whatever the list says,
-and skips one it does not know as the list says, so one byte changed in a result's
-footer (a list of structs said to hold uuids) was read two ways. Page headers hold no
-lists; they are read as pyarrow's Thrift reads them: an ``i32`` is the low 32 bits of
-its varint, a field id 16 bits, a field type 0 ends a struct.
+where ``ParquetFile.read`` raises an ``OSError``. Nor through a copy pyarrow writes
+(``FileMetaData.write_metadata_file``): a footer that names an encryption algorithm
+(a plaintext footer, which pyarrow reads without a key) is written through an encryptor
+it does not have, and the process dies (SIGSEGV, exit 139; a result that loads
+otherwise). The footer is read as pyarrow's Thrift reads it: a list field it knows is
+read as the elements parquet.thrift declares, whatever the list's header says (one
+byte changed, structs said to be uuids, was read two ways), so every list field of
+every struct of the footer is declared in :data:`_FILE`, and a field it does not know
+is skipped as its bytes say (measured against pyarrow's written copy, the road
+91258ca took: the same chunks in 14,000 footers with bytes changed that pyarrow opens,
+every list header's element type among them). Page headers hold no lists. Both are
+read as pyarrow's Thrift reads them: an ``i32`` is the low 32 bits of its varint, a
+field id 16 bits, a field type 0 ends a struct.
 
 WHY by hand at all: pyarrow gives no page header and no memory pool with a cap
 (``system``, ``jemalloc``, ``mimalloc``, ``logging``, ``proxy``), so a read cannot be
@@ -30,7 +34,7 @@ a result's row is one array (the file above: 10^6 values, 8.1 MB, in its first b
 the page index is optional, :func:`~robot_msgs.io.result_files.save_result`'s files hold
 none (``has_offset_index`` is False), and it counts rows, not values. A Thrift library
 (``thrift``, ``thriftpy2``) is a dependency and code generated from parquet.thrift for
-the thirteen fields read here. The walk (footer and pages) costs 0.7 ms of a 2e5-pose
+the few fields read here. The walk (footer and pages) costs 0.7 ms of a 2e5-pose
 APE result's 0.24 s load, 2.5 ms of a 2e5-pose rpg drift result's 1.5 s (100 arrays;
 best of 7, measured on a shared 2-core machine).
 """
@@ -47,13 +51,29 @@ _WIDTH = {_STOP: 0, _DOUBLE: 8, _UUID: 16}  # the types read as so many bytes, n
 _MAX_NESTING = 16  # a footer nests five structs deep (statistics in a column's metadata)
 
 # The fields read, by struct: a Thrift type, a struct's fields (a dict) or a list of
-# such structs ([dict]); any other field, or one of another type, is skipped, as Thrift does.
-_Spec: TypeAlias = "dict[int, int | _Spec | list[_Spec]]"
-_COLUMN_META: _Spec = {5: _I64, 6: _I64, 7: _I64, 9: _I64, 11: _I64}
-# ColumnMetaData: num_values, total_uncompressed_size, total_compressed_size,
-# data_page_offset, dictionary_page_offset; ColumnChunk 3 is it, RowGroup 1 the chunks,
-# FileMetaData 4 the row groups and 6 created_by.
-_FILE: _Spec = {4: [{1: [{3: _COLUMN_META}]}], 6: _BINARY}
+# its elements' type or struct ([int] or [dict]); any other field, or one of another
+# type, is skipped, as Thrift does. WHY every list field of parquet.thrift is here, with
+# every struct that holds one: Thrift reads a known list as its declared elements.
+_Spec: TypeAlias = "dict[int, int | _Spec | list[int | _Spec]]"
+# KeyValue, SchemaElement, ColumnOrder, SortingColumn, PageEncodingStats: no list in them
+_LISTLESS: _Spec = {}
+_COLUMN_META: _Spec = {
+    2: [_I32],  # encodings
+    3: [_BINARY],  # path_in_schema
+    5: _I64,  # num_values
+    6: _I64,  # total_uncompressed_size
+    7: _I64,  # total_compressed_size
+    8: [_LISTLESS],  # key_value_metadata
+    9: _I64,  # data_page_offset
+    11: _I64,  # dictionary_page_offset
+    13: [_LISTLESS],  # encoding_stats
+    16: {2: [_I64], 3: [_I64]},  # size_statistics: the level histograms
+    17: {2: [_I32]},  # geospatial_statistics: geospatial_types
+}
+_COLUMN_CHUNK: _Spec = {3: _COLUMN_META, 8: {2: {1: [_BINARY]}}}  # 8: crypto_metadata
+_ROW_GROUP: _Spec = {1: [_COLUMN_CHUNK], 4: [_LISTLESS]}  # columns, sorting_columns
+# FileMetaData: schema, row_groups, key_value_metadata, created_by, column_orders
+_FILE: _Spec = {2: [_LISTLESS], 4: [_ROW_GROUP], 5: [_LISTLESS], 6: _BINARY, 7: [_LISTLESS]}
 # PageHeader: 2 uncompressed_page_size, 3 compressed_page_size; 5 and 8 the data page
 # headers (v1, v2), whose field 1 is num_values. A dictionary page (7) is counted by its
 # bytes: its entries are looked up, not decoded into the column.
@@ -182,7 +202,12 @@ class _Reader:
             elif isinstance(want, list) and kind == _LIST:
                 # WHY: Thrift reads a list's elements as the field's type, not the list's
                 size, _ = self.list_size()
-                into[field] = [self.struct(want[0], {}, depth + 1) for _ in range(size)]
+                element = want[0]
+                if isinstance(element, dict):
+                    into[field] = [self.struct(element, {}, depth + 1) for _ in range(size)]
+                else:  # each element reads a byte or more
+                    for _ in range(size):
+                        self.skip(element, depth + 1)
             elif want == kind == _BINARY:
                 into[field] = self.binary()
             elif want == kind:

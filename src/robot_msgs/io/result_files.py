@@ -385,7 +385,7 @@ _MAX_HEADER_BYTES = 16 << 20
 the headers of 200,000 pages or more (pyarrow's are 30 to 80 bytes)."""
 
 
-def _decoded_bytes(data: bytes, meta: Any, pa: Any) -> int:
+def _decoded_bytes(data: bytes, meta: Any) -> int:
     """Return an upper bound on the bytes a Parquet file's columns decode to, from its footer.
 
     WHY not the row groups' ``total_byte_size``: that is the size of the *encoded* pages,
@@ -399,9 +399,10 @@ def _decoded_bytes(data: bytes, meta: Any, pa: Any) -> int:
     bound (a review). The footer's counts are checked against the page headers, which
     pyarrow decodes by: a footer saying fewer values passed the bound. Both are read by
     :mod:`robot_msgs.io.parquet_pages`, not by pyarrow's column chunk metadata, which
-    aborts the process on a damaged footer (its docstring): the footer as pyarrow read it
-    (``meta``, written again by pyarrow), the page headers as they are. A column's type
-    is the schema's, which pyarrow decodes it by, not the chunk's own word for it.
+    aborts the process on a damaged footer, nor by a copy pyarrow writes of it, which
+    ends the process on a footer naming an encryption algorithm (its docstring). A
+    column's type is the schema's (``meta``), which pyarrow decodes it by, not the
+    chunk's own word for it.
     """
     from robot_msgs.io.parquet_pages import chunk_pages, footer_chunks  # noqa: PLC0415
 
@@ -411,12 +412,7 @@ def _decoded_bytes(data: bytes, meta: Any, pa: Any) -> int:
         )
         for column in (meta.schema.column(j) for j in range(meta.num_columns))
     ]
-    # WHY written again, not walked as the file has it: the module's docstring
-    footer = pa.BufferOutputStream()
-    meta.write_metadata_file(footer)
-    writer, groups, header_bytes = footer_chunks(
-        footer.getvalue().to_pybytes(), max_header_bytes=_MAX_HEADER_BYTES
-    )
+    writer, groups, header_bytes = footer_chunks(data, max_header_bytes=_MAX_HEADER_BYTES)
     pages_left, header_bytes_left = _MAX_PAGES, _MAX_HEADER_BYTES - header_bytes
     # WHY: pyarrow reads up to 100 bytes past a chunk of a file whose ``created_by`` is
     # parquet-mr before 1.2.9 (PARQUET-816: it left the dictionary page header out of the
@@ -448,7 +444,7 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
     data = read_input(path, limit=limits.max_bytes)
     try:
         parquet = pq.ParquetFile(pa.BufferReader(data))
-        inflated = _decoded_bytes(data, parquet.metadata, pa)
+        inflated = _decoded_bytes(data, parquet.metadata)
     except Exception as err:  # pyarrow raises its own ArrowInvalid / OSError types
         msg = f"{path}: not a readable Parquet file ({_short(err)})"
         raise FormatError(msg) from err
