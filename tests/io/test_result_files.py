@@ -557,6 +557,34 @@ def test_a_parquet_result_whose_footer_names_an_encryption_algorithm_loads(
     assert load_result(plaintext) == results["ape"]
 
 
+def test_a_parquet_footer_of_thousands_of_row_groups_is_refused_at_its_first_mib(
+    results: dict[str, EvaluationResult], tmp_path: Path, table_road: str
+) -> None:
+    """A result's row is one array, so its row groups are at most its arrays (100 for an rpg
+    result). The footer was read under the page headers' 16 MiB, one byte at a time: a
+    12 MB file of 20,000 row groups was walked 23 s before the bound refused it."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    if table_road == "general":
+        pytest.skip("the table readers' road is no part of reading a Parquet result")
+    data = save_result(tmp_path / "r.parquet", results["ape"]).read_bytes()
+    meta = pq.read_metadata(pa.BufferReader(data))
+    for _ in range(12):  # its row group 4096 times, each chunk at the file's own pages
+        meta.append_row_groups(meta)
+    sink = pa.BufferOutputStream()
+    meta.write_metadata_file(sink)  # "PAR1", the footer, its length, "PAR1"
+    groups = tmp_path / "groups.parquet"
+    footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
+    groups.write_bytes(data[:footer_at] + sink.getvalue().to_pybytes()[4:])
+    assert pq.read_metadata(groups).num_row_groups == 4096
+    with pytest.raises(
+        FormatError,
+        match=r"groups\.parquet: not a readable Parquet file \(Expected Thrift structs of at "
+        r"most 1048576 bytes in all, got more\)",
+    ):
+        load_result(groups)
+
+
 _FUZZ_CHILD = """
 import random, sys
 from pathlib import Path
