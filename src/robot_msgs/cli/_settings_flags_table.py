@@ -472,7 +472,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "kind": "float",
             "description": (
                 "longer gaps between estimate poses are not covered, seconds (frames stamped by "
-                "index: times the run's input_rate_hz, else not checked)"
+                "index: times the run's input_rate_hz, else 1 frame a second)"
             ),
             "default": 1.0,
         },
@@ -484,7 +484,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "kind": "float",
             "description": (
                 "a run succeeds if its last valid pose is at most this before the end, seconds "
-                "(frames stamped by index: times the run's input_rate_hz, else not checked)"
+                "(frames stamped by index: times the run's input_rate_hz, else 1 frame a second)"
             ),
             "default": 1.0,
         },

@@ -7,7 +7,7 @@ A run succeeds when it produced a valid estimate up to the end of the sequence (
 ``end_tolerance_s``) that covers at least ``min_coverage`` of it (default half), and
 reported no failure of its own (``meta.json`` ``failure`` or a non-zero ``exit_code``).
 A run stamped by frame index (KITTI without its times) has both limits, in seconds,
-counted in frames at its stated ``input_rate_hz``; without one they are not checked.
+counted in frames at its stated ``input_rate_hz``; without one, one frame a second.
 The sequence spans its reference; without one, its timing log, or the span the other
 runs of its sequence show when given (``sequence_span``, :mod:`robot_msgs.runs.spans`).
 Matched in space (``sync='spatial'``) the reference's stamps are on a clock no offset
@@ -102,8 +102,10 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out
 #: frames lost were '200.0 s'), and so does its note of a loss never recovered; 16: such
 #: a run's end tolerance and coverage gap count frames at its stated input_rate_hz (1 s
 #: was one frame: 5 frames missing at the end failed it), and are not checked without one;
-#: 17: that note names the frames ('frame 30 of frames 0 .. 40', where it said 'of 40 frames').
-JUDGING_REVISION = 17
+#: 17: that note names the frames ('frame 30 of frames 0 .. 40', where it said 'of 40 frames');
+#: 18: without a stated rate they count one frame a second, as before 16 (unchecked, a
+#: KITTI estimate cut at half its frames was a success), and the note says so.
+JUDGING_REVISION = 18
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -272,9 +274,9 @@ def _judge(
 ) -> tuple[str, list[str]]:
     """Return the failure category ('' for success) and notes explaining it.
 
-    ``tolerance``: the end tolerance in the stamps' unit (:func:`_limits`), NaN where it
-    is not known: the end is then not held to one. ``inside``: which poses a time range
-    holds, for a run without a span (NaN ends), whose poses outside it are not judged.
+    ``tolerance``: the end tolerance in the stamps' unit (:func:`_limits`). ``inside``:
+    which poses a time range holds, for a run without a span (NaN ends), whose poses
+    outside it are not judged.
     """
     reported = run.spec.meta.reported_failure
     if reported:
@@ -317,9 +319,7 @@ def _judge(
         return "", [note]
     last_valid = float(stamps[valid][-1]) if valid.any() else -math.inf
     lost_for_good = bool(losses) and not losses[-1].recovered
-    # Frame indices without a stated rate (NaN): no end tolerance in frames is known.
-    unheld = math.isnan(tolerance) and valid.any() and not lost_for_good
-    if unheld or last_valid >= end_s - tolerance:
+    if last_valid >= end_s - tolerance:
         if cover < settings.min_coverage:  # NaN (no span) is never below
             # As many decimals as tell the two apart: a coverage of 0.4995 was said as
             # 'cover 50% of the sequence, under the 50% success needs' (a hunt).
@@ -349,19 +349,31 @@ def _judge(
     return "estimate ends early", [note]
 
 
+def _unrated(run: RunInputs) -> bool:
+    """Say whether the estimate's stamps are frame indices and the run states no rate."""
+    rate = run.spec.meta.input_rate_hz  # NaN when not stated
+    frames = run.estimate is not None and run.estimate.stamps_are_frames
+    return frames and not (math.isfinite(rate) and rate > 0)
+
+
 def _limits(run: RunInputs, settings: RunSettings) -> tuple[float, float]:
     """Return the coverage gap and the end tolerance in the unit of the estimate's stamps.
 
     Seconds on a clock. Frame indices (KITTI read without its times) count frames: a
     limit of ``s`` seconds is ``s * input_rate_hz`` frames at the run's stated nominal
-    rate, and NaN (not applied) without one. They counted 1 s as one frame: S-PTAM on
-    KITTI 00 without its last 5 frames (0.5 s at 10 Hz) failed 'estimate ends early',
-    and passed with its times (a hunt).
+    rate. They counted 1 s as one frame: S-PTAM on KITTI 00 without its last 5 frames
+    (0.5 s at 10 Hz) failed 'estimate ends early', and passed with its times (a hunt).
+
+    Without a stated rate (:func:`_unrated`), ``s`` frames, one a second: slower than a
+    camera's rate (KITTI's is 10 Hz), so a run that passes would pass at its own. WHY
+    not unchecked (as an RPE delta in seconds is skipped on frames): a limit left out
+    passes the run, and a KITTI 00 estimate cut at half its frames was a success (a
+    review); a run short of a few frames fails instead, and its note says what to give.
     """
     gap, tolerance = settings.coverage_gap_s, settings.end_tolerance_s
-    if run.estimate is None or not run.estimate.stamps_are_frames:
+    if run.estimate is None or not run.estimate.stamps_are_frames or _unrated(run):
         return gap, tolerance
-    rate = run.spec.meta.input_rate_hz  # NaN when not stated
+    rate = run.spec.meta.input_rate_hz
     return gap * rate, tolerance * rate
 
 
@@ -620,20 +632,17 @@ def evaluate_run(
         # 0.0 s lost and a coverage of 100 %, and dropped by --t-start at its start.
         losses = tuple(loss for loss in losses if loss.end_s > start_s and loss.start_s <= end_s)
     gap, tolerance = _limits(run, settings)
-    cover = (
-        coverage(stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=gap)
-        if not math.isnan(gap)
-        else math.nan
-    )
+    cover = coverage(stamps, losses, start_s=start_s, end_s=end_s, coverage_gap_s=gap)
     failure, notes = _judge(
         run, stamps, valid, losses, (start_s, end_s), settings, cover, tolerance, inside
     )
-    if math.isnan(tolerance) and not spanless and not missed and stamps.size:
+    if _unrated(run) and not spanless and not missed and stamps.size:
         notes.append(
             "the estimate's stamps are frame indices (KITTI read without its times) and "
-            "the run states no input_rate_hz: its end and coverage, limited in seconds "
-            "(end_tolerance_s, coverage_gap_s), are not checked; state the nominal rate "
-            "(input_rate_hz in meta.json or the manifest) or give the times files"
+            "the run states no input_rate_hz: its end and coverage limits in seconds "
+            "(end_tolerance_s, coverage_gap_s) are counted one frame a second, stricter "
+            "than a camera's rate; state the nominal rate (input_rate_hz in meta.json or "
+            "the manifest) or give the times files"
         )
     # A range that leaves nothing of the sequence leaves no loss, end or coverage to judge
     # either: a loss at 5 s of 0 .. 10 s with --t-start 20 said 'tracking lost' (rvC's

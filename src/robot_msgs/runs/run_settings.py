@@ -196,8 +196,8 @@ class RunSettings(Msg):
     uncovered, seconds. ``end_tolerance_s``: a run succeeds when its last valid pose is
     at most this before the end of the sequence, seconds. A run stamped by frame index
     (KITTI read without its times) counts both in frames at its stated nominal rate
-    (``input_rate_hz``: 1 s at 10 Hz is 10 frames); without one, neither is checked
-    (its coverage is NaN), as an RPE delta in seconds is refused on frames.
+    (``input_rate_hz``: 1 s at 10 Hz is 10 frames); without one, one frame a second,
+    stricter than a camera's rate (a limit left unchecked passed any estimate cut short).
     ``min_coverage``: and when its valid poses cover at least this share of the sequence
     (default 0.5: a keyframe-only output, poses seconds apart, covering 19 % is no
     success).
@@ -228,7 +228,7 @@ class RunSettings(Msg):
         Meta(
             gt=0,
             description="longer gaps between estimate poses are not covered, seconds "
-            "(frames stamped by index: times the run's input_rate_hz, else not checked)",
+            "(frames stamped by index: times the run's input_rate_hz, else 1 frame a second)",
         ),
         Flag("--coverage-gap", "SECONDS", group=_JUDGE),
     ] = 1.0
@@ -238,7 +238,7 @@ class RunSettings(Msg):
             gt=0,
             description="a run succeeds if its last valid pose is at most this before "
             "the end, seconds (frames stamped by index: times the run's input_rate_hz, "
-            "else not checked)",
+            "else 1 frame a second)",
         ),
         Flag("--end-tolerance", "SECONDS", group=_JUDGE),
     ] = 1.0
