@@ -17,6 +17,7 @@ from robot_msgs.io import write_kitti, write_tum
 from robot_msgs.report import build_report
 from robot_msgs.report.build import _in_run
 from robot_msgs.runs import load_runs
+from robot_msgs.runs.evaluate import UNRATED_NOTE
 from robot_msgs.runs.spans import shown_by_runs_note, unmeasured_in_space_note
 from robot_msgs.trajectory import PoseTrajectory
 from tests.runs.tree import make_cut_trials
@@ -232,6 +233,30 @@ def test_a_metric_not_evaluated_in_a_run_is_said_in_the_report_as_a_skipped_one(
     why = note.removeprefix("ape:translation not evaluated: ")
     assert why.startswith("No pose to fit the alignment on: the alignment window 500 .. 600")
     assert f"ape:translation not evaluated in 1 run ({folder}): {why}" in report.notes
+
+
+def test_frame_runs_without_a_rate_are_said_in_the_report_not_only_their_notes(
+    tmp_path: Path,
+) -> None:
+    """KITTI run folders without times files or input_rate_hz: their end and coverage
+    limits count one frame a second, which only the runs' notes said; the text report,
+    which does not print them, showed a success or 'estimate ends early' and a coverage
+    without a word why (a review). A run that states its rate is not named."""
+    folders = []
+    for name, rate in (("orb", None), ("sptam", None), ("dso", 10)):
+        folder = tmp_path / name
+        folder.mkdir()
+        write_kitti(folder / "estimate.txt", _traj(XYZ), write_times=False)
+        write_kitti(folder / "reference.txt", _traj(XYZ), write_times=False)
+        if rate is not None:
+            (folder / "meta.json").write_text(f'{{"input_rate_hz": {rate}}}')
+        folders.append(folder)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*frame indices")
+        report = build_report(load_runs(folders)).report
+    assert UNRATED_NOTE in report.runs[0].notes
+    assert UNRATED_NOTE not in report.runs[2].notes
+    assert f"2 runs ({folders[0]}, {folders[1]}): {UNRATED_NOTE}" in report.notes
 
 
 def test_a_special_log_of_a_run_read_again_is_warned_about_once(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
 from robot_msgs.errors import DataWarning, RobotMsgsError
 from robot_msgs.report.groups import summarise_groups
-from robot_msgs.runs.evaluate import RunEvaluation, evaluate_run, metric_left_out
+from robot_msgs.runs.evaluate import UNRATED_NOTE, RunEvaluation, evaluate_run, metric_left_out
 from robot_msgs.runs.load import load_run
 from robot_msgs.runs.rank import rank_algorithms
 from robot_msgs.runs.repeats import group_repeatability
@@ -61,6 +61,8 @@ class ReportResult:
 def _left_out_notes(reports: Sequence[RunReport]) -> list[str]:
     """Say each metric left out of runs, and why, once for the runs it was left out of alike.
 
+    And the runs stamped by frame index without a stated rate (:data:`UNRATED_NOTE`).
+
     WHY: only the runs' notes said it, which the text report does not show: KITTI runs
     read without their times showed ``RPE RMSE [m] -`` with no word why (a review), and
     an alignment window that holds none of a run's poses left ``APE RMSE [m] -`` as bare.
@@ -73,10 +75,19 @@ def _left_out_notes(reports: Sequence[RunReport]) -> list[str]:
     said = []
     for note, names in runs.items():
         metric, how, why = metric_left_out(note) or ("", "", "")
-        listed = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-        count = f"{len(names)} run{'' if len(names) == 1 else 's'}"
-        said.append(f"{metric} {how} in {count} ({listed}): {why}")
+        said.append(f"{metric} {how} in {_listed(names)}: {why}")
+    # Said alike: a success or 'estimate ends early' and a coverage on frames counted
+    # one a second showed in the text report without a word why (a review).
+    unrated = [report.name for report in reports if UNRATED_NOTE in report.notes]
+    if unrated:
+        said.append(f"{_listed(unrated)}: {UNRATED_NOTE}")
     return said
+
+
+def _listed(names: Sequence[str]) -> str:
+    """Say how many runs and the first three: ``2 runs (a, b)``."""
+    shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
+    return f"{len(names)} run{'' if len(names) == 1 else 's'} ({shown})"
 
 
 def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsError | OSError:

@@ -64,7 +64,13 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import BoolArray, Float64Array
 
-__all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out"]
+__all__ = [
+    "JUDGING_REVISION",
+    "UNRATED_NOTE",
+    "RunEvaluation",
+    "evaluate_run",
+    "metric_left_out",
+]
 
 #: Revision of the judging rules of :func:`evaluate_run` (success, failure categories and
 #: notes, what losses, coverage, latency and rates cover, the metrics' numbers), part of
@@ -106,6 +112,15 @@ __all__ = ["JUDGING_REVISION", "RunEvaluation", "evaluate_run", "metric_left_out
 #: 18: without a stated rate they count one frame a second, as before 16 (unchecked, a
 #: KITTI estimate cut at half its frames was a success), and the note says so.
 JUDGING_REVISION = 18
+
+#: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
+#: report says it across runs, as the text report prints no run's notes.
+UNRATED_NOTE = (
+    "the estimate's stamps are frame indices (KITTI read without its times) and the run "
+    "states no input_rate_hz: its end and coverage limits in seconds (end_tolerance_s, "
+    "coverage_gap_s) are counted one frame a second, stricter than a camera's rate; state "
+    "the nominal rate (input_rate_hz in meta.json or the manifest) or give the times files"
+)
 
 _EMPTY = np.empty(0)
 _NOTHING = (math.inf, -math.inf)  # a time range no loss and no frame meets
@@ -637,13 +652,7 @@ def evaluate_run(
         run, stamps, valid, losses, (start_s, end_s), settings, cover, tolerance, inside
     )
     if _unrated(run) and not spanless and not missed and stamps.size:
-        notes.append(
-            "the estimate's stamps are frame indices (KITTI read without its times) and "
-            "the run states no input_rate_hz: its end and coverage limits in seconds "
-            "(end_tolerance_s, coverage_gap_s) are counted one frame a second, stricter "
-            "than a camera's rate; state the nominal rate (input_rate_hz in meta.json or "
-            "the manifest) or give the times files"
-        )
+        notes.append(UNRATED_NOTE)
     # A range that leaves nothing of the sequence leaves no loss, end or coverage to judge
     # either: a loss at 5 s of 0 .. 10 s with --t-start 20 said 'tracking lost' (rvC's
     # review). What the run itself says (its failure, no estimate) stands.
