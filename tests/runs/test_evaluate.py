@@ -1006,3 +1006,20 @@ def test_a_metric_refused_on_a_run_leaves_the_others_computed_once_and_warned_on
     assert [n[:30] for n in report.notes if n.startswith("rpe")] == [
         "rpe:translation:1s:all skipped"
     ]
+
+
+@pytest.mark.parametrize(("gap_s", "coverage"), [(0.2, 1.0), (0.05, 0.0)])
+def test_a_kitti_run_without_times_counts_its_coverage_gap_in_frames_at_its_rate(
+    tmp_path: Path, gap_s: float, coverage: float
+) -> None:
+    """One pose a frame at a stated 10 Hz: a coverage gap of 0.2 s is 2 frames and covers
+    them, one of 0.05 s is half a frame and covers none, as on the times file's clock.
+    The end tolerance alone counted in frames (the gap left at 0.2 frames) covered none."""
+    frames = np.arange(41, dtype=float)
+    write_kitti(tmp_path / "estimate.txt", _traj(frames, _line(frames, 0.1)), write_times=False)
+    write_kitti(tmp_path / "reference.txt", _traj(frames, _line(frames)), write_times=False)
+    (tmp_path / "meta.json").write_text(json.dumps({"input_rate_hz": 10}))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", ".*frame indices")
+        report = run_report(tmp_path, RunSettings(coverage_gap_s=gap_s))
+    assert report.coverage == pytest.approx(coverage)
