@@ -665,3 +665,16 @@ def test_two_versions_of_one_algorithm_are_ranked_and_summarised_apart(
     ranked = said[said.index("Ranking") : said.index("Per algorithm and sequence")]
     assert re.search(r"1 +orb 2\.0 +1\.00", ranked), ranked
     assert re.search(r"2 +orb 1\.0 +2\.00", ranked), ranked
+
+
+def test_a_kitti_run_without_times_or_rate_is_said_with_the_flags_of_its_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A KITTI run without times files or input_rate_hz, its limits counted one frame a
+    second: the text report says so once, with the flags that set them (it named the
+    fields, end_tolerance_s, which `report` has no flag of)."""
+    _, _, manifest = write_kitti_run(tmp_path)
+    assert main(["report", str(manifest)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.count("states no input_rate_hz") == 1
+    assert "(--end-tolerance, --coverage-gap) are counted one frame a second" in out

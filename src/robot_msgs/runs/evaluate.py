@@ -117,8 +117,8 @@ JUDGING_REVISION = 18
 #: report says it across runs, as the text report prints no run's notes.
 UNRATED_NOTE = (
     "the estimate's stamps are frame indices (KITTI read without its times) and the run "
-    "states no input_rate_hz: its end and coverage limits in seconds (end_tolerance_s, "
-    "coverage_gap_s) are counted one frame a second, stricter than a camera's rate; state "
+    "states no input_rate_hz: its end and coverage limits in seconds (`end_tolerance_s=`, "
+    "`coverage_gap_s=`) are counted one frame a second, stricter than a camera's rate; state "
     "the nominal rate (input_rate_hz in meta.json or the manifest) or give the times files"
 )
 
