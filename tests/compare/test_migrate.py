@@ -235,11 +235,13 @@ def test_a_saved_kitti_drift_loads_equal_to_the_same_evaluation_today(evo_data: 
         )
     )
     # The reference and estimate names were the paths as written then; the trajectories
-    # of then could not say that their stamps are frame indices.
+    # of then could not say that their stamps are frame indices, nor that their
+    # orientations were read from rotation blocks.
     assert _same(saved.comparison.replace(reference=gt, estimate=orb), today.comparison)
     assert not saved.estimate.stamps_are_frames
     assert today.estimate.stamps_are_frames
-    frames = {"stamps_are_frames": True}
+    assert today.estimate.orientations_from_matrices
+    frames = {"stamps_are_frames": True, "orientations_from_matrices": True}
     assert _same(
         saved.replace(
             comparison=today.comparison,

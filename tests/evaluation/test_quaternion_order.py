@@ -252,3 +252,62 @@ def test_only_a_side_read_from_columns_is_reordered_and_named() -> None:
     )
     assert "reference's" not in message.split(" as read, ")[1]
     assert quaternion_order_check(ref, w_first, columns=(False, False)) == ""
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("fault", ["mount", "x_flipped"])
+def test_kitti_rotation_blocks_are_not_said_in_another_quaternion_order_by_ape(
+    evo_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fault: str
+) -> None:
+    """KITTI 00's ORB estimate with a camera mount (an optical frame, 120 deg, and 10 cm),
+    or its x axis flipped, made `ape` say "quaternions in another order?" (101 and 80 deg
+    as read, 4.12 deg reordered) for files of rotation blocks. The same poses written to
+    TUM have columns whose order may be mixed up: there it is still said (`rpe --protocol
+    tum` likewise)."""
+    from robot_msgs.cli import main
+    from robot_msgs.io import write_trajectory
+
+    rows = np.loadtxt(evo_data / "KITTI_00_ORB.txt").reshape(-1, 3, 4)
+    rotations, positions = rows[:, :, :3], rows[:, :, 3]
+    if fault == "mount":  # the camera's optical frame (z forward, x right, y down) on the body
+        turn = np.array([[0.0, 0.0, 1.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]])
+        positions = positions + rotations @ np.array([0.1, 0.0, 0.0])
+        rotations = rotations @ turn
+    else:
+        flip = np.diag([-1.0, 1.0, 1.0])
+        positions, rotations = positions @ flip, flip @ rotations @ flip
+    est = tmp_path / "est.txt"
+    np.savetxt(est, np.concatenate([rotations, positions[:, :, None]], axis=2).reshape(-1, 12))
+    times = evo_data / "KITTI_00_gt_times.txt"
+    kitti = [str(evo_data / "KITTI_00_gt.txt"), str(est)]
+    tum = [str(tmp_path / "gt.tum"), str(tmp_path / "est.tum")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # KITTI's 7 printed digits
+        for source, target in zip(kitti, tum, strict=True):
+            traj = read_trajectory(source, times_path=times)
+            write_trajectory(target, traj, "tum")
+    timed = ["--ref-times", str(times), "--est-times", str(times)]
+    tum_rpe = ["rpe", "--protocol", "tum"]  # its own matching, its own check
+    for argv, said in (
+        (["ape", *kitti], False),
+        ([*tum_rpe, *timed, *kitti], False),
+        (["ape", *tum], True),
+        ([*tum_rpe, *tum], True),
+    ):
+        assert main(argv) == 0
+        err = capsys.readouterr().err
+        assert ("quaternion-order mix-up" in err) is said, (argv, err)
+
+
+def test_a_side_read_from_rotation_blocks_is_never_reordered() -> None:
+    """A KITTI trajectory (``orientations_from_matrices``) has no column order: whatever
+    ``columns`` says, only the other side is reordered, and nothing when both are blocks."""
+    ref, est = _pair(4)
+    w_first = reordered(est, [3, 0, 1, 2])
+    assert "the estimate's quaternions were w x y z" in quaternion_order_check(ref, w_first)
+    blocks = w_first.replace(orientations_from_matrices=True)
+    message = quaternion_order_check(ref, blocks)  # the reference reordered fixes it too
+    assert "if the reference's quaternions were x y z w (w last);" in message
+    assert "estimate's" not in message
+    both = (ref.replace(orientations_from_matrices=True), blocks)
+    assert quaternion_order_check(*both, columns=(True, True)) == ""

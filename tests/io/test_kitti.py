@@ -57,6 +57,30 @@ def test_read_kitti_without_times_stamps_poses_by_frame_index(tmp_path: Path) ->
     assert read_kitti(write(tmp_path, ROWS)).stamps_s.tolist() == [0.0, 1.0, 2.0]
 
 
+@pytest.mark.parametrize("rotations", ["nearest", "as_given"])
+def test_read_kitti_says_its_orientations_came_from_rotation_blocks(
+    tmp_path: Path, rotations: KittiRotations
+) -> None:
+    """No column order to mix up: kept through rows taken, JSON and dicts (a TUM read: not)."""
+    import robot_msgs
+    from robot_msgs.evaluation.association import take_rows
+    from robot_msgs.io import read_trajectory
+
+    traj = read_kitti(write(tmp_path, ROWS), rotations=rotations)
+    assert traj.orientations_from_matrices
+    for twin in (
+        PoseTrajectory.from_dict(traj.to_dict()),
+        robot_msgs.from_json(robot_msgs.to_json(traj)),
+        traj.replace(positions_xyz=traj.positions_xyz + 1.0),
+        take_rows(traj, np.array([0, 2])),
+    ):
+        assert isinstance(twin, PoseTrajectory)
+        assert twin.orientations_from_matrices
+    assert traj != traj.replace(orientations_from_matrices=False)  # a value of the message
+    tum = write(tmp_path, "0 1 2 3 0 0 0 1\n", "t.tum")
+    assert not read_trajectory(tum).orientations_from_matrices
+
+
 def test_read_kitti_takes_stamps_from_a_times_file(tmp_path: Path) -> None:
     times = write(tmp_path, "0.000000e+00\n1.037359e-01\n2.073381e-01\n", name="times.txt")
     traj = read_kitti(write(tmp_path, ROWS), times_path=times)

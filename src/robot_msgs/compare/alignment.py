@@ -257,4 +257,5 @@ class Alignment(Msg):
             trajectory.stamps_ns,  # a bag's exact stamps, written back as read
             stamps_are_frames=trajectory.stamps_are_frames,
             rotation_matrices=matrices,
+            orientations_from_matrices=trajectory.orientations_from_matrices,
         )

@@ -515,6 +515,7 @@ def _resampled(
         orientations_quat_xyzw=quat_xyzw_slerp(q[left], q[right], frac),
         frame_id=traj.frame_id,
         child_frame_id=traj.child_frame_id,
+        orientations_from_matrices=traj.orientations_from_matrices,
     )
     return resampled, _frozen(left), int(np.count_nonzero(used))
 
@@ -547,6 +548,7 @@ def take_rows(traj: PoseTrajectory, rows: IntpArray | slice) -> PoseTrajectory:
         None if ns is None else ns[rows],  # a bag's exact stamps, written back as read
         stamps_are_frames=traj.stamps_are_frames,
         rotation_matrices=None if matrices is None else matrices[rows],
+        orientations_from_matrices=traj.orientations_from_matrices,
     )
 
 

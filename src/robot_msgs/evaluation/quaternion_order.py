@@ -98,7 +98,10 @@ def quaternion_order_check(
         rotations onto a sensor frame turned on the body or a flipped axis as well, so
         KITTI 00's ORB estimate with a camera mount, or with its x axis flipped, was said
         to be "w x y z where x y z w was expected" (4.1 deg against 91 and 80 as read),
-        a file with no quaternions.
+        a file with no quaternions. A trajectory that says it was read from rotation
+        blocks (``orientations_from_matrices``) is never reordered, whatever ``columns``
+        says: so ``ape`` and ``rpe`` on KITTI files, which pass no formats, are not told
+        of a mix-up.
 
     Returns
     -------
@@ -124,7 +127,9 @@ poses compared) as read, 0 deg if \
 the estimate's quaternions were w x y z (w first) where x y z w was expected (or the \
 reference's were x y z w (w last)); check the files' column order ...
     """
-    sides = {s for s, given in zip(("reference", "estimate"), columns, strict=True) if given}
+    read = (reference, raw_estimate)
+    given = [c and not t.orientations_from_matrices for c, t in zip(columns, read, strict=True)]
+    sides = {s for s, c in zip(("reference", "estimate"), given, strict=True) if c}
     if not sides:
         return ""
     n = len(reference)

@@ -378,4 +378,5 @@ def _take(
         child_frame_id=trajectory.child_frame_id,
         covariance_6x6=None if cov is None else cov[rows],
         rotation_matrices=None if matrices is None else matrices[rows],
+        orientations_from_matrices=trajectory.orientations_from_matrices,
     )

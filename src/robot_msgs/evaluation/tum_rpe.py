@@ -353,6 +353,7 @@ def tum_rpe_result(
         cut.frame_id,
         cut.child_frame_id,
         stamps_are_frames=cut.stamps_are_frames,
+        orientations_from_matrices=cut.orientations_from_matrices,
     )
     association = Association(
         reference=matched_reference,

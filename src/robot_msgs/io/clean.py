@@ -336,6 +336,7 @@ def finish_trajectory(
     stamps_are_frames: bool = False,
     repeated_stamps: RepeatedStamps = "first",
     rotation_matrices: Float64Array | None = None,
+    orientations_from_matrices: bool = False,
     unit_stated: bool = False,
 ) -> PoseTrajectory:
     """Apply the module's rules to raw read poses and build the :class:`PoseTrajectory`.
@@ -374,6 +375,8 @@ def finish_trajectory(
     rotation_matrices : ndarray, shape (N, 3, 3), float64, optional
         The rotation blocks as read, kept to be used as given (KITTI); they follow
         their rows like ``covariance_6x6``.
+    orientations_from_matrices : bool
+        The orientations were read from rotation blocks (KITTI), not quaternion columns.
     unit_stated : bool
         The file states its stamps' unit (a TUM header ``# t[s] ...``): a mean rate
         below 1e-6 Hz or above 1 MHz is not said to be another unit (its guess,
@@ -579,6 +582,7 @@ def finish_trajectory(
             stamps_ns=exact,
             stamps_are_frames=stamps_are_frames,
             rotation_matrices=_taken(rotation_matrices, rows),
+            orientations_from_matrices=orientations_from_matrices,
         )
     return PoseTrajectory._unchecked(  # noqa: SLF001
         stamps,
@@ -588,6 +592,7 @@ def finish_trajectory(
         child_frame_id,
         stamps_ns=exact,
         stamps_are_frames=stamps_are_frames,
+        orientations_from_matrices=orientations_from_matrices,
     )
 
 

@@ -271,6 +271,7 @@ def read_kitti(
         stamps_are_frames=times_path is None,
         repeated_stamps=repeated_stamps,
         rotation_matrices=kept,
+        orientations_from_matrices=True,
     )
 
 

@@ -110,6 +110,11 @@ class PoseTrajectory(Msg):
     rotation_matrices : ndarray, shape (N, 3, 3), float64, or None
         The rotation blocks as read (each within ``1e-2`` of its orientation's matrix,
         determinant positive), used as given by the error kernels.
+    orientations_from_matrices : bool
+        The orientations were read from rotation blocks (a KITTI file), not from
+        quaternion columns: there is no column order to have mixed up, and the
+        quaternion-order check does not reorder them
+        (:func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`).
 
     Examples
     --------
@@ -132,6 +137,7 @@ class PoseTrajectory(Msg):
     stamps_ns: Annotated[Int64Array, Shape("N")] | None = None
     stamps_are_frames: bool = False
     rotation_matrices: Annotated[Float64Array, Shape("N", 3, 3)] | None = None
+    orientations_from_matrices: bool = False
 
     def _validate(self) -> None:
         # The compiled filter's True proves the rows valid (_checks.c); else NumPy decides.
@@ -431,6 +437,7 @@ class PoseTrajectory(Msg):
         *,
         stamps_are_frames: bool = False,
         rotation_matrices: Float64Array | None = None,
+        orientations_from_matrices: bool = False,
     ) -> PoseTrajectory:
         """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
 
@@ -454,6 +461,7 @@ class PoseTrajectory(Msg):
             stamps_ns=stamps_ns,
             stamps_are_frames=stamps_are_frames,
             rotation_matrices=rotation_matrices,
+            orientations_from_matrices=orientations_from_matrices,
         )
 
     def __len__(self) -> int:
