@@ -411,6 +411,20 @@ def test_an_untimed_clock_on_the_reference_path_is_sent_to_match_in_space() -> N
     assert "; match in space instead; " in found.summary
 
 
+def test_an_untimed_clock_interpolated_across_gaps_is_sent_to_match_in_space_without_them() -> None:
+    """``--sync interpolate --max-gap 1`` on that circle: pairing in space kept
+    ``max_gap_s``, which only ``sync='interpolate'`` takes, so the doctor raised
+    "Expected `sync='interpolate'` ... at `EvaluationSettings.max_gap_s`" (a review); the
+    fix drops it, as ``--sync spatial --max-gap 1`` is refused too."""
+    ref, est = steady_circle(0, 0.2, 1.0)
+    settings = EvaluationSettings(sync="interpolate", max_gap_s=1.0)
+    late = est.replace(stamps_s=est.stamps_s + 5000.0)
+    found = diagnose(ref, late, settings).finding("clock_domain")
+    assert found is not None
+    assert found.fix == {"sync": "spatial", "max_gap_s": None}
+    settings.replace(**found.fix)  # the fix is accepted
+
+
 def _random_walk(
     seed: int, start_s: float, n: int, *, step_s: float = 0.05, smooth: bool = False
 ) -> PoseTrajectory:

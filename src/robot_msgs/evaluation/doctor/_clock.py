@@ -104,7 +104,7 @@ def _clock_domain(
             summary=f"{start}: {_percent(share)} overlap, and the motion does not tell the offset "
             f"({err}); {instead}",
             evidence=evidence,
-            fix={"sync": "spatial"} if paired >= LOW_MATCH_SHARE else {},
+            fix=_spatial_fix(settings) if paired >= LOW_MATCH_SHARE else {},
         )
         return finding, None, False
     near = _search(reference, estimate, settings)[0] if share > 0.0 else None
@@ -146,12 +146,23 @@ def _clock_domain(
     return finding, offset, True
 
 
+def _spatial_fix(settings: EvaluationSettings) -> dict[str, Value]:
+    """Return the settings that match in space: ``sync='spatial'``, without ``max_gap_s``.
+
+    WHY without: only ``sync='interpolate'`` bridges gaps, so ``--max-gap`` beside
+    ``--sync spatial`` is refused; the pairing raised that ValidationError out of the
+    doctor (``--sync interpolate --max-gap 1``), and the fix said would be refused too.
+    """
+    return {"sync": "spatial"} | ({} if settings.max_gap_s is None else {"max_gap_s": None})
+
+
 def _paired_in_space(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
 ) -> float:
     """Return the share of the estimate's poses ``sync='spatial'`` would pair."""
+    spatial = settings.replace(**_spatial_fix(settings))
     try:
-        association = match_poses(reference, estimate, settings.replace(sync="spatial"))
+        association = match_poses(reference, estimate, spatial)
     except AssociationError:
         return 0.0
     return association.n_matched / len(estimate)
