@@ -37,7 +37,10 @@ def test_text_is_a_header_and_one_line_a_finding_with_flags(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"doctor: {late} against {GT}: 1 warning")
     finding = next(line for line in lines if line.startswith("warning"))
-    assert finding.startswith("warning time_offset: the estimate's clock is off by +0.3052 s")
+    assert finding.startswith(
+        "warning time_offset: the estimate's stamps are 0.3052 s ± 0.004 s early against the "
+        "reference's"
+    )
     assert finding.endswith("[fix: --offset 0.305209]")
     assert len(lines) == 1 + sum(1 for line in lines[1:] if line.split()[0] in ("info", "warning"))
     assert sorted(p.name for p in tmp_path.iterdir()) == before  # the doctor writes nothing
@@ -287,13 +290,19 @@ def test_offset_auto_and_its_search_range_reach_the_checks(
     late = str(path)
     assert main(["doctor", GT, late, "--check", "--offset", "auto"]) == 1
     finding = next(line for line in capsys.readouterr().out.splitlines() if "time_offset" in line)
-    assert finding.startswith("warning time_offset: the estimate's clock is off by -2.9948 s")
+    assert finding.startswith(
+        "warning time_offset: the estimate's stamps are 2.9948 s ± 0.004 s late against the "
+        "reference's"
+    )
     assert "the search over offsets -1 .. +1 s ends at its edge (-0.9950 s)" in finding
     assert finding.endswith("[fix: --offset-search 4]")
     flags = ["--offset", "auto", "--offset-search", "4"]
     assert main(["doctor", GT, late, "--check", *flags]) == 0
     out = capsys.readouterr().out
-    assert "info    time_offset: the offset search (--offset auto) finds the estimate's " in out
+    assert (
+        "info    time_offset: the offset search (--offset auto) finds that the estimate's stamps are "
+        in out
+    )
     for command in ("ape", "doctor"):
         assert main([command, GT, late, "--offset-search", "10"]) == 2
         err = capsys.readouterr().err

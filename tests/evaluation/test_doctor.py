@@ -1061,6 +1061,31 @@ def test_shifted_stamps_found_as_time_offset_within_5_ms(tmp_path: Path) -> None
     assert "time_offset" not in fixed.kinds()
 
 
+@pytest.mark.parametrize(("shift_s", "way"), [(0.1, "late"), (-0.1, "early")])
+def test_the_offset_is_said_as_how_late_the_estimates_stamps_are(
+    tmp_path: Path, shift_s: float, way: str
+) -> None:
+    """Stamps written 0.1 s late were said "the estimate's clock is off by -0.0948 s":
+    the correction to add (``--offset``), which reads as a clock 0.1 s early (a review).
+    The file and the way are said, the amount unsigned; the fix is still the correction,
+    and gives the APE of the stamps as written."""
+    est = _est()
+    own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s
+    shifted = _write(tmp_path, f"{way}.tum", est.replace(stamps_s=est.stamps_s + shift_s))
+    found = _doctor(shifted).finding("time_offset")
+    assert found is not None
+    offset = float(found.evidence["offset_s"])  # type: ignore[arg-type]
+    assert found.summary.startswith(
+        f"the estimate's stamps are {abs(offset):.4f} s ± 0.004 s {way} against the reference's"
+    )
+    assert found.fix == {"offset_s": round(offset, 6)}
+    assert abs(offset - (own - shift_s)) < 0.005
+    (fixed,) = evaluate(_ref(), read_trajectory(shifted), EvaluationSettings(offset_s=offset))
+    (clean,) = evaluate(_ref(), est, EvaluationSettings(offset_s=own))
+    rms = fixed.stats["translation"].rms
+    assert rms == pytest.approx(clean.stats["translation"].rms, rel=0.01)
+
+
 @pytest.mark.parametrize("late_s", [1.5, 2.0, 3.0, 5.0, 10.0])
 def test_clock_offsets_of_seconds_found_beyond_the_default_search(
     tmp_path: Path, late_s: float
@@ -1629,7 +1654,8 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
     assert late_by.fix == {"offset_s": 100.0}
     # Said in frames: "+100.0000 s ± 0.02 s (matching tolerance 0.02 s)" was (a review).
     assert late_by.summary.startswith(
-        "the estimate's frame indices are off by +100 frames (matched by index)"
+        "the estimate's frame indices are 100 frames early against the reference's "
+        "(matched by index)"
     )
     assert re.search(r"\d s\b", late_by.summary) is None
     assert late_by.summary.endswith("finds none: found searching -343 .. +444 frames")
@@ -2435,7 +2461,7 @@ def test_offset_auto_refused_for_a_scaled_estimate_is_said_with_the_offset_a_sca
     assert found is not None
     assert found.summary.startswith(
         "the offset search (`offset_auto=`) fits no scale and times nothing: the evaluation "
-        "refuses it; with a scale fitted the estimate's clock is off by -2.00"
+        "refuses it; with a scale fitted the estimate's stamps are 2.00"
     )
     assert float(found.evidence["offset_s"]) == pytest.approx(own - 2.0, abs=1e-3)  # type: ignore[arg-type]
     # Widened alone, the unscaled search is refused again (ape --offset-search 4).
@@ -2465,7 +2491,7 @@ def test_offset_auto_refused_for_a_scaled_estimate_on_time_says_the_scale(
     assert d.kinds("error", "warning") == ("time_offset", "scale"), d
     found = d.finding("time_offset")
     assert found is not None
-    assert "with a scale fitted the estimate's clock is on time, -0.00" in found.summary
+    assert "with a scale fitted the estimate's stamps are on time, 0.00" in found.summary
     scale = d.finding("scale")
     assert scale is not None
     assert "0.449 times the reference's" in scale.summary

@@ -404,18 +404,19 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
     "compare/Finding": lambda: compare.Finding(
         kind="time_offset",
         severity="warning",
-        summary="the estimate's clock is off by +0.3000 s ± 0.0004 s",
+        summary="the estimate's stamps are 0.3000 s ± 0.0004 s early against the reference's",
         evidence={"offset_s": 0.3, "std_s": 0.0004},
         fix={"offset_s": 0.3},
     ),
     "compare/Diagnosis": lambda: compare.Diagnosis(
         reference="example:fr1_xyz/groundtruth.tum",
-        estimate="late.tum",
+        estimate="early.tum",
         findings=(
             compare.Finding(
                 kind="time_offset",
                 severity="warning",
-                summary="the estimate's clock is off by +0.3000 s ± 0.0004 s",
+                summary="the estimate's stamps are 0.3000 s ± 0.0004 s early against the "
+                "reference's",
                 evidence={"offset_s": 0.3, "std_s": 0.0004},
                 fix={"offset_s": 0.3},
             ),

@@ -356,11 +356,7 @@ def _time_offset(
         # 540.94863, which matched nothing (a review).
         found = found.replace(offset_s=float(round(found.offset_s)))
     delta = found.offset_s - settings.offset_s
-    off_by = (
-        f"frame indices are off by {delta:+.0f} frames"
-        if frames
-        else f"clock is off by {delta:+.4f} s ± {found.std_s:.1g} s"
-    ) + fitted
+    off_by = _late(delta, found.std_s, frames=frames) + fitted
     # Below a tenth of a millisecond (the digit shown) no offset is worth a word: a file
     # against itself said "off by -0.0000 s ± 1e-08 s" (a review).
     floor = max(_SIGNIFICANT * found.std_s, _OFFSET_FLOOR_S)
@@ -376,9 +372,12 @@ def _time_offset(
                 kind="time_offset",
                 severity="warning",
                 summary="the offset search (`offset_auto=`) fits no scale and times nothing: "
-                "the evaluation refuses it; with a scale fitted the estimate's clock is "
-                + ("off by" if significant else "on time,")
-                + f" {delta:+.4f} s ± {found.std_s:.1g} s"
+                "the evaluation refuses it; with a scale fitted the estimate's "
+                + (
+                    _late(delta, found.std_s)
+                    if significant
+                    else f"stamps are on time, {abs(delta):.4f} s ± {found.std_s:.1g} s off"
+                )
                 + (_widened(first, found, settings, unit) if widened else "")
                 + "; see the scale",
                 evidence=_offset_evidence(found),
@@ -395,7 +394,7 @@ def _time_offset(
             Finding(
                 kind="time_offset",
                 severity="info",
-                summary=f"the offset search (`offset_auto=`) finds the estimate's {off_by}",
+                summary=f"the offset search (`offset_auto=`) finds that the estimate's {off_by}",
                 evidence=_offset_evidence(found),
             ),
             found.offset_s,
@@ -426,6 +425,19 @@ def _time_offset(
         ),
         found.offset_s if warning else settings.offset_s,
     )
+
+
+def _late(delta: float, std_s: float, *, frames: bool = False) -> str:
+    """Say which way and how far the estimate's stamps are off the reference's.
+
+    ``delta``: the offset to add to the estimate's stamps (``offset_s``), so a negative
+    one is stamps written late. WHY not the signed offset: stamps 0.1 s late were said
+    "the estimate's clock is off by -0.1027 s", the correction read as the error (a review).
+    """
+    way = "late" if delta < 0 else "early"
+    if frames:
+        return f"frame indices are {abs(delta):.0f} frames {way} against the reference's"
+    return f"stamps are {abs(delta):.4f} s ± {std_s:.1g} s {way} against the reference's"
 
 
 def _widened(
