@@ -108,6 +108,18 @@ def test_a_bad_time_is_named_by_its_line_in_the_times_file(tmp_path: Path) -> No
         read_kitti(poses, times_path=repeated, strict=True)
 
 
+def test_repeated_times_are_listed_file_by_file(tmp_path: Path) -> None:
+    """Rows with a time repeated were listed "lines 2 / times.txt line 2, 4 / times.txt
+    line 4" (the numbers after the first "line" joined whole; a review): each file's
+    lines are listed together, as a table's are."""
+    poses = write(tmp_path, ROWS + ROWS)
+    times = write(tmp_path, "0\n0\n2\n2\n4\n5\n", name="times.txt")
+    with pytest.warns(DataWarning, match="repeat an earlier stamp") as caught:
+        read_kitti(poses, times_path=times)
+    (said,) = (str(w.message) for w in caught if "repeat" in str(w.message))
+    assert f"2 row(s) repeat an earlier stamp (lines 2, 4 / {times} lines 2, 4)" in said
+
+
 def test_read_kitti_refuses_a_times_file_of_another_length(tmp_path: Path) -> None:
     times = write(tmp_path, "0\n1\n", name="times.txt")
     with pytest.raises(

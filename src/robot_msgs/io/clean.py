@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import warnings
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Literal
@@ -113,11 +114,34 @@ _SHOWN = 5
 _FIELDS = ("t", "x", "y", "z", "qx", "qy", "qz", "qw")
 
 
+_LINE = re.compile(r"(.*?)line (\d+)")
+
+
+def _line_parts(label: str) -> list[tuple[str, str]] | None:
+    """Split ``"line 2 / times.txt line 3"`` into ``[("", "2"), ("times.txt ", "3")]``.
+
+    ``None`` when a part is no line (a bag's message, a row).
+    """
+    found = [_LINE.fullmatch(part) for part in label.split(" / ")]
+    return [(m.group(1), m.group(2)) for m in found if m] if all(found) else None
+
+
 def _listed(labels: list[str], total: int) -> str:
-    """``"line 5, line 9"`` or ``"lines 5, 9, 12 and 40 more"`` for messages."""
-    if labels and all(label.startswith("line ") for label in labels):
-        numbers = ", ".join(label.removeprefix("line ") for label in labels)
-        text = f"line {numbers}" if len(labels) == 1 else f"lines {numbers}"
+    """``"line 5"`` or ``"lines 5, 9, 12 and 40 more"`` for messages.
+
+    Labels of a line in two files (KITTI's poses and times, ``"line 2 / times.txt line
+    2"``) are listed file by file: ``"lines 2, 8 / times.txt lines 2, 8"``. WHY: the
+    numbers after the first ``line`` were joined whole, ``"lines 2 / times.txt line 2,
+    8 / times.txt line 8"`` (a review).
+    """
+    parsed = [parts for parts in map(_line_parts, labels) if parts is not None]
+    files = {tuple(prefix for prefix, _ in parts) for parts in parsed}
+    if labels and len(parsed) == len(labels) and len(files) == 1:
+        lines = "line" if len(labels) == 1 else "lines"
+        text = " / ".join(
+            f"{prefix}{lines} " + ", ".join(parts[k][1] for parts in parsed)
+            for k, prefix in enumerate(files.pop())
+        )
     else:
         text = ", ".join(labels)
     if total > len(labels):
