@@ -214,6 +214,33 @@ def test_matched_in_space_offset_auto_is_said_unused_and_ape_skips_its_search(
     assert searched["signals"] == plain["signals"]
 
 
+def test_positions_in_millimetres_are_fixed_by_a_scale_file_whose_line_is_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rgbdslam in mm was told "convert it" with no flag (a review): the fix is
+    ``--transform-left SCALE_FILE`` and the JSON line it holds, said as TUM's ``--scale``
+    is; pasted, it gives the APE of the file in metres."""
+    est = read_trajectory(resolve_path(EST))
+    mm = tmp_path / "mm.tum"
+    write_trajectory(mm, est.replace(positions_xyz=1000.0 * est.positions_xyz), "tum")
+    assert main(["doctor", GT, str(mm)]) == 0
+    finding = next(line for line in capsys.readouterr().out.splitlines() if "scale:" in line)
+    matrix = "[[0.001,0,0,0],[0,0.001,0,0],[0,0,0.001,0],[0,0,0,1]]"
+    assert finding.endswith(
+        "[fix: --transform-left SCALE_FILE; SCALE_FILE holds the 4x4 diag(0.001, 0.001, "
+        f"0.001, 1): {matrix}]"
+    )
+    (tmp_path / "SCALE_FILE").write_text(matrix + "\n")
+    assert (
+        main(["ape", GT, str(mm), "--json", "--transform-left", str(tmp_path / "SCALE_FILE")]) == 0
+    )
+    fixed = json.loads(capsys.readouterr().out)
+    assert main(["ape", GT, EST, "--json"]) == 0
+    clean = json.loads(capsys.readouterr().out)
+    for ours, theirs in zip(fixed["signals"], clean["signals"], strict=True):
+        assert ours["stats"]["rms"] == pytest.approx(theirs["stats"]["rms"], rel=1e-9)
+
+
 @pytest.mark.parametrize(
     ("flags", "unused"),
     [

@@ -1935,7 +1935,13 @@ def test_millimetres_found_as_a_unit_not_a_monocular_scale(tmp_path: Path) -> No
     assert found.severity == "warning"
     assert "millimetres, not metres? convert it" in found.summary
     assert "monocular" not in found.summary
-    assert found.fix == {}
+    # No flag converted it (a review): a left transform diag(0.001, 0.001, 0.001, 1) does,
+    # and gives the APE of the file in metres.
+    milli = (0.001, 0.0, 0.0, 0.0, 0.0, 0.001, 0.0, 0.0, 0.0, 0.0, 0.001, 0.0, 0.0, 0.0, 0.0, 1.0)
+    assert found.fix == {"transform_left": milli}
+    (fixed,) = evaluate(_ref(), read_trajectory(mm), EvaluationSettings(**found.fix))  # type: ignore[arg-type]
+    (clean,) = evaluate(_ref(), est, EvaluationSettings())
+    assert fixed.stats["translation"].rms == pytest.approx(clean.stats["translation"].rms)
 
 
 @pytest.mark.parametrize(
@@ -1957,7 +1963,9 @@ def test_centimetres_and_a_reference_in_millimetres_are_units_of_their_side(
     assert found.severity == "warning"
     assert f"; {said}, not metres? convert it: sim3 would also hide" in found.summary
     assert "monocular" not in found.summary
-    assert found.fix == {}
+    # A left transform scales the estimate only: a reference in mm has no flag.
+    centi = {"transform_left": tuple(np.diag([0.01, 0.01, 0.01, 1.0]).ravel().tolist())}
+    assert found.fix == (centi if est_factor == 100.0 else {})
 
 
 def test_scale_figures_say_the_offset_they_were_matched_at(tmp_path: Path) -> None:

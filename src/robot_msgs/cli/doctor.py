@@ -71,14 +71,27 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _fix_text(finding: Finding) -> str:
-    """Spell the fix as flags; an estimated transform as ``--transform-right auto``."""
+    """Spell the fix as flags; an estimated transform as ``--transform-right auto``.
+
+    A left transform that scales lengths (the estimate in millimetres) is
+    ``--transform-left SCALE_FILE`` and what the file holds, said as TUM's ``--scale``
+    is (:func:`~robot_msgs.cli.evo_flags._scale_file`). WHY: the matrix itself was said
+    ``--transform-left FILE``, with nothing to write in the file (a review).
+    """
+    from robot_msgs.cli.evo_flags import _scale_file  # noqa: PLC0415 - fixes of lengths only
+
     fix = {
         ("transform_right_auto" if k == "transform_right" else k): (
             True if k == "transform_right" else v
         )
         for k, v in finding.fix.items()
     }
-    return flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
+    matrix = fix.pop("transform_left", None)
+    said = flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
+    if not isinstance(matrix, tuple):
+        return said
+    file = f"--transform-left SCALE_FILE; {_scale_file(repr(matrix[0]))}"
+    return f"{said}, {file}" if said else file
 
 
 def format_diagnosis(

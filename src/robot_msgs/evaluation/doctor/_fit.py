@@ -5,6 +5,7 @@ Each APE figure they quote names the offset the poses were matched at (:func:`_m
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -66,6 +67,13 @@ def _scale(
         if unit_error
         else "a monocular estimate?"
     )
+    fix: dict[str, Value] = {} if accepted or unit_error else {"align": "sim3"}
+    # WHY only the estimate, one reading, no transform given: a left transform scales the
+    # estimate alone (a reference in millimetres scaled so gives errors in millimetres
+    # said as metres), and would replace the one given, which this scale is measured after.
+    estimate_alone = units is not None and units.startswith("the estimate") and " or " not in units
+    if estimate_alone and settings.transform_left is None:
+        fix = {"transform_left": _scale_matrix(10.0 ** round(math.log10(s)))}
     return Finding(
         kind="scale",
         severity="info" if accepted else "warning",
@@ -78,8 +86,13 @@ def _scale(
             "ape_rmse_se3_m": _round(se3),
             "ape_rmse_sim3_m": _round(sim3),
         },
-        fix={} if accepted or unit_error else {"align": "sim3"},
+        fix=fix,
     )
+
+
+def _scale_matrix(factor: float) -> tuple[float, ...]:
+    """Return diag(factor, factor, factor, 1), row-major: a left transform scaling lengths."""
+    return tuple(float(v) for v in np.diag([factor, factor, factor, 1.0]).ravel())
 
 
 def _matched_at(settings: EvaluationSettings) -> str:
