@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from robot_msgs.evaluation import (
     evaluate,
 )
 from robot_msgs.io import InputFile, read_inputs
-from robot_msgs.io.result_files import load_result
+from robot_msgs.io.result_files import load_result, save_result
 from robot_msgs.msg import decode_json
 from robot_msgs.msg.catalog import example
 from robot_msgs.report.figures import signal_label
@@ -310,6 +311,37 @@ def test_an_ape_yaw_deg_keeps_its_name_about_the_reference_body_z() -> None:
     ape = _today(GT, EST, EvaluationSettings(t_end_s=1305031106), Ape(relation="yaw_deg"))
     again = EvaluationResult.from_dict(ape.to_dict()).comparison.signals
     assert [(s.name, s.quantity) for s in again] == [("yaw_deg", "yaw_deg")]
+
+
+def test_an_rpe_yaw_deg_over_metres_keeps_its_name(tmp_path: Path) -> None:
+    # RPE labels a delta in metres as rpg labelled a segment length: yaw_deg@0.5m. Only
+    # the typed field (delta, not length_m) and the metric tell them apart; RPE's is the
+    # yaw about the reference body's z and keeps its name on every road that reads it,
+    # also those that pass every signal through Signal._upgrade: unpickling, and a file
+    # of an older form (3ddaaa9's `estimate`), which is revived whole.
+    pairs = tuple(PairSettings(delta=d, delta_unit="m") for d in (0.5, 1.0))
+    rpe = _today(
+        GT, EST, EvaluationSettings(t_end_s=1305031106), Rpe(relation="yaw_deg", pairs=pairs)
+    )
+    tree = rpe.to_dict()
+    del tree["matched_estimate"], tree["compared_estimate"]
+    of_3ddaaa9 = dumps({**tree, "estimate": rpe.estimate.to_dict()})
+    expected = [(f"yaw_deg@{d:g}m", "yaw_deg", d, None) for d in (0.5, 1.0)]
+    for again in (
+        EvaluationResult.from_dict(rpe.to_dict()),
+        decode_json(dumps(rpe.to_dict()), EvaluationResult),
+        load_result(save_result(tmp_path / "rpe.npz", rpe)),
+        pickle.loads(pickle.dumps(rpe)),
+        decode_json(of_3ddaaa9, EvaluationResult),
+    ):
+        got = [(s.name, s.quantity, s.delta, s.length_m) for s in again.comparison.signals]
+        assert got == expected
+    ranking = example("compare/Ranking")
+    assert isinstance(ranking, Ranking)
+    by_rpe = {**ranking.to_dict(), "metric": "rpe", "signal": "yaw_deg@0.5m"}
+    assert Ranking.from_dict(by_rpe).signal == "yaw_deg@0.5m"
+    assert decode_json(json.dumps(by_rpe), Ranking).signal == "yaw_deg@0.5m"
+    assert pickle.loads(pickle.dumps(Ranking.from_dict(by_rpe))).signal == "yaw_deg@0.5m"
 
 
 def test_estimated_values_leave_the_settings() -> None:
