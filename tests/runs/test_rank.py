@@ -200,6 +200,32 @@ def test_unknown_statistic_and_missing_signal_are_refused() -> None:
         rank_algorithms([_run("a", "s1", 0.1)], signal="angle_deg")
 
 
+def test_rpg_yaw_by_its_old_name_is_refused_naming_the_new_one() -> None:
+    # rpg's yaw per segment was `yaw_deg@L m` up to c2d08f8, now `yaw_world_deg@L m`
+    # (about world z): a script that ranks by the old name is told the new one, not only
+    # handed every signal's name.
+    drift = comparison(
+        metric="relative_error",
+        stats={f"{q}@10m": error_stats([0.5]) for q in ("translation", "yaw_world_deg")},
+        units={"translation@10m": "m", "yaw_world_deg@10m": "deg"},
+    )
+    runs = [_run("a", "s1", 0.1).replace(comparisons={"rpg": drift})]
+    assert rank_algorithms(runs, signal="yaw_world_deg@10m") is not None
+    with pytest.raises(
+        ValidationError,
+        match=r"'yaw_deg@10m' in the relative_error of run 'a/s1/1' \(rpg's yaw per segment: "
+        r"'yaw_world_deg@10m' since",
+    ):
+        rank_algorithms(runs, signal="yaw_deg@10m")
+    ranking = rank_algorithms(runs, signal="yaw_world_deg@10m")
+    assert ranking is not None
+    with pytest.raises(ValidationError, match=r"as 'yaw_world_deg@10m' \(about world z\), got"):
+        ranking.replace(signal="yaw_deg@10m")
+    ape = [_run("a", "s1", 0.1)]  # APE's yaw_deg is about the reference body z: no hint
+    with pytest.raises(ValidationError, match=r"in the ape of run 'a/s1/1', got \["):
+        rank_algorithms(ape, signal="yaw_deg@10m")
+
+
 def test_sequences_without_any_reference_are_left_out_of_the_ranking() -> None:
     runs = [
         _run("a", "s1", 0.1),

@@ -57,6 +57,7 @@ __all__ = [
     "comparison_v0",
     "group_summary_v0",
     "ranking_v0",
+    "renamed_signal",
     "result_v0",
     "result_v1",
 ]
@@ -260,10 +261,30 @@ def group_summary_v0(data: Mapping[str, Any]) -> dict[str, Any]:
     return {**rest, "signals": _summary_signals(data, "signals", "GroupSummary")}
 
 
+def renamed_signal(metric: str, name: str) -> str | None:
+    """Return today's name of a signal of ``metric`` named ``name`` before a rename, or ``None``.
+
+    The one rename of a signal so far: rpg's yaw per segment, ``yaw_deg@…`` up to
+    release c2d08f8 (only ``relative_error`` named a length so). What a saved ranking is
+    read as (:func:`ranking_v0`), and what an error names for an old name typed.
+
+    Examples
+    --------
+    >>> renamed_signal("relative_error", "yaw_deg@7.58m")
+    'yaw_world_deg@7.58m'
+    >>> renamed_signal("rpe", "yaw_deg@1m") is None  # RPE's delta in metres: body z
+    True
+    """
+    if metric != "relative_error":
+        return None
+    label = renamed_rpg_yaw(name)
+    return None if label == name else label
+
+
 def ranking_v0(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """Rewrite a ``Ranking`` dict by rpg's yaw, ``signal`` ``yaw_deg@…`` (before the rename)."""
-    signal = data.get("signal")
-    if data.get("metric") != "relative_error" or not isinstance(signal, str):
+    metric, signal = data.get("metric"), data.get("signal")
+    if not isinstance(metric, str) or not isinstance(signal, str):
         return data
-    label = renamed_rpg_yaw(signal)
-    return data if label == signal else {**data, "signal": label}
+    label = renamed_signal(metric, signal)
+    return data if label is None else {**data, "signal": label}

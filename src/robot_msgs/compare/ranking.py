@@ -229,5 +229,8 @@ class Ranking(Msg):
         check_counts(self, "left_out", self.left_out)
         if self.metric == "relative_error" and self.signal.startswith("yaw_deg@"):
             # WHY refused: a file saved before the rename then takes the migrating road
-            expected = "rpg's yaw per segment as yaw_world_deg@... (about world z)"
+            from robot_msgs.compare.migrate import renamed_signal  # noqa: PLC0415 - old names
+
+            renamed = renamed_signal(self.metric, self.signal)
+            expected = f"rpg's yaw per segment as {renamed!r} (about world z)"
             raise self._fail(field="signal", expected=expected, got=self.signal)

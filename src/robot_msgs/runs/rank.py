@@ -233,8 +233,21 @@ class RankingTally:
         signal = self._signal if self._signal is not None else next(iter(c.stats))
         found = next((s for s in c.signals if s.name == signal), None)
         if found is None:
+            from robot_msgs.compare.migrate import renamed_signal  # noqa: PLC0415 - errors only
+
             got = list(c.stats)
-            msg = f"Expected signal {signal!r} in the {c.metric} of run {report.name!r}, got {got}"
+            renamed = renamed_signal(c.metric, signal)
+            # WHY: a name of an older release, typed, was one of every name listed
+            now = (
+                f" (rpg's yaw per segment: {renamed!r} since it was found to be about world "
+                "z, not the reference body's z)"
+                if renamed in got
+                else ""
+            )
+            msg = (
+                f"Expected signal {signal!r} in the {c.metric} of run {report.name!r}{now}, "
+                f"got {got}"
+            )
             raise ValidationError(msg)
         if self._first is None:
             self._target = rank_target(found.quantity, self.statistic)
