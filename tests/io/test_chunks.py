@@ -204,10 +204,19 @@ def test_a_file_of_one_long_line_stops_at_the_bound_not_at_its_end() -> None:
     assert Counted.read_bytes < 160 + 1000 + 2 * 64  # the bound and a read, not 10 MB
 
 
-@needs_compiled
-def test_a_long_line_in_a_large_file_is_one_error_naming_its_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "first", [b"1 2 3 4 0 0 0 1\n", b"nan 2 3 4 0 0 0 1\n"], ids=["compiled", "python"]
+)
+def test_a_long_line_in_a_large_file_is_one_error_naming_its_line(
+    tmp_path: Path, first: bytes
+) -> None:
+    # Either road of pieces (a `nan` sends the file to the Python road's, as does a build
+    # without the C module): read whole, a file of one 10 GB line was held whole.
+    if table_module._fasttable is None and not first.startswith(b"nan"):
+        pytest.skip("robot_msgs.io._fasttable is not built: the python case is this one")
     path = tmp_path / "est.tum"
-    path.write_bytes(b"# t x y z qx qy qz qw\n" + b"1 2 3 4 0 0 0 1\n" * 40 + b"5" * 3000 + b"\n")
+    rows = first + b"1 2 3 4 0 0 0 1\n" * 39
+    path.write_bytes(b"# t x y z qx qy qz qw\n" + rows + b"5" * 3000 + b"\n")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(table_module, "CHUNK_BYTES", 100)
         patch.setattr(chunks_module, "MAX_LINE_BYTES", 1000)

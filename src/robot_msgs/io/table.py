@@ -618,12 +618,7 @@ def _read_in_chunks(
                 extra_columns=extra_columns, header=header, rows_hint=rows_hint,
             )  # fmt: skip
     except LineTooLongError as err:  # read whole, it would be held whole: refused here
-        line = _lines_before(path, err.offset) + 1
-        msg = (
-            f"{source}, line {line}: longer than {err.limit_text} (a line of poses is about "
-            "100 bytes): not a text table"
-        )
-        raise FormatError(msg) from err
+        raise _too_long(path, err, source=source) from err
     except (OSError, ValueError):  # no file, no permission, a NUL: the whole-file road says
         return None
     if parsed is None:
@@ -659,7 +654,9 @@ def _read_general_in_chunks(
     Raises
     ------
     FormatError
-        A bad row or an empty comma field, with the whole-file road's message.
+        A bad row or an empty comma field, with the whole-file road's message; a line
+        longer than ``MAX_LINE_BYTES``, as :func:`_read_in_chunks` says it (read whole,
+        a file of one 10 GB line was held whole).
     """
     error: FormatError | None = None
     try:
@@ -717,6 +714,8 @@ def _read_general_in_chunks(
                 line_base += len(normal) - 1
             if error is not None and _named_first_later(pieces, offset):
                 return None
+    except LineTooLongError as err:  # as the compiled road says it (after a bad row: None)
+        raise _too_long(path, err, source=source) from err
     except (OSError, ValueError):  # no file, not UTF-8, a line too long: the whole-file road says
         return None
     if error is not None:
@@ -727,25 +726,36 @@ def _read_general_in_chunks(
     return Table(parts=parts, source=source, _row_lines=lines)
 
 
+def _too_long(path: str | os.PathLike[str], err: LineTooLongError, *, source: str) -> FormatError:
+    """Return the error for a line longer than ``MAX_LINE_BYTES`` in a file read in pieces."""
+    line = _lines_before(path, err.offset) + 1
+    msg = (
+        f"{source}, line {line}: longer than {err.limit_text} (a line of poses is about "
+        "100 bytes): not a text table"
+    )
+    return FormatError(msg)
+
+
 def _named_first_later(pieces: Iterator[Piece], offset: int) -> bool:
     """Say whether the rest of a file holds what the whole-file road names before a bad row.
 
     That is a byte that is not UTF-8 (the file is decoded whole first), an empty comma
     field (sought in the whole text before any row is read) or a NUL in the first
     ``_NUL_BYTES`` (a binary file). ``pieces`` are the file's from byte ``offset`` on.
-    A bad row after the first is not: the first is named.
+    A bad row after the first is not: the first is named. A line longer than
+    ``MAX_LINE_BYTES`` is said as True: the whole-file road names the bad row.
     """
-    for piece in pieces:
-        data = bytes(piece.view())
-        if _nul_in_head(data, offset):
-            return True
-        offset += len(data)
-        try:
+    try:
+        for piece in pieces:
+            data = bytes(piece.view())
+            if _nul_in_head(data, offset):
+                return True
+            offset += len(data)
             text = _strip_comments(data.decode("utf-8"))
-        except UnicodeDecodeError:
-            return True
-        if "," in text and _has_empty_field(text) and _EMPTY_FIELD.search(text):
-            return True
+            if "," in text and _has_empty_field(text) and _EMPTY_FIELD.search(text):
+                return True
+    except (LineTooLongError, UnicodeDecodeError):
+        return True
     return False
 
 
