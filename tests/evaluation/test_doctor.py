@@ -1086,6 +1086,28 @@ def test_the_offset_is_said_as_how_late_the_estimates_stamps_are(
     assert rms == pytest.approx(clean.stats["translation"].rms, rel=0.01)
 
 
+@pytest.mark.parametrize("given_s", [-0.2, 0.05])
+def test_an_offset_given_is_said_beside_how_late_the_files_stamps_are(
+    tmp_path: Path, given_s: float
+) -> None:
+    """Stamps written 0.1 s late, ``--offset -0.2`` given: said "the estimate's stamps are
+    0.1052 s early", the stamps as shifted, of a file whose stamps are late, beside a fix
+    of ``--offset -0.094791`` (a review). The file's stamps are said, then the offset given."""
+    est = _est()
+    shifted = _write(tmp_path, "late.tum", est.replace(stamps_s=est.stamps_s + 0.1))
+    found = _doctor(shifted, offset_s=given_s).finding("time_offset")
+    assert found is not None
+    offset = float(found.evidence["offset_s"])  # type: ignore[arg-type]
+    way = "late" if given_s < 0 else "early"
+    assert found.summary.startswith(
+        f"the estimate's stamps are {abs(offset):.4f} s ± 0.004 s late against the reference's, "
+        f"not {abs(given_s):g} s {way} (`offset_s={given_s:g}`) (matching tolerance"
+    )
+    assert found.fix == {"offset_s": round(offset, 6)}
+    assert "stamps are" in _doctor(shifted).finding("time_offset").summary  # type: ignore[union-attr]
+    assert "(`offset_s=" not in _doctor(shifted).finding("time_offset").summary  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("late_s", [1.5, 2.0, 3.0, 5.0, 10.0])
 def test_clock_offsets_of_seconds_found_beyond_the_default_search(
     tmp_path: Path, late_s: float

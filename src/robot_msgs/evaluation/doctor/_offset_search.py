@@ -356,7 +356,8 @@ def _time_offset(
         # 540.94863, which matched nothing (a review).
         found = found.replace(offset_s=float(round(found.offset_s)))
     delta = found.offset_s - settings.offset_s
-    off_by = _late(delta, found.std_s, frames=frames) + fitted
+    given = 0.0 if settings.offset_auto else settings.offset_s  # offset_auto: a search's centre
+    off_by = _late(found.offset_s, found.std_s, given, frames=frames) + fitted
     # Below a tenth of a millisecond (the digit shown) no offset is worth a word: a file
     # against itself said "off by -0.0000 s ± 1e-08 s" (a review).
     floor = max(_SIGNIFICANT * found.std_s, _OFFSET_FLOOR_S)
@@ -374,9 +375,10 @@ def _time_offset(
                 summary="the offset search (`offset_auto=`) fits no scale and times nothing: "
                 "the evaluation refuses it; with a scale fitted the estimate's "
                 + (
-                    _late(delta, found.std_s)
-                    if significant
-                    else f"stamps are on time, {abs(delta):.4f} s ± {found.std_s:.1g} s off"
+                    _late(found.offset_s, found.std_s)
+                    if abs(found.offset_s) > floor
+                    else f"stamps are on time, {abs(found.offset_s):.4f} s ± {found.std_s:.1g} s "
+                    "off"
                 )
                 + (_widened(first, found, settings, unit) if widened else "")
                 + "; see the scale",
@@ -427,17 +429,27 @@ def _time_offset(
     )
 
 
-def _late(delta: float, std_s: float, *, frames: bool = False) -> str:
-    """Say which way and how far the estimate's stamps are off the reference's.
+def _late(offset_s: float, std_s: float, given_s: float = 0.0, *, frames: bool = False) -> str:
+    """Say which way and how far the estimate's stamps, as written, are off the reference's.
 
-    ``delta``: the offset to add to the estimate's stamps (``offset_s``), so a negative
-    one is stamps written late. WHY not the signed offset: stamps 0.1 s late were said
-    "the estimate's clock is off by -0.1027 s", the correction read as the error (a review).
+    ``offset_s``: the offset to add to the estimate's stamps, so a negative one is stamps
+    written late; ``given_s``: an offset the settings add (``offset_s=``), said beside it.
+    WHY not the signed offset: stamps 0.1 s late were said "the estimate's clock is off by
+    -0.1027 s", the correction read as the error (a review). WHY the stamps as written,
+    not as shifted by the offset given: late stamps with ``--offset -0.2`` were said
+    "0.1052 s early" beside a fix of ``--offset -0.094791`` (a review).
     """
-    way = "late" if delta < 0 else "early"
-    if frames:
-        return f"frame indices are {abs(delta):.0f} frames {way} against the reference's"
-    return f"stamps are {abs(delta):.4f} s ± {std_s:.1g} s {way} against the reference's"
+    unit, digits = (" frames", ".0f") if frames else (f" s ± {std_s:.1g} s", ".4f")
+    text = f"{abs(offset_s):{digits}}{unit} {_way(offset_s)} against the reference's"
+    if given_s:
+        unit = " frames" if frames else " s"
+        text += f", not {abs(given_s):g}{unit} {_way(given_s)} (`offset_s={given_s:g}`)"
+    return ("frame indices are " if frames else "stamps are ") + text
+
+
+def _way(offset_s: float) -> str:
+    """Return ``"late"`` for an offset to add that is negative, else ``"early"``."""
+    return "late" if offset_s < 0 else "early"
 
 
 def _widened(
