@@ -275,6 +275,28 @@ def test_findings_fold_to_a_terminals_width_and_stay_one_line_in_a_pipe(
     assert " ".join(line.strip() for line in shown) == " ".join(piped)
 
 
+@pytest.mark.parametrize("words", range(40))
+def test_a_flag_of_a_fix_is_never_folded_apart_from_its_value(words: int) -> None:
+    """KITTI 00's ORB 100 frames early ended its 80-column line with "[fix: --offset" and
+    began the next with "100]": pasted, the flag ran without its value (a review)."""
+    from robot_msgs.cli.doctor import format_diagnosis
+    from robot_msgs.compare import Finding
+
+    finding = Finding(
+        kind="time_offset",
+        severity="warning",
+        summary="the estimate's stamps are late" + " x" * words,
+        fix={"offset_s": -0.094791, "max_diff_s": 0.1},
+    )
+    diagnosis = Diagnosis(reference="r.tum", estimate="e.tum", findings=(finding,))
+    text = format_diagnosis(diagnosis, 80)
+    assert "--offset -0.094791" in text, text
+    assert "--max-diff 0.1" in text, text
+    assert " ".join(line.strip() for line in text.splitlines()[1:]) == " ".join(
+        format_diagnosis(diagnosis).splitlines()[1].split()
+    )
+
+
 def test_the_reading_rules_reach_the_readers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
