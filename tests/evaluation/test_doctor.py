@@ -32,6 +32,7 @@ from robot_msgs.evaluation import (
     evaluate,
     hand_eye,
 )
+from robot_msgs.evaluation.association import take_rows
 from robot_msgs.evaluation.doctor import _frames
 from robot_msgs.evaluation.stamp_units import other_stamp_unit
 from robot_msgs.io import read_trajectory, write_trajectory
@@ -421,6 +422,22 @@ def test_an_untimed_clock_interpolated_across_gaps_is_sent_to_match_in_space_wit
     late = est.replace(stamps_s=est.stamps_s + 5000.0)
     found = diagnose(ref, late, settings).finding("clock_domain")
     assert found is not None
+    assert found.fix == {"sync": "spatial", "max_gap_s": None}
+    settings.replace(**found.fix)  # the fix is accepted
+
+
+def test_no_pose_matched_across_gaps_is_sent_to_match_in_space_without_them() -> None:
+    """The circle's reference one pose in 100 (5 s apart), its estimate between them:
+    ``--sync interpolate --max-gap 1`` matches nothing, and "no pose matched" said
+    ``[fix: --sync spatial]``, which ``--max-gap 1`` beside it refuses (a review): as
+    the untimed clock's fix, it drops ``max_gap_s``."""
+    ref, est = steady_circle(0, 0.2, 1.0)
+    sparse = take_rows(ref, np.arange(0, 1200, 100))
+    between = take_rows(est, np.arange(50, 1150, 100))
+    settings = EvaluationSettings(sync="interpolate", max_gap_s=1.0)
+    found = diagnose(sparse, between, settings).finding("clock_domain")
+    assert found is not None
+    assert found.summary.startswith("no pose matched: ")
     assert found.fix == {"sync": "spatial", "max_gap_s": None}
     settings.replace(**found.fix)  # the fix is accepted
 

@@ -106,7 +106,7 @@ from robot_msgs.compare.diagnosis import SEVERITIES, Diagnosis, Finding
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
-from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain
+from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain, _spatial_fix
 from robot_msgs.evaluation.doctor._coverage_rates import _coverage, _rate_mismatch
 from robot_msgs.evaluation.doctor._matched import _matched_checks, _untold_checks
 from robot_msgs.evaluation.doctor._offset_search import _time_offset
@@ -391,7 +391,7 @@ def _time_checks(
             kind="clock_domain",
             severity="error",
             summary=f"no pose matched: {err}",
-            fix={"sync": "spatial"},
+            fix=_spatial_fix(settings),  # without --max-gap, which --sync spatial refuses
         )
         return [*out, _unrun_said(unmatched, checks, "")]
     checks.append("rate_mismatch")
