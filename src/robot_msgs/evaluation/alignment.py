@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import numpy as np
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "UNIT_LOG_TOL",
+    "UnitReading",
     "align",
     "fit_alignment",
     "fit_alignment_and_scale",
@@ -43,6 +44,7 @@ __all__ = [
     "length_units",
     "mirrored_fit",
     "umeyama",
+    "unit_readings",
 ]
 
 #: Float64's unit roundoff times two: ``np.finfo(np.float64).eps``.
@@ -85,7 +87,19 @@ def _speed(traj: PoseTrajectory) -> float:
     return traj.path_length_m / traj.duration_s if traj.duration_s > 0 else math.nan
 
 
-def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str | None:
+class UnitReading(NamedTuple):
+    """One reading of a Sim(3) scale as lengths in another unit: ``side`` in ``unit``."""
+
+    side: Literal["estimate", "reference"]
+    unit: str  # 'millimetres', 'centimetres', 'kilometres'
+
+    def __str__(self) -> str:
+        return f"the {self.side} in {self.unit}"
+
+
+def unit_readings(
+    ref: PoseTrajectory, est: PoseTrajectory, scale: float
+) -> tuple[UnitReading, ...]:
     """Say which side's lengths a Sim(3) ``scale`` near 100 or 1000 puts in another unit.
 
     ``scale`` fits ``est`` to ``ref`` (``ref = scale R est + t``): near 1/1000 the
@@ -93,7 +107,9 @@ def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str 
     centimetres; near 100 and 1000 the reverse. Of two readings, the one whose side in
     metres moves at a robot's speed as read
     (:data:`~robot_msgs.evaluation.stamp_units.ROBOT_SPEEDS_M_S`) is named, else both.
-    ``None`` for any other scale: within :data:`UNIT_LOG_TOL` of no such factor.
+    Empty for any other scale: within :data:`UNIT_LOG_TOL` of no such factor. The
+    readings are data, so a caller choosing a fix by side needs no sentence parsed;
+    :func:`length_units` says them.
 
     WHY: a factor of 100 was called a monocular scale with ``--align sim3`` as the fix,
     which hides the fault and any real scale error, and a reference in millimetres was
@@ -107,6 +123,8 @@ def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str 
     >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=np.stack([0.3 * t, 0 * t, 0 * t], 1),
     ...                      orientations_quat_xyzw=q)
     >>> mm = ref.replace(positions_xyz=1000 * ref.positions_xyz)
+    >>> unit_readings(ref, mm, 0.001)
+    (UnitReading(side='estimate', unit='millimetres'),)
     >>> length_units(ref, mm, 0.001), length_units(mm, ref, 1000.0)
     ('the estimate in millimetres', 'the reference in millimetres')
     >>> length_units(ref, ref.replace(positions_xyz=100 * ref.positions_xyz), 0.0101)
@@ -115,24 +133,34 @@ def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str 
     True
     """
     if not scale > 0:
-        return None
+        return ()
     power = math.log10(scale)
     k = round(power)
     if abs(power - k) >= UNIT_LOG_TOL or abs(k) not in _SMALLER_UNITS:
-        return None
+        return ()
     # The side whose numbers are 10^|k| times the other's, and the other.
+    big: Literal["estimate", "reference"]
+    small: Literal["estimate", "reference"]
     (big, big_traj), (small, small_traj) = (
         (("estimate", est), ("reference", ref))
         if k < 0
         else (("reference", ref), ("estimate", est))
     )
-    readings = [(f"the {big} in {_SMALLER_UNITS[abs(k)]}", small_traj)]
+    readings = [(UnitReading(big, _SMALLER_UNITS[abs(k)]), small_traj)]
     if abs(k) in _LARGER_UNITS:
-        readings.append((f"the {small} in {_LARGER_UNITS[abs(k)]}", big_traj))
+        readings.append((UnitReading(small, _LARGER_UNITS[abs(k)]), big_traj))
     low, high = ROBOT_SPEEDS_M_S
     # A reading is plausible when the side it leaves in metres moves at a robot's speed.
-    plausible = [text for text, metres in readings if low <= _speed(metres) <= high]
-    return plausible[0] if len(plausible) == 1 else " or ".join(text for text, _ in readings)
+    plausible = [read for read, metres in readings if low <= _speed(metres) <= high]
+    return (plausible[0],) if len(plausible) == 1 else tuple(read for read, _ in readings)
+
+
+def length_units(ref: PoseTrajectory, est: PoseTrajectory, scale: float) -> str | None:
+    """Say :func:`unit_readings` of ``scale``: one plausible reading, else each joined by "or".
+
+    ``None`` for a scale no unit explains.
+    """
+    return " or ".join(map(str, unit_readings(ref, est, scale))) or None
 
 
 def umeyama(

@@ -12,7 +12,7 @@ import numpy as np
 
 from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AlignmentError
-from robot_msgs.evaluation.alignment import align, length_units, umeyama
+from robot_msgs.evaluation.alignment import align, umeyama, unit_readings
 from robot_msgs.evaluation.ape import aligned_rmse
 from robot_msgs.evaluation.doctor._rules import (
     _COLLINEAR,
@@ -60,8 +60,9 @@ def _scale(
     sim3 = aligned_rmse(matched_ref, matched_est, "sim3")
     accepted = settings.align in SCALED_METHODS
     # A factor of 100 or 1000: metres written in cm or mm (or km), not a monocular scale.
-    units = length_units(matched_ref, matched_est, s)
-    unit_error = units is not None
+    readings = unit_readings(matched_ref, matched_est, s)
+    units = " or ".join(map(str, readings))  # as length_units says them
+    unit_error = bool(readings)
     why = (
         f"{units}, not metres? convert it: sim3 would also hide any real scale error"
         if unit_error
@@ -71,7 +72,7 @@ def _scale(
     # WHY only the estimate, one reading, no transform given: a left transform scales the
     # estimate alone (a reference in millimetres scaled so gives errors in millimetres
     # said as metres), and would replace the one given, which this scale is measured after.
-    estimate_alone = units is not None and units.startswith("the estimate") and " or " not in units
+    estimate_alone = len(readings) == 1 and readings[0].side == "estimate"
     if estimate_alone and settings.transform_left is None:
         fix = {"transform_left": _scale_matrix(10.0 ** round(math.log10(s)))}
     return Finding(
