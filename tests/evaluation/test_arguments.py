@@ -42,7 +42,7 @@ _ROWS = np.zeros((5, 8))
         (lambda: rpe(_ROWS, _TRAJ), "reference", "PoseTrajectory"),  # type: ignore[arg-type]
         (lambda: kitti_drift(_TRAJ, None), "estimate", "PoseTrajectory"),  # type: ignore[arg-type]
         (lambda: relative_error(_TRAJ, _ROWS), "estimate", "PoseTrajectory"),  # type: ignore[arg-type]
-        (lambda: evaluate(_TRAJ, _TRAJ, {"align": "se3"}), "settings", "EvaluationSettings"),  # type: ignore[arg-type]
+        (lambda: evaluate(_TRAJ, _TRAJ, {"align": "se3"}), "settings", "EvaluationSettings"),  # type: ignore[call-overload]
         (lambda: ape(_TRAJ, _TRAJ, settings="se3"), "settings", "EvaluationSettings"),  # type: ignore[arg-type]
         (lambda: associate(_TRAJ, _ROWS), "estimate", "PoseTrajectory"),  # type: ignore[arg-type]
         (lambda: align(_TRAJ, _ROWS, settings=EvaluationSettings()), "estimate", "PoseTrajectory"),  # type: ignore[arg-type]

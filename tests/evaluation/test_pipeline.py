@@ -8,11 +8,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+from robot_msgs.compare import EvaluationResult
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
     Ape,
     Drift,
     EvaluationSettings,
+    PairSettings,
+    Rpe,
     ape,
     apply_transforms,
     associate_spatially,
@@ -309,7 +312,7 @@ def test_metrics_given_as_a_generator_are_all_computed() -> None:
 def test_metrics_that_are_no_sequence_are_named(metrics: object, said: str) -> None:
     ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
     with pytest.raises(ValidationError, match=r"^Expected `metrics` as a sequence of .*" + said):
-        evaluate(ref, ref, metrics=metrics)  # type: ignore[arg-type]
+        evaluate(ref, ref, metrics=metrics)  # type: ignore[call-overload]
 
 
 def test_a_number_from_few_matched_poses_warns() -> None:
@@ -517,3 +520,37 @@ def test_frame_indices_with_the_first_poses_left_out_are_not_said_to_start_late(
         said = frames_by_index(ref, kept(stamps), EvaluationSettings())
         assert said is not None
         assert "`offset_s=5` where the estimate lacks the reference's first 5 frames" in said
+
+
+def test_evaluate_gives_a_refused_metric_in_its_place_when_asked() -> None:
+    """``refused="return"``: a metric refused on these trajectories (an RPE delta longer
+    than the run, TUM's protocol under an alignment) is its ValidationError in its place,
+    the others computed on one preparation, its warning said once; by default each is
+    raised, the settings before any work. ``report`` had a second public function beside
+    ``evaluate`` for this (``evaluate_with_refusals``; a review): one entry point."""
+    ref, late = _walk(20, frames=True), _walk(15, frames=True)
+    a_minute = Rpe(pairs=(PairSettings(delta=60.0, delta_unit="f"),))
+    tum = Rpe(pairs=(PairSettings(protocol="tum"),))
+    with pytest.warns(DataWarning, match="frame indices") as said:
+        done = evaluate(ref, late, metrics=[a_minute, Ape(), a_minute], refused="return")
+    assert len(said) == 1
+    refused, computed, again = done
+    assert isinstance(computed, EvaluationResult)
+    assert computed.counts["matched"] == 15
+    assert isinstance(refused, ValidationError)
+    assert isinstance(again, ValidationError)
+    assert str(again) == str(refused)
+    assert "gave no pose pair" in str(refused)
+    with pytest.warns(DataWarning), pytest.raises(ValidationError, match="gave no pose pair"):
+        evaluate(ref, late, metrics=[Ape(), a_minute])
+    aligned = EvaluationSettings(align="se3")
+    with pytest.warns(DataWarning):
+        kept, tum_refused = evaluate(ref, late, aligned, metrics=[Ape(), tum], refused="return")
+    assert isinstance(kept, EvaluationResult)
+    assert isinstance(tum_refused, ValidationError)
+    with pytest.raises(ValidationError, match="protocol 'tum'"):  # before any work: no warning
+        evaluate(ref, late, aligned, metrics=[Ape(), tum])
+    with pytest.raises(
+        ValidationError, match="Expected `refused` as 'raise' or 'return', got 'no'"
+    ):
+        evaluate(ref, late, metrics=[Ape()], refused="no")  # type: ignore[call-overload]

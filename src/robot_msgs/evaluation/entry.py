@@ -16,7 +16,7 @@ dispatch); now they all call this.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias, TypeGuard, cast
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeGuard, cast, overload
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.ape import ape_result
@@ -49,7 +49,6 @@ __all__ = [
     "ape",
     "check_metric_settings",
     "evaluate",
-    "evaluate_with_refusals",
     "kitti_drift",
     "relative_error",
     "rpe",
@@ -109,6 +108,28 @@ def check_metric_settings(settings: EvaluationSettings, metric: Metric, name: st
         check_forward_pairs(settings, f"{what} ({name})" if name else what)
 
 
+@overload
+def evaluate(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+    *,
+    metrics: Iterable[Metric] = ...,
+    reference_name: str = "",
+    estimate_name: str = "",
+    refused: Literal["raise"] = "raise",
+) -> list[EvaluationResult]: ...
+@overload
+def evaluate(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None = None,
+    *,
+    metrics: Iterable[Metric] = ...,
+    reference_name: str = "",
+    estimate_name: str = "",
+    refused: Literal["return"],
+) -> list[EvaluationResult | ValidationError]: ...
 def evaluate(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -117,7 +138,8 @@ def evaluate(
     metrics: Iterable[Metric] = (Ape(),),
     reference_name: str = "",
     estimate_name: str = "",
-) -> list[EvaluationResult]:
+    refused: Literal["raise", "return"] = "raise",
+) -> list[EvaluationResult] | list[EvaluationResult | ValidationError]:
     """Evaluate ``estimate`` against ``reference`` by every metric, preparing them once.
 
     Parameters
@@ -133,20 +155,29 @@ def evaluate(
         protocol), :class:`Drift` (KITTI or rpg segments).
     reference_name, estimate_name : str
         Labels stored in the results (file names, algorithm names).
+    refused : {"raise", "return"}
+        A metric refused (the :class:`ValidationError` below): ``"raise"`` it, checking
+        every metric's settings before any work; or ``"return"`` it in the metric's place,
+        the others computed. WHY a mode, not a second function: ``report`` notes the
+        metrics a run refuses (an RPE delta in seconds on frame indices, one longer than
+        the run) and keeps the others, each prepared, computed and warned once.
 
     Returns
     -------
     list of EvaluationResult
-        One per metric, in order.
+        One per metric, in order; with ``refused="return"``, a refused metric's
+        :class:`ValidationError` in its place (a refusal in preparing the trajectories
+        is each metric's that needs them).
 
     Raises
     ------
     ValidationError
-        An argument of the wrong type, settings a metric refuses (TUM's protocol aligns
-        nothing; RPE and drift take no ``spatial_pairs="first"``), a delta that gives no
-        pair, segments longer than the path.
+        An argument of the wrong type; with ``refused="raise"``, settings a metric
+        refuses (TUM's protocol aligns nothing; RPE and drift take no
+        ``spatial_pairs="first"``), a delta that gives no pair, segments longer than the
+        path.
     AssociationError, AlignmentError
-        Nothing matched in time, or a degenerate alignment.
+        Nothing matched in time, or a degenerate alignment: no metric has a value.
 
     Examples
     --------
@@ -162,61 +193,21 @@ def evaluate(
     >>> a, r = evaluate(ref, est, metrics=[Ape(), Rpe(pairs=(one_second,))])
     >>> round(a.stats["translation"].rms, 6), round(r.stats["translation"].rms, 6)
     (0.057879, 0.01)
-    """
-    settings, held = _arguments(reference, estimate, settings, metrics)
-    for spec in held:
-        check_metric_settings(settings, spec)  # before any work
-    one = _evaluator(reference, estimate, settings, (reference_name, estimate_name))
-    return [one(spec) for spec in held]
-
-
-def evaluate_with_refusals(
-    reference: PoseTrajectory,
-    estimate: PoseTrajectory,
-    settings: EvaluationSettings | None = None,
-    *,
-    metrics: Iterable[Metric] = (Ape(),),
-    reference_name: str = "",
-    estimate_name: str = "",
-) -> list[EvaluationResult | ValidationError]:
-    """Evaluate as :func:`evaluate` does, a metric refused given as its error, not raised.
-
-    WHY: ``report`` evaluates a run's metrics together and notes those refused on it (an
-    RPE delta in seconds on frame indices, one longer than the run). It found which by
-    evaluating each again on its own: the trajectories were prepared three times, each
-    warning said three times a run and the APE computed twice (KITTI 00 ORB read without
-    times; a review). Here they are prepared once, and each metric computed once.
-
-    Returns
-    -------
-    list of EvaluationResult or ValidationError
-        One per metric, in order: its result, or the :class:`ValidationError` that
-        refuses it (its settings, a delta that gives no pair, segments longer than the
-        path; a refusal in preparing the trajectories, to each metric that needs them).
-
-    Raises
-    ------
-    ValidationError
-        An argument of the wrong type.
-    AssociationError, AlignmentError
-        Nothing matched in time, or a degenerate alignment: no metric has a value.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from robot_msgs.trajectory import PoseTrajectory
-    >>> t = np.arange(11) * 0.1
-    >>> ref = PoseTrajectory(
-    ...     stamps_s=t, positions_xyz=np.stack([t, 0 * t, 0 * t], 1),
-    ...     orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (11, 1)),
-    ... )
-    >>> ten_seconds = PairSettings(delta=10.0, delta_unit="s")
-    >>> a, r = evaluate_with_refusals(ref, ref, metrics=[Ape(), Rpe(pairs=(ten_seconds,))])
+    >>> a_minute = PairSettings(delta=60.0, delta_unit="s")
+    >>> a, r = evaluate(ref, est, metrics=[Ape(), Rpe(pairs=(a_minute,))], refused="return")
     >>> a.counts["matched"], type(r).__name__
-    (11, 'ValidationError')
+    (101, 'ValidationError')
     """
     settings, held = _arguments(reference, estimate, settings, metrics)
-    one = _evaluator(reference, estimate, settings, (reference_name, estimate_name))
+    if refused not in ("raise", "return"):
+        msg = f"Expected `refused` as 'raise' or 'return', got {refused!r:.60}"
+        raise ValidationError(msg, field="refused", reason=msg)
+    names = (reference_name, estimate_name)
+    one = _evaluator(reference, estimate, settings, names)
+    if refused == "raise":
+        for spec in held:
+            check_metric_settings(settings, spec)  # before any work
+        return [one(spec) for spec in held]
 
     def result_or_refusal(spec: Metric) -> EvaluationResult | ValidationError:
         try:

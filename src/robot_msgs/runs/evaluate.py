@@ -45,7 +45,7 @@ import numpy as np
 from robot_msgs.compare.run_report import RunReport
 from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation.consistency import NEES_DOF
-from robot_msgs.evaluation.entry import evaluate_with_refusals
+from robot_msgs.evaluation.entry import evaluate
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
 from robot_msgs.runs.losses import coverage, keep_poses, losses_from_log, valid_mask
 from robot_msgs.runs.resources import resources_from_log
@@ -457,13 +457,14 @@ def _group(
     """
     specs: list[Metric] = [m.computed() for m in metrics]
     try:
-        done = evaluate_with_refusals(
+        done = evaluate(
             reference,
             estimate,
             settings,
             metrics=specs,
             reference_name=run.spec.reference or "",
             estimate_name=run.spec.estimate,
+            refused="return",
         )
     except (AssociationError, AlignmentError) as err:
         notes += [f"{metric.name} not evaluated: {err}" for metric in metrics]
