@@ -1023,3 +1023,29 @@ def test_a_kitti_run_without_times_counts_its_coverage_gap_in_frames_at_its_rate
         warnings.filterwarnings("ignore", ".*frame indices")
         report = run_report(tmp_path, RunSettings(coverage_gap_s=gap_s))
     assert report.coverage == pytest.approx(coverage)
+
+
+def test_a_warning_of_a_run_is_said_once_over_metrics_of_different_settings(
+    tmp_path: Path,
+) -> None:
+    """Metrics of different settings (an aligned APE beside one without alignment) are
+    prepared apart, and a KITTI run read without its times that stopped early said that
+    its frames are matched by index once per set of settings (a review of 7491d7f: two
+    lines per run where it meant one). Once, and each set still notes it."""
+    frames = np.arange(41.0)
+    xyz = np.stack([np.cos(frames / 5), np.sin(frames / 5), 0.1 * frames], axis=1)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    write_kitti(folder / "estimate.txt", _traj(frames[:30], xyz[:30] + 0.1), write_times=False)
+    write_kitti(folder / "reference.txt", _traj(frames, xyz), write_times=False)
+    settings = RunSettings.from_options(
+        {"evaluate": [{"metric": "ape"}, {"metric": "ape", "align": "none", "name": "raw"}]},
+        where="test",
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = run_report(folder, settings)
+    said = [str(w.message) for w in caught if "stamps are frame indices" in str(w.message)]
+    assert len(said) == 1, said
+    for name in ("ape:translation", "raw"):
+        assert any("stamps are frame indices" in n for n in report.comparisons[name].notes)

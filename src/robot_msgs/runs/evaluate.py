@@ -37,6 +37,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -53,7 +55,7 @@ from robot_msgs.runs.run_settings import RunSettings
 from robot_msgs.runs.spans import SHOWN_BY_RUNS
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterator, Mapping
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.compare.run_report import Latency, TrackingLoss
@@ -437,9 +439,31 @@ def _metrics(
         groups.setdefault(settings.settings_of(metric), []).append(metric)
     results: dict[str, EvaluationResult] = {}
     notes: list[str] = []
-    for chosen, metrics in groups.items():
-        results.update(_group(reference, estimate, run, chosen, metrics, notes))
+    with _said_once():
+        for chosen, metrics in groups.items():
+            results.update(_group(reference, estimate, run, chosen, metrics, notes))
     return {m.name: results[m.name] for m in settings.metrics if m.name in results}, notes
+
+
+@contextmanager
+def _said_once() -> Iterator[None]:
+    """Give each warning of the block once, as first raised, and after it (even on an error).
+
+    WHY: metrics of different settings (an aligned APE beside one without alignment) are
+    prepared apart, and each preparation said its warnings: a KITTI run read without its
+    times said that its frames are matched by index once per set of settings (a review).
+    """
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+    finally:
+        said: set[tuple[type[Warning], str]] = set()
+        for w in caught:
+            if (w.category, str(w.message)) not in said:
+                said.add((w.category, str(w.message)))
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
 
 
 def _group(
