@@ -26,7 +26,15 @@ from robot_msgs.typing import Float64Array, Int64Array
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
 
-__all__ = ["ErrorSeries", "Signal", "delta_words", "find_signal", "signal_name", "signal_summary"]
+__all__ = [
+    "ErrorSeries",
+    "Signal",
+    "delta_words",
+    "find_signal",
+    "renamed_rpg_yaw",
+    "signal_name",
+    "signal_summary",
+]
 
 
 @message("compare/ErrorSeries")
