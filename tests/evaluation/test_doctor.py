@@ -1125,6 +1125,20 @@ def test_an_offset_given_is_said_beside_how_late_the_files_stamps_are(
     assert "(`offset_s=" not in _doctor(shifted).finding("time_offset").summary  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("given_s", [-1403636579.5, 0.1234567, -7.0])
+def test_an_offset_given_is_said_as_given(tmp_path: Path, given_s: float) -> None:
+    """``--offset -1403636579.5`` (a Unix time's offset) was said "not 1.40364e+09 s late
+    (--offset -1.40364e+09)": six digits, another offset by 365.5 s, read as the one given
+    (a review of c97acaf). Said as given: every digit, a whole number without ``.0``."""
+    est = _est()
+    late = est.replace(stamps_s=est.stamps_s + 0.1 - given_s)
+    found = _doctor(_write(tmp_path, "late.tum", late), offset_s=given_s).finding("time_offset")
+    assert found is not None
+    way = "late" if given_s < 0 else "early"
+    said = repr(given_s).removesuffix(".0")
+    assert f", not {said.lstrip('-')} s {way} (`offset_s={said}`) (" in found.summary
+
+
 @pytest.mark.parametrize("late_s", [1.5, 2.0, 3.0, 5.0, 10.0])
 def test_clock_offsets_of_seconds_found_beyond_the_default_search(
     tmp_path: Path, late_s: float

@@ -443,8 +443,17 @@ def _late(offset_s: float, std_s: float, given_s: float = 0.0, *, frames: bool =
     text = f"{abs(offset_s):{digits}}{unit} {_way(offset_s)} against the reference's"
     if given_s:
         unit = " frames" if frames else " s"
-        text += f", not {abs(given_s):g}{unit} {_way(given_s)} (`offset_s={given_s:g}`)"
+        text += f", not {_exact(abs(given_s))}{unit} {_way(given_s)} (`offset_s={_exact(given_s)}`)"
     return ("frame indices are " if frames else "stamps are ") + text
+
+
+def _exact(value: float) -> str:
+    """Spell ``value`` as given: its shortest round trip, without a whole number's ``.0``.
+
+    WHY not ``:g``: its six digits said ``--offset -1403636579.5`` (a Unix time's
+    offset) as "(--offset -1.40364e+09)", another offset by 365.5 s, read back as given.
+    """
+    return repr(float(value)).removesuffix(".0")
 
 
 def _way(offset_s: float) -> str:
