@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
+from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import EvaluationSettings
 from robot_msgs.evaluation.ape import ape_result
 from robot_msgs.io import write_kitti, write_tum
@@ -1032,6 +1034,32 @@ def test_a_warning_of_a_run_is_said_once_over_metrics_of_different_settings(
     prepared apart, and a KITTI run read without its times that stopped early said that
     its frames are matched by index once per set of settings (a review of 7491d7f: two
     lines per run where it meant one). Once, and each set still notes it."""
+    folder, settings = _kitti_run_stopped_early_under_two_settings(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = run_report(folder, settings)
+    said = [str(w.message) for w in caught if "stamps are frame indices" in str(w.message)]
+    assert len(said) == 1, said
+    for name in ("ape:translation", "raw"):
+        assert any("stamps are frame indices" in n for n in report.comparisons[name].notes)
+
+
+def test_a_warning_said_once_is_still_filtered_by_the_module_it_names(tmp_path: Path) -> None:
+    """fd61346 recorded a run's warnings and warned them again: warned again, a warning
+    named its file's path as its module, and a caller's ``filterwarnings("ignore",
+    module=...)`` let it through (a review). Shown once, it keeps its module; still noted."""
+    folder, settings = _kitti_run_stopped_early_under_two_settings(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=DataWarning, module=re.escape(__name__))
+        report = run_report(folder, settings)
+    assert not [w for w in caught if "stamps are frame indices" in str(w.message)]
+    assert any("stamps are frame indices" in n for n in report.comparisons["raw"].notes)
+
+
+def _kitti_run_stopped_early_under_two_settings(tmp_path: Path) -> tuple[Path, RunSettings]:
+    """Return a KITTI run without times whose estimate stops early, and settings of an
+    APE aligned and one not: two sets of settings, each warning that frames are indices."""
     frames = np.arange(41.0)
     xyz = np.stack([np.cos(frames / 5), np.sin(frames / 5), 0.1 * frames], axis=1)
     folder = tmp_path / "run"
@@ -1042,10 +1070,4 @@ def test_a_warning_of_a_run_is_said_once_over_metrics_of_different_settings(
         {"evaluate": [{"metric": "ape"}, {"metric": "ape", "align": "none", "name": "raw"}]},
         where="test",
     )
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        report = run_report(folder, settings)
-    said = [str(w.message) for w in caught if "stamps are frame indices" in str(w.message)]
-    assert len(said) == 1, said
-    for name in ("ape:translation", "raw"):
-        assert any("stamps are frame indices" in n for n in report.comparisons[name].notes)
+    return folder, settings

@@ -40,7 +40,7 @@ import re
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
@@ -447,23 +447,34 @@ def _metrics(
 
 @contextmanager
 def _said_once() -> Iterator[None]:
-    """Give each warning of the block once, as first raised, and after it (even on an error).
+    """Show each warning of the block once, as first raised (the filters' own say first).
 
     WHY: metrics of different settings (an aligned APE beside one without alignment) are
     prepared apart, and each preparation said its warnings: a KITTI run read without its
     times said that its frames are matched by index once per set of settings (a review).
+    WHY at the showing, not recorded and warned again: warned again, a warning lost its
+    module (a caller's ``filterwarnings("ignore", module=...)`` let it through) and its
+    place in the registry (``"default"`` said it per run), and ``-W error`` raised it only
+    after every metric, over the error that stopped them (a review of fd61346).
     """
-    caught: list[warnings.WarningMessage] = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            yield
-    finally:
-        said: set[tuple[type[Warning], str]] = set()
-        for w in caught:
-            if (w.category, str(w.message)) not in said:
-                said.add((w.category, str(w.message)))
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    said: set[tuple[type[Warning], str]] = set()
+    with warnings.catch_warnings():
+        show = warnings.showwarning  # the caller's: a terminal's, a record's, the CLI's
+
+        def once(
+            message: Warning | str,
+            category: type[Warning],
+            filename: str,
+            lineno: int,
+            file: TextIO | None = None,
+            line: str | None = None,
+        ) -> None:
+            if (category, str(message)) not in said:
+                said.add((category, str(message)))
+                show(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = once
+        yield
 
 
 def _group(
