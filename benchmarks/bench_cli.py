@@ -76,7 +76,7 @@ def main() -> None:
              [rm, "ape", str(ref), str(est), "--json", "--plot", str(Path(tmp) / "ours.png"),
               "--force"],
              [str(BIN / "evo_ape"), "tum", str(ref), str(est), "--plot", "--save_plot",
-              str(Path(tmp) / "evo.png")]),
+              str(Path(tmp) / "evo.png"), "--no_warnings"]),  # asks to overwrite otherwise
             ("rpe --delta 1 --delta-unit m --all-pairs",
              [rm, "rpe", str(ref), str(est), "--delta", "1", "--delta-unit", "m",
               "--all-pairs", "--json"],
