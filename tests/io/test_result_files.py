@@ -389,6 +389,7 @@ def test_a_parquet_whose_values_decode_past_the_bound_is_refused_before_reading(
     """A dictionary-encoded column of 10^6 equal floats is a few hundred bytes of pages: the
     bound was checked against the row groups' encoded size (``total_byte_size``), so a
     7.6 KB file decoded 2e8 floats (3.8 GB resident) before anything was refused."""
+    pytest.importorskip("pyarrow")
     saved = save_result(tmp_path / "r.parquet", results["ape"])
     n = 10**6
     bomb = _parquet_with_row(tmp_path / "bomb.parquet", saved, 0, shape=[n], floats=[0.0] * n)
@@ -541,6 +542,7 @@ def test_a_parquet_result_whose_footer_names_an_encryption_algorithm_loads(
     process died (SIGSEGV: -11 here, 139 in a shell), where the result loaded before."""
     if table_road == "general":
         pytest.skip("the table readers' road is no part of reading a Parquet result")
+    pytest.importorskip("pyarrow")
     saved = save_result(tmp_path / "r.parquet", results["ape"])
     data = saved.read_bytes()
     footer_at = len(data) - 8 - int.from_bytes(data[-8:-4], "little")
