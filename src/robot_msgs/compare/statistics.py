@@ -427,11 +427,13 @@ def median(values: Float64Array) -> float:
     (2.0, 2.5)
     """
     n = values.size
+    return _middle(np.partition(values, n // 2 if n % 2 else (n // 2 - 1, n // 2)), n)
+
+
+def _middle(part: Float64Array, n: int) -> float:
+    """Return the median of ``n`` values partitioned at the middle one, or the middle two."""
     k = n // 2
-    if n % 2:
-        return float(np.partition(values, k)[k])
-    part = np.partition(values, (k - 1, k))
-    return _midpoint(float(part[k - 1]), float(part[k]))
+    return float(part[k]) if n % 2 else _midpoint(float(part[k - 1]), float(part[k]))
 
 
 def _midpoint(a: float, b: float) -> float:
@@ -474,6 +476,12 @@ def percentile(values: Float64Array, q: float, *, overwrite: bool = False) -> fl
         part = values
     else:
         part = np.partition(values, (low, low + 1))
+    return _between(part, virtual)
+
+
+def _between(part: Float64Array, virtual: float) -> float:
+    """Return :func:`percentile`'s value at rank ``virtual`` of values partitioned around it."""
+    low = math.floor(virtual)
     a, b = part[low], part[low + 1]
     t = virtual - low
     diff = b - a
@@ -499,13 +507,7 @@ def _median_and_percentile(values: Float64Array, q: float) -> tuple[float, float
     kth = {k, k - 1} if n % 2 == 0 else {k}
     kth |= set() if top else {below, below + 1}
     part = np.partition(values, sorted(kth))
-    middle = float(part[k]) if n % 2 else _midpoint(float(part[k - 1]), float(part[k]))
-    if top:
-        return middle, float(np.max(values))
-    a, b = part[below], part[below + 1]
-    t = virtual - below
-    diff = b - a
-    return middle, float(b - diff * (1 - t)) if t >= 0.5 else float(a + diff * t)
+    return _middle(part, n), float(np.max(values)) if top else _between(part, virtual)
 
 
 def error_stats(errors: Any, t: Any = None) -> ErrorStats:
