@@ -67,19 +67,6 @@ def test_slerp_matches_scipy() -> None:
     np.testing.assert_allclose(got, want, atol=1e-12)
 
 
-def test_transform_inverse_is_inverse() -> None:
-    t = rot.transform_from_pose(RNG.normal(size=(50, 3)), Q[:50])
-    np.testing.assert_allclose(
-        t @ rot.transform_inverse(t), np.broadcast_to(np.eye(4), t.shape), atol=1e-12
-    )
-
-
-def test_yaw_of_pure_yaw_rotation() -> None:
-    yaw = np.linspace(-3.0, 3.0, 13)
-    m = Rotation.from_euler("z", yaw[:, None]).as_matrix()
-    np.testing.assert_allclose(rot.yaw_from_matrix(m), yaw, atol=1e-12)
-
-
 def _scipy_euler_xyz(r: Rotation) -> np.ndarray:
     """SciPy's extrinsic xyz angles, its gimbal-lock warning silenced (the lock is tested)."""
     with warnings.catch_warnings():
@@ -95,7 +82,6 @@ def test_euler_sxyz_matches_scipy_away_from_gimbal_lock() -> None:
     want = r.as_euler("xyz")
     np.testing.assert_allclose(rot.euler_sxyz_from_quat_xyzw(Q), want, atol=1e-12)
     np.testing.assert_allclose(rot.euler_sxyz_from_matrix(r.as_matrix()), want, atol=1e-12)
-    np.testing.assert_allclose(rot.yaw_from_matrix(r.as_matrix()), want[:, 2], atol=1e-12)
 
 
 @pytest.mark.parametrize("pitch", [math.pi / 2, -math.pi / 2])

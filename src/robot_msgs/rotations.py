@@ -58,10 +58,7 @@ __all__ = [
     "rotation_vector_from_quat_xyzw",
     "row_blocks",
     "skew",
-    "transform_from_pose",
-    "transform_inverse",
     "transform_problem",
-    "yaw_from_matrix",
 ]
 
 
@@ -397,21 +394,6 @@ def skew(vectors: Float64Array) -> Float64Array:
     return out
 
 
-def yaw_from_matrix(matrices: Float64Array) -> Float64Array:
-    """Heading about ``z`` in ``(-π, π]`` rad of rotation matrices ``(N, 3, 3)`` (sxyz yaw).
-
-    The yaw of :func:`euler_sxyz_from_matrix`, 0 at gimbal lock.
-
-    Examples
-    --------
-    >>> h = np.sqrt(0.5)
-    >>> np.degrees(yaw_from_matrix(matrix_from_quat_xyzw(np.array([[0.0, 0.0, h, -h]]))))
-    array([-90.])
-    """
-    out: Float64Array = euler_sxyz_from_matrix(matrices)[..., 2]
-    return out
-
-
 def quat_xyzw_rotate(
     quats_xyzw: Float64Array, vectors: Float64Array, *, inverse: bool = False
 ) -> Float64Array:
@@ -639,44 +621,6 @@ def quat_xyzw_slerp(q0: Float64Array, q1: Float64Array, fraction: Float64Array) 
     w0 = np.where(small, 1.0 - s, np.sin((1.0 - s) * theta) / safe)
     w1 = np.where(small, s, np.sin(s * theta) / safe)
     return normalize_quat_xyzw(w0 * q0 + w1 * q1)
-
-
-def transform_from_pose(positions_xyz: Float64Array, quats_xyzw: Float64Array) -> Float64Array:
-    """Build transforms ``(N, 4, 4)`` from positions ``(N, 3)`` m and quaternions ``(N, 4)`` xyzw.
-
-    Examples
-    --------
-    >>> transform_from_pose(np.array([[1.0, 2.0, 3.0]]), np.array([[0.0, 0, 0, 1]]))[0]
-    array([[1., 0., 0., 1.],
-           [0., 1., 0., 2.],
-           [0., 0., 1., 3.],
-           [0., 0., 0., 1.]])
-    """
-    p = np.asarray(positions_xyz, dtype=np.float64)
-    out = np.zeros((*p.shape[:-1], 4, 4))
-    out[..., :3, :3] = matrix_from_quat_xyzw(quats_xyzw)
-    out[..., :3, 3] = p
-    out[..., 3, 3] = 1.0
-    return out
-
-
-def transform_inverse(transforms: Float64Array) -> Float64Array:
-    """Inverses of rigid transforms ``(N, 4, 4)``: ``[Rᵀ, -Rᵀ t; 0, 1]``.
-
-    Examples
-    --------
-    >>> h = np.sqrt(0.5)
-    >>> pose = transform_from_pose(np.array([[1.0, 2.0, 3.0]]), np.array([[0.0, 0, h, h]]))
-    >>> bool(np.allclose(transform_inverse(pose) @ pose, np.eye(4)))
-    True
-    """
-    t = np.asarray(transforms, dtype=np.float64)
-    out = np.zeros_like(t)
-    rt = np.swapaxes(t[..., :3, :3], -1, -2)
-    out[..., :3, :3] = rt
-    out[..., :3, 3] = -np.einsum("...ij,...j->...i", rt, t[..., :3, 3])
-    out[..., 3, 3] = 1.0
-    return out
 
 
 def matrix_times_rows(matrix: Float64Array, rows: Float64Array) -> Float64Array:

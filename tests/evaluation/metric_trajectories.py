@@ -35,6 +35,25 @@ def line(positions_x: Float64Array | None = None, n: int = 101) -> PoseTrajector
     )
 
 
+def transform_from_pose(positions_xyz: Float64Array, quats_xyzw: Float64Array) -> Float64Array:
+    """Transforms (N, 4, 4) of positions (N, 3) m and quaternions (N, 4) xyzw: the 4x4 road."""
+    out = np.zeros((*positions_xyz.shape[:-1], 4, 4))
+    out[..., :3, :3] = matrix_from_quat_xyzw(quats_xyzw)
+    out[..., :3, 3] = positions_xyz
+    out[..., 3, 3] = 1.0
+    return out
+
+
+def transform_inverse(transforms: Float64Array) -> Float64Array:
+    """Inverses of rigid transforms (N, 4, 4): ``[Rᵀ, -Rᵀ t; 0, 1]``."""
+    out = np.zeros_like(transforms)
+    rt = np.swapaxes(transforms[..., :3, :3], -1, -2)
+    out[..., :3, :3] = rt
+    out[..., :3, 3] = -np.einsum("...ij,...j->...i", rt, transforms[..., :3, 3])
+    out[..., 3, 3] = 1.0
+    return out
+
+
 def quats_from_rotvecs(rotvecs: Float64Array) -> Float64Array:
     """Unit quaternions x, y, z, w of rotation vectors (N, 3)."""
     angle = np.linalg.norm(rotvecs, axis=1, keepdims=True)

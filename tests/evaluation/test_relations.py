@@ -20,9 +20,15 @@ from robot_msgs.evaluation.relations import (
     check_relation,
     rpe_errors,
 )
-from robot_msgs.rotations import angle_from_matrix, transform_from_pose, transform_inverse
+from robot_msgs.rotations import angle_from_matrix
 from robot_msgs.trajectory import PoseTrajectory
-from tests.evaluation.metric_trajectories import line, quats_from_rotvecs, random_walk
+from tests.evaluation.metric_trajectories import (
+    line,
+    quats_from_rotvecs,
+    random_walk,
+    transform_from_pose,
+    transform_inverse,
+)
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array

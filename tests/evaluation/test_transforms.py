@@ -20,13 +20,13 @@ from robot_msgs.evaluation import (
     sim3_inverse,
 )
 from robot_msgs.io import read_trajectory
-from robot_msgs.rotations import (
-    matrix_from_quat_xyzw,
-    quat_xyzw_from_matrix,
+from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
+from tests.evaluation.metric_trajectories import (
+    quats_from_rotvecs,
+    random_walk,
     transform_from_pose,
 )
-from robot_msgs.trajectory import PoseTrajectory
-from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
 
 if TYPE_CHECKING:
     from pathlib import Path
