@@ -291,6 +291,25 @@ def _evaluator(
     return one
 
 
+def _one(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings | None,
+    spec: Metric,
+    names: tuple[str, str],
+) -> EvaluationResult:
+    """Return :func:`evaluate`'s result of the one metric ``spec`` (``names`` as it takes them)."""
+    (result,) = evaluate(
+        reference,
+        estimate,
+        settings,
+        metrics=[spec],
+        reference_name=names[0],
+        estimate_name=names[1],
+    )
+    return result
+
+
 def ape(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -345,15 +364,8 @@ def ape(
     >>> result.series["translation"].errors[-1].round(12)
     np.float64(0.1)
     """
-    (result,) = evaluate(
-        reference,
-        estimate,
-        settings,
-        metrics=[Ape(relation=relation)],
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-    )
-    return result
+    spec = Ape(relation=relation)
+    return _one(reference, estimate, settings, spec, (reference_name, estimate_name))
 
 
 def rpe(
@@ -409,15 +421,8 @@ def rpe(
     chosen = (pairs,) if isinstance(pairs, PairSettings) else tuple(pairs)
     for item in chosen:
         check_argument("pairs", item, PairSettings)
-    (result,) = evaluate(
-        reference,
-        estimate,
-        settings,
-        metrics=[Rpe(relation=relation, pairs=chosen)],
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-    )
-    return result
+    spec = Rpe(relation=relation, pairs=chosen)
+    return _one(reference, estimate, settings, spec, (reference_name, estimate_name))
 
 
 def kitti_drift(
@@ -456,15 +461,7 @@ def kitti_drift(
     """
     lengths = _numbers("lengths_m", lengths_m)
     spec = Drift(protocol="kitti", lengths_m=lengths, step_frames=step_frames)
-    (result,) = evaluate(
-        reference,
-        estimate,
-        settings,
-        metrics=[spec],
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-    )
-    return result
+    return _one(reference, estimate, settings, spec, (reference_name, estimate_name))
 
 
 def relative_error(
@@ -510,12 +507,4 @@ def relative_error(
         fractions=_numbers("fractions", fractions) if lengths_m is None else None,
         max_diff_ratio=max_diff_ratio,
     )
-    (result,) = evaluate(
-        reference,
-        estimate,
-        settings,
-        metrics=[spec],
-        reference_name=reference_name,
-        estimate_name=estimate_name,
-    )
-    return result
+    return _one(reference, estimate, settings, spec, (reference_name, estimate_name))
