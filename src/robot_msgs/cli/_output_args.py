@@ -21,17 +21,21 @@ from robot_msgs.limits import dpi_flag
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
+    from typing import TextIO
+
+    from robot_msgs.report.report_table import ReportTable
 
 __all__ = [
-    "add_json_file_flag",
     "add_label_flag",
     "add_output_args",
     "add_plot_flags",
     "add_save_layout_flag",
+    "add_table_flags",
     "check_plot_options",
     "check_save_layout",
     "given_outputs",
+    "say_tables",
     "trajectory_outputs_to",
 ]
 
@@ -56,11 +60,13 @@ def trajectory_outputs_to(path: str | os.PathLike[str], to: str | None) -> tuple
         raise FormatError(msg) from err
 
 
-def add_json_file_flag(group: argparse._ActionsContainer, what: str) -> None:
-    """Add ``--json [FILE]``: ``what`` as JSON to FILE, or to standard output without one.
+def add_table_flags(group: argparse._ActionsContainer, what: str, csv: str) -> None:
+    """Add ``--json [FILE]``, ``--csv FILE``, ``--latex FILE`` and ``--markdown FILE``.
 
-    The one declaration for ``res`` and ``report``, whose other outputs take files; like
-    ``ape --json``, a bare ``--json`` prints (``-`` names standard output too).
+    The one declaration for ``res`` and ``report``, whose outputs take files: ``what`` as
+    JSON, ``csv`` the help of ``--csv``, and the tables in LaTeX and Markdown
+    (:func:`say_tables` prints them). Like ``ape --json``, a bare ``--json`` prints
+    (``-`` names standard output too).
     """
     group.add_argument(
         "--json",
@@ -70,6 +76,27 @@ def add_json_file_flag(group: argparse._ActionsContainer, what: str) -> None:
         metavar="FILE",
         help=f"{what} as JSON (to standard output without FILE, or with -)",
     )
+    group.add_argument("--csv", type=Path, metavar="FILE", help=csv)
+    group.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
+    group.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
+
+
+def say_tables(
+    tables: Sequence[ReportTable], notes: Sequence[str], outputs: Mapping[str, Path]
+) -> TextIO:
+    """Print ``tables`` and each of ``notes`` folded; return the stream they went to.
+
+    Standard output, or standard error beside an output on standard output (``-``): that
+    output is then its only content.
+    """
+    from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
+    from robot_msgs.report.text import wrap  # noqa: PLC0415
+
+    said_to = sys.stderr if any(os.fspath(p) == STDOUT for p in outputs.values()) else sys.stdout
+    print("\n\n".join(render_text(t) for t in tables), file=said_to)
+    for note in notes:
+        print("\n".join(wrap(f"NOTE: {note}", subsequent_indent="  ")), file=said_to)
+    return said_to
 
 
 def given_outputs(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Path]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._flag_text import flags_in_text
-from robot_msgs.cli._output_args import add_json_file_flag, given_outputs
+from robot_msgs.cli._output_args import add_table_flags, given_outputs, say_tables
 from robot_msgs.cli._settings_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
@@ -67,10 +67,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="--html with PNG figures and no script, for e-mail and print (robot_msgs[plot])",
     )
-    add_json_file_flag(out, "the Report message")
-    out.add_argument("--csv", type=Path, metavar="FILE", help="one row per run")
-    out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
-    out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
+    add_table_flags(out, "the Report message", "one row per run")
     out.add_argument("--force", action="store_true", help="overwrite existing output files")
     add_run_settings_args(parser)
     parser.add_argument(
@@ -100,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
     """Run ``robot-msgs report``; return the exit code."""
     from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
     from robot_msgs.report.run_tables import runs_csv  # noqa: PLC0415
-    from robot_msgs.report.table_renderers import render_latex, render_markdown, render_text  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_latex, render_markdown  # noqa: PLC0415
     from robot_msgs.report.tables import report_tables  # noqa: PLC0415
-    from robot_msgs.report.text import controls_escaped, wrap  # noqa: PLC0415
+    from robot_msgs.report.text import controls_escaped  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = given_outputs(args, ("html", "json", "csv", "latex", "markdown"))
@@ -152,15 +149,8 @@ def run(args: argparse.Namespace) -> int:
         contents["html"] = render_html(result, static=args.static, words=_report_flags)
     for name, text in contents.items():
         write_atomic(outputs[name], text, force=args.force)
-    if not args.quiet:  # beside an output on standard output (-): on standard error
-        piped = any(os.fspath(p) == STDOUT for p in outputs.values())
-        said_to = sys.stderr if piped else sys.stdout
-        print("\n\n".join(render_text(t) for t in tables), file=said_to)
-        for note in report.notes:  # folded as res folds its notes, in flags as the page's
-            print(
-                "\n".join(wrap(f"NOTE: {_report_flags(note)}", subsequent_indent="  ")),
-                file=said_to,
-            )
+    if not args.quiet:  # the notes in flags, as the page's
+        said_to = say_tables(tables, [_report_flags(n) for n in report.notes], outputs)
         for name in contents:
             if os.fspath(outputs[name]) != STDOUT:
                 print(f"wrote {controls_escaped(str(outputs[name]))}", file=said_to)

@@ -13,17 +13,17 @@ output is checked before any work.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._flag_text import flags_in_text
 from robot_msgs.cli._output_args import (
-    add_json_file_flag,
     add_label_flag,
     add_plot_flags,
+    add_table_flags,
     check_plot_options,
     given_outputs,
+    say_tables,
 )
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import FormatError, UsageError
@@ -47,10 +47,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     parser.add_argument("results", nargs="+", metavar="RESULT", help="saved result files")
     out = parser.add_argument_group("outputs (none overwritten without --force)")
-    add_json_file_flag(out, "the comparison")
-    out.add_argument("--csv", type=Path, metavar="FILE", help="one row per result and signal")
-    out.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
-    out.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
+    add_table_flags(out, "the comparison", "one row per result and signal")
     out.add_argument(
         "--html",
         type=Path,
@@ -81,12 +78,8 @@ def run(args: argparse.Namespace) -> int:
         load_saved_results,
         results_csv,
     )
-    from robot_msgs.report.tables import (  # noqa: PLC0415
-        render_latex,
-        render_markdown,
-        render_text,
-    )
-    from robot_msgs.report.text import controls_escaped, wrap  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_latex, render_markdown  # noqa: PLC0415
+    from robot_msgs.report.text import controls_escaped  # noqa: PLC0415
     from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
     outputs = given_outputs(args, ("json", "csv", "latex", "markdown", "html", "plot"))
@@ -146,11 +139,7 @@ def run(args: argparse.Namespace) -> int:
             figure = results_figure(named, labels=labels)
         except FormatError as err:  # the tables still compare them, as --html's page does
             refused = f"--plot {args.plot}: nothing drawn: {err}"
-    # An output on standard output (-) is its only content: the tables go to standard error.
-    said_to = sys.stderr if any(os.fspath(p) == STDOUT for p in outputs.values()) else sys.stdout
-    print("\n\n".join(render_text(t) for t in comparison.tables), file=said_to)
-    for note in comparison.notes:
-        print("\n".join(wrap(f"NOTE: {note}", subsequent_indent="  ")), file=said_to)
+    said_to = say_tables(comparison.tables, comparison.notes, outputs)
     for name, text in contents.items():
         written = write_atomic(outputs[name], text, force=args.force)
         if os.fspath(outputs[name]) != STDOUT:
