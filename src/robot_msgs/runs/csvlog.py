@@ -22,7 +22,7 @@ from robot_msgs.io.table import non_ascii_note, shown_token
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from robot_msgs.typing import AnyArray, Float64Array
+    from robot_msgs.typing import AnyArray, BoolArray, Float64Array
 
 __all__ = ["CsvTable", "read_csv_table"]
 
@@ -58,6 +58,21 @@ class CsvTable:
             f"{self.path}:{self.line_of(row)}: column `{column}`: expected {expected}, got "
             f"{shown_token(got) if isinstance(got, str) else repr(got)}"
         )
+
+    def refuse(self, bad: BoolArray, column: str, expected: str, got: AnyArray) -> None:
+        """Raise :meth:`fail` at the first row where ``bad`` holds, showing ``got`` there.
+
+        ``bad`` and ``got`` are of shape ``(rows,)``; a text cell of ``got`` is shown
+        quoted, a number as its ``repr`` (as :meth:`fail` shows them).
+
+        Raises
+        ------
+        FormatError
+            ``bad`` holds in some row.
+        """
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise self.fail(row, column, expected, got[row].item())
 
     def floats(self, name: str) -> Float64Array:
         """Column ``name`` as float64, or an empty array when the column is absent."""
@@ -182,16 +197,14 @@ def read_csv_table(
             table.columns[name] = column
             continue
         empty = column == ""
-        if empty.any() and name in required:
-            row = int(np.flatnonzero(empty)[0])
-            raise table.fail(row, name, "a number", "")
+        if name in required:
+            table.refuse(empty, name, "a number", column)
         try:
             values = np.where(empty, "nan", column).astype(np.float64)
         except ValueError as err:
             raise _not_number(table, name, column) from err
-        if name in required and not np.isfinite(values).all():
-            row = int(np.flatnonzero(~np.isfinite(values))[0])
-            raise table.fail(row, name, "a finite number", str(column[row]))
+        if name in required:
+            table.refuse(~np.isfinite(values), name, "a finite number", column)
         table.columns[name] = values
     return table
 

@@ -182,11 +182,7 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
     if "event" in table.columns:
         events = np.char.lower(table.columns["event"])
         known = (events == "lost") | (events == "recovered")
-        if not known.all():
-            row = int(np.flatnonzero(~known)[0])
-            raise table.fail(
-                row, "event", "'lost' or 'recovered'", str(table.columns["event"][row])
-            )
+        table.refuse(~known, "event", "'lost' or 'recovered'", table.columns["event"])
         lost = events == "lost"
         order = np.arange(lost.size) % 2 == 0  # lost, recovered, lost, ...
         if (lost != order).any():
@@ -204,9 +200,7 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
     flags = np.char.lower(table.columns["valid"])
     is_valid = np.isin(flags, ["1", "true"])
     known = is_valid | np.isin(flags, ["0", "false"])
-    if not known.all():
-        row = int(np.flatnonzero(~known)[0])
-        raise table.fail(row, "valid", "1, 0, true or false", str(table.columns["valid"][row]))
+    table.refuse(~known, "valid", "1, 0, true or false", table.columns["valid"])
     if (stamps[1:] <= stamps[:-1]).any():
         row = int(np.flatnonzero(stamps[1:] <= stamps[:-1])[0]) + 1
         raise table.fail(
@@ -257,24 +251,14 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
     out: dict[str, Float64Array] = {}
     for name in ("cpu_percent", "rss_bytes", *optional):
         values = table.floats(name) if name in table.columns else np.full_like(time_s, np.nan)
-        negative = values < 0
-        if negative.any():
-            row = int(np.flatnonzero(negative)[0])
-            raise table.fail(row, name, "a value >= 0", float(values[row]))
-        infinite = np.isposinf(values)  # an inf GPU sample was left out of the peak, unsaid
-        if infinite.any():
-            row = int(np.flatnonzero(infinite)[0])
-            raise table.fail(row, name, "a finite value", float(values[row]))
+        table.refuse(values < 0, name, "a value >= 0", values)
+        # an inf GPU sample was left out of the peak, unsaid
+        table.refuse(np.isposinf(values), name, "a finite value", values)
         if name == "threads":  # 1.5 threads was taken, and the peak said as int(): 1
             whole = np.isnan(values) | (np.isfinite(values) & (values == np.round(values)))
-            if not whole.all():
-                row = int(np.flatnonzero(~whole)[0])
-                raise table.fail(row, name, "a whole number of threads", float(values[row]))
+            table.refuse(~whole, name, "a whole number of threads", values)
             # 1e19 threads ended the run as "Expected int (int64...) - at
             # `Resources.peak_threads`", naming no file or line (a hunt).
-            past = values >= 2.0**63
-            if past.any():
-                row = int(np.flatnonzero(past)[0])
-                raise table.fail(row, name, "a count of threads below 2**63", float(values[row]))
+            table.refuse(values >= 2.0**63, name, "a count of threads below 2**63", values)
         out[name] = values
     return ResourceLog(path=path, time_s=time_s, **out)
