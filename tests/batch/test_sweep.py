@@ -17,7 +17,7 @@ import pytest
 from robot_msgs.batch.results_table import read_results
 from robot_msgs.batch.store import ResultStore
 from robot_msgs.batch.sweep import OUTPUT_FILES, run_sweep
-from robot_msgs.batch.sweep_report import read_sweep_report
+from robot_msgs.batch.sweep_report import read_sweep
 from robot_msgs.batch.worker import evaluate_task
 from robot_msgs.compare import Aggregate, Ranking, Repeatability, RunReport
 from robot_msgs.errors import (
@@ -539,7 +539,7 @@ def test_a_trial_without_reference_that_stops_halfway_fails_as_in_report(tmp_pat
     rows = {row["run"]: (row["success"], row["failure"]) for row in _ape_rows(summary.table)}
     assert rows["orb/s/3"] == (False, "estimate ends early")
     made = build_report(load_runs([root])).report
-    assert read_sweep_report(out) == made
+    assert read_sweep(out).report == made
     assert {r.name: r.coverage for r in made.runs}["orb/s/3"] == pytest.approx(0.5)
     # Every record kept, and the outputs with them: the counts are still those judged again.
     written = (out / "reports.json").stat().st_mtime_ns
@@ -549,7 +549,7 @@ def test_a_trial_without_reference_that_stops_halfway_fails_as_in_report(tmp_pat
     (out / "ranking.json").unlink()  # written again from the records
     again = _sweep(root, out, fn=evaluate_task, resume=True)
     assert (again.n_reused, again.n_succeeded, again.run_failures) == (3, 2, failures)
-    assert read_sweep_report(out) == made
+    assert read_sweep(out).report == made
 
 
 def test_matched_in_space_a_trial_that_stops_halfway_fails_as_in_report(tmp_path: Path) -> None:
@@ -569,7 +569,7 @@ def test_matched_in_space_a_trial_that_stops_halfway_fails_as_in_report(tmp_path
     assert summary.run_failures == {"estimate ends early": 1}
     manifest = dataclasses.replace(load_runs([root]), settings=spatial)
     made = build_report(manifest).report
-    assert read_sweep_report(tmp_path / "out") == made
+    assert read_sweep(tmp_path / "out").report == made
     assert {r.name: r.failure for r in made.runs}["orb/s/3"] == "estimate ends early"
 
 
@@ -585,4 +585,4 @@ def test_matched_in_space_a_run_judged_on_no_span_is_said_in_the_summary(tmp_pat
     summary = _sweep(root, tmp_path / "out", fn=evaluate_task, settings=spatial)
     assert (summary.n_ok, summary.n_succeeded) == (1, 1)
     assert unmeasured_in_space_note(1) in summary.notes
-    assert unmeasured_in_space_note(1) in read_sweep_report(tmp_path / "out").notes
+    assert unmeasured_in_space_note(1) in read_sweep(tmp_path / "out").report.notes

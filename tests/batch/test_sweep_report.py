@@ -1,6 +1,6 @@
 """A sweep's folder read back as a Report: the same report, and hostile files refused.
 
-The laws: ``read_sweep_report`` of what ``bench`` wrote equals what ``build_report``
+The laws: ``read_sweep`` of what ``bench`` wrote equals what ``build_report``
 makes of the same runs; a run the sweep could not evaluate is an error, or with
 ``partial`` counted in a note; nothing
 but the package's errors escapes for any bytes in ``summary.json`` or ``reports.json``
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.batch import outputs
-from robot_msgs.batch.sweep_report import is_sweep_folder, read_sweep_report
+from robot_msgs.batch.sweep_report import is_sweep_folder, read_sweep
 from robot_msgs.cli import main
 from robot_msgs.errors import FormatError
 from robot_msgs.limits import input_limits
@@ -62,11 +62,11 @@ def _copy(sweep: Path, target: Path) -> Path:
 def test_the_stored_reports_make_the_report_that_evaluating_the_runs_makes(sweep: Path) -> None:
     assert is_sweep_folder(sweep)
     assert not is_sweep_folder(sweep / "runs")
-    read = read_sweep_report(sweep)
+    read = read_sweep(sweep).report
     made = build_report(load_runs([EXAMPLE])).report
     assert read == made
     assert read.notes == ("5 successful run(s) without accuracy are not ranked",)
-    ranked = read_sweep_report(sweep, statistic="max").ranking
+    ranked = read_sweep(sweep, statistic="max").report.ranking
     assert ranked is not None
     assert ranked.statistic == "max"
 
@@ -82,8 +82,8 @@ def test_runs_without_a_report_are_counted_from_the_summary(sweep: Path, tmp_pat
     )
     # Refused as a manifest whose runs fail to evaluate is, unless partial.
     with pytest.raises(FormatError, match=r"names them\); `partial=True` reports the others$"):
-        read_sweep_report(folder)
-    notes = read_sweep_report(folder, partial=True).notes
+        read_sweep(folder)
+    notes = read_sweep(folder, partial=True).report.notes
     assert notes[0] == said
     assert notes[1] == "evaluated by robot_msgs 0.0.1"
 
@@ -102,7 +102,7 @@ def test_a_run_count_below_the_reports_or_not_a_count_is_refused(
         match=r"summary\.json: `n_runs`: expected a count of at least the 18 run reports of "
         r"reports\.json, got ",
     ):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 def test_a_run_reported_twice_is_refused(sweep: Path, tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_run_reported_twice_is_refused(sweep: Path, tmp_path: Path) -> None:
     with pytest.raises(
         FormatError, match=r"reports\.json: entry 6 \(run .*\): the run of entry 3 again$"
     ):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 def test_a_sweep_stopped_before_its_outputs_is_refused(sweep: Path, tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_a_sweep_stopped_before_its_outputs_is_refused(sweep: Path, tmp_path: Pa
     summary = json.loads((folder / "summary.json").read_text())
     (folder / "summary.json").write_text(json.dumps(summary | {"outputs_key": None}))
     with pytest.raises(FormatError, match=r"stopped before writing its outputs .*--resume"):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 @pytest.mark.parametrize(
@@ -148,13 +148,13 @@ def test_broken_files_are_one_error_naming_the_file_and_entry(
         (folder / "summary.json").write_text(summary)
     _write_reports(folder, reports.encode())
     with pytest.raises(FormatError, match=said):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 def test_both_files_are_bounded_by_max_bytes(sweep: Path) -> None:
     size = (sweep / "reports.json").stat().st_size
     with input_limits(max_bytes=size - 1), pytest.raises(FormatError, match=r"reports\.json: is"):
-        read_sweep_report(sweep)
+        read_sweep(sweep)
 
 
 def test_mutated_files_raise_only_our_errors(sweep: Path, tmp_path: Path) -> None:
@@ -175,7 +175,7 @@ def test_mutated_files_raise_only_our_errors(sweep: Path, tmp_path: Path) -> Non
             summary = json.loads(seeds["summary.json"])
             summary["reports_sha256"] = hashlib.sha256(data).hexdigest()
             (folder / "summary.json").write_text(json.dumps(summary))
-        read_sweep_report(folder)
+        read_sweep(folder)
 
     assert fuzz(check, mutant, cases=200, seconds=BUDGET_S, at_least=30) >= 30
 
@@ -199,11 +199,11 @@ def test_a_sweep_that_stopped_before_its_outputs_is_refused_not_read_from_stale_
     assert summary["settings"]["evaluation"]["align"] == "sim3"  # the new session's
     assert (folder / "reports.json").read_bytes() == (sweep / "reports.json").read_bytes()
     with pytest.raises(FormatError, match=r"stopped before writing its outputs .*--resume"):
-        read_sweep_report(folder)
+        read_sweep(folder)
     (folder / "reports.json").unlink()  # as a first session stopped so leaves it
     assert is_sweep_folder(folder)
     with pytest.raises(FormatError, match=r"stopped before writing its outputs"):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 def test_a_reports_file_of_another_sweep_is_refused(
@@ -217,7 +217,7 @@ def test_a_reports_file_of_another_sweep_is_refused(
     folder = _copy(sweep, tmp_path / "copy")
     (folder / "reports.json").write_bytes((other / "reports.json").read_bytes())
     with pytest.raises(FormatError, match=r"reports\.json: not the file summary\.json beside"):
-        read_sweep_report(folder)
+        read_sweep(folder)
     # A folder of a release before the digest: refused by its settings and count.
     summary = json.loads((folder / "summary.json").read_text())
     del summary["reports_sha256"]
@@ -225,13 +225,13 @@ def test_a_reports_file_of_another_sweep_is_refused(
     with pytest.raises(
         FormatError, match=r"reports\.json: entry 1 .*other settings than .*summary\.json"
     ):
-        read_sweep_report(folder)
+        read_sweep(folder)
     fewer = json.loads((sweep / "reports.json").read_text())[1:]  # as a sweep of one run less
     (folder / "reports.json").write_text(json.dumps(fewer))
     with pytest.raises(
         FormatError, match=r"reports\.json: 17 run reports where .*summary\.json counts 18"
     ):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 @pytest.mark.parametrize("name", ["summary.json", "reports.json"])
@@ -243,11 +243,11 @@ def test_a_fifo_or_device_in_place_of_a_file_is_one_error_not_a_hang(
     os.mkfifo(folder / name)
     assert is_sweep_folder(folder)
     with pytest.raises(FormatError, match=rf"{name}: not a regular file"):
-        read_sweep_report(folder)
+        read_sweep(folder)
     (folder / name).unlink()
     (folder / name).symlink_to("/dev/zero")
     with pytest.raises(FormatError, match=rf"{name}: not a regular file"):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 def test_a_reports_file_of_a_later_sweep_of_the_same_runs_is_refused(
@@ -268,16 +268,16 @@ def test_a_reports_file_of_a_later_sweep_of_the_same_runs_is_refused(
     later = tmp_path / "later"
     argv = ["bench", str(runs / "runs.toml"), "--out", str(later), "--serial", "--quiet"]
     assert main(argv) == 0
-    assert read_sweep_report(later) != read_sweep_report(sweep)
+    assert read_sweep(later).report != read_sweep(sweep).report
     mixed = _copy(sweep, tmp_path / "mixed")
     (mixed / "reports.json").write_bytes((later / "reports.json").read_bytes())
     with pytest.raises(FormatError, match=r"reports\.json: not the file summary\.json beside"):
-        read_sweep_report(mixed)
+        read_sweep(mixed)
     # A folder of a release before the digest is checked by settings and count alone.
     summary = json.loads((mixed / "summary.json").read_text())
     del summary["reports_sha256"]
     (mixed / "summary.json").write_text(json.dumps(summary))
-    assert read_sweep_report(mixed) == read_sweep_report(later)
+    assert read_sweep(mixed).report == read_sweep(later).report
 
 
 def test_a_run_root_with_a_summary_of_its_own_is_reported_as_runs(
@@ -325,7 +325,7 @@ def test_a_sweep_stopped_before_its_first_summary_is_named_with_what_it_left(
         "finishes a stopped one$"
     )
     with pytest.raises(FormatError, match=said):
-        read_sweep_report(folder, partial=True)
+        read_sweep(folder, partial=True)
     capsys.readouterr()
     assert main(["report", str(folder), "--allow-partial", "--no-progress"]) == 1
     (line,) = capsys.readouterr().err.splitlines()
@@ -333,14 +333,14 @@ def test_a_sweep_stopped_before_its_first_summary_is_named_with_what_it_left(
     (folder / ".bench.lock").unlink()  # interrupted: the records alone
     assert is_sweep_folder(folder)
     with pytest.raises(FormatError, match=r"18 run records in .*\(run .* and 17 others\); `"):
-        read_sweep_report(folder)
+        read_sweep(folder)
     shutil.rmtree(folder / "runs")  # killed before any record: its lock alone
     (folder / "runs").mkdir()
     assert not is_sweep_folder(folder)
     (folder / ".bench.lock").write_text('{"pid": 4242, "host": "node7", "started": "x"}\n')
     assert is_sweep_folder(folder)
     with pytest.raises(FormatError, match=r"\): it was .*; no run record yet, its lock taken"):
-        read_sweep_report(folder)
+        read_sweep(folder)
 
 
 def test_a_sweep_judged_under_an_older_revision_says_so_once_in_every_output(
@@ -383,6 +383,6 @@ def test_a_sweep_judged_under_an_older_revision_says_so_once_in_every_output(
     assert page.read_text().count(note.replace("'", "&#x27;")) == 1
     # As the note says: --resume judges them again, by today's rules, and says nothing.
     assert main(["bench", str(run), "--out", str(out), "--serial", "--quiet", "--resume"]) == 0
-    now = read_sweep_report(out)
+    now = read_sweep(out).report
     assert not [n for n in now.notes if "revision" in n]
     assert now.runs[0].lost_frames == 20.0  # 30 - 10

@@ -35,12 +35,11 @@ from robot_msgs.io.bounded import read_input
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
-    from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import RunReport
     from robot_msgs.report.build import ReportResult
     from robot_msgs.runs.run_settings import RunSettings
 
-__all__ = ["is_sweep_folder", "read_sweep", "read_sweep_report"]
+__all__ = ["is_sweep_folder", "read_sweep"]
 
 #: The files that make a folder a finished sweep's (written last: ``summary.json``).
 SWEEP_FILES = ("summary.json", "reports.json")
@@ -51,7 +50,7 @@ def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
 
     Its ``summary.json`` beside ``reports.json`` or the records (``runs/`` of shard
     folders): a sweep stopped before its outputs is one too, for
-    :func:`read_sweep_report` to say so; so is one stopped before its first
+    :func:`read_sweep` to say so; so is one stopped before its first
     ``summary.json`` (killed or interrupted), by the lock it left or the records it
     stored. A run root with a ``summary.json`` of its own beside ``runs/<algorithm>/...``
     is not.
@@ -67,7 +66,7 @@ def is_sweep_folder(path: str | os.PathLike[str]) -> bool:
     runs = folder / "runs"
     if _there(summary):
         # A sweep stopped before its outputs leaves summary.json beside its records, and
-        # what is there in place of a file is refused by read_sweep_report, not skipped.
+        # what is there in place of a file is refused by read_sweep, not skipped.
         return _there(reports) or _record_store(runs)
     # Stopped before its first summary: walked as runs, it said "no runs found" (a review).
     if _there(folder / LOCK_NAME):
@@ -258,17 +257,6 @@ def _judged_note(revision: object) -> str:
     )
 
 
-def read_sweep_report(
-    folder: str | os.PathLike[str],
-    *,
-    statistic: str | None = None,
-    force: bool = False,
-    partial: bool = False,
-) -> Report:
-    """Return the :class:`Report` of :func:`read_sweep`."""
-    return read_sweep(folder, statistic=statistic, force=force, partial=partial).report
-
-
 def read_sweep(
     folder: str | os.PathLike[str],
     *,
@@ -294,11 +282,11 @@ def read_sweep(
     Returns
     -------
     ReportResult
-        The :class:`Report`, its runs in the sweep's order, a note saying how many runs
-        have no report; no run evaluations (a sweep keeps no trajectories); ``failed``
-        and ``not_evaluated`` the runs with no report and why, as ``summary.json`` names
-        them (those that failed to evaluate, those not evaluated; entries that are not
-        text skipped: the file is untrusted).
+        The :class:`~robot_msgs.compare.Report`, its runs in the sweep's order, a note
+        saying how many runs have no report; no run evaluations (a sweep keeps no
+        trajectories); ``failed`` and ``not_evaluated`` the runs with no report and why,
+        as ``summary.json`` names them (those that failed to evaluate, those not
+        evaluated; entries that are not text skipped: the file is untrusted).
 
     Raises
     ------
