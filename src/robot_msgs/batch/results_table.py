@@ -173,10 +173,6 @@ def _schema() -> Any:
     )
 
 
-def _columns_of(rows: Sequence[Row]) -> dict[str, list[Any]]:
-    return {c: [row[c] for row in rows] for c in COLUMNS}
-
-
 def write_rows_part(rows: Sequence[Row], path: str | Path, *, arrow: bool) -> None:
     """Write rows as one part of a table: an Arrow IPC stream, or CSV lines (no header).
 
@@ -196,7 +192,7 @@ def write_rows_part(rows: Sequence[Row], path: str | Path, *, arrow: bool) -> No
         target.write_bytes(text.getvalue().encode("utf-8"))
         return
     pa = require("pyarrow", "parquet", feature="Parquet results tables")
-    table = pa.table(_columns_of(rows), schema=_schema())
+    table = pa.table({c: [row[c] for row in rows] for c in COLUMNS}, schema=_schema())
     with pa.OSFile(str(target), "wb") as sink, pa.ipc.new_stream(sink, table.schema) as out:
         out.write_table(table)
 

@@ -33,8 +33,6 @@ from robot_msgs.msg.json import json_form
 from robot_msgs.strict_json import from_form
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
     from robot_msgs.runs.run_settings import RunSettings
     from robot_msgs.runs.spec import RunSpec
 
@@ -223,10 +221,6 @@ class RunResult:
         return from_form(cls, data if report is None else {**data, "report": report}, at=at)
 
 
-def _unique(texts: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(texts))
-
-
 def run_task(fn: RunFunction, task: Task) -> RunResult:
     """Run ``fn`` on ``task`` and turn whatever happens into a :class:`RunResult`.
 
@@ -265,7 +259,7 @@ def _finish(
     start: tuple[float, float],
     worker: str,
 ) -> RunResult:
-    notes = _unique(f"{w.category.__name__}: {w.message}" for w in caught)
+    notes = tuple(dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught))
     elapsed_s = time.perf_counter() - start[0]
     cpu_s = time.thread_time() - start[1]
     return replace(result, notes=notes, elapsed_s=elapsed_s, cpu_s=cpu_s, worker=worker)

@@ -65,13 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if spec.relation in NEES_DOF:  # a topic whose covariances are all zero, named
         needed_by = f"NEES (--relation {spec.relation})"
         for k, estimate in enumerate(estimates, start=1):
-            said = (
-                None
-                if estimate.covariance_6x6 is not None
-                else unknown_covariances_of(args, k, needed_by)
-            )
-            if said is not None:
-                raise ValidationError(said)
+            if estimate.covariance_6x6 is None:
+                said = unknown_covariances_of(args, k, needed_by)
+                if said is not None:
+                    raise ValidationError(said)
     results, warned = evaluate_each(
         args, "ape", reference, estimates, (ref_name, est_names), settings, spec, fixed
     )

@@ -262,11 +262,6 @@ def _algorithm_looks(result: ReportResult) -> dict[str, tuple[str, int]]:
     return {a: curve_look(i) for i, a in enumerate(algorithms)}
 
 
-def _algorithm_colours(result: ReportResult) -> dict[str, str]:
-    """Give each configuration its colour (:func:`_algorithm_looks`)."""
-    return {a: colour for a, (colour, _) in _algorithm_looks(result).items()}
-
-
 def _runs_of_sequence(result: ReportResult, sequence: str) -> list[RunEvaluation]:
     return [e for e in result.runs.values() if e.report.sequence == sequence]
 
@@ -480,7 +475,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     apes = {e.report.name: a for e in runs if (a := _ape(e)) is not None}
     if not apes:
         return None
-    colours, names = _algorithm_colours(result), _names(result)
+    looks, names = _algorithm_looks(result), _names(result)
     t0 = _sequence_t0(runs)
     # KITTI estimates without a times file are stamped by frame index: said as frames.
     frames = all(a.estimate.stamps_are_frames for a in apes.values())
@@ -488,10 +483,10 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     traces = []
     for i, e in enumerate(runs):
         algorithm = names[e.report.name]
-        colour = colours[algorithm]
+        colour = looks[algorithm][0]
         # Its colour's k-th run: the k-th dash, and past the dashes marks (the fifth trial
         # of one algorithm was drawn as its first, solid in its colour; a review).
-        trial = sum(colours[names[r.report.name]] == colour for r in runs[:i])
+        trial = sum(looks[names[r.report.name]][0] == colour for r in runs[:i])
         dash, mark = DASHES[trial % len(DASHES)], MARKS[trial // len(DASHES) % len(MARKS)]
         if e.report.name in apes:
             s = _series(apes[e.report.name])
