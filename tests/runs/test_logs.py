@@ -24,9 +24,11 @@ def _write(path: Path, text: str) -> Path:
 
 def test_timing_refuses_acquisition_stamps_out_of_order(tmp_path: Path) -> None:
     path = _write(tmp_path / "timing.csv", TIMING_HEADER + "0,0.1,0.11,0.12\n1,0.1,0.13,0.14\n")
-    with pytest.raises(
-        FormatError, match=r"timing.csv:3: column `acquisition_s`: expected a stamp after"
-    ):
+    said = (
+        r"timing.csv:3: column `acquisition_s`: expected a stamp after the previous row's 0\.1 "
+        r"\(strictly increasing\), got 0\.1$"
+    )
+    with pytest.raises(FormatError, match=said):
         read_timing(path)
 
 

@@ -74,6 +74,26 @@ class CsvTable:
             row = int(np.flatnonzero(bad)[0])
             raise self.fail(row, column, expected, got[row].item())
 
+    def refuse_backward(
+        self, column: str, values: Float64Array, expected: str, *, strict: bool = True
+    ) -> None:
+        """Raise :meth:`fail` at the first row not after the previous (``strict``), or before it.
+
+        ``values`` is the column, shape ``(rows,)``; ``expected`` is the message's
+        expectation with ``{}`` where the previous row's value goes (its ``repr``). The
+        rows are compared, not subtracted: ``np.diff`` of -1e308 and 1e308 overflows.
+
+        Raises
+        ------
+        FormatError
+            A row out of order.
+        """
+        backward = values[1:] <= values[:-1] if strict else values[1:] < values[:-1]
+        if backward.any():
+            row = int(np.flatnonzero(backward)[0]) + 1
+            previous = repr(float(values[row - 1]))
+            raise self.fail(row, column, expected.format(previous), float(values[row]))
+
     def floats(self, name: str) -> Float64Array:
         """Column ``name`` as float64, or an empty array when the column is absent."""
         return np.asarray(self.columns.get(name, np.empty(0)), dtype=np.float64)

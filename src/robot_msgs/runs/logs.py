@@ -106,12 +106,8 @@ def read_timing(path: Path, *, drop_cut_line: bool = False) -> TimingLog:
     acq = table.floats("acquisition_s")
     avail = table.floats("available_s")
     start = table.floats("processing_start_s") if "processing_start_s" in table.columns else None
-    # compared, not subtracted: np.diff of -1e308 and 1e308 overflowed (a RuntimeWarning)
-    backward = acq[1:] <= acq[:-1]
-    if backward.any():
-        row = int(np.flatnonzero(backward)[0]) + 1
-        expected = f"a stamp after the previous row's {float(acq[row - 1])!r} (strictly increasing)"
-        raise table.fail(row, "acquisition_s", expected, float(acq[row]))
+    expected = "a stamp after the previous row's {} (strictly increasing)"
+    table.refuse_backward("acquisition_s", acq, expected)
     if start is None:
         start = np.full_like(acq, np.nan)
     # An empty cell (NaN) is a frame whose processing start is unknown: its processing time
@@ -191,21 +187,13 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
             raise table.fail(
                 row, "event", f"{want} (events alternate, starting with lost)", str(events[row])
             )
-        if (stamps[1:] < stamps[:-1]).any():  # compared: a diff overflowed past 1e308
-            row = int(np.flatnonzero(stamps[1:] < stamps[:-1])[0]) + 1
-            raise table.fail(
-                row, "time_s", f"a time >= {float(stamps[row - 1])!r}", float(stamps[row])
-            )
+        table.refuse_backward("time_s", stamps, "a time >= {}", strict=False)
         return TrackingLog(path=path, kind="events", stamps_s=stamps, lost=lost)
     flags = np.char.lower(table.columns["valid"])
     is_valid = np.isin(flags, ["1", "true"])
     known = is_valid | np.isin(flags, ["0", "false"])
     table.refuse(~known, "valid", "1, 0, true or false", table.columns["valid"])
-    if (stamps[1:] <= stamps[:-1]).any():
-        row = int(np.flatnonzero(stamps[1:] <= stamps[:-1])[0]) + 1
-        raise table.fail(
-            row, "time_s", f"a time after {float(stamps[row - 1])!r}", float(stamps[row])
-        )
+    table.refuse_backward("time_s", stamps, "a time after {}")
     return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
 
 
@@ -238,11 +226,7 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
         drop_cut_line=drop_cut_line,
     )
     time_s = table.floats("time_s")
-    if (time_s[1:] <= time_s[:-1]).any():
-        row = int(np.flatnonzero(time_s[1:] <= time_s[:-1])[0]) + 1
-        raise table.fail(
-            row, "time_s", f"a time after {float(time_s[row - 1])!r}", float(time_s[row])
-        )
+    table.refuse_backward("time_s", time_s, "a time after {}")
     # the run's duration is last - first (resources_from_log): -1e308 to 1e308 overflowed
     # there, NumPy's RuntimeWarning from report (a bug exit under -W error; a review)
     if time_s.size > 1 and not math.isfinite(float(time_s[-1]) - float(time_s[0])):
