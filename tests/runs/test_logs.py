@@ -55,18 +55,30 @@ def test_timing_refuses_processing_before_acquisition_and_available_before_start
     path = _write(tmp_path / "t1.csv", TIMING_HEADER + "0,0.1,0.09,0.12\n")
     with pytest.raises(
         FormatError,
-        match=r"t1.csv:2: column `processing_start_s`: expected a time >= acquisition_s 0.1",
+        match=r"t1.csv:2: column `processing_start_s`: expected a time >= acquisition_s 0\.1 "
+        r"\(same clock\?\), got 0\.09$",
     ):
         read_timing(path)
     path = _write(tmp_path / "t2.csv", TIMING_HEADER + "0,0.1,0.12,0.11\n")
     with pytest.raises(
         FormatError,
-        match=r"t2.csv:2: column `available_s`: expected a time >= processing_start_s 0.12",
+        match=r"t2.csv:2: column `available_s`: expected a time >= processing_start_s 0\.12, "
+        r"got 0\.11$",
     ):
         read_timing(path)
     path = _write(tmp_path / "t3.csv", "frame,acquisition_s,available_s\n0,0.1,0.05\n")
     with pytest.raises(
-        FormatError, match=r"t3.csv:2: column `available_s`: expected a time >= acquisition_s 0.1"
+        FormatError,
+        match=r"t3.csv:2: column `available_s`: expected a time >= acquisition_s 0\.1 "
+        r"\(same clock\?\), got 0\.05$",
+    ):
+        read_timing(path)
+    # -1e308 to 1e308 is 2e308 s, past float64 (inf): its statistics warned of overflow
+    path = _write(tmp_path / "t4.csv", "frame,acquisition_s,available_s\n0,-1e308,1e308\n")
+    with pytest.raises(
+        FormatError,
+        match=r"t4.csv:2: column `available_s`: expected a latency within float64's range of "
+        r"acquisition_s -1e\+308, got 1e\+308$",
     ):
         read_timing(path)
 

@@ -59,11 +59,20 @@ class CsvTable:
             f"{shown_token(got) if isinstance(got, str) else repr(got)}"
         )
 
-    def refuse(self, bad: BoolArray, column: str, expected: str, got: AnyArray) -> None:
+    def refuse(
+        self,
+        bad: BoolArray,
+        column: str,
+        expected: str,
+        got: AnyArray,
+        beside: Float64Array | None = None,
+    ) -> None:
         """Raise :meth:`fail` at the first row where ``bad`` holds, showing ``got`` there.
 
-        ``bad`` and ``got`` are of shape ``(rows,)``; a text cell of ``got`` is shown
-        quoted, a number as its ``repr`` (as :meth:`fail` shows them).
+        ``bad``, ``got`` and ``beside`` are of shape ``(rows,)``; a text cell of ``got``
+        is shown quoted, a number as its ``repr`` (as :meth:`fail` shows them). With
+        ``beside``, its value in that row (its ``repr``) fills the ``{}`` of ``expected``:
+        the stamp the cell is compared with.
 
         Raises
         ------
@@ -72,6 +81,8 @@ class CsvTable:
         """
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
+            if beside is not None:
+                expected = expected.format(repr(float(beside[row])))
             raise self.fail(row, column, expected, got[row].item())
 
     def refuse_backward(

@@ -113,28 +113,17 @@ def read_timing(path: Path, *, drop_cut_line: bool = False) -> TimingLog:
     # An empty cell (NaN) is a frame whose processing start is unknown: its processing time
     # is left out, as a log without the column; it was refused as "got nan" (a hunt).
     unknown = np.isnan(start)
-    early = unknown & (avail < acq)
-    if early.any():
-        row = int(np.flatnonzero(early)[0])
-        expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
-        raise table.fail(row, "available_s", expected, float(avail[row]))
+    same_clock = "a time >= acquisition_s {} (same clock?)"
+    table.refuse(unknown & (avail < acq), "available_s", same_clock, avail, acq)
     if not unknown.all():
-        bad_start = ~unknown & ~(start >= acq)
-        if bad_start.any():
-            row = int(np.flatnonzero(bad_start)[0])
-            expected = f"a time >= acquisition_s {float(acq[row])!r} (same clock?)"
-            raise table.fail(row, "processing_start_s", expected, float(start[row]))
-        early = avail < start
-        if early.any():
-            row = int(np.flatnonzero(early)[0])
-            expected = f"a time >= processing_start_s {float(start[row])!r}"
-            raise table.fail(row, "available_s", expected, float(avail[row]))
+        table.refuse(~unknown & ~(start >= acq), "processing_start_s", same_clock, start, acq)
+        expected = "a time >= processing_start_s {}"
+        table.refuse(avail < start, "available_s", expected, avail, start)
     with np.errstate(over="ignore"):
         latency = avail - acq
-    if not np.isfinite(latency).all():  # its statistics printed NumPy's overflow warning
-        row = int(np.flatnonzero(~np.isfinite(latency))[0])
-        expected = f"a latency within float64's range of acquisition_s {float(acq[row])!r}"
-        raise table.fail(row, "available_s", expected, float(avail[row]))
+    # its statistics printed NumPy's overflow warning
+    expected = "a latency within float64's range of acquisition_s {}"
+    table.refuse(~np.isfinite(latency), "available_s", expected, avail, acq)
     return TimingLog(
         path=path,
         frame=table.floats("frame"),
