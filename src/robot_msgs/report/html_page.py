@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from robot_msgs.report.build import ReportResult
+    from robot_msgs.report.interactive import Figure
     from robot_msgs.report.report_table import ReportTable
     from robot_msgs.report.saved_results import ResultsComparison
 
@@ -486,17 +487,28 @@ class _Figures:
         else:
             from robot_msgs.report.interactive import plotly_figure  # noqa: PLC0415
 
-            div = f"plot{len(self.specs)}"
-            self.specs.append({"id": div, "link": link, **plotly_figure(spec)})
-            linked = f' data-link="{html.escape(link)}"' if link else ""
-            shown = (
-                f'<div class="plot" id="{div}" data-kind="{kind}"{linked} role="img" '
-                f'aria-label="{alt}"></div>'
-            )
+            shown = _plot_div(self.specs, plotly_figure(spec), kind, alt, link)
         return f"<figure>{shown}<figcaption>{alt}</figcaption></figure>\n"
 
     def scripts(self) -> str:
         return "" if self.static else _plotly_scripts(self.specs)
+
+
+def _plot_div(
+    specs: list[dict[str, object]], figure: Figure, kind: str, alt: str, link: str | None = None
+) -> str:
+    """Add ``figure`` (plotly's) to ``specs`` and return the ``<div>`` it is drawn in.
+
+    ``alt`` (escaped) names the plot to a screen reader; ``link`` ties it to the plots
+    of the same sequence (:data:`_SCRIPT` follows their hover).
+    """
+    div = f"plot{len(specs)}"
+    specs.append({"id": div, "link": link, **figure})
+    linked = f' data-link="{html.escape(link)}"' if link else ""
+    return (
+        f'<div class="plot" id="{div}" data-kind="{kind}"{linked} role="img" '
+        f'aria-label="{alt}"></div>'
+    )
 
 
 def script_json(text: str) -> str:
@@ -693,15 +705,9 @@ def render_results_html(
         parts.append(f'<div class="warn"><strong>No plots</strong>: {html.escape(str(err))}</div>')
     specs: list[dict[str, object]] = []
     for kind, caption, spec in plots:
-        div = f"plot{len(specs)}"
-        specs.append({"id": div, "link": None, **spec})
         # The caption is the figure's title, drawn above it: no <figcaption> saying it
         # again below (a review); a screen reader has it as the plot's name.
-        alt = html.escape(caption)
-        parts.append(
-            f'<figure><div class="plot" id="{div}" data-kind="{kind}" role="img" '
-            f'aria-label="{alt}"></div></figure>'
-        )
+        parts.append(f"<figure>{_plot_div(specs, spec, kind, html.escape(caption))}</figure>")
     parts.append(_plotly_scripts(specs))
     parts.append("</body></html>\n")
     return "\n".join(parts)
