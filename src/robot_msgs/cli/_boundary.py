@@ -42,7 +42,7 @@ import os
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from robot_msgs.errors import RobotMsgsError, UsageError
 from robot_msgs.report.text import controls_escaped
@@ -257,20 +257,14 @@ class _NamedStdout:
         try:
             return self._stream.write(text)
         except OSError as err:
-            named = _stdout_named(err)
-            if named is None:
-                raise
-            raise named from err
+            _raise_named(err)
 
     def flush(self) -> None:
         """Flush; an error names standard output."""
         try:
             self._stream.flush()
         except OSError as err:
-            named = _stdout_named(err)
-            if named is None:
-                raise
-            raise named from err
+            _raise_named(err)
 
     def __getattr__(self, name: str) -> object:
         if name == "_stream":  # a copy made without __init__: no stream to forward to
@@ -278,8 +272,8 @@ class _NamedStdout:
         return getattr(self._stream, name)
 
 
-def _stdout_named(err: OSError) -> OSError | None:
-    """Return ``err`` naming standard output; None where it passes as it is.
+def _raise_named(err: OSError) -> NoReturn:
+    """Raise ``err`` naming standard output, or ``err`` itself where it passes as it is.
 
     A reader gone away passes (the boundary's silent 141), and so does an error that
     names its file already. WHY: a ``run_guarded`` inside another wraps the outer one's
@@ -289,8 +283,8 @@ def _stdout_named(err: OSError) -> OSError | None:
     from robot_msgs.files import _named, _names_a_file  # noqa: PLC0415 - one wording
 
     if isinstance(err, BrokenPipeError) or _names_a_file(err):
-        return None
-    return _named(err, "standard output")
+        raise err
+    raise _named(err, "standard output") from err
 
 
 def _silence_stdout() -> None:
