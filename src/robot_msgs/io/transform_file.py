@@ -217,20 +217,14 @@ def _from_text(text: str, file: Path, where: str) -> np.ndarray:
         data: Any = parse_json(text, source=where)
         return _from_mapping(data, where) if isinstance(data, dict) else _as_matrix(data, where)
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    numeric = all(all(_is_number(v) for v in ln.replace(",", " ").split()) for ln in lines if lines)
-    if lines and numeric:
+    try:  # lines of numbers (a matrix), else YAML
         rows = [[float(v) for v in ln.replace(",", " ").split()] for ln in lines]
+    except ValueError:
+        rows = []
+    if rows:
         return _as_matrix(rows, where)
     require("yaml", "yaml", feature="YAML transform files")
     return _from_mapping(parse_yaml(text, source=where), where)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def write_transform(
