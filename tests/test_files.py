@@ -136,6 +136,17 @@ def test_write_atomic_creates_the_target_of_a_dangling_symlink_with_force(tmp_pa
     assert (tmp_path / "elsewhere.tum").read_text() == "x\n"
 
 
+def test_open_atomic_says_a_dangling_symlink_as_write_atomic_does(tmp_path: Path) -> None:
+    # One wording for both writers: open_atomic said "exists; pass `force=True` to
+    # overwrite it" of a link to nothing, where there is nothing to overwrite.
+    link = tmp_path / "out.tum"
+    link.symlink_to(tmp_path / "elsewhere.tum")
+    with pytest.raises(
+        OutputExistsError, match=r"out\.tum exists: a symbolic link to .*elsewhere\.tum, which"
+    ):
+        open_atomic(link).__enter__()
+
+
 def test_write_atomic_writes_into_a_fifo_and_leaves_it_a_fifo(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import stat
 import sys
@@ -47,7 +48,7 @@ from robot_msgs.errors import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
 if sys.platform != "win32":  # Windows has no flock: there leftovers are not swept
     import fcntl
@@ -258,8 +259,7 @@ def open_atomic(path: str | os.PathLike[str], *, force: bool = False) -> Iterato
         msg = f"{target}: is a stream: a file written in pieces needs the path of a file"
         raise OutputPathError(msg)
     if kind in ("file", "link") and not force:
-        msg = f"{target} exists; pass `force=True` to overwrite it"
-        raise OutputExistsError(msg)
+        raise OutputExistsError(_exists(target, kind, real))
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
         with _replacing(real) as fd, open(fd, "wb", closefd=False) as handle:
@@ -300,11 +300,9 @@ def _write_stdout(payload: bytes | bytearray) -> None:
         except (AttributeError, OSError, ValueError):  # a test's StringIO: no descriptor
             fd = None
         if fd is not None:
-            _write_all(fd, payload)
+            _write_all(functools.partial(os.write, fd), payload)
         elif (buffer := getattr(stream, "buffer", None)) is not None:
-            view = memoryview(payload)
-            while view:
-                view = view[buffer.write(view) :]
+            _write_all(buffer.write, payload)
             buffer.flush()
         else:  # a text stream without bytes underneath
             stream.write(payload.decode("utf-8"))
@@ -339,7 +337,7 @@ def _write_into(target: Path, payload: bytes | bytearray, *, shown: Path) -> Non
     except OSError as err:
         raise _named(err, shown) from err
     try:
-        _write_all(fd, payload)
+        _write_all(functools.partial(os.write, fd), payload)
     except OSError as err:
         raise _named(err, shown) from err
     finally:
@@ -383,17 +381,17 @@ def _open_if_read(fifo: Path) -> int | None:
         raise
 
 
-def _write_all(fd: int, payload: bytes | bytearray) -> None:
+def _write_all(write: Callable[[memoryview], int], payload: bytes | bytearray) -> None:
+    """Call ``write`` (``os.write`` to a descriptor, a binary stream's) until all is written."""
     view = memoryview(payload)
     while view:
-        written = os.write(fd, view)
-        view = view[written:]
+        view = view[write(view) :]
 
 
 def _replace(real: Path, payload: bytes | bytearray) -> None:
     """Write ``payload`` to a locked temporary beside ``real`` and rename it over ``real``."""
     with _replacing(real) as fd:
-        _write_all(fd, payload)
+        _write_all(functools.partial(os.write, fd), payload)
 
 
 @contextlib.contextmanager
