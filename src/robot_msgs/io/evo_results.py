@@ -385,69 +385,38 @@ def read_evo_result(path: str | os.PathLike[str]) -> EvaluationResult:
         except ValidationError as err:
             msg = f"{source}: alignment_transformation_sim3 is not a similarity: {err}"
             raise FormatError(msg) from err
+    note = (
+        f"read from evo's result zip {Path(path).name}: statistics as evo computed them; "
+        f"evo's title: {' '.join(str(info.get('title', '')).split())}"
+    )
     try:
-        return _result(
-            path,
-            info,
-            settings,
-            metric,
-            relation,
-            unit,
-            stats,
-            errors,
-            stamps,
-            alignment,
-            frames=frames,
+        series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
+        comparison = Comparison(
+            metric=metric,
+            signals=(
+                Signal(
+                    name=relation,
+                    quantity=relation,
+                    unit=unit,
+                    stats=stats,
+                    series=series,
+                    delta=settings.get("delta"),  # type: ignore[arg-type]  # a float when present
+                    delta_unit=settings.get("delta_unit"),  # type: ignore[arg-type]
+                ),
+            ),
+            parameters=settings,
+            estimate=str(info.get("est_name", "")),
+            reference=str(info.get("ref_name", "")),
+            counts={"errors": int(errors.size)},
+            notes=(note,),
+        )
+        empty = _empty(PoseTrajectory)
+        return EvaluationResult(
+            comparison=comparison,
+            reference=empty,
+            compared_estimate=empty.replace(stamps_are_frames=frames),  # says what the stamps are
+            alignment=alignment,
         )
     except ValidationError as err:  # arrays that do not fit each other (no error_array...)
         msg = f"{source}: {err}"
         raise FormatError(msg) from err
-
-
-def _result(
-    path: str | os.PathLike[str],
-    info: dict[str, Any],
-    settings: dict[str, Value],
-    metric: str,
-    relation: str,
-    unit: str,
-    stats: Any,
-    errors: np.ndarray[Any, Any],
-    stamps: np.ndarray[Any, Any],
-    alignment: Alignment,
-    *,
-    frames: bool,
-) -> EvaluationResult:
-    """Build the result of an evo zip from its parts (their agreement checked here)."""
-    series = ErrorSeries(stamps_s=np.asarray(stamps, dtype=np.float64).ravel(), errors=errors)
-    comparison = Comparison(
-        metric=metric,
-        signals=(
-            Signal(
-                name=relation,
-                quantity=relation,
-                unit=unit,
-                stats=stats,
-                series=series,
-                delta=settings.get("delta"),  # type: ignore[arg-type]  # a float when present
-                delta_unit=settings.get("delta_unit"),  # type: ignore[arg-type]
-            ),
-        ),
-        parameters=settings,
-        estimate=str(info.get("est_name", "")),
-        reference=str(info.get("ref_name", "")),
-        counts={"errors": int(errors.size)},
-        notes=(
-            (
-                f"read from evo's result zip {Path(path).name}: statistics as evo computed them; "
-                f"evo's title: {' '.join(str(info.get('title', '')).split())}"
-            ),
-        ),
-    )
-    empty = _empty(PoseTrajectory)
-    return EvaluationResult(
-        comparison=comparison,
-        reference=empty,
-        compared_estimate=empty.replace(stamps_are_frames=frames),  # says what the stamps are
-        alignment=alignment,
-    )
