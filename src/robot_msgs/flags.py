@@ -84,13 +84,18 @@ def flags_of(cls: type) -> dict[str, tuple[Flag, Any]]:
     """
     out: dict[str, tuple[Flag, Any]] = {}
     for name, hint in typing.get_type_hints(cls, include_extras=True).items():
-        annotation = hint
-        if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-            options = [a for a in typing.get_args(annotation) if a is not type(None)]
-            annotation = options[0] if len(options) == 1 else annotation
+        annotation = _not_none(hint)
         if typing.get_origin(annotation) is not typing.Annotated:
             continue
         flag = next((m for m in annotation.__metadata__ if isinstance(m, Flag)), None)
         if flag is not None:
             out[name] = (flag, annotation)
     return out
+
+
+def _not_none(kind: Any) -> Any:
+    """``X`` of ``X | None``; any other annotation as it is."""
+    args = [a for a in typing.get_args(kind) if a is not type(None)]
+    if typing.get_origin(kind) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return kind

@@ -22,12 +22,12 @@ import json
 import math
 import re
 import sys
-import types
 import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.flags import _not_none
 
 __all__ = ["dumps", "from_form", "json_safe"]
 
@@ -192,14 +192,6 @@ def _choices(cls: type, path: str) -> tuple[Any, ...]:
     except (KeyError, IndexError, NameError, TypeError):
         return ()
     return typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else ()
-
-
-def _not_none(kind: Any) -> Any:
-    """``X`` of ``X | None``."""
-    args = [a for a in typing.get_args(kind) if a is not type(None)]
-    if typing.get_origin(kind) in (typing.Union, types.UnionType) and len(args) == 1:
-        return args[0]
-    return kind
 
 
 def _refuse_keys_written_alike(data: dict[Any, Any]) -> None:
