@@ -547,7 +547,6 @@ def _json_fault(file: Path, data: bytes, err: ValidationError) -> FormatError:
     return _not_a_result(file, tree) or FormatError(f"{file}: {err}")
 
 
-#: JSON's names of what a parsed document is (Python's said "a JSON NoneType", "a JSON str").
 def _not_a_result(file: Path, tree: object) -> FormatError | None:
     """Return the error for a JSON document that is not a saved result (``None`` for one)."""
     named = tree.get("_type") if isinstance(tree, dict) else None
