@@ -667,6 +667,32 @@ def test_traj_pairing_flags_keep_the_matched_poses_as_evo_traj_sync_does(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["synced2.tum", "synced4.tum"]
 
 
+#: evo_traj 1.38.1 `tum freiburg1_xyz-rgbdslam.txt --ref freiburg1_xyz-groundtruth.txt -a
+#: --n_to_align 100 --save_as_tum`: its first and last saved poses, t x y z.
+_EVO_TRAJ_N_TO_ALIGN_100 = (
+    (1.305031102160407066e09, 1.353016331488565926, 6.222840882123860107e-01, 1.664862850612456313),
+    (1.305031128722975969e09, 1.264949685207895858, 5.849785006239478502e-01, 1.452386053106101027),
+)
+
+
+def test_traj_n_align_fits_on_the_first_poses_as_evo_traj_n_to_align(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo_traj's `--ref REF -a --n_to_align 100` was answered `ape --n-align 100`, and traj
+    refused --n-align, though it aligns to REF; it now fits on REF's first 100 matched
+    poses, and the saved estimate is evo_traj's (its 785 synced poses, to 1e-9 m)."""
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    out = tmp_path / "aligned.tum"
+    flags = ["--align", "se3", "--n-align", "100", "--sync", "nearest", "--save", str(out)]
+    assert main(["traj", est, "--ref", gt, *flags]) == 0
+    assert "se3 alignment fitted on 100 poses" in " ".join(capsys.readouterr().out.split())
+    saved = read_tum(out)
+    assert len(saved) == 785
+    for row, (t, *xyz) in zip((0, -1), _EVO_TRAJ_N_TO_ALIGN_100, strict=True):
+        assert saved.stamps_s[row] == pytest.approx(t, abs=1e-6)
+        assert saved.positions_xyz[row] == pytest.approx(xyz, abs=1e-9)
+
+
 def test_traj_sync_says_a_file_resampled_at_the_reference_stamps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -203,8 +203,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         parser,
         [EvaluationSettings()],
         only=(
-            "align", "sync", "max_diff_s", "max_gap_s", "spatial_pairs", "max_distance_m",
-            "transform_left",
+            "align", "n_align", "sync", "max_diff_s", "max_gap_s", "spatial_pairs",
+            "max_distance_m", "transform_left",
             "invert_transform_left", "transform_right", "transform_right_auto",
             "invert_transform_right",
         ),  # transform_right_auto: --transform-right auto, which --ref takes, helped too
