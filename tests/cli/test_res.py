@@ -605,3 +605,29 @@ def test_res_plot_help_says_drift_results_box_their_rotation(
         main(["res", "--help"])
     said = " ".join(capsys.readouterr().out.split())
     assert "histogram (drift results: their rotation boxed too)" in said
+
+
+@pytest.mark.parametrize(
+    "names", [["fr1_xyz_ape_se3.zip"], ["fr1_xyz_ape_se3.zip", "fr1_xyz_ape_sim3_angle_deg.zip"]]
+)
+def test_evos_zips_alone_say_the_settings_their_titles_do_not_are_unknown(
+    names: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`res A.zip B.zip` of evo's zips alone said "Every setting they share is at its
+    default." (or listed --align under "Settings at their defaults are not listed."), of
+    zips whose info.json holds only a title: one made with `evo_ape --t_max_diff 0.02
+    --t_offset 0.05` was said to be at --max-diff 0.01 and no offset. Beside ours, the
+    settings evo's zip lacks are named as not compared; alone, none was."""
+    assert main(["res", *(str(ZIPS / name) for name in names)]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    default = "Every setting they share is at its default." if len(names) > 1 else "--align se3"
+    assert default in said
+    unknown = "evo's zips record only what their titles say: their other settings (--sync, "
+    assert f"{unknown}--max-diff, --offset, ...) are not known." in said.split(default, 1)[1]
+    # Ours beside evo's names the settings the zip lacks, as before, and not this note.
+    ours = _save(tmp_path, "ours.json", "--align", "se3")
+    capsys.readouterr()
+    assert main(["res", str(ours), str(ZIPS / names[0])]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "not known" not in said
+    assert "are not recorded in" in said

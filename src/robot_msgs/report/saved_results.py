@@ -303,8 +303,15 @@ class ResultsComparison:
             for k, v in self.shared.items()
             if v is not None and v is not False and not (k in defaults and v == defaults[k])
         )
+        # Of evo's zips alone, the settings no title says are recorded nowhere, so none is
+        # noted above: "Every setting they share is at its default" then spoke of their
+        # association too, which a zip of `evo_ape --t_max_diff 0.02 --t_offset 0.05` has not.
+        unknown: tuple[str, ...] = ()
+        if all(r.comparison.settings is None for _, r in self.named):
+            titled = "evo's zips record only what their titles say: their other settings"
+            unknown = (f"{titled} (--sync, --max-diff, --offset, ...) are not known.",)
         if shared:
-            default = ("Settings at their defaults are not listed.",)
+            default = ("Settings at their defaults are not listed.", *unknown)
             tables.append(
                 ReportTable("Shared settings", ("flag", "value"), shared, (False, False), default)
             )
@@ -312,7 +319,7 @@ class ResultsComparison:
             first = tables[0]
             said = "Every setting they share is at its default."
             tables[0] = ReportTable(first.title, first.headers, first.rows, first.numeric,
-                                    (*first.notes, said))  # fmt: skip
+                                    (*first.notes, said, *unknown))  # fmt: skip
         if self.ranking is not None:
             by_name = dict(self.named)
             ranked = []
