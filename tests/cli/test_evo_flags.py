@@ -448,6 +448,12 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
         (["--project_to_plane", "yz"], "--project-to-plane yz"),
         (["--project_to_plane"], "--project-to-plane PLANE"),
         (["--project_to_plane", "xyz"], "--project-to-plane PLANE"),  # a view, no plane
+        # evo's one-letter flags with the value joined, as argparse takes them: evo_rpe
+        # 1.38.1 `-rangle_deg -d10 -uf` gives -r angle_deg -d 10 -u f's rmse 0.701571
+        # deg; they were "unrecognized arguments"
+        (["-rangle_deg", "-d10", "-uf"], "--relation angle_deg --delta 10 --delta-unit f"),
+        (["-ud"], "--delta-unit deg"),
+        (["-t0.2"], "--delta-tol 0.2"),
     ],
 )
 def test_an_answer_carries_the_value_typed_after_evos_flag(

@@ -423,6 +423,10 @@ def _homes_once(answers: Iterable[str]) -> list[str]:
 #: ``-vsa``, ``-vap``); :data:`EVO_FLAGS` spells a few clusters, the others were
 #: "unrecognized arguments".
 _EVO_LETTERS = frozenset("vasp")
+#: evo's one-letter flags that take a value, which argparse takes joined to it too
+#: (``-rfull``, ``-d10``, ``-uf``, ``-t0.2``: evo_rpe runs them); they were "unrecognized
+#: arguments".
+_EVO_VALUED = frozenset("rdut")
 
 
 def evo_spelled(
@@ -440,6 +444,8 @@ def evo_spelled(
     --------
     >>> evo_spelled(["R", "-av", "--plot-mode=xz", "--t-max-diff", "0.1", "-va"])
     ['R', '-a', '-v', '--plot_mode=xz', '--t_max_diff', '0.1', '-va']
+    >>> evo_spelled(["-rangle_deg", "-d10"])
+    ['-r', 'angle_deg', '-d', '10']
     >>> evo_spelled(["--t-start", "5"], {"ape": ["--t-start"]}.get)
     ['--t-start', '5']
     """
@@ -470,6 +476,8 @@ def _spelled_from(
             out.append((word, word))
         elif len(word) > 2 and word[1] != "-" and set(word[1:]) <= _EVO_LETTERS:
             out += [(f"-{letter}", word) for letter in word[1:]]
+        elif len(word) > 2 and word[1] in _EVO_VALUED and word[2] != "=":
+            out += [(word[:2], word), (word[2:], word)]  # the flag, then its value
         elif flag.startswith("--") and under in known and not _ours(flag, offered):
             out.append((under + eq + value, word))
         else:
