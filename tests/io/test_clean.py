@@ -145,7 +145,7 @@ def test_repeated_stamps_of_distinct_nanoseconds_are_said_so() -> None:
     said = (
         "bag /odom: 1 row(s) repeat an earlier stamp (message 2), 1 of them only in float64 "
         "seconds (another header nanosecond, closer than float64's 238 ns step at "
-        "1700000001.0 s): kept the first row of each stamp"
+        "1700000001.0 s): kept the first row of each stamp (evo keeps every row)"
     )
     assert warned == [said]
     assert traj.stamps_ns is not None
@@ -163,7 +163,7 @@ def test_repeated_stamps_say_the_float64_step_of_the_row_whose_nanoseconds_diffe
     said = (
         "bag /odom: 2 row(s) repeat an earlier stamp (message 2, message 4), 1 of them only "
         "in float64 seconds (another header nanosecond, closer than float64's 238 ns step "
-        "at 1073741825.0 s): kept the first row of each stamp"
+        "at 1073741825.0 s): kept the first row of each stamp (evo keeps every row)"
     )
     assert warned == [said]
 
@@ -373,7 +373,10 @@ def test_problems_are_fixed_in_the_stated_order(tmp_path: Path) -> None:
         "1 row(s) with NaN or infinite values dropped (line 3)",
         "1 of 3 quaternion(s) not unit: normalised (max norm deviation 0.0002 at line 4)",
         "stamps not in increasing order (1 place, first at line 4): sorted by stamp",
-        "1 row(s) repeat an earlier stamp (line 5): kept the first row of each stamp",
+        (
+            "1 row(s) repeat an earlier stamp (line 5): kept the first row of each stamp "
+            "(evo keeps every row)"
+        ),
     ]
     assert traj.stamps_s.tolist() == [1.0, 3.0]
     assert traj.positions_xyz[:, 0].tolist() == [1.0, 3.0]
