@@ -693,6 +693,20 @@ def test_traj_n_align_fits_on_the_first_poses_as_evo_traj_n_to_align(
         assert saved.positions_xyz[row] == pytest.approx(xyz, abs=1e-9)
 
 
+def test_traj_align_without_sync_says_evo_traj_keeps_only_the_matched_poses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """evo_traj's -a syncs as well (evo 1.38.1 `tum rgbdslam.txt --ref groundtruth.txt -a
+    --save_as_tum` writes 785 poses); its answer here, `--align se3`, keeps and saves all
+    788 and said nothing of it."""
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    said = "  all 788 poses kept; evo_traj -a keeps the 785 matched (here: --sync nearest)\n"
+    assert main(["traj", est, "--ref", gt, "--align", "se3"]) == 0
+    assert capsys.readouterr().out.endswith(said)
+    assert main(["traj", est, "--ref", gt, "--align", "se3", "--sync", "nearest"]) == 0
+    assert "evo_traj -a" not in capsys.readouterr().out
+
+
 def test_traj_sync_says_a_file_resampled_at_the_reference_stamps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -663,6 +663,15 @@ def _against_reference(
             by_key[path]["alignment"] = result.alignment.to_dict()
             if not args.json:
                 _say(f"{path} aligned to {ref}: {result.alignment.describe()}", out)
+            # evo_traj's -a syncs too: its --save_as_tum wrote 785 of rgbdslam's 788 poses
+            # where `--align se3`, our answer to -a, saved all 788 without a word.
+            matched = len(result.estimate)
+            if not synced and matched < len(traj) and not args.json:
+                _say(
+                    f"  all {len(traj)} poses kept; evo_traj -a keeps the {matched} matched "
+                    "(here: --sync nearest)",
+                    out,
+                )
     return aligned
 
 
