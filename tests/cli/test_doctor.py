@@ -15,6 +15,7 @@ from robot_msgs.io.examples import resolve_path
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 GT = "example:fr1_xyz/groundtruth.tum"
@@ -453,3 +454,90 @@ def test_confidence_is_not_a_flag_of_the_doctor(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit, match=r"^0$"):
         main(["doctor", "--help"])
     assert "--confidence" not in capsys.readouterr().out
+
+
+def _rewritten(tmp_path: Path, name: str, row: Callable[[list[str]], list[str]]) -> str:
+    """Write the example estimate's rows rewritten as text (no reader, no writer)."""
+    text = resolve_path(EST).read_text().splitlines()
+    rows = [line if line.startswith("#") else " ".join(row(line.split())) for line in text]
+    path = tmp_path / name
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def _milliseconds(stamp: str) -> str:
+    """``1305031102.160407`` written as ``1305031102160.407``: the point moved, digits kept."""
+    whole, fraction = stamp.split(".")
+    fraction = fraction.ljust(3, "0")
+    return f"{whole}{fraction[:3]}.{fraction[3:] or '0'}"
+
+
+def _fixed_by_its_line(
+    bad: str, kind: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[list[str], str]:
+    """Run the doctor on ``bad``, return the fix flags its ``kind`` line ends with, and the line."""
+    assert main(["doctor", GT, bad]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if f" {kind}: " in x)
+    assert line.endswith("]"), line
+    return line.rsplit("[fix: ", 1)[1][:-1].split(), line
+
+
+@pytest.mark.parametrize(
+    ("name", "row", "kind"),
+    [
+        # TUM's qx qy qz qw written qw qx qy qz
+        ("w_first.tum", lambda f: [*f[:4], f[7], *f[4:7]], "quaternion_order"),
+        ("ms.tum", lambda f: [_milliseconds(f[0]), *f[1:]], "stamp_units"),
+    ],
+)
+def test_a_file_written_in_another_layout_is_told_a_fix_that_gives_the_files_numbers(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    row: Callable[[list[str]], list[str]],
+    kind: str,
+) -> None:
+    """The fix printed, pasted, gives the APE of the file as published, every digit.
+
+    WHY: the doctor said "check the files' column order" and "write them in seconds
+    (divide by 1e3)", with no setting to read them so; the user had to rewrite the file.
+    The reference figures are the untouched example file's (an angle APE: a translation
+    APE does not read quaternions).
+    """
+    bad = _rewritten(tmp_path, name, row)
+    flags, line = _fixed_by_its_line(bad, kind, capsys)
+    assert flags[0] in ("--w-first", "--stamp-divisors"), line
+    ape = ["ape", GT, "--relation", "angle_deg", "--json"]
+    assert main([*ape, EST]) == 0
+    published = json.loads(capsys.readouterr().out)["signals"]
+    assert main([*ape, bad]) in (0, 1)
+    broken = capsys.readouterr().out
+    assert not broken or json.loads(broken)["signals"] != published  # the fault shows
+    assert main([*ape, bad, *flags]) == 0
+    fixed = json.loads(capsys.readouterr().out)["signals"]
+    # Stamps of 1.3e9 s are 2.4e-7 s apart in float64: 1305031102160.407 / 1000 is one
+    # of them from 1305031102.160407, which moves only the integrals over time, by 1e-8.
+    timed = ("iae", "ise", "itae")
+    for got, want in zip(fixed, published, strict=True):
+        assert {k: v for k, v in got["stats"].items() if k not in timed} == {
+            k: v for k, v in want["stats"].items() if k not in timed
+        }
+        assert [got["stats"][k] for k in timed] == pytest.approx(
+            [want["stats"][k] for k in timed], rel=1e-7
+        )
+    assert main(["doctor", GT, bad, *flags]) == 0
+    assert f" {kind}: " not in capsys.readouterr().out
+
+
+def test_w_first_on_rotation_blocks_is_one_error_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A KITTI file has no quaternion columns to reorder: refused, the flag named."""
+    kitti = tmp_path / "est.kitti"
+    write_trajectory(kitti, read_trajectory(resolve_path(EST)), "kitti")
+    for command in ("doctor", "ape"):
+        assert main([command, str(kitti), str(kitti), "--w-first", "estimate"]) == 2
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "ERROR: --w-first estimate: the estimate's orientations were read from rotation "
+            "blocks, not quaternion columns: nothing to reorder"
+        )

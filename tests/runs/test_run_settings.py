@@ -146,8 +146,8 @@ def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> N
         "confidence, coverage_gap_s, end_tolerance_s, evaluate, invert_transform_left, "
         "invert_transform_right, kitti_rotations, max_diff_s, max_distance_m, max_gap_s, "
         "min_coverage, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, "
-        "repeated_stamps, spatial_pairs, statistic, sync, t_end_s, t_start_s, "
-        "transform_left, transform_right, transform_right_auto"
+        "repeated_stamps, spatial_pairs, stamp_divisors, statistic, sync, t_end_s, t_start_s, "
+        "transform_left, transform_right, transform_right_auto, w_first"
     )
 
 

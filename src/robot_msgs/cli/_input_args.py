@@ -300,17 +300,22 @@ def _names(text: str, path: str) -> bool:
 
 
 def _read(args: argparse.Namespace, inputs: list[InputFile]) -> list[PoseTrajectory]:
-    """Read ``inputs`` (:func:`robot_msgs.io.read_inputs`) with the reading flags."""
+    """Read ``inputs`` (:func:`robot_msgs.io.read_inputs`) with the reading flags.
+
+    Each side as its file was written (:meth:`~robot_msgs.evaluation.ReadSettings.as_written`).
+    """
     from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
-    return read_inputs(
+    rules = reading_rules(args)
+    read = read_inputs(
         inputs,
         strict=args.strict,
         repeated_stamps=_repeated_stamps(args),
         geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
         crs=args.crs,
-        kitti_rotations=reading_rules(args).kitti_rotations,
+        kitti_rotations=rules.kitti_rotations,
     )
+    return [rules.as_written(t, "estimate" if k else "reference") for k, t in enumerate(read)]
 
 
 def reading_rules(args: argparse.Namespace) -> ReadSettings:

@@ -525,5 +525,30 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             ),
             "default": "nearest",
         },
+        {
+            "field": "w_first",
+            "name": "--w-first",
+            "metavar": "SIDE",
+            "group": "reading rules",
+            "kind": "choice",
+            "choices": ("reference", "estimate", "both"),
+            "description": (
+                "the side whose file writes its quaternions qw qx qy qz where its format has qx qy "
+                "qz qw (a TUM file written w first): read as written"
+            ),
+        },
+        {
+            "field": "stamp_divisors",
+            "name": "--stamp-divisors",
+            "metavar": ("REF", "EST"),
+            "group": "reading rules",
+            "kind": "floats",
+            "length": 2,
+            "description": (
+                "divide the reference's and the estimate's stamps by these (1000: stamps written "
+                "in milliseconds)"
+            ),
+            "default": (1.0, 1.0),
+        },
     ),
 }

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
 
-__all__ = ["quaternion_order_check"]
+__all__ = ["quaternion_order_check", "quaternion_order_mix_up"]
 
 _MIN_TURN_DEG = 5.0
 _SUSPECT_RATIO = 0.3
@@ -84,6 +84,19 @@ def quaternion_order_check(
 ) -> str:
     """Say whether the orientations look like a quaternion-order mix-up; ``""`` if not.
 
+    :func:`quaternion_order_mix_up`'s words.
+    """
+    return quaternion_order_mix_up(reference, raw_estimate, columns=columns)[0]
+
+
+def quaternion_order_mix_up(
+    reference: PoseTrajectory,
+    raw_estimate: PoseTrajectory,
+    *,
+    columns: tuple[bool, bool] = (True, True),
+) -> tuple[str, str]:
+    """Say whether the orientations look like a quaternion-order mix-up, and its fix.
+
     Parameters
     ----------
     reference, raw_estimate : PoseTrajectory
@@ -105,9 +118,15 @@ def quaternion_order_check(
 
     Returns
     -------
-    str
+    text : str
         A warning with the median relative-rotation error as read and with the other
         order, or ``""`` (also when no pair of poses turns by more than 5 deg).
+    w_first : str
+        The side read from columns whose quaternions, read w first, undo the mix-up
+        (:attr:`~robot_msgs.evaluation.ReadSettings.w_first`): the side named, or, where
+        the figures cannot tell which side, the estimate when its file written w first explains
+        them, else the reference; ``""`` when none does (a side in columns written w last
+        where its format has w first, as an EuRoC file written in TUM's order).
 
     Examples
     --------
@@ -118,9 +137,12 @@ def quaternion_order_check(
     ...               np.cos(roll / 2) * np.sin(yaw / 2), np.cos(roll / 2) * np.cos(yaw / 2)], 1)
     >>> ref = PoseTrajectory(stamps_s=t, positions_xyz=np.zeros((50, 3)), orientations_quat_xyzw=q)
     >>> w_first = ref.replace(orientations_quat_xyzw=q[:, [3, 0, 1, 2]])  # w x y z
-    >>> quaternion_order_check(ref, ref)
-    ''
-    >>> print(quaternion_order_check(ref, w_first))  # doctest: +ELLIPSIS
+    >>> quaternion_order_mix_up(ref, ref)
+    ('', '')
+    >>> text, fix = quaternion_order_mix_up(ref, w_first)
+    >>> fix
+    'estimate'
+    >>> print(text)  # doctest: +ELLIPSIS
     the orientations look like a quaternion-order mix-up: the rotations between poses \
 disagree with the reference's by ... deg (median; a median ... times the turn between the \
 poses compared) as read, 0 deg if \
@@ -131,14 +153,14 @@ reference's were x y z w (w last)); check the files' column order ...
     given = [c and not t.orientations_from_matrices for c, t in zip(columns, read, strict=True)]
     sides = {s for s, c in zip(("reference", "estimate"), given, strict=True) if c}
     if not sides:
-        return ""
+        return "", ""
     n = len(reference)
     step = max(1, n // _MAX_ROWS)  # evenly spread rows, views without copies
     q_ref = reference.orientations_quat_xyzw[::step]
     q_raw = raw_estimate.orientations_quat_xyzw[::step]
     as_read = _figures(q_ref, q_raw)
     if as_read is None or not as_read[0] > _SUSPECT_RATIO:
-        return ""
+        return "", ""
     # WHY the reference too, when reordering the estimate fixes nothing: reordering is no
     # rotation, so an estimate in its own world frame, reordered, keeps a world frame
     # that does not cancel; a w-first reference against it was never said (fr2_desk: 0.96
@@ -159,7 +181,7 @@ reference's were x y z w (w last)); check the files' column order ...
             fixed = (best, rolled)
             break
     if fixed is None:
-        return ""
+        return "", ""
     (_, angle, shift, layout, other), rolled = fixed
     side = _which_side(q_ref[0], q_raw[0], shift)
     cue = " (its first pose is then the identity)" if side in sides else ""
@@ -172,13 +194,18 @@ reference's were x y z w (w last)); check the files' column order ...
     else:
         which = f"the estimate's quaternions were {layout} (or the reference's were {other})"
     files = f"the {side} file's" if side else "the files'"
-    return (
+    # WHY: the words alone sent the user to rewrite the file; -1 undoes an estimate
+    # written w first, +1 (the reference rolled back) a reference written so.
+    read_w_first = "estimate" if shift == -1 else "reference"
+    fix = read_w_first if side in ("", read_w_first) and read_w_first in sides else ""
+    text = (
         f"the orientations look like a quaternion-order mix-up: the rotations between "
         f"poses disagree with the reference's by {as_read[1]:.3g} deg (median; a median "
         f"{as_read[0]:.2g} times the turn between the poses compared) as read, {angle:.3g} deg "
         f"if {which}; check {files} column order (TUM: "
         "qx qy qz qw, EuRoC: qw qx qy qz)"
     )
+    return text, fix
 
 
 def _figures(q_ref: Float64Array, q_est: Float64Array) -> tuple[float, float] | None:

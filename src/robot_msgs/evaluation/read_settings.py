@@ -19,6 +19,16 @@ translation's rms (``tests/data/kitti_rows_as_given.txt``). KITTI drift follows 
 rule; the devkit itself inverts the 4x4 matrices (``inverse(pose)``), so on raw files
 neither rule is the devkit's to the last digits (~1e-7 relative on the mean).
 
+Files written in another layout than their format's are read as written: a side whose
+quaternions are written ``qw qx qy qz`` where the format has ``qx qy qz qw`` (a TUM file
+written w first, which reads without complaint: every quaternion is a unit quaternion
+either way) is reordered, and a side's stamps are divided by its stamp divisor (``1000``:
+stamps written in milliseconds), after the readers' rules (:meth:`ReadSettings.as_written`).
+The doctor names both faults with these settings as their fix (its ``quaternion_order``
+and ``stamp_units`` findings). On ``freiburg1_xyz`` rgbdslam written w first, or with its
+stamps in milliseconds, against its ground truth, the fixed reading gives the file's own
+angle APE (``tests/cli/test_doctor.py``).
+
 Examples
 --------
 >>> ReadSettings().rule_for("tum"), ReadSettings().rule_for("evo")
@@ -29,16 +39,23 @@ Examples
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from msgspec import Meta
 
+from robot_msgs.errors import ValidationError
 from robot_msgs.flags import Flag
 from robot_msgs.msg import Msg, message
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["ReadSettings"]
 
 _READING = "reading rules"
+
+#: The largest stamp divisor: nanoseconds.
+MAX_STAMP_DIVISOR = 1e9
 
 
 @message("evaluation/ReadSettings")
@@ -65,6 +82,69 @@ class ReadSettings(Msg):
         ),
         Flag("--kitti-rotations", group=_READING),
     ] = "nearest"
+    w_first: (
+        Annotated[
+            Literal["reference", "estimate", "both"],
+            Meta(
+                description="the side whose file writes its quaternions qw qx qy qz where "
+                "its format has qx qy qz qw (a TUM file written w first): read as written"
+            ),
+            Flag("--w-first", "SIDE", group=_READING),
+        ]
+        | None
+    ) = None
+    stamp_divisors: Annotated[
+        tuple[Annotated[float, Meta(gt=0.0, le=MAX_STAMP_DIVISOR)], ...],
+        Meta(
+            min_length=2,
+            max_length=2,
+            description="divide the reference's and the estimate's stamps by these "
+            "(1000: stamps written in milliseconds)",
+        ),
+        Flag("--stamp-divisors", ("REF", "EST"), group=_READING),
+    ] = (1.0, 1.0)
+
+    def as_written(
+        self, trajectory: PoseTrajectory, side: Literal["reference", "estimate"]
+    ) -> PoseTrajectory:
+        """Return ``trajectory``, read as ``side``'s file, as its file was written.
+
+        Its quaternions reordered from ``w x y z`` read as ``x y z w`` where ``w_first``
+        names the side, its stamps divided by the side's ``stamp_divisors``; the same
+        trajectory where neither applies.
+
+        Raises
+        ------
+        ValidationError
+            ``w_first`` names a side whose orientations were read from rotation blocks
+            (KITTI): there is no quaternion column to reorder.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from robot_msgs.trajectory import PoseTrajectory
+        >>> read = PoseTrajectory(stamps_s=[1500.0], positions_xyz=[[0.0, 0.0, 0.0]],
+        ...                       orientations_quat_xyzw=[[0.6, 0.0, 0.8, 0.0]])  # w x y z
+        >>> fixed = ReadSettings(w_first="estimate", stamp_divisors=(1.0, 1e3)).as_written(
+        ...     read, "estimate")
+        >>> fixed.stamps_s.tolist(), fixed.orientations_quat_xyzw.tolist()
+        ([1.5], [[0.0, 0.8, 0.0, 0.6]])
+        """
+        divisor = self.stamp_divisors[side == "estimate"]
+        turned = self.w_first in (side, "both")
+        changes = {}
+        if turned:
+            if trajectory.orientations_from_matrices:
+                reason = (
+                    f"the {side}'s orientations were read from rotation blocks, not "
+                    "quaternion columns: nothing to reorder"
+                )
+                msg = f"`w_first={self.w_first!r}`: {reason}"
+                raise ValidationError(msg, field="w_first", reason=reason)
+            changes["orientations_quat_xyzw"] = trajectory.orientations_quat_xyzw[:, [1, 2, 3, 0]]
+        if divisor != 1.0:
+            changes["stamps_s"] = trajectory.stamps_s / divisor
+        return trajectory.replace(**changes) if changes else trajectory
 
     def rule_for(self, protocol: str) -> Literal["first", "last", "refuse"]:
         """Return the repeated-stamps rule for an evaluation under ``protocol``."""

@@ -248,7 +248,10 @@ def load_run(
             repeated_stamps=rules.rule_for("evo"),  # one reading serves every metric
             kitti_rotations=rules.kitti_rotations,
         )
-        read = dict(zip(inputs, trajectories, strict=True))
+        read = {
+            side: rules.as_written(t, side)  # type: ignore[arg-type]  # the two sides
+            for side, t in zip(inputs, trajectories, strict=True)
+        }
     except FormatError as err:
         raise _named_in_the_run(err, inputs) from err
     estimate, reference = read.get("estimate"), read.get("reference")

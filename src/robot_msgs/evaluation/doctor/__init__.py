@@ -452,6 +452,8 @@ def diagnose_files(
             repeated_stamps=rules.rule_for(""),
             kitti_rotations=rules.kitti_rotations,
         )
+        reference = rules.as_written(reference, "reference")
+        estimate = rules.as_written(estimate, "estimate")
     said = [
         w.message
         for w in caught

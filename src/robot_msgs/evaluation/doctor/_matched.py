@@ -23,7 +23,7 @@ from robot_msgs.evaluation.doctor._frames import _extrinsic, _planar, _turned
 from robot_msgs.evaluation.doctor._motion_mismatch import _still, _unrelated
 from robot_msgs.evaluation.doctor._noise import _noise_resolved
 from robot_msgs.evaluation.doctor._rules import _MATCHED_KINDS, _MIN_FIRST, _unrun_said
-from robot_msgs.evaluation.quaternion_order import quaternion_order_check
+from robot_msgs.evaluation.quaternion_order import quaternion_order_mix_up
 
 if TYPE_CHECKING:
     from robot_msgs.evaluation.association import Association
@@ -167,7 +167,8 @@ def _matched_checks(
 def _quaternion_order(
     ref: PoseTrajectory, est: PoseTrajectory, columns: tuple[bool, bool]
 ) -> Finding | None:
-    text = quaternion_order_check(ref, est, columns=columns)
+    text, side = quaternion_order_mix_up(ref, est, columns=columns)
     if not text:
         return None
-    return Finding(kind="quaternion_order", severity="warning", summary=text)
+    fix = {"w_first": side} if side else {}
+    return Finding(kind="quaternion_order", severity="warning", summary=text, fix=fix)

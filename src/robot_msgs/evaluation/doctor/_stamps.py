@@ -13,6 +13,7 @@ from robot_msgs.evaluation.pipeline import (
     frames_by_index,
     time_range,
 )
+from robot_msgs.evaluation.read_settings import MAX_STAMP_DIVISOR
 from robot_msgs.evaluation.stamp_units import (
     counted_frames,
     counts_frames,
@@ -62,6 +63,7 @@ def _stamp_units(
     unit = other_stamp_unit(reference, estimate)
     if unit is None:  # neither side's span nor speed says another unit
         return None
+    divisors = (1.0, unit.factor) if unit.side == "estimate" else (unit.factor, 1.0)
     return Finding(
         kind="stamp_units",
         severity="error",
@@ -71,7 +73,18 @@ def _stamp_units(
             "estimate_span_s": _round(spans[1]),
             "factor": unit.factor if unit.side == "estimate" else 1.0 / unit.factor,
         },
+        fix=_divided(divisors),
     )
+
+
+def _divided(divisors: tuple[float, float]) -> dict[str, Value]:
+    """Return the fix that reads each side's stamps divided by its divisor, if it can.
+
+    WHY: "write them in seconds (divide by 1e3)" left the user to rewrite the file;
+    :attr:`~robot_msgs.evaluation.ReadSettings.stamp_divisors` reads it so. None past
+    nanoseconds (1e9), the setting's bound.
+    """
+    return {"stamp_divisors": divisors} if max(divisors) <= MAX_STAMP_DIVISOR else {}
 
 
 def _in_space(finding: Finding, settings: EvaluationSettings) -> Finding:
@@ -135,6 +148,7 @@ def _slow_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> Finding
             "reference_speed_m_s": _round(speed),
             "factor": scale,
         },
+        fix=_divided((scale, scale)),
     )
 
 
