@@ -3024,3 +3024,29 @@ def test_a_check_checked_or_found_counts_as_done_in_one_rule() -> None:
     d = Diagnosis(reference="r", estimate="e", findings=(lost,), checks=("clock_domain",))
     text = format_diagnosis(d, in_space=True).splitlines()
     assert text[-1] == "not checked (in space): time_offset, rate_mismatch"
+
+
+@pytest.mark.parametrize("share", [0.1, 0.2])
+def test_an_estimate_that_stops_early_is_told_its_stop_not_an_offset(share: float) -> None:
+    """rgbdslam cut after its first 10 % (or 20 %), a tracking loss never recovered.
+
+    WHY: the doctor told ``--offset -0.022079`` (``--offset -0.023604`` at 20 %), the offset of
+    the poses before the stop, as if the run were late, and said the stop only as "ends
+    24 s before the reference". The stop is the estimate's last stamp in the file.
+    """
+    est = _est()
+    last = int(np.searchsorted(est.stamps_s, est.stamps_s[0] + share * est.duration_s))
+    cut = take_rows(est, np.arange(last))
+    d = diagnose(_ref(), cut)
+    assert "time_offset" not in d.kinds()
+    assert all("offset_s" not in f.fix for f in d.findings)
+    stop = d.finding("coverage")
+    assert stop is not None
+    assert stop.severity == "warning"
+    assert stop.evidence["stop_s"] == est.stamps_s[last - 1]
+    assert f"it stops at {est.stamps_s[last - 1]:.2f} s, " in stop.summary
+    assert "no offset is suggested" in stop.summary
+    # On time, whole: no stop is said (it ends 0.0325 s before the reference).
+    whole = diagnose(_ref(), est).finding("coverage")
+    assert whole is not None
+    assert "stop_s" not in whole.evidence

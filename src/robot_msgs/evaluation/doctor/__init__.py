@@ -50,7 +50,10 @@ Each check is the package's own, run once here (one road per idea):
   with that reason);
 - ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
 - ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
-  longer than 10 median intervals counted as lost;
+  longer than 10 median intervals counted as lost; an estimate whose last pose is such a
+  gap and 5 % of the reference's span before the reference's end stops early (a tracking
+  loss never recovered), said with its stop, and an offset its poses give is said there,
+  not told as a fix (``_coverage_rates._stops_early``);
 - ``scale``, ``alignment``: :func:`~robot_msgs.evaluation.umeyama` and
   :func:`~robot_msgs.evaluation.align`;
 - ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
@@ -107,7 +110,7 @@ from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain, _spatial_fix
-from robot_msgs.evaluation.doctor._coverage_rates import _coverage, _rate_mismatch
+from robot_msgs.evaluation.doctor._coverage_rates import _coverage, _rate_mismatch, _stops_early
 from robot_msgs.evaluation.doctor._matched import _matched_checks, _untold_checks
 from robot_msgs.evaluation.doctor._offset_search import _time_offset
 from robot_msgs.evaluation.doctor._rules import (
@@ -365,6 +368,7 @@ def _time_checks(
     missed = _range_missed(reference, estimate, settings, offset)
     if missed is not None:  # itself the coverage finding
         return [*out, _unrun_said(missed, checks, "", found=[missed])]
+    unsaid = None
     if domain is None:
         checks.append("time_offset")
         shifted, offset = _time_offset(reference, estimate, settings)
@@ -372,6 +376,9 @@ def _time_checks(
             # WHY the checks named: "cannot be timed" alone read as the one thing amiss,
             # where nothing matched at an unknown offset was checked (as _untold_checks).
             return [*out, _unrun_said(shifted, checks)]
+        told = shifted is not None and "offset_s" in shifted.fix
+        if told and _stops_early(reference, estimate, settings):  # said with the stop
+            unsaid, shifted, offset = shifted, None, settings.offset_s
         if shifted is not None:
             out.append(shifted)
         if offset is None:
@@ -379,7 +386,7 @@ def _time_checks(
     settings = settings.replace(offset_s=offset, offset_auto=False, offset_search_s=None)
     checks.append("coverage")
     sliced = _in_range(estimate, settings, settings.offset_s)
-    gaps = _coverage(reference, estimate if sliced is None else sliced, settings)
+    gaps = _coverage(reference, estimate if sliced is None else sliced, settings, unsaid)
     if gaps is not None:
         out.append(gaps)
     try:

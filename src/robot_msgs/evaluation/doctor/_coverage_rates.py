@@ -32,13 +32,41 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 
-def _coverage(
+def _stops_early(
     reference: PoseTrajectory, estimate: PoseTrajectory, settings: EvaluationSettings
+) -> bool:
+    """Whether the estimate stops early: its last pose a gap and 5 % of the span before the end.
+
+    A gap as :func:`_coverage` counts one (:data:`DEFAULT_GAP_INTERVALS` median intervals),
+    the share :data:`_GAP_SHARE` of the reference's span: a tracking loss that never
+    recovers, or a run cut short. Never on frame indices: there an estimate that starts
+    late (KITTI's ORB from the 100th frame, matched by index) ends early by as many
+    frames, and the offset in frames is the fix.
+    """
+    if estimate.stamps_are_frames:
+        return False
+    r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
+    missed = r1 - (float(estimate.stamps_s[-1]) + settings.offset_s)
+    gap = DEFAULT_GAP_INTERVALS * _median_step(estimate)
+    return missed > gap and missed >= _GAP_SHARE * (r1 - r0)
+
+
+def _coverage(
+    reference: PoseTrajectory,
+    estimate: PoseTrajectory,
+    settings: EvaluationSettings,
+    unsaid: Finding | None = None,
 ) -> Finding | None:
+    """Say the estimate's gaps, its stop, and the reference's gaps inside its span.
+
+    ``unsaid``: the offset the poses before an early stop give, said here, not told as a
+    fix (:func:`_stops_early`).
+    """
     stamps = estimate.stamps_s + settings.offset_s
     step = _median_step(estimate)
     gap = DEFAULT_GAP_INTERVALS * step
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
+    stops = _stops_early(reference, estimate, settings)
     covered = coverage(stamps, (), start_s=r0, end_s=r1, coverage_gap_s=gap)
     steps = np.diff(stamps)
     gaps = np.flatnonzero(steps > gap)
@@ -50,7 +78,7 @@ def _coverage(
     beyond, beyond_share = _beyond_reference(r0, r1, stamps, frames=estimate.stamps_are_frames)
     said = {"reference_gaps_share": _round(held_share, 4)} if held else {}
     said |= {"outside_reference_share": _round(beyond_share, 4)} if beyond else {}
-    if lost_share < _GAP_SHARE and covered >= _PARTIAL_COVERAGE:
+    if lost_share < _GAP_SHARE and covered >= _PARTIAL_COVERAGE and not stops:
         if not said:
             return None
         return Finding(
@@ -62,7 +90,8 @@ def _coverage(
     # WHY the clauses' shares too: "warning from half", as alone above (fr1_xyz's first 8 s
     # beside rgbdslam, covered 57%, 83% of the estimate's span beyond it, was an info).
     warning = (
-        lost_share >= _GAP_SHARE
+        stops
+        or lost_share >= _GAP_SHARE
         or covered < _LOW_COVERAGE
         or max(held_share, beyond_share) >= _LOW_COVERAGE
     )
@@ -74,8 +103,23 @@ def _coverage(
     where = f": {', '.join(shown)}{more}" if shown else ""
     late, early = float(stamps[0]) - r0, r1 - float(stamps[-1])
     ends = [f"starts {late:.3g}{unit} after"] if late > 0 else []
-    ends += [f"ends {early:.3g}{unit} before"] if early > 0 else []
-    inside = f" (no gap longer than {gap:.3g}{unit}: it {' and '.join(ends)} the reference)"
+    ends += [f"ends {early:.3g}{unit} before"] if early > 0 and not stops else []
+    inside = (
+        f" (no gap longer than {gap:.3g}{unit}: it {' and '.join(ends)} the reference)"
+        if ends
+        else f" (no gap longer than {gap:.3g}{unit})"
+    )
+    # WHY: a tracking loss never recovered was told `--offset`, the offset of its poses
+    # before the loss, and its stop only as "ends 18.7 s before the reference".
+    stop = (
+        f"; it stops at {stamps[-1]:.2f}{unit}, {early:.3g}{unit} before the reference ends "
+        "(a tracking loss never recovered, or a run cut short?)"
+        if stops
+        else ""
+    )
+    if unsaid is not None:
+        offset = unsaid.summary.replace("the estimate's ", "its ", 1)
+        stop += f"; over its poses before the stop, {offset}: no offset is suggested from them"
     if gaps.size:  # no count of zero gaps: the span it misses is then at its ends
         inside = (
             f"; {gaps.size} gap(s) longer than {gap:.3g}{unit} take {lost_share:.0%} "
@@ -86,9 +130,10 @@ def _coverage(
     return Finding(
         kind="coverage",
         severity="warning" if warning else "info",
-        summary=f"the estimate covers {_percent(covered)} of the reference's span{inside}; "
-        f"errors are of the covered part only{held}{beyond}",
+        summary=f"the estimate covers {_percent(covered)} of the reference's span{inside}"
+        f"{stop}; errors are of the covered part only{held}{beyond}",
         evidence=said
+        | ({"stop_s": float(stamps[-1])} if stops else {})
         | {
             "covered_share": _round(covered, 4),
             "success_rate": _round(covered, 4),
