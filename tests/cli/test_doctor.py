@@ -456,9 +456,11 @@ def test_confidence_is_not_a_flag_of_the_doctor(capsys: pytest.CaptureFixture[st
     assert "--confidence" not in capsys.readouterr().out
 
 
-def _rewritten(tmp_path: Path, name: str, row: Callable[[list[str]], list[str]]) -> str:
-    """Write the example estimate's rows rewritten as text (no reader, no writer)."""
-    text = resolve_path(EST).read_text().splitlines()
+def _rewritten(
+    tmp_path: Path, name: str, row: Callable[[list[str]], list[str]], source: str = EST
+) -> str:
+    """Write the example's rows rewritten as text (no reader, no writer)."""
+    text = resolve_path(source).read_text().splitlines()
     rows = [line if line.startswith("#") else " ".join(row(line.split())) for line in text]
     path = tmp_path / name
     path.write_text("\n".join(rows) + "\n")
@@ -541,3 +543,21 @@ def test_w_first_on_rotation_blocks_is_one_error_naming_the_flag(
             "ERROR: --w-first estimate: the estimate's orientations were read from rotation "
             "blocks, not quaternion columns: nothing to reorder"
         )
+
+
+def test_a_reference_written_w_first_is_told_to_be_read_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ground truth written ``qw qx qy qz``: the figures cannot tell the side (neither
+    first pose is the identity), and the estimate's other reading would be w last where w
+    first is expected, which no reading of a TUM file undoes: the reference's w-first
+    reading is told, and it gives the published pair's angle APE."""
+    bad = _rewritten(tmp_path, "gt.tum", lambda f: [*f[:4], f[7], *f[4:7]], source=GT)
+    assert main(["doctor", bad, EST]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if " quaternion_order: " in x)
+    assert line.endswith("[fix: --w-first reference]")
+    ape = ["--relation", "angle_deg", "--json"]
+    assert main(["ape", GT, EST, *ape]) == 0
+    published = json.loads(capsys.readouterr().out)["signals"]
+    assert main(["ape", bad, EST, *ape, "--w-first", "reference"]) == 0
+    assert json.loads(capsys.readouterr().out)["signals"] == published
