@@ -51,6 +51,57 @@ def test_a_setpoint_log_written_on_change_is_held_with_interpolation_previous() 
     assert linear.iae == 3.0
 
 
+def _trapezoid_lagging(t: Any) -> Any:
+    """r(t - 0.25) of the command r: 0 -> 1 on [0, 1] s, 1 on [1, 2] s, 1 -> 0 on [2, 3] s,
+    0 before it (the loop at rest until its command reaches it), by hand."""
+    s = np.asarray(t) - 0.25
+    return np.select([s < 0, s < 1, s < 2], [0.0, s, 1.0], 3.0 - s)
+
+
+def test_delay_scores_a_response_that_lags_by_its_dead_time() -> None:
+    """y(t) = r(t - 0.25) at stamps k/16 s (exact in binary, as are the breakpoints).
+
+    With ``delay_s=0.25`` the error is none: the command read at t - 0.25 s is y, and the
+    span [0.25, 3.25] s holds stamps 4..52 (49 of 53). Without it, by hand over the span
+    [0, 3] s (stamps 0..48): e = r(t) - y(t) is t on [0, 0.25], 0.25 to 1, 1.25 - t to
+    1.25, 0 to 2, 2 - t to 2.25, -0.25 to 3; |e| is linear between stamps, so the
+    trapezoids are exact: IAE = 3 (0.25² / 2) + 2 (0.75 · 0.25) = 15/32.
+    """
+    t = np.arange(53) / 16
+    t_cmd, cmd = [0.0, 1.0, 2.0, 3.0], [0.0, 1.0, 1.0, 0.0]
+    y = _trapezoid_lagging(t)
+    late = tracking(t_cmd, cmd, t, y, delay_s=0.25)
+    s = late.stats["channel_0"]
+    assert (s.n, s.max_abs, s.iae, s.itse) == (49, 0.0, 0.0, 0.0)
+    assert late.counts == {"commanded": 4, "measured": 53, "matched": 49}
+    assert late.parameters["delay_s"] == 0.25
+    assert "command span [0.25, 3.25] s (delayed by delay_s = 0.25 s)" in late.notes[0]
+    plain = tracking(t_cmd, cmd, t, y)
+    assert plain.stats["channel_0"].iae == 15 / 32
+    assert plain.counts["matched"] == 49
+    assert "delay_s" not in plain.parameters  # as results saved before it existed
+    # A setpoint log held (zero-order): the step from 0 to 1 at 1 s, seen 0.25 s late.
+    held = tracking([0.0, 1.0, 3.0], [0.0, 1.0, 1.0], t, (t >= 1.25) * 1.0, delay_s=0.25,
+                    interpolation="previous")  # fmt: skip
+    assert held.stats["channel_0"].max_abs == 0.0
+    # Without the delay the held step is missed on [1, 1.25) s: 4 stamps of error 1, and
+    # the trapezoids of the two ramps at its ends, IAE = 3/16 + 2 (1/16) / 2 = 0.25.
+    missed = tracking([0.0, 1.0, 3.0], [0.0, 1.0, 1.0], t, (t >= 1.25) * 1.0,
+                      interpolation="previous")  # fmt: skip
+    assert missed.stats["channel_0"].iae == 0.25
+
+
+@pytest.mark.parametrize("delay", [-0.25, -0.0 - 1e-300, float("nan"), float("inf"), "0.25", True])
+def test_delay_not_finite_seconds_at_least_0_is_refused_naming_it(delay: Any) -> None:
+    with pytest.raises(ValidationError, match=r"Expected `delay_s` as finite seconds >= 0, got"):
+        tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], delay_s=delay)
+
+
+def test_delay_past_the_measured_span_is_said_with_the_delay() -> None:
+    with pytest.raises(AssociationError, match=r"\[10.0, 11.0\] s \(delayed by delay_s = 10.0 s\)"):
+        tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], delay_s=10.0)
+
+
 @pytest.mark.parametrize("interpolation", ["linear", "previous"])
 def test_tracking_holds_few_arrays_of_the_measured_size(
     interpolation: Literal["linear", "previous"],
@@ -184,6 +235,27 @@ def test_joint_tracking_matches_joints_by_name_and_uses_header_stamps() -> None:
     assert dict(result.units) == {"shoulder": "rad", "elbow": "rad"}
     assert result.parameters["field"] == "position"
     assert result.parameters["interpolation"] == "linear between points"
+
+
+def test_joint_tracking_scores_states_a_dead_time_late() -> None:
+    """States that follow the command 0.25 s late, at 100 + k/4 s: with delay_s=0.25 the
+    span is [100.25, 101.25] s, stamps k = 1..5, and each state is its command then."""
+    states = [
+        JointState(
+            header=Header(stamp=Time.from_s(100.0 + k / 4)),
+            name=("shoulder", "elbow"),
+            position=(max(k / 4 - 0.25, 0.0), -max(k / 4 - 0.25, 0.0)),
+        )
+        for k in range(6)
+    ]
+    result = joint_tracking(_command(), states, delay_s=0.25)
+    assert result.counts["matched"] == 5
+    assert [s.max_abs for s in result.stats.values()] == [0.0, 0.0]
+    assert result.parameters["delay_s"] == 0.25
+    assert result.parameters["field"] == "position"
+    # Without it, stamps k = 0..4: the shoulder lags by 0.25 rad from k = 1, IAE by hand
+    # 0.25 (0 + 0.25) / 2 + 3 (0.25 · 0.25) = 0.21875.
+    assert joint_tracking(_command(), states).stats["shoulder"].iae == 0.21875
 
 
 def test_joint_tracking_start_s_overrides_a_zero_stamp() -> None:

@@ -5,7 +5,10 @@ is the **measured** stamps that lie within the command's time span (inclusive); 
 is **linearly interpolated** at those stamps, or with ``interpolation="previous"`` **held**
 from its last point at or before each (zero-order hold); the error is ``commanded -
 measured`` (the control error ``e = r - y``). Measured samples before the first or after
-the last command point are left out and counted, never extrapolated. WHY the measured
+the last command point are left out and counted, never extrapolated. With a transport
+delay ``delay_s = d`` the command is read at ``t - d`` (``e(t) = r(t - d) - y(t)``): its
+times are shifted by ``d``, so its span too, and ``parameters["delay_s"]`` says ``d``.
+WHY the measured
 stamps: they are when the loop's output was actually observed, and interpolating the
 (smooth, planned) command is far less wrong than interpolating a noisy measurement. WHY
 the hold: a setpoint log is piecewise constant, and one written when the setpoint changes
@@ -123,11 +126,12 @@ def tracking(
     estimate: str = "",
     reference: str = "",
     interpolation: Literal["linear", "previous"] = "linear",
+    delay_s: float = 0.0,
 ) -> Comparison:
     r"""Compare a commanded signal with the measured one, channel by channel.
 
-    .. math:: e_c(t_k) = \mathrm{interp}(t_k;\ t^{cmd}, u_c) - y_c(t_k),
-        \qquad t_k \in [t^{cmd}_0, t^{cmd}_{N-1}]
+    .. math:: e_c(t_k) = \mathrm{interp}(t_k - d;\ t^{cmd}, u_c) - y_c(t_k),
+        \qquad t_k - d \in [t^{cmd}_0, t^{cmd}_{N-1}]
 
     Parameters
     ----------
@@ -153,6 +157,10 @@ def tracking(
         log, piecewise constant: one written only when the setpoint changes). Either
         way the span ends at the last command point: a log written on change needs a
         point at the end of the test, or the response after its last change is left out.
+    delay_s : float, seconds, >= 0
+        The loop's known transport (dead) time ``d``: the measured value at ``t`` is
+        scored against the command at ``t - d``, and the span is the command's shifted
+        by ``d``. Recorded in ``parameters`` when not 0.
 
     Returns
     -------
@@ -166,8 +174,8 @@ def tracking(
     ------
     ValidationError
         Shapes, channel counts, times not finite and strictly increasing, command times
-        further apart than float64 holds (read linearly), or an error past float64
-        (where a sample was measured).
+        further apart than float64 holds (read linearly), an error past float64
+        (where a sample was measured), or ``delay_s`` not finite and >= 0.
     AssociationError
         No measured stamp within the command span.
 
@@ -180,10 +188,26 @@ def tracking(
     >>> s = result.stats["joint_1"]
     >>> round(s.mean, 12), s.n, round(s.iae, 12), result.counts["matched"]
     (0.1, 3, 0.1, 3)
+
+    The same measurement scored against the command 0.1 s earlier (the ramp is 0.1 rad
+    lower there): no error, over the span [0.1, 2.1] s, which holds the same 3 samples.
+
+    >>> late = tracking([0.0, 2.0], [0.0, 2.0], [0.5, 1.0, 1.5, 2.5], [0.4, 0.9, 1.4, 2.4],
+    ...                 delay_s=0.1)
+    >>> late.stats["channel_0"].max_abs < 1e-15, late.counts["matched"], late.parameters["delay_s"]
+    (True, 3, 0.1)
     """
     if not isinstance(interpolation, str) or interpolation not in _RESAMPLING:
         msg = f"Expected `interpolation` in {tuple(_RESAMPLING)}, got {interpolation!r:.60}"
         raise ValidationError(msg)
+    if (
+        isinstance(delay_s, bool)
+        or not isinstance(delay_s, int | float | np.integer | np.floating)
+        or not 0.0 <= float(delay_s) < math.inf
+    ):
+        msg = f"Expected `delay_s` as finite seconds >= 0, got {delay_s!r:.60}"
+        raise ValidationError(msg)
+    delay = float(delay_s)
     tc = check_series("t_command", t_command, min_size=1, increasing=True)
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
     with np.errstate(over="ignore"):
@@ -202,6 +226,12 @@ def tracking(
             f"{float(tc[i])!r} after {float(tc[i - 1])!r}"
         )
         raise ValidationError(msg)
+    if delay:
+        # The command read at t - d is the command with its times shifted by d: one road,
+        # whatever the interpolation. A shift that merges two times (1e-30 s apart beside
+        # 1 s) or leaves float64 is refused as such times would be.
+        with np.errstate(over="ignore"):
+            tc = check_series("t_command + delay_s", tc + delay, increasing=True)
     cmd = _signal("command", command, tc.size)
     meas = _signal("measured", measured, tm.size)
     if cmd.shape[1] != meas.shape[1]:
@@ -219,6 +249,8 @@ def tracking(
         raise ValidationError(msg)
     inside = (tm >= tc[0]) & (tm <= tc[-1])
     span = f"[{float(tc[0])!r}, {float(tc[-1])!r}] s"
+    if delay:
+        span += f" (delayed by delay_s = {delay!r} s)"
     matched = int(inside.sum())
     if matched == 0:
         msg = (
@@ -254,7 +286,11 @@ def tracking(
     return Comparison(
         metric="tracking",
         signals=signals,
-        parameters={**_SETTINGS, "resampling": _RESAMPLING[interpolation]},
+        parameters={
+            **_SETTINGS,
+            "resampling": _RESAMPLING[interpolation],
+            **({"delay_s": delay} if delay else {}),
+        },
         estimate=estimate,
         reference=reference,
         counts={"commanded": int(tc.size), "measured": int(tm.size), "matched": matched},
@@ -271,6 +307,7 @@ def joint_tracking(
     units: str | Mapping[str, str] | None = None,
     estimate: str = "",
     reference: str = "",
+    delay_s: float = 0.0,
 ) -> Comparison:
     """Compare a commanded ``JointTrajectory`` with the ``JointState`` messages measured.
 
@@ -293,6 +330,8 @@ def joint_tracking(
         When the command started, seconds on the states' clock.
     units : str or mapping, optional
         Default by field: rad, rad/s, N·m (revolute joints; pass ``"m"`` etc. for prismatic).
+    delay_s : float, seconds, >= 0
+        The loop's transport delay, as for :func:`tracking`.
 
     Raises
     ------
@@ -407,6 +446,7 @@ def joint_tracking(
             units=_DEFAULT_UNITS[field] if units is None else units,
             estimate=estimate,
             reference=reference,
+            delay_s=delay_s,
         )
     except AssociationError as err:
         if start_s is not None or command.header.stamp.to_ns() != 0:
