@@ -72,7 +72,7 @@ def test_delay_scores_a_response_that_lags_by_its_dead_time() -> None:
     y = _trapezoid_lagging(t)
     late = tracking(t_cmd, cmd, t, y, delay_s=0.25)
     s = late.stats["channel_0"]
-    assert (s.n, s.max_abs, s.iae, s.itse) == (49, 0.0, 0.0, 0.0)
+    assert (s.n, s.max_abs, s.iae, s.ise) == (49, 0.0, 0.0, 0.0)
     assert late.counts == {"commanded": 4, "measured": 53, "matched": 49}
     assert late.parameters["delay_s"] == 0.25
     assert "command span [0.25, 3.25] s (delayed by delay_s = 0.25 s)" in late.notes[0]

@@ -83,6 +83,58 @@ def test_the_statistic_of_the_settings_is_what_the_ranking_compares(tmp_path: Pa
     assert ranking.rows[0].scores["s"] == pytest.approx(0.01)
 
 
+@pytest.mark.parametrize(
+    ("statistic", "label", "median", "low", "high"),
+    [
+        # Each run's APE is g t over t in 0..10 s (g = 0.001, 0.003 m/s): its IAE is the
+        # trapezoids of a line, exactly 50 g m·s; its max 10 g m; its RMSE g sqrt(mean t²),
+        # mean t² = 201 / 6 = 33.5 over the 101 stamps t = k / 10.
+        ("iae", "APE IAE", 0.1, 0.05, 0.15),
+        ("max", "APE max", 0.02, 0.01, 0.03),
+        (
+            "rms",
+            "APE RMSE",
+            0.002 * math.sqrt(33.5),
+            0.001 * math.sqrt(33.5),
+            0.003 * math.sqrt(33.5),
+        ),
+    ],
+)
+def test_the_groups_accuracy_is_of_the_statistic_of_the_settings_and_says_it(
+    tmp_path: Path, statistic: str, label: str, median: float, low: float, high: float
+) -> None:
+    """``--statistic`` ranked the runs, but the groups' accuracy (the per algorithm and
+    sequence table, the comparison figure) was each run's APE RMSE whatever it said, and
+    was headed "APE RMSE [m]"."""
+    from robot_msgs.compare.statistics import statistic_unit
+    from robot_msgs.report.figure_spec import comparison_spec
+    from robot_msgs.report.group_tables import groups_table
+
+    path = _manifest(
+        tmp_path,
+        [("a", 0.0), ("a", 0.0)],
+        f'[settings]\nalign = "none"\nstatistic = "{statistic}"\n',
+    )
+    for i, growth in enumerate((0.001, 0.003)):  # the estimate drifts sideways, g m/s
+        drifting = _traj(XYZ + np.outer(growth * T, [0, 1, 0]))
+        write_tum(tmp_path / f"r{i}" / "estimate.tum", drifting, force=True)
+    result = build_report(load_runs([path]))
+    (group,) = result.report.groups
+    assert group.accuracy is not None
+    assert group.accuracy.statistic == statistic
+    stats = group.accuracy.stats["translation"]
+    assert (stats.median, stats.min, stats.max) == pytest.approx((median, low, high), rel=1e-9)
+    unit = statistic_unit(statistic, "m")
+    table = groups_table(result.report)
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    assert row[f"{label} median [{unit}]"] == f"{median:.4f}"
+    assert row[f"{label} range [{unit}]"] == f"{low:.4f}..{high:.4f}"
+    spec = comparison_spec(result)
+    assert spec is not None
+    assert f"({label} of the successful runs" in spec.title
+    assert spec.panels[0].y_title == f"{label} [{unit}]"
+
+
 def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Path) -> None:
     for i, dy in enumerate((0.0, 0.02)):
         folder = tmp_path / f"t{i}"

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
 
 __all__ = [
+    "INTEGRAL_STATISTICS",
     "PUBLISHED_STATISTICS",
     "SIGNED_STATISTICS",
     "ErrorStats",
@@ -31,6 +32,9 @@ __all__ = [
 
 #: :class:`ErrorStats` fields that keep the error's sign (the others are magnitudes or a count).
 SIGNED_STATISTICS: tuple[str, ...] = ("mean", "median", "min", "max", "final")
+#: :class:`ErrorStats` fields that integrate over time: NaN without a time axis, or
+#: without two finite samples at consecutive times.
+INTEGRAL_STATISTICS: tuple[str, ...] = ("iae", "ise", "itae")
 #: The statistic a metric's own publications quote, where it is not the rms: the KITTI
 #: devkit's figures are means over all segments. A command's table leads with it and
 #: ``res`` ranks by it (written once: the two had each their own copy).
@@ -123,7 +127,9 @@ class ErrorStats(Msg):
         n = data.get("n")
         if type(n) is not int or n > 1:
             return data
-        zeros = [k for k in _INTEGRALS if type(data.get(k)) in (float, int) and data[k] == 0]
+        zeros = [
+            k for k in INTEGRAL_STATISTICS if type(data.get(k)) in (float, int) and data[k] == 0
+        ]
         return {**data, **dict.fromkeys(zeros, math.nan)} if zeros else data
 
     def _validate(self) -> None:
@@ -136,7 +142,7 @@ class ErrorStats(Msg):
             self.max_abs, self.p95_abs, self.final,
         )  # fmt: skip
         if self.n == 0:  # the integrals too: no sample, no interval
-            names = (*_SUMMARY, "iae", "ise", "itae")
+            names = (*_SUMMARY, *INTEGRAL_STATISTICS)
             for name, value in zip(names, (*values, self.iae, self.ise, self.itae), strict=True):
                 if not math.isnan(value):
                     raise self._fail(field=name, expected="NaN when n == 0", got=value)
@@ -147,12 +153,12 @@ class ErrorStats(Msg):
             self.rms < 0 or self.std < 0 or self.max_abs < 0 or self.p95_abs < 0
             or self.iae < 0 or self.ise < 0 or self.itae < 0
         ):  # fmt: skip
-            name = next(n for n in (*_MAGNITUDES, "iae", "ise", "itae") if getattr(self, n) < 0)
+            name = next(n for n in (*_MAGNITUDES, *INTEGRAL_STATISTICS) if getattr(self, n) < 0)
             raise self._fail(field=name, expected="a magnitude >= 0", got=getattr(self, name))
         if 0.0 in (  # -0.0 too: equal to 0.0, hashed alike, but said "-0.0" (a walk)
             self.rms, self.std, self.max_abs, self.p95_abs, self.iae, self.ise, self.itae
         ):  # fmt: skip
-            for name in (*_MAGNITUDES, "iae", "ise", "itae"):
+            for name in (*_MAGNITUDES, *INTEGRAL_STATISTICS):
                 if getattr(self, name) == 0.0:
                     self._normalise(name, 0.0)
         if self.n == 1:
@@ -187,7 +193,7 @@ class ErrorStats(Msg):
         if self.p95_abs != self.max_abs:
             rule = "p95_abs == max_abs when n == 1"
             raise self._fail_rule(first="p95_abs", second="max_abs", rule=rule)
-        for name in ("iae", "ise", "itae"):
+        for name in INTEGRAL_STATISTICS:
             if not math.isnan(getattr(self, name)):
                 expected = "NaN when n == 1 (no interval has two finite ends)"
                 raise self._fail(field=name, expected=expected, got=getattr(self, name))
@@ -325,9 +331,6 @@ def _rms(finite: Float64Array, max_abs: float) -> float:
 _SUMMARY = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
 #: The statistics of the magnitude, never negative.
 _MAGNITUDES = ("rms", "std", "max_abs", "p95_abs")
-#: The integrals over time, NaN without two finite samples at consecutive times.
-_INTEGRALS = ("iae", "ise", "itae")
-
 
 #: Intervals integrated at a time: the dozen temporaries of a block stay in cache, where
 #: one pass over 10^7 samples held 1.1 GB of them (measured with tracemalloc).

@@ -196,7 +196,8 @@ def assemble_report(
     """Summarise evaluated runs per (algorithm, sequence) and rank the algorithms.
 
     ``reports`` are the runs' reports, repeatability included; ``settings`` those they
-    were evaluated with (its ``statistic`` ranks them); ``force`` as for
+    were evaluated with (its ``statistic`` ranks them and is what the groups' accuracy
+    distributes); ``force`` as for
     :func:`build_report`; ``notes`` go first among the report's notes.
     :func:`build_report` ends here, and a ``robot-msgs bench`` folder is reported from
     its stored reports here too, without evaluating anything again.
@@ -229,7 +230,7 @@ def assemble_report(
         said.append(f"{no_reference} successful run(s) without accuracy are not ranked")
     return Report(
         runs=tuple(reports),
-        groups=summarise_groups(reports, force=force),
+        groups=summarise_groups(reports, statistic=settings.statistic, force=force),
         ranking=ranking,
         settings=settings.record(),
         tool_version=__version__,

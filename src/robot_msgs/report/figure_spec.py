@@ -22,6 +22,7 @@ from robot_msgs.compare.signal import delta_words
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_text import over_time
 from robot_msgs.report.figures import auto_plane, break_gaps, curve_look, time_label
+from robot_msgs.report.group_tables import accuracy_label
 from robot_msgs.report.run_tables import configuration_names, sequence_name
 from robot_msgs.rotations import quat_xyzw_rotate
 
@@ -768,8 +769,9 @@ _ENTRIES_INSIDE, _LONGEST_INSIDE = 6, 64
 
 
 def comparison_spec(result: ReportResult) -> FigureSpec | None:
-    """Per-algorithm APE RMSE across sequences: median bar, min-max whiskers, runs succeeded.
+    """Per-algorithm APE statistic across sequences: median bar, min-max whiskers, runs succeeded.
 
+    The statistic is the report's (``--statistic``, RMSE by default: :func:`accuracy_label`).
     A group whose successful runs have no APE gets no bar, but its label. Past eight
     algorithms the colours come round hatched (the ninth's bars were the first's; a
     review).
@@ -778,6 +780,7 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
     if not any(g.accuracy is not None and "translation" in g.accuracy.stats for g in groups):
         return None  # an APE of angles alone: no bar in metres to draw
     looks = _algorithm_looks(result)
+    label, unit = accuracy_label(result.report)
     labels = configuration_names(g.configuration for g in result.report.groups)
     traces = []
     for algorithm in dict.fromkeys(labels[g.configuration] for g in groups):
@@ -801,15 +804,15 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
                 colour=colour,
                 hatch=HATCHES[round_ % len(HATCHES)],
                 alpha=0.8,
-                hover=f"{_literal(algorithm)}, {{x}}\nmedian APE RMSE {{y:.4f}} m\n"
-                "{text} (runs succeeded)",
+                hover=f"{_literal(algorithm)}, {{x}}\nmedian {_literal(label)} {{y:.4f}} "
+                f"{_literal(unit)}\n{{text}} (runs succeeded)",
             )
         )
     n_bars = len(groups)
-    panel, high, _ = _entries_panel(traces, "sequence", "APE RMSE [m]", 3.6, 2)
+    panel, high, _ = _entries_panel(traces, "sequence", f"{label} [{unit}]", 3.6, 2)
     return FigureSpec(
-        title="Per-algorithm accuracy across sequences\n(APE RMSE of the successful runs: median, "
-        "min-max; label: runs succeeded)",
+        title=f"Per-algorithm accuracy across sequences\n({label} of the successful runs: "
+        "median, min-max; label: runs succeeded)",
         panels=(panel,),
         size_in=(min(max(5.0, 0.8 * n_bars + 3), _WIDEST_IN), high),
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from robot_msgs.compare.signal import find_signal
+from robot_msgs.compare.statistics import INTEGRAL_STATISTICS
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
 from robot_msgs.report.run_tables import configuration_names, sequence_name
 
@@ -18,7 +20,32 @@ if TYPE_CHECKING:
     from robot_msgs.compare.report import Report
     from robot_msgs.compare.run_report import Repeatability
 
-__all__ = ["groups_table", "repeatability_table", "repeatability_table_of"]
+__all__ = ["accuracy_label", "groups_table", "repeatability_table", "repeatability_table_of"]
+
+
+def accuracy_label(report: Report) -> tuple[str, str]:
+    """Say what the groups' accuracy distributes: ``("APE RMSE", "m")``, ``("APE IAE", "m·s")``.
+
+    The statistic of each run the report's groups aggregate (its ``--statistic``) and
+    the unit of the APE translation's, from the groups themselves. WHY: the table and the
+    figure said "APE RMSE [m]" whatever statistic was asked for (a review of
+    ``--statistic max``), and the numbers under it were the RMSE too.
+
+    Examples
+    --------
+    >>> from robot_msgs.msg.catalog import example
+    >>> accuracy_label(example("compare/Report"))
+    ('APE RMSE', 'm')
+    """
+    for g in report.groups:
+        signal = find_signal(g.accuracy.signals, "translation") if g.accuracy else None
+        if g.accuracy is not None and signal is not None:
+            statistic = g.accuracy.statistic
+            if statistic == "rms":
+                return "APE RMSE", signal.unit
+            word = statistic.upper() if statistic in INTEGRAL_STATISTICS else statistic
+            return f"APE {word}", signal.unit
+    return "APE RMSE", "m"
 
 
 def _group_names(report: Report) -> list[str]:
@@ -52,9 +79,10 @@ def groups_table(report: Report) -> ReportTable:
                 _num(lat.stats.median, 0, 1e3) if lat else MISSING,
             )
         )
+    label, unit = accuracy_label(report)
     headers = (
-        "algorithm", "sequence", "runs", "success", "failures", "APE RMSE median [m]",
-        "APE RMSE range [m]", "coverage mean", "latency p95 median [ms]",
+        "algorithm", "sequence", "runs", "success", "failures", f"{label} median [{unit}]",
+        f"{label} range [{unit}]", "coverage mean", "latency p95 median [ms]",
     )  # fmt: skip
     notes = ("APE over successful runs only; failed runs count in success and failures.",)
     numeric = (False, False, True, True, False, True, True, True, True)

@@ -45,7 +45,7 @@ SIGNALS: tuple[tuple[str, str, Callable[[RunReport], float]], ...] = (
 
 
 def summarise_groups(
-    reports: Sequence[RunReport], *, force: bool = False
+    reports: Sequence[RunReport], *, statistic: str = "rms", force: bool = False
 ) -> tuple[GroupSummary, ...]:
     """One :class:`GroupSummary` per (configuration, sequence), in order of first appearance.
 
@@ -53,8 +53,9 @@ def summarise_groups(
     (:class:`~robot_msgs.compare.Configuration`): runs of ``orb`` 1.0 and 2.0 are two
     groups. When an algorithm has several among ``reports``, each group's ``accuracy``
     says which in its ``group`` (``"configuration": "orb 2.0"``, as tables name it).
-    ``accuracy`` aggregates the APE of the successful runs, with every failed run
-    counted by reason (:func:`~robot_msgs.compare.aggregation`); ``signals`` distributes
+    ``accuracy`` aggregates each successful run's ``statistic`` of its APE (the report's
+    ``--statistic``, as the ranking's), with every failed run counted by reason
+    (:func:`~robot_msgs.compare.aggregation`); ``signals`` distributes
     each of :data:`SIGNALS` over the runs that have it (all runs, failed ones too:
     a failed run's latency is still its latency). ``repeatability`` is copied from the
     runs (set by :func:`~robot_msgs.report.build_report` when there is no reference).
@@ -86,7 +87,9 @@ def summarise_groups(
             group: dict[str, Scalar] = {"algorithm": configuration.algorithm, "sequence": sequence}
             if labels[configuration] != configuration.algorithm:
                 group["configuration"] = labels[configuration]
-            accuracy = aggregate(comparisons, failures=failures, group=group, force=force)
+            accuracy = aggregate(
+                comparisons, failures=failures, statistic=statistic, group=group, force=force
+            )
         signals = []
         for name, unit, read in SIGNALS:
             values = [read(r) for r in runs]

@@ -36,6 +36,7 @@ from robot_msgs.compare.aggregation import SettingsTally
 from robot_msgs.compare.configuration import Configuration, configuration_labels
 from robot_msgs.compare.ranking import Ranking, RankingRow
 from robot_msgs.compare.statistics import (
+    INTEGRAL_STATISTICS,
     SIGNED_STATISTICS,
     ErrorStats,
     rank_value,
@@ -405,7 +406,7 @@ class RankingTally:
             unscored = (
                 f"{n} successful {'run has' if n == 1 else 'runs have'} no finite "
                 f"{self.statistic} of {signal}"
-                f"{why if self.statistic in ('iae', 'ise', 'itae') else ''}: "
+                f"{why if self.statistic in INTEGRAL_STATISTICS else ''}: "
                 f"{'it is' if n == 1 else 'they are'} not scored"
             )
             notes = (*notes, unscored)
