@@ -92,6 +92,22 @@ def test_table_refuses_empty_and_missing_files_and_empty_required_cells(tmp_path
         read_csv_table(tmp_path / "f.csv", required=("t",))
 
 
+@pytest.mark.parametrize("cell", ["1e999", "Infinity", "NaN", "-INF"])
+@pytest.mark.parametrize("text", [(), ("note",)], ids=["numbers", "with_text"])
+def test_a_non_finite_required_cell_is_quoted_as_the_file_writes_it(
+    tmp_path: Path, cell: str, text: tuple[str, ...]
+) -> None:
+    # All-numeric tables are parsed at once; a table with a text column cell by cell. The
+    # first said the parsed float ('inf' for 1e999), a token not in the file; the second
+    # the cell, as every other refusal of a cell does.
+    header = "t,u" + (",note" if text else "")
+    rows = ["1,2" + (",a" if text else ""), f"3, {cell} " + (",b" if text else "")]
+    path = _write(tmp_path / "n.csv", "\n".join([header, *rows]) + "\n")
+    said = rf"n.csv:3: column `u`: expected a finite number, got '{cell}'$"
+    with pytest.raises(FormatError, match=said):
+        read_csv_table(path, required=("t", "u"), optional=text, text=text)
+
+
 def test_header_only_table_has_no_rows(tmp_path: Path) -> None:
     table = read_csv_table(_write(tmp_path / "h.csv", "t,u\n"), required=("t", "u"))
     assert table.rows == 0
