@@ -252,7 +252,8 @@ def did_you_mean(
     """Return ``"; did you mean A, B?"`` naming the choices close to ``given``, or ``""``.
 
     Close as :func:`difflib.get_close_matches` says (at most 3, ratio 0.6 or more),
-    compared without leading slashes (``/odom`` and ``odom`` are one name to a user).
+    compared without leading slashes (``/odom`` and ``odom`` are one name to a user)
+    and dashes (``--`` made every flag close to ``--chek``: ``--help``, ``--force``).
     ``last_part``: a ``given`` without ``/`` is also compared with the part of each
     choice after its last ``/`` (a type's bare name, ``Imu`` for ``sensor/Imu``), equal
     names (case aside) first.
@@ -263,13 +264,15 @@ def did_you_mean(
     '; did you mean S-PTAM?'
     >>> did_you_mean("/xyz", ["/odom"])
     ''
+    >>> did_you_mean("--chek", ["--check", "--help", "--force"])
+    '; did you mean --check?'
     >>> did_you_mean("imu", ["sensor/Image", "sensor/Imu", "geometry/Pose"], last_part=True)
     '; did you mean sensor/Imu?'
     """
     import difflib  # noqa: PLC0415 - only for the error
 
-    bare = {c.lstrip("/"): c for c in choices}
-    close = [bare[c] for c in difflib.get_close_matches(given.lstrip("/"), list(bare), 3, 0.6)]
+    bare = {c.lstrip("/-"): c for c in choices}
+    close = [bare[c] for c in difflib.get_close_matches(given.lstrip("/-"), list(bare), 3, 0.6)]
     if last_part and "/" not in given:
         names: dict[str, list[str]] = {}
         for choice in choices:

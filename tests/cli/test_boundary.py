@@ -810,6 +810,34 @@ def test_an_input_typed_after_flags_is_said_to_be_one(
         assert last == f"robot-msgs {argv[0]}: error: {said}"
 
 
+def test_a_misspelt_flag_is_answered_with_the_close_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ape R E --algin se3`` was told "unrecognized arguments: --algin se3" and no more,
+    where a misspelt command (``aep``) and a misspelt ``--relation`` are answered with
+    the close names (a newcomer's review). A word close to none stays as it was."""
+    ref = "example:fr1_xyz/groundtruth.tum"
+    cases = {
+        ("ape", ref, ref, "--algin", "se3"): (
+            "unrecognized arguments: --algin se3; did you mean --align, --n-align?"
+        ),
+        ("rpe", ref, ref, "--dleta", "1"): (
+            "unrecognized arguments: --dleta 1; did you mean --delta?"
+        ),
+        ("traj", ref, "--chek"): "unrecognized arguments: --chek; did you mean --check?",
+        ("traj", ref, "--chek", "--jsno"): (
+            "unrecognized arguments: --chek --jsno; --chek: did you mean --check?; "
+            "--jsno: did you mean --json?"
+        ),
+        ("ape", ref, ref, "--bogus"): "unrecognized arguments: --bogus",
+    }
+    for argv, said in cases.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(list(argv))
+        last = capsys.readouterr().err.splitlines()[-1]
+        assert last == f"robot-msgs {argv[0]}: error: {said}"
+
+
 @pytest.mark.parametrize("command", ["res", "traj", "ape"])
 def test_no_errno_code_in_an_error_line(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -711,7 +711,7 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
     follow the others is left over. Said only of words that name inputs (an existing
     path or ``example:NAME``), for a command that takes several.
     """
-    said = f"unrecognized arguments: {' '.join(unknown)}"
+    said = f"unrecognized arguments: {' '.join(unknown)}{_close_flags(parser, unknown)}"
     several = any(
         action.nargs in ("+", "*")
         for action in parser._get_positional_actions()  # noqa: SLF001 - argparse's only list
@@ -722,6 +722,38 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
     what = "an input" if len(inputs) == 1 else "inputs"
     together = "give the inputs together, all before or all after the flags"
     return f"{said}: {what} apart from the others, after flags; {together}"
+
+
+def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+    """Name the flags of ``parser`` close to the flags in ``unknown``, or "".
+
+    WHY: ``ape R E --algin se3`` was told "unrecognized arguments: --algin se3" and no
+    more, where a misspelt command (``aep``) and a misspelt ``--relation`` value were
+    answered with the close names (:func:`~robot_msgs.errors.did_you_mean`).
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--align"), parser.add_argument("--check")
+    >>> _close_flags(parser, ["--algin", "se3"])
+    '; did you mean --align?'
+    >>> _close_flags(parser, ["--algin", "--chek=1", "--bogus"])
+    '; --algin: did you mean --align?; --chek: did you mean --check?'
+    >>> _close_flags(parser, ["--bogus", "se3"])
+    ''
+    """
+    from robot_msgs.errors import did_you_mean  # noqa: PLC0415 - only for an error
+
+    options = [
+        flag
+        for action in parser._actions  # noqa: SLF001 - argparse's only list
+        for flag in action.option_strings
+        if flag.startswith("--")
+    ]
+    flags = [word.split("=", 1)[0] for word in unknown if _is_flag(word)]
+    close = {flag: did_you_mean(flag, options) for flag in flags}
+    named = [f"; {flag}:{said[1:]}" for flag, said in close.items() if said]
+    return next(iter(close.values())) if len(flags) == 1 else "".join(named)
 
 
 #: The flags of ``robot-msgs`` itself, given before the command, and those of them that
