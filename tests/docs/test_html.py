@@ -415,3 +415,20 @@ def test_every_code_example_on_a_page_runs_with_only_its_import_line(
                 failed.append(f"{path}#{k}")
     assert checked > 40
     assert failed == []
+
+
+def test_the_json_note_names_functions_a_reader_can_call(site: dict[str, str]) -> None:
+    """The note under each JSON example said it was written by ``encode_json()`` and read
+    back by ``decode_json()``: names no page imports and that ``robot_msgs`` does not
+    export (``robot_msgs.msg.decode_json`` also wants the class). A reader calls what the
+    README names, ``robot_msgs.to_json`` and ``robot_msgs.from_json`` (a newcomer's
+    review); each name in the note is one, and gives the page's JSON and its message."""
+    html = site["compare/ErrorStats.html"]
+    note = re.search(r'<p class="note">Strict JSON, (.*?)</p>', html, re.DOTALL)
+    assert note is not None
+    called = re.findall(r"<code>([\w.]+)\(", note.group(1))
+    assert called == ["robot_msgs.to_json", "robot_msgs.from_json"]
+    (text,) = re.findall(f"{re.escape(JSON_HEADING)}<code>(.*?)</code>", html, re.DOTALL)
+    message = catalog_examples()["compare/ErrorStats"]
+    assert json.loads(robot_msgs.to_json(message)) == json.loads(unescape(text))
+    assert robot_msgs.from_json(unescape(text)) == message

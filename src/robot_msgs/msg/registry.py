@@ -162,16 +162,20 @@ def from_dict(data: Mapping[str, Any]) -> Msg:
 
 
 def to_json(msg: Msg) -> bytes:
-    """Return a message as compact strict JSON, UTF-8 (NaN and infinities as ``null``).
+    """Return a message as compact strict JSON, UTF-8 bytes (NaN as ``null``).
 
-    The fast road of the package's one JSON policy (:mod:`robot_msgs.strict_json` writes
-    dicts by the same rule): msgspec's encoder, several times ``json.dumps``'s speed.
+    The infinities are the strings ``"Infinity"`` and ``"-Infinity"``, as protobuf's JSON
+    mapping writes them (the summary said they were ``null``, as NaN is). The fast road of
+    the package's one JSON policy (:mod:`robot_msgs.strict_json` writes dicts by the same
+    rule): msgspec's encoder, several times ``json.dumps``'s speed.
 
     Examples
     --------
     >>> import robot_msgs
     >>> robot_msgs.to_json(type_for("std/Time")(sec=1))
     b'{"_type":"std/Time","sec":1,"nanosec":0}'
+    >>> robot_msgs.to_json(type_for("geometry/Point")(x=float("nan"), y=float("-inf")))
+    b'{"_type":"geometry/Point","x":null,"y":"-Infinity","z":0.0}'
     """
     return encode_json(msg)
 
