@@ -12,6 +12,7 @@ import argparse
 import copy
 import errno
 import io
+import itertools
 import os
 import re
 import signal
@@ -876,6 +877,24 @@ def test_every_help_fits_80_columns(
         if m[1] == m[0][2:].upper() and m[1] not in named
     ]
     assert own == []
+
+
+@pytest.mark.parametrize("command", ["", *COMMANDS])
+def test_no_help_breaks_a_word_at_its_hyphen(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 columns ``rpe --help`` showed its example as ``Example: robot-`` and ``msgs
+    rpe REF EST ...`` on the next line; ``--strict`` said ``non-`` / ``unit`` (a review)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"] if command else ["--help"])
+    lines = capsys.readouterr().out.splitlines()
+    broken = [
+        f"{line.strip()} / {after.strip()}"
+        for line, after in itertools.pairwise(lines)
+        if re.search(r"[A-Za-z]-$", line) and re.match(r"\s*[A-Za-z]", after)
+    ]
+    assert broken == []
 
 
 @pytest.mark.parametrize(

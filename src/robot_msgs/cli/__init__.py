@@ -32,8 +32,38 @@ if TYPE_CHECKING:
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, never breaking a word at its hyphen.
+
+    WHY: textwrap breaks at hyphens, so at 80 columns ``rpe --help`` showed its example
+    as ``Example: robot-`` / ``msgs rpe REF EST ...`` (a command that cannot be copied),
+    and ``--transform-left`` said ``row-`` / ``major``, ``--strict`` ``non-`` / ``unit``.
+    """
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap  # noqa: PLC0415 - as argparse: only for help
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap  # noqa: PLC0415 - as argparse: only for help
+
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(
+            text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+        )
+
+
+class _RawDescriptionFormatter(argparse.RawDescriptionHelpFormatter, _Formatter):
+    """:class:`_Formatter` with a description laid out by hand (``doctor``'s kinds)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, with the fixes every subcommand inherits.
+
+    - Help is laid out by :class:`_Formatter`: no word is broken at its hyphen (a
+      description laid out by hand, ``RawDescriptionHelpFormatter``, stays as written).
 
     - A value such as ``-1e-3``, ``-.5`` or ``-inf`` is a negative number, not an unknown
       option (argparse before Python 3.13 took only ``-1`` and ``-1.5`` as numbers).
@@ -51,6 +81,8 @@ class _Parser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raw = kwargs.get("formatter_class") is argparse.RawDescriptionHelpFormatter
+        kwargs["formatter_class"] = _RawDescriptionFormatter if raw else _Formatter
         super().__init__(*args, **kwargs)
         self._negative_number_matcher = _NEGATIVE_NUMBER
         self._given: dict[argparse.Action, tuple[object, list[str]]] = {}
