@@ -897,6 +897,28 @@ def test_no_help_breaks_a_word_at_its_hyphen(
     assert broken == []
 
 
+@pytest.mark.parametrize("command", ["ape", "rpe", "drift", "doctor"])
+def test_a_flag_whose_absence_picks_something_says_what(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newcomer's review of ``--help``: --ref-format, --est-format ("format of REF
+    only"), --ref-topic, --est-topic and --to ("format of --save-aligned") did not say
+    what is used without them (--format, else detected; the bag's one pose topic; the
+    name's suffix), where every other flag of the kind says its default."""
+    sub = _subparser(build_parser(command), command)
+    flags = ["--ref-format", "--est-format", "--ref-topic", "--est-topic", "--to"]
+    unsaid = [
+        flag
+        for action in sub._actions
+        for flag in action.option_strings
+        if flag in flags and "(default: " not in (action.help or "")
+    ]
+    assert unsaid == []
+    assert {f for a in sub._actions for f in a.option_strings} >= set(flags) - (
+        {"--to"} if command == "doctor" else set()
+    )
+
+
 @pytest.mark.parametrize(
     ("command", "relation", "other"),
     [("ape", "point_distance_error_ratio", "rpe"), ("rpe", "nees", "ape")],

@@ -110,14 +110,21 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         choices=FORMATS,
         help="format of both inputs (default: detected from each file)",
     )
-    group.add_argument("--ref-format", choices=FORMATS, help="format of REF only")
-    group.add_argument("--est-format", choices=FORMATS, help="format of EST only")
-    group.add_argument(
-        "--ref-topic", metavar="TOPIC", help="bag topic of REF, or a TF id /tf:parent.child"
-    )
-    group.add_argument(
-        "--est-topic", metavar="TOPIC", help="bag topic of EST, or a TF id /tf:parent.child"
-    )
+    for side in ("ref", "est"):
+        name = "REF" if side == "ref" else "EST"
+        group.add_argument(
+            f"--{side}-format",
+            choices=FORMATS,
+            help=f"format of {name} only (default: --format, else detected)",
+        )
+    for side in ("ref", "est"):
+        name = "REF" if side == "ref" else "EST"
+        group.add_argument(
+            f"--{side}-topic",
+            metavar="TOPIC",
+            help=f"bag topic of {name}, or a TF id /tf:parent.child (default: the bag's "
+            "one pose topic; a bag of several is refused naming them)",
+        )
     group.add_argument(
         "--ref-times",
         type=Path,

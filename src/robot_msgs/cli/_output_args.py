@@ -266,7 +266,9 @@ def add_output_args(
         "and the plane projection (TUM, KITTI, EuRoC or a ROS 2 bag by the name's "
         ".tum/.kitti/.csv/.mcap/.db3, or --to)",
     )
-    group.add_argument("--to", choices=WRITE_FORMATS, help="format of --save-aligned")
+    group.add_argument(
+        "--to", choices=WRITE_FORMATS, help="format of --save-aligned (default: by its name)"
+    )
     add_save_layout_flag(group, "--save-aligned")
     add_plot_flags(
         group,
