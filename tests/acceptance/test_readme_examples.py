@@ -1,0 +1,74 @@
+"""The README's Python blocks run as written, and its doctor session prints what it shows.
+
+A newcomer copies them first. No test ran them: the first shell command is run by
+``tests/cli/test_ape.py``, the benchmarks by ``test_readme_benchmarks.py``, but a
+``>>>`` block or a script whose names moved would have failed only in a reader's hands.
+The doctor session is rebuilt from the shipped example as its comments say (stamps 0.3 s
+early; stamps from 0) and compared line by line.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shlex
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+from robot_msgs.cli import main
+
+README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+PYTHON = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
+SESSION = re.search(r"```text\n(\$ robot-msgs doctor .*?)```", README, re.DOTALL)
+
+
+def test_the_readme_has_a_doctest_block_and_a_script_block() -> None:
+    assert [">>>" in block for block in PYTHON] == [True, False]
+    assert SESSION is not None
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=["doctest", "script"])
+def test_every_python_block_runs_as_written(
+    block: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # nothing it writes lands in the checkout
+    if ">>>" not in block:
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - the README's own code
+        return
+    test = doctest.DocTestParser().get_doctest(block, {}, "README.md", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test, out=lambda _: None)
+    assert (runner.tries, runner.failures) == (len(test.examples), 0)
+
+
+def _shifted(path: Path, *, by: float | None = None) -> None:
+    """Write the shipped rgbdslam estimate to ``path``, stamps moved by ``by`` seconds, or
+    from 0 without ``by``; every other byte of each row as shipped."""
+    text = (files("robot_msgs") / "examples" / "fr1_xyz" / "rgbdslam.tum").read_text("utf-8")
+    rows = [line.split(" ", 1) for line in text.splitlines() if not line.startswith("#")]
+    first = float(rows[0][0])
+    path.write_text(
+        "".join(
+            f"{float(t) + (by if by is not None else -first):.6f} {rest}\n" for t, rest in rows
+        ),
+        encoding="utf-8",
+    )
+
+
+def test_the_doctor_session_prints_what_the_readme_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert SESSION is not None
+    monkeypatch.chdir(tmp_path)
+    _shifted(tmp_path / "early.tum", by=-0.3)
+    _shifted(tmp_path / "relative.tum")
+    commands = re.split(r"^\$ ", SESSION.group(1), flags=re.MULTILINE)[1:]
+    assert len(commands) == 2
+    for command in commands:
+        typed, *shown = command.rstrip("\n").split("\n")
+        args = shlex.split(typed, comments=True)
+        assert args[:2] == ["robot-msgs", "doctor"]
+        assert main(args[1:]) == 0
+        assert capsys.readouterr().out.splitlines() == shown
