@@ -15,6 +15,7 @@ import io
 import itertools
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -895,6 +896,27 @@ def test_no_help_breaks_a_word_at_its_hyphen(
         if re.search(r"[A-Za-z]-$", line) and re.match(r"\s*[A-Za-z]", after)
     ]
     assert broken == []
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe", "res", "doctor"])
+def test_the_example_of_a_help_pastes_as_one_command(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 columns ``ape --help`` ended a line on ``Example: robot-msgs`` and went on with
+    ``ape example:fr1_xyz/...``: pasted, the shell ran ``robot-msgs`` alone (a review).
+    The example's lines, joined as a shell joins ``\\`` lines, are the whole command;
+    those on the shipped data run."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    start = out.index("Example: ") + len("Example: ")
+    pasted = out[start:].split("\n\n", 1)[0].replace("\\\n", " ")
+    assert "\n" not in pasted
+    args = shlex.split(pasted)
+    assert args[:2] == ["robot-msgs", command]
+    if any(arg.startswith("example:") for arg in args):
+        assert main(args[1:]) == 0
 
 
 @pytest.mark.parametrize("command", ["ape", "rpe", "drift", "doctor"])

@@ -47,12 +47,31 @@ class _Formatter(argparse.HelpFormatter):
         return textwrap.wrap(text, width, break_on_hyphens=False)
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
+        r"""Fill ``text``; its closing ``Example: COMMAND`` on lines of its own.
+
+        The command is folded with ``\`` as a shell reads it, as ``doctor`` lays its
+        example out: ``ape --help`` ended a line on ``Example: robot-msgs`` and went on
+        with ``ape example:...``, two lines that do not paste as one command.
+        """
         import textwrap  # noqa: PLC0415 - as argparse: only for help
 
         text = self._whitespace_matcher.sub(" ", text).strip()
-        return textwrap.fill(
-            text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+        prose, said, example = text.partition(" Example: ")
+        filled = textwrap.fill(
+            prose, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
         )
+        if not said:
+            return filled
+        lead = f"{indent}Example: "
+        lines = textwrap.wrap(
+            example,
+            width - 2,  # room for " \\"
+            initial_indent=lead,
+            subsequent_indent=" " * len(lead),
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        return f"{filled}\n" + " \\\n".join(lines)
 
 
 class _RawDescriptionFormatter(argparse.RawDescriptionHelpFormatter, _Formatter):
