@@ -737,6 +737,27 @@ def test_our_flags_typed_with_one_hyphen_or_capitals_are_answered(
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["traj", "e.tum", "-ref", "r.tum"], "-ref is spelled --ref here"),
+        (["rpe", "r.tum", "e.tum", "-delta", "1"], "-delta is spelled --delta here"),
+        (["rpe", "r.tum", "e.tum", "-delta-unit", "m"], "-delta-unit is spelled --delta-unit here"),
+        (["ape", "r.tum", "e.tum", "-t_start", "5"], "-t_start is spelled --t-start here"),
+        (["ape", "r.tum", "e.tum", "-dpi", "90"], "-dpi is spelled --dpi here"),
+    ],
+)
+def test_our_flags_with_one_hyphen_are_not_taken_for_evos_letter_and_value(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Our flags of r, d, u, t typed with one hyphen were split as evo's -r -d -u -t with
+    their value joined: `traj E -ref R` was told "here: ape --relation ef", `rpe -delta 1`
+    "here: --delta elta"."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(argv)
+    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs {argv[0]}: error: {said}"
+
+
 def test_a_flag_pasted_with_a_typographic_dash_is_answered(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -476,13 +476,40 @@ def _spelled_from(
             out.append((word, word))
         elif len(word) > 2 and word[1] != "-" and set(word[1:]) <= _EVO_LETTERS:
             out += [(f"-{letter}", word) for letter in word[1:]]
-        elif len(word) > 2 and word[1] in _EVO_VALUED and word[2] != "=":
+        elif (
+            len(word) > 2
+            and word[1] in _EVO_VALUED
+            and word[2] != "="
+            and not _long_with_one_hyphen(flag, known, offered)
+        ):
             out += [(word[:2], word), (word[2:], word)]  # the flag, then its value
         elif flag.startswith("--") and under in known and not _ours(flag, offered):
             out.append((under + eq + value, word))
         else:
             out.append((word, word))
     return out
+
+
+def _long_with_one_hyphen(
+    flag: str, known: Collection[str], offered: Callable[[str], Collection[str] | None] | None
+) -> bool:
+    """Whether ``flag`` is a long flag, ours or evo's, typed with one hyphen.
+
+    ``-delta``, ``-ref``, ``-dpi``, ``-t_start`` are ``--delta``, ``--ref``, ``--dpi``,
+    ``--t-start`` typed as Go's tools spell them (answered "spelled --delta here"), not
+    evo's ``-d elta``, ``-r ef``, ``-d pi``, ``-t _start``.
+
+    Examples
+    --------
+    >>> _long_with_one_hyphen("-delta", (), {"rpe": ["--delta"]}.get)
+    True
+    >>> _long_with_one_hyphen("-t_max_diff", {"--t_max_diff"}, None)
+    True
+    >>> _long_with_one_hyphen("-d10", {"--t_max_diff"}, {"rpe": ["--delta"]}.get)
+    False
+    """
+    long = f"-{flag}"
+    return long in known or _ours(long.replace("_", "-").lower(), offered)
 
 
 def _ours(flag: str, offered: Callable[[str], Collection[str] | None] | None) -> bool:
