@@ -631,3 +631,21 @@ def test_evos_zips_alone_say_the_settings_their_titles_do_not_are_unknown(
     said = " ".join(capsys.readouterr().out.split())
     assert "not known" not in said
     assert "are not recorded in" in said
+
+
+def test_results_of_ours_without_settings_are_not_said_to_be_evos_zips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A result built without settings (a library Comparison) and saved as ours was told
+    "evo's zips record only what their titles say" where no zip was given."""
+    from robot_msgs.compare import Comparison, Signal
+    from robot_msgs.io.evo_results import read_evo_result
+    from robot_msgs.io.result_files import save_result
+
+    signal = Signal.of("translation", "m", [0.1, 0.2], stamps_s=[0.0, 1.0])
+    bare = Comparison(metric="ape", signals=(signal,))
+    assert bare.settings is None
+    result = read_evo_result(ZIPS / "fr1_xyz_ape_se3.zip").replace(comparison=bare)
+    paths = [save_result(tmp_path / name, result) for name in ("a.json", "b.json")]
+    assert main(["res", *map(str, paths)]) == 0
+    assert "evo's zips" not in " ".join(capsys.readouterr().out.split())

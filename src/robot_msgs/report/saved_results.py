@@ -307,7 +307,9 @@ class ResultsComparison:
         # noted above: "Every setting they share is at its default" then spoke of their
         # association too, which a zip of `evo_ape --t_max_diff 0.02 --t_offset 0.05` has not.
         unknown: tuple[str, ...] = ()
-        if all(r.comparison.settings is None for _, r in self.named):
+        # Zips by name: a result built without settings (a tracking Comparison) and saved
+        # as ours has none either, and is no zip of evo's.
+        if all(_tool(n) == "evo" and r.comparison.settings is None for n, r in self.named):
             titled = "evo's zips record only what their titles say: their other settings"
             unknown = (f"{titled} (--sync, --max-diff, --offset, ...) are not known.",)
         if shared:
