@@ -58,7 +58,7 @@ from robot_msgs.errors import DataWarning, FormatError, ValidationError, caller_
 from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Collection, Iterator
 
     from robot_msgs.typing import Float64Array, Int64Array, IntpArray
 
@@ -622,11 +622,22 @@ def finish_trajectory(
     )
 
 
-def check_poses_to_write(path: str | os.PathLike[str], traj: PoseTrajectory) -> None:
-    """Refuse to write ``traj`` to ``path`` if it has no poses, before anything is written.
+def check_poses_to_write(
+    path: str | os.PathLike[str], traj: PoseTrajectory, *, keeps: Collection[str] = ()
+) -> None:
+    """Refuse to write ``traj`` to ``path`` if it has no poses; say what the file changes.
 
     Every reader refuses a file without poses (``no data rows``, a bag with no pose
     topic), so every writer refuses to make one: one check for all of them.
+
+    Two fields change what the rows mean, and only KITTI's writer keeps them (``keeps``
+    names those the caller's format keeps): stamps that are frame indices
+    (``stamps_are_frames``) are written as seconds, frame k at k s, and rotation blocks
+    kept as given (``rotation_matrices``) are written as the orientations, their nearest
+    rotations. One :class:`~robot_msgs.errors.DataWarning` (``fixed=False``) names each
+    that is lost, the blocks with how far they are from what is written. They were lost
+    without a word by every writer but KITTI's, and by ``to_path`` (a review); what no
+    format of a file holds (``frame_id`` in a text file) is said by each writer's docstring.
 
     Raises
     ------
@@ -636,3 +647,22 @@ def check_poses_to_write(path: str | os.PathLike[str], traj: PoseTrajectory) -> 
     if not len(traj):
         msg = f"{os.fspath(path)}: expected at least one pose, got 0: no reader reads it back"
         raise ValidationError(msg)
+    lost = []
+    if traj.stamps_are_frames and "stamps_are_frames" not in keeps:
+        lost.append(
+            "the stamps are frame indices (a KITTI file read without its times file), "
+            "written as seconds: frame k at k s"
+        )
+    blocks = traj.rotation_matrices
+    if blocks is not None and "rotation_matrices" not in keeps:
+        from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415 - rarely set
+
+        off = float(np.abs(blocks - matrix_from_quat_xyzw(traj.orientations_quat_xyzw)).max())
+        lost.append(
+            "the rotation blocks kept as given (KITTI read with rotations='as_given') are "
+            f"written as their nearest rotations, up to {off:.2g} off (max |M - R(q)|); a "
+            "KITTI file keeps them"
+        )
+    if lost:
+        note = DataWarning(f"{os.fspath(path)}: {'; '.join(lost)}", kind="", fixed=False)
+        warnings.warn(note, stacklevel=caller_stacklevel())

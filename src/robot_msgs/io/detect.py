@@ -41,14 +41,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import (
-    DataWarning,
     FormatError,
     TopicError,
     caller_stacklevel,
 )
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
-from robot_msgs.io.clean import check_poses_to_write, check_repeated_stamps
+from robot_msgs.io.clean import check_repeated_stamps
 from robot_msgs.io.euroc import read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import (
@@ -600,6 +599,22 @@ def write_trajectory(
     (``write_atomic``), where every output of the command line refuses one (a typo's
     folder is said).
 
+    What a format cannot hold is lost, and said by a :class:`~robot_msgs.errors.DataWarning`
+    where that changes the rows read back: stamps that are frame indices
+    (``stamps_are_frames``) written as seconds, rotation blocks kept as given
+    (``rotation_matrices``) written as their nearest rotations (KITTI keeps both), a child
+    frame and covariances in a ``"poses"`` or ``"path"`` bag. The rest is lost without a
+    word, as no file of the format could carry it:
+
+    - TUM, EuRoC: ``frame_id``, ``child_frame_id``, ``covariance_6x6``, ``stamps_ns``,
+      ``orientations_from_matrices``; EuRoC's stamps are nanoseconds
+      (:func:`~robot_msgs.io.euroc.write_euroc`: one float64 step or the nanosecond).
+    - KITTI: the same, and the orientations pass through their 3x3 matrices (to about
+      ``1e-16``); read back, ``orientations_from_matrices`` is true.
+    - bags: ``rotation_matrices``, ``stamps_are_frames`` and ``orientations_from_matrices``;
+      the stamps are nanoseconds (``stamps_ns``, exact where the trajectory keeps them:
+      :meth:`~robot_msgs.trajectory.PoseTrajectory.to_path`).
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -609,15 +624,6 @@ def write_trajectory(
     (['est.csv'], 788)
     """
     fmt, _ = trajectory_outputs(path, format)
-    check_poses_to_write(path, trajectory)  # before the frames note
-    if trajectory.stamps_are_frames and fmt != "kitti":
-        import warnings  # noqa: PLC0415 - only for this note
-
-        note = (
-            f"{os.fspath(path)}: the stamps are frame indices (a KITTI file read without its "
-            f"times file), written as seconds: frame k at k s"
-        )
-        warnings.warn(note, DataWarning, stacklevel=caller_stacklevel())
     if fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import write_trajectory_bag  # noqa: PLC0415 - bags only
 

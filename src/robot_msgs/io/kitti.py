@@ -348,7 +348,7 @@ def write_kitti(
     >>> poses.read_text(), times.name, times.read_text()
     ('1.0 0.0 0.0 1.0 0.0 1.0 0.0 2.0 0.0 0.0 1.0 3.0\n', '00_times.txt', '0.5\n')
     """
-    check_poses_to_write(path, traj)
+    check_poses_to_write(path, traj, keeps=("stamps_are_frames", "rotation_matrices"))
     if traj.stamps_are_frames and times_path is not None:
         msg = (
             f"Expected stamps in seconds for the times file {times_path}, got frame indices "

@@ -377,6 +377,16 @@ class PoseTrajectory(Msg):
     def to_path(self, *, stamp: Time | None = None) -> Path:
         """Return the trajectory as a ``nav.Path`` (header stamp: ``stamp``, else the last pose's).
 
+        A ``Path`` holds each pose's stamp in nanoseconds (``stamps_ns`` exactly, else
+        :meth:`nanoseconds`: seconds that read back as ``stamps_s``, or to the nanosecond
+        or one float64 step, whichever is larger, where no integer does), its position
+        and orientation, and ``frame_id``:
+        :meth:`from_path` of it, given ``child_frame_id``, returns those. It holds none of
+        ``child_frame_id``, ``covariance_6x6``, ``rotation_matrices``,
+        ``stamps_are_frames`` (frame k becomes k s) and ``orientations_from_matrices``:
+        they are lost here, and the bag writers say so of those whose loss changes the
+        rows (:func:`robot_msgs.io.write_trajectory`).
+
         Examples
         --------
         >>> from robot_msgs.msg.catalog import example
