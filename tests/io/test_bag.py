@@ -26,6 +26,7 @@ from tests.hostile import deadline
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from robot_msgs.trajectory import PoseTrajectory
     from tests.io.conftest import BagMaker, Pose
 
 pytest.importorskip("rosbags")
@@ -1409,3 +1410,55 @@ def test_a_cut_or_damaged_bag_raises_only_our_errors(bags: BagMaker, kind: str) 
                 list(read_records(damaged, "/est"))
 
     check()
+
+
+def _db3_bag(folder: Path, n: int = 300) -> tuple[Path, PoseTrajectory]:
+    """A ROS 2 sqlite3 bag of ``n`` poses (timestamp_idx on two leaf pages), and them."""
+    from robot_msgs.io import write_trajectory
+    from robot_msgs.trajectory import PoseTrajectory as Trajectory
+
+    traj = Trajectory(
+        stamps_s=np.linspace(1.7e9, 1.7e9 + (n - 1) * 0.1, n),
+        positions_xyz=np.c_[np.arange(n) * 0.01, np.zeros((n, 2))],
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+    )
+    bag = folder / "t.db3"
+    write_trajectory(bag, traj)
+    return bag, traj
+
+
+def test_a_db3_whose_index_lost_entries_is_refused_not_read_short(tmp_path: Path) -> None:
+    """A flipped cell count of a timestamp_idx leaf page: rosbags reads ``ORDER BY
+    timestamp`` through that index, and the 300 poses were read as 229 without a word
+    (of the flips of the index leaf pages' headers and cell pointers, the two of 614
+    that were silent: the other leaf's, 283). SQLite's integrity check says it."""
+    import sqlite3
+
+    bag, _ = _db3_bag(tmp_path)
+    with contextlib.closing(sqlite3.connect(bag)) as con:
+        (root,) = con.execute("SELECT rootpage FROM sqlite_master WHERE name = 'timestamp_idx'")
+    data = bytearray(bag.read_bytes())
+    interior = (root[0] - 1) * 4096
+    assert data[interior] == 0x02  # an index interior page: its right child is a leaf
+    leaf = (struct.unpack(">I", data[interior + 8 : interior + 12])[0] - 1) * 4096
+    assert data[leaf] == 0x0A
+    data[leaf + 4] ^= 0xFF  # the low byte of the leaf's cell count
+    bag.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match=r"t\.db3: cannot read the bag: it is damaged .*"
+                       r"SQLite's integrity check: "):  # fmt: skip
+        read_bag(bag, "/trajectory")
+
+
+def test_a_db3_row_of_no_topic_is_refused_not_dropped(tmp_path: Path) -> None:
+    """A row whose topic_id names no topic is valid SQLite, and rosbags' join left it
+    out: 299 of 300 poses, silently. The table counts more rows than its topics."""
+    import sqlite3
+
+    bag, _ = _db3_bag(tmp_path)
+    with contextlib.closing(sqlite3.connect(bag)) as con:
+        con.execute("UPDATE messages SET topic_id = 99 WHERE id = 5")
+        con.commit()
+    with pytest.raises(
+        FormatError, match=r"damaged .*the messages table has 300 rows, its topics 299"
+    ):
+        read_bag(bag, "/trajectory")
