@@ -1462,3 +1462,15 @@ def test_a_db3_row_of_no_topic_is_refused_not_dropped(tmp_path: Path) -> None:
         FormatError, match=r"damaged .*the messages table has 300 rows, its topics 299"
     ):
         read_bag(bag, "/trajectory")
+
+
+def test_a_bag_folder_topic_read_short_of_its_metadata_count_is_refused(bags: BagMaker) -> None:
+    """metadata.yaml counts 4 messages of /pose, its .db3 holds 3: read as 3 without a
+    word, where a ROS 1 bag's index was already checked so."""
+    bag = _pose_bag(bags, "sqlite3")
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    assert text.count("- message_count: 3\n") == 1
+    meta.write_text(text.replace("- message_count: 3\n", "- message_count: 4\n"))
+    with pytest.raises(FormatError, match=r"damaged .*: /pose has 3 messages, its index 4\)$"):
+        read_bag(bag, "/pose")

@@ -371,7 +371,8 @@ class _CheckedReader:
         asked = list(connections) or list(reader.connections)
         self.check_topics({conn.topic for conn in asked})
         read = reader.messages(connections=connections, start=start, stop=stop)
-        return _counted(read, asked, whole=start is None and stop is None)
+        # none read: the readers say why (metadata.yaml naming another type than the file's)
+        return _counted(read, asked, whole=start is None and stop is None, none_said=True)
 
     def _ros1_messages(
         self, connections: Collection[Any], start: int | None, stop: int | None
@@ -443,9 +444,15 @@ def _sqlite_damage(conn: Any) -> str | None:
 
 
 def _counted(
-    messages: Iterable[tuple[Any, int, Any]], asked: list[Any], *, whole: bool
+    messages: Iterable[tuple[Any, int, Any]],
+    asked: list[Any],
+    *,
+    whole: bool,
+    none_said: bool = False,
 ) -> Iterator[tuple[Any, int, Any]]:
     """Yield ``messages``, each of a connection ``asked``; read ``whole``, as many as counted.
+
+    ``none_said``: a topic of which none were read is not checked (the caller says so).
 
     A bag's count of a topic's messages (a ROS 1 index; a ROS 2 sqlite3 bag's
     ``metadata.yaml``, or the table's own count) against the messages read: a message
@@ -460,7 +467,11 @@ def _counted(
         yield conn, log_time, raw
     # metadata.yaml's -5 or null counts nothing: that topic is not checked (as before;
     # message_count says so, listing it)
-    counted = [c for c in asked if type(c.msgcount) is int and c.msgcount >= 0]
+    counted = [
+        c
+        for c in asked
+        if type(c.msgcount) is int and c.msgcount >= 0 and (read[id(c)] or not none_said)
+    ]
     wrong = next((c for c in counted if read[id(c)] != c.msgcount), None)
     if wrong is not None and whole:  # all were read
         msg = f"{wrong.topic} has {read[id(wrong)]} messages, its index {wrong.msgcount}"
