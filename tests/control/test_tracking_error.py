@@ -97,6 +97,37 @@ def test_delay_not_finite_seconds_at_least_0_is_refused_naming_it(delay: Any) ->
         tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], delay_s=delay)
 
 
+@pytest.mark.parametrize("interpolation", ["linear", "previous"])
+@pytest.mark.parametrize("delay", [0.1, 1e-9])
+def test_delay_at_epoch_stamps_is_read_as_exactly_as_near_zero(
+    interpolation: Literal["linear", "previous"], delay: float
+) -> None:
+    """A ramp of slope 1/s commanded at 1.7e9 + k s (k = 0..8), measured at 1.7e9 + k/16 s
+    (exact in binary) as y = (t - 1.7e9) - d, the command d late: by hand e = 0 (held:
+    floor(t - 1.7e9 - d) - y, d - 1 at whole seconds). The command's times + d rounded d
+    to the stamps' 2**-22 s grid: e = 9.5e-8 for d = 0.1 (0.1 read as 0.09999990463 s),
+    and d = 1e-9 was lost whole (e = 1e-9 and the holds a second late, though parameters
+    said the delay). Held with d = 0.1 is the control: no stamp lies within the rounding
+    of a hold's boundary."""
+    t0 = 1.7e9
+    k = np.arange(2, 129)
+    t = t0 + k / 16
+    y = k / 16 - delay  # nearest floats to the exact values
+    result = tracking(t0 + np.arange(9.0), np.arange(9.0), t, y, delay_s=delay,
+                      interpolation=interpolation)  # fmt: skip
+    series = result.signals[0].series
+    assert series is not None
+    # Inside [t0 + d, t0 + 8 + d]: k = 2..128, all of them; the stamps as measured.
+    assert np.array_equal(series.stamps_s, t)
+    if interpolation == "linear":
+        assert result.stats["channel_0"].max_abs < 1e-14
+    else:
+        whole = k % 16 == 0  # t - d just below a whole second: held from the one before
+        np.testing.assert_allclose(series.errors[whole], delay - 1.0, rtol=1e-12)
+        hand = np.floor(k / 16 - delay) - y
+        np.testing.assert_allclose(series.errors, hand, rtol=0, atol=1e-14)
+
+
 def test_delay_past_the_measured_span_is_said_with_the_delay() -> None:
     with pytest.raises(AssociationError, match=r"\[10.0, 11.0\] s \(delayed by delay_s = 10.0 s\)"):
         tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], delay_s=10.0)

@@ -226,12 +226,21 @@ def tracking(
             f"{float(tc[i])!r} after {float(tc[i - 1])!r}"
         )
         raise ValidationError(msg)
+    origin = 0.0  # the command's (shifted) times and the measured ones are counted from it
     if delay:
         # The command read at t - d is the command with its times shifted by d: one road,
-        # whatever the interpolation. A shift that merges two times (1e-30 s apart beside
-        # 1 s) or leaves float64 is refused as such times would be.
+        # whatever the interpolation. Counted from the first command time when the shifted
+        # span lies within twice it, as epoch stamps' does: tc + d rounded d to the
+        # stamps' grid (2.4e-7 s at 1.7e9 s), an error of 4.8e-8 on a ramp of slope 1/s
+        # read exactly without a delay (a review). Every measured time within that span
+        # is then within a factor 2 of the origin, so its difference to it is exact
+        # (Sterbenz) and so is adding the origin back. A shift that merges two times
+        # (1e-30 s apart beside 1 s) or leaves float64 is refused as such times would be.
+        first = float(tc[0])
+        if first > 0.0 and float(tc[-1]) + delay < 2.0 * first:
+            origin = first
         with np.errstate(over="ignore"):
-            tc = check_series("t_command + delay_s", tc + delay, increasing=True)
+            tc = check_series("t_command + delay_s", (tc - origin) + delay, increasing=True)
     cmd = _signal("command", command, tc.size)
     meas = _signal("measured", measured, tm.size)
     if cmd.shape[1] != meas.shape[1]:
@@ -247,8 +256,10 @@ def tracking(
     if bad.size:
         msg = f"Expected finite `command`, got a non-finite value in row {int(bad[0])}"
         raise ValidationError(msg)
-    inside = (tm >= tc[0]) & (tm <= tc[-1])
-    span = f"[{float(tc[0])!r}, {float(tc[-1])!r}] s"
+    with np.errstate(over="ignore"):
+        tq = tm - origin if origin else tm  # the measured times, counted as the command's
+    inside = (tq >= tc[0]) & (tq <= tc[-1])
+    span = f"[{origin + float(tc[0])!r}, {origin + float(tc[-1])!r}] s"
     if delay:
         span += f" (delayed by delay_s = {delay!r} s)"
     matched = int(inside.sum())
@@ -258,7 +269,8 @@ def tracking(
             f"[{float(tm[0])!r}, {float(tm[-1])!r}] s): are both on the same clock?"
         )
         raise AssociationError(msg)
-    t = tm[inside]
+    t = tq[inside]
+    del tq  # one array of the measured size less held from here
     unit_of = _units_for(names, units)
     # Past float64 (a command from -1e308 to 1e308, a 1e308 error) the interpolation is
     # NaN and the difference inf, which error_stats leaves out as missing: a warning where
@@ -270,9 +282,12 @@ def tracking(
             k = int(np.flatnonzero(lost)[0])
             msg = (
                 f"Expected commanded - measured within float64, got none for channel "
-                f"{name!r} at t = {float(t[k])!r} s (measured {float(meas[inside, c][k])!r})"
+                f"{name!r} at t = {origin + float(t[k])!r} s "
+                f"(measured {float(meas[inside, c][k])!r})"
             )
             raise ValidationError(msg)
+    if origin:
+        t += origin  # the measured stamps again, exactly (the delay's note above)
     signals = tuple(
         Signal.of(name, unit_of[name], error, stamps_s=t)
         for name, error in zip(names, errors, strict=True)
