@@ -91,8 +91,13 @@ def test_delay_scores_a_response_that_lags_by_its_dead_time() -> None:
     assert missed.stats["channel_0"].iae == 0.25
 
 
-@pytest.mark.parametrize("delay", [-0.25, -0.0 - 1e-300, float("nan"), float("inf"), "0.25", True])
+@pytest.mark.parametrize(
+    "delay",
+    [-0.25, -0.0 - 1e-300, float("nan"), float("inf"), "0.25", True, 10**400],
+    ids=["negative", "below -0.0", "nan", "inf", "text", "bool", "10**400"],
+)
 def test_delay_not_finite_seconds_at_least_0_is_refused_naming_it(delay: Any) -> None:
+    """10**400: float() let its OverflowError out (a review)."""
     with pytest.raises(ValidationError, match=r"Expected `delay_s` as finite seconds >= 0, got"):
         tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], delay_s=delay)
 
@@ -358,10 +363,14 @@ def test_joint_tracking_reads_a_command_time_as_its_nearest_float() -> None:
         joint_tracking(command.replace(points=points), _states())
 
 
-@pytest.mark.parametrize("start_s", [float("nan"), float("inf"), 1e300, "100"])
+@pytest.mark.parametrize(
+    "start_s",
+    [float("nan"), float("inf"), 1e300, "100", 10**400, -(10**400)],
+    ids=["nan", "inf", "1e300", "text", "10**400", "-10**400"],
+)
 def test_joint_tracking_refuses_a_start_that_is_not_finite_seconds(start_s: object) -> None:
     """round(nan * 1e9) let its ValueError out, inf and 1e300 an OverflowError, "100" a
-    TypeError (a review)."""
+    TypeError (a review); 10**400 float()'s OverflowError, as delay_s's (a review)."""
     with pytest.raises(ValidationError, match=r"^Expected `start_s` as finite seconds, got "):
         joint_tracking(_command(start_sec=0), _states(), start_s=start_s)  # type: ignore[arg-type]
 

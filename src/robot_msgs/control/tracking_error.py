@@ -63,6 +63,20 @@ def _signal(name: str, value: Any, n: int) -> Float64Array:
     return arr.reshape(n, -1)
 
 
+def _seconds(value: object) -> float:
+    """``value`` as a float when it is a real number (not a bool), else NaN: refused by callers.
+
+    WHY: ``float(10**400)`` let its OverflowError out of the checks of ``delay_s`` and
+    ``start_s`` (a review); past float64 it is infinite, which they refuse by name.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return math.nan
+    try:
+        return float(value)
+    except OverflowError:  # an int past float64
+        return math.inf if value > 0 else -math.inf
+
+
 def _channel_names(channels: Sequence[str] | str | None, n_channels: int) -> list[str]:
     """Return the channels' names: ``channels`` listed, one str as one name, or defaults.
 
@@ -200,14 +214,10 @@ def tracking(
     if not isinstance(interpolation, str) or interpolation not in _RESAMPLING:
         msg = f"Expected `interpolation` in {tuple(_RESAMPLING)}, got {interpolation!r:.60}"
         raise ValidationError(msg)
-    if (
-        isinstance(delay_s, bool)
-        or not isinstance(delay_s, int | float | np.integer | np.floating)
-        or not 0.0 <= float(delay_s) < math.inf
-    ):
+    delay = _seconds(delay_s)
+    if not 0.0 <= delay < math.inf:
         msg = f"Expected `delay_s` as finite seconds >= 0, got {delay_s!r:.60}"
         raise ValidationError(msg)
-    delay = float(delay_s)
     tc = check_series("t_command", t_command, min_size=1, increasing=True)
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
     with np.errstate(over="ignore"):
@@ -381,11 +391,7 @@ def joint_tracking(
     if not isinstance(field, str) or field not in _COMMAND_FIELD:  # a list: TypeError
         msg = f"Expected `field` in {tuple(_COMMAND_FIELD)}, got {field!r}"
         raise ValidationError(msg)
-    if start_s is not None and (
-        isinstance(start_s, bool)
-        or not isinstance(start_s, int | float | np.integer | np.floating)
-        or not math.isfinite(float(start_s) * 1e9)
-    ):
+    if start_s is not None and not math.isfinite(_seconds(start_s) * 1e9):
         # round(nan * 1e9) let its ValueError out, inf its OverflowError, "x" a TypeError
         msg = f"Expected `start_s` as finite seconds, got {start_s!r:.60}"
         raise ValidationError(msg)
