@@ -135,6 +135,35 @@ def test_the_groups_accuracy_is_of_the_statistic_of_the_settings_and_says_it(
     assert spec.panels[0].y_title == f"{label} [{unit}]"
 
 
+@pytest.mark.parametrize(
+    ("statistic", "header"),
+    [
+        ("iae", "APE IAE median [m·s]"),
+        ("ise", "APE ISE median [m²·s]"),
+        ("rms", "APE RMSE median [m]"),
+    ],
+)
+def test_groups_without_accuracy_head_their_column_with_the_settings_statistic(
+    tmp_path: Path, statistic: str, header: str
+) -> None:
+    """Runs without a reference: no group has an APE to say its statistic, and the table's
+    empty accuracy columns were headed "APE RMSE [m]" whatever --statistic was given."""
+    from robot_msgs.report.group_tables import groups_table
+
+    folder = tmp_path / "t0"
+    folder.mkdir()
+    write_tum(folder / "estimate.tum", _traj(XYZ))
+    (folder / "meta.json").write_text('{"algorithm": "x", "sequence": "s"}', encoding="utf-8")
+    (tmp_path / "runs.toml").write_text(
+        f'[settings]\nstatistic = "{statistic}"\n[[runs]]\npath = "t0"\n', encoding="utf-8"
+    )
+    report = build_report(load_runs([tmp_path / "runs.toml"])).report
+    assert report.groups[0].accuracy is None
+    table = groups_table(report)
+    assert header in table.headers
+    assert header.replace("median", "range") in table.headers
+
+
 def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Path) -> None:
     for i, dy in enumerate((0.0, 0.02)):
         folder = tmp_path / f"t{i}"

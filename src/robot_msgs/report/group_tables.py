@@ -7,10 +7,11 @@ sequence without a reference agree.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from robot_msgs.compare.signal import find_signal
-from robot_msgs.compare.statistics import INTEGRAL_STATISTICS
+from robot_msgs.compare.statistics import INTEGRAL_STATISTICS, ErrorStats, statistic_unit
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
 from robot_msgs.report.run_tables import configuration_names, sequence_name
 
@@ -31,6 +32,10 @@ def accuracy_label(report: Report) -> tuple[str, str]:
     figure said "APE RMSE [m]" whatever statistic was asked for (a review of
     ``--statistic max``), and the numbers under it were the RMSE too.
 
+    Groups without a translation APE (runs without a reference) say the statistic of the
+    report's settings, in metres: ``--statistic iae`` on them headed the table's empty
+    columns "APE RMSE [m]" (a review).
+
     Examples
     --------
     >>> from robot_msgs.msg.catalog import example
@@ -40,12 +45,17 @@ def accuracy_label(report: Report) -> tuple[str, str]:
     for g in report.groups:
         signal = find_signal(g.accuracy.signals, "translation") if g.accuracy else None
         if g.accuracy is not None and signal is not None:
-            statistic = g.accuracy.statistic
-            if statistic == "rms":
-                return "APE RMSE", signal.unit
-            word = statistic.upper() if statistic in INTEGRAL_STATISTICS else statistic
-            return f"APE {word}", signal.unit
-    return "APE RMSE", "m"
+            statistic, unit = g.accuracy.statistic, signal.unit
+            break
+    else:
+        asked = report.settings.get("statistic")
+        known = {f.name for f in dataclasses.fields(ErrorStats)} - {"n"}
+        statistic = asked if isinstance(asked, str) and asked in known else "rms"
+        unit = statistic_unit(statistic, "m")
+    if statistic == "rms":
+        return "APE RMSE", unit
+    word = statistic.upper() if statistic in INTEGRAL_STATISTICS else statistic
+    return f"APE {word}", unit
 
 
 def _group_names(report: Report) -> list[str]:
