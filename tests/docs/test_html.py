@@ -432,3 +432,19 @@ def test_the_json_note_names_functions_a_reader_can_call(site: dict[str, str]) -
     message = catalog_examples()["compare/ErrorStats"]
     assert json.loads(robot_msgs.to_json(message)) == json.loads(unescape(text))
     assert robot_msgs.from_json(unescape(text)) == message
+
+
+def test_the_json_note_says_how_a_nan_beside_none_is_written(site: dict[str, str]) -> None:
+    """The note said "NaN is ``null``" on every page, but where ``null`` means ``None`` (a
+    settings value, as in ``compare/Aggregate``'s ``settings``) ``to_json`` writes NaN as
+    ``"NaN"``, so that ``from_json`` gives NaN and ``None`` back apart; the note says so."""
+    html = site["compare/Aggregate.html"]
+    note = re.search(r'<p class="note">Strict JSON, (.*?)</p>', html, re.DOTALL)
+    assert note is not None
+    said = " ".join(unescape(re.sub(r"<[^>]+>", "", note.group(1))).split())
+    assert 'NaN is null ("NaN" where null means None)' in said
+    message = catalog_examples()["compare/Aggregate"]
+    assert isinstance(message, Msg)
+    settings = {**message.to_dict()["settings"], "max_diff_s": float("nan"), "t_end_s": None}
+    written = json.loads(robot_msgs.to_json(message.replace(settings=settings)))
+    assert (written["settings"]["max_diff_s"], written["settings"]["t_end_s"]) == ("NaN", None)

@@ -428,7 +428,8 @@ def render_type_page(doc: TypeDoc, facts: PackageFacts) -> str:
 <h3><code>to_dict()</code> as JSON</h3>
 <pre class="long"><code>{escape(doc.example_json)}</code></pre>
 <p class="note">Strict JSON, as <code>robot_msgs.to_json(msg)</code> writes it: NaN is
-<code>null</code>, the infinities are <code>"Infinity"</code> and <code>"-Infinity"</code>;
+<code>null</code> (<code>"NaN"</code> where <code>null</code> means <code>None</code>), the
+infinities are <code>"Infinity"</code> and <code>"-Infinity"</code>;
 <code>robot_msgs.from_json(text)</code> reads it back to an equal message.</p>
 {_functions(doc)}
 <h2 id="used-by">Used by</h2>

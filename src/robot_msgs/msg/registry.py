@@ -165,9 +165,11 @@ def to_json(msg: Msg) -> bytes:
     """Return a message as compact strict JSON, UTF-8 bytes (NaN as ``null``).
 
     The infinities are the strings ``"Infinity"`` and ``"-Infinity"``, as protobuf's JSON
-    mapping writes them (the summary said they were ``null``, as NaN is). The fast road of
-    the package's one JSON policy (:mod:`robot_msgs.strict_json` writes dicts by the same
-    rule): msgspec's encoder, several times ``json.dumps``'s speed.
+    mapping writes them (the summary said they were ``null``, as NaN is); where ``null``
+    means ``None`` (an optional float, a settings value) NaN is ``"NaN"``, so
+    :func:`from_json` gives NaN and ``None`` back apart. The fast road of the package's
+    one JSON policy (:mod:`robot_msgs.strict_json` writes dicts by the same rule):
+    msgspec's encoder, several times ``json.dumps``'s speed.
 
     Examples
     --------
@@ -176,6 +178,11 @@ def to_json(msg: Msg) -> bytes:
     b'{"_type":"std/Time","sec":1,"nanosec":0}'
     >>> robot_msgs.to_json(type_for("geometry/Point")(x=float("nan"), y=float("-inf")))
     b'{"_type":"geometry/Point","x":null,"y":"-Infinity","z":0.0}'
+    >>> settings = {"max_diff_s": float("nan"), "t_end_s": None}
+    >>> aggregate = type_for("compare/Aggregate")(metric="ape", signals=(), n_runs=0,
+    ...                                           settings=settings)
+    >>> robot_msgs.to_json(aggregate).split(b'"settings":')[1].split(b"}")[0]
+    b'{"max_diff_s":"NaN","t_end_s":null'
     """
     return encode_json(msg)
 
