@@ -840,6 +840,33 @@ def test_a_misspelt_flag_is_answered_with_the_close_ones(
         assert last == f"robot-msgs {argv[0]}: error: {said}"
 
 
+def test_an_abbreviation_of_another_commands_flag_is_said_to_be_its(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ape R E --all-pair``, argparse's abbreviation of rpe's ``--all-pairs`` (rpe takes
+    it), was asked "did you mean --spatial-pairs?", another idea: the close flags are
+    ``ape``'s own. It is said as ``--all-pairs`` is, whose flag it is; a prefix that
+    another command would refuse as ambiguous (``--delt``: rpe's --delta, --delta-unit)
+    stays unrecognized."""
+    ref = "example:fr1_xyz/groundtruth.tum"
+    cases = {
+        ("ape", ref, ref, "--all-pair"): "--all-pair is rpe's --all-pairs, not ape's",
+        ("ape", ref, ref, "--all-pairs"): "--all-pairs is rpe's, not ape's",
+        ("ape", ref, ref, "--top", "/gt"): (
+            "--top is traj's --topic; here: --ref-topic and --est-topic"
+        ),
+        ("res", ref, "--qui"): (
+            "--qui (--quiet) is a flag of ape, rpe, drift, report and bench, not of res"
+        ),
+        ("ape", ref, ref, "--delt", "1"): "unrecognized arguments: --delt 1",
+    }
+    for argv, said in cases.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(list(argv))
+        last = capsys.readouterr().err.splitlines()[-1]
+        assert last == f"robot-msgs {argv[0]}: error: {said}"
+
+
 @pytest.mark.parametrize("command", ["res", "traj", "ape"])
 def test_no_errno_code_in_an_error_line(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

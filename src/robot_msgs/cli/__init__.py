@@ -27,7 +27,7 @@ from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, UsageError, ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping, Sequence
+    from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
@@ -499,11 +499,13 @@ def _typographic_hint(after: list[str], command: str) -> str | None:
 
 
 def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
-    """Answer flags of another command given to ``command`` (``ape --delta 1``), or None.
+    r"""Answer flags of another command given to ``command`` (``ape --delta 1``), or None.
 
     ``ape REF EST --delta 1`` was told "unrecognized arguments: --delta 1", a flag the
     user had met in ``rpe``: it is said whose it is. A flag of one file that ``command``
-    takes for each side (traj's ``--topic``, ``--times``) is said with those two.
+    takes for each side (traj's ``--topic``, ``--times``) is said with those two. So is
+    the abbreviation the other command takes (argparse's, of one of its flags):
+    ``ape REF EST --all-pair`` was asked "did you mean --spatial-pairs?", another idea.
 
     Examples
     --------
@@ -517,22 +519,54 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     '--quiet is a flag of ape, rpe, drift, report and bench, not of res'
     >>> _elsewhere_hint(["--nothing"], "ape") is None
     True
+    >>> said = _elsewhere_hint(["--all-pair", "--top", "/gt", "--qui"], "ape")
+    >>> print(*said.split("; "), sep="\n")
+    --all-pair is rpe's --all-pairs, not ape's
+    --top is traj's --topic
+    here: --ref-topic and --est-topic
+    --qui (--quiet) is a flag of rpe, drift, report and bench, not of ape
     """
     said = []
+    others = {name: _options_of(name) for name in COMMANDS if name != command}
     for word in unknown:
-        flag = word.split("=", 1)[0].replace("_", "-")
-        if not flag.startswith("--"):
+        typed = word.split("=", 1)[0].replace("_", "-")
+        if not typed.startswith("--"):
             continue
-        owners = [name for name in COMMANDS if name != command and flag in _options_of(name)]
+        flag = _abbreviated(typed, others.values())
+        owners = [name for name, options in others.items() if flag in options]
+        named = "" if flag == typed else f" {flag}"  # the flag an abbreviation stands for
         sides = [f"--{side}-{flag[2:]}" for side in ("ref", "est")]
         if len(owners) == 1 and set(sides) <= set(_options_of(command)):  # traj's --topic
-            said.append(f"{flag} is {owners[0]}'s; here: {' and '.join(sides)}")
+            said.append(f"{typed} is {owners[0]}'s{named}; here: {' and '.join(sides)}")
         elif len(owners) == 1:
-            said.append(f"{flag} is {owners[0]}'s, not {command}'s")
+            said.append(f"{typed} is {owners[0]}'s{named}, not {command}'s")
         elif owners:  # "is ape and rpe and drift and report and bench's" read badly
             listed = f"{', '.join(owners[:-1])} and {owners[-1]}"
-            said.append(f"{flag} is a flag of {listed}, not of {command}")
+            typed += f" ({flag})" if named else ""
+            said.append(f"{typed} is a flag of {listed}, not of {command}")
     return "; ".join(said) or None
+
+
+def _abbreviated(typed: str, offered: Iterable[Collection[str]]) -> str:
+    """Return the flag ``typed`` abbreviates in each command of ``offered`` that takes it.
+
+    ``typed`` itself where a command has it, where no command takes it, or where the
+    commands would read it as different flags (or one of them as several: argparse
+    refuses an ambiguous abbreviation).
+
+    Examples
+    --------
+    >>> _abbreviated("--all-pair", [{"--all-pairs", "--delta"}, {"--align"}])
+    '--all-pairs'
+    >>> _abbreviated("--al", [{"--all-pairs"}, {"--align"}])
+    '--al'
+    """
+    offered = list(offered)
+    if any(typed in options for options in offered):
+        return typed
+    taken = [{o for o in options if o.startswith(typed)} for options in offered]
+    full = set().union(*taken)
+    return full.pop() if len(full) == 1 else typed
 
 
 def _is_flag(word: str) -> bool:
