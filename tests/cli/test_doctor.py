@@ -540,8 +540,9 @@ def test_w_first_on_rotation_blocks_is_one_error_naming_the_flag(
     for command in ("doctor", "ape"):
         assert main([command, str(kitti), str(kitti), "--w-first", "estimate"]) == 2
         assert capsys.readouterr().err.splitlines()[-1] == (
-            "ERROR: --w-first estimate: the estimate's orientations were read from rotation "
-            "blocks, not quaternion columns: nothing to reorder"
+            "ERROR: --w-first estimate: Expected a TUM file (quaternion columns qx qy qz qw) "
+            "as the estimate, got its orientations read from rotation blocks: nothing to "
+            "reorder"
         )
 
 
@@ -561,3 +562,30 @@ def test_a_reference_written_w_first_is_told_to_be_read_so(
     published = json.loads(capsys.readouterr().out)["signals"]
     assert main(["ape", bad, EST, *ape, "--w-first", "reference"]) == 0
     assert json.loads(capsys.readouterr().out)["signals"] == published
+
+
+@pytest.mark.parametrize(
+    ("name", "written"),
+    [
+        ("est.csv", "a EuRoC file (qw qx qy qz, its format's order)"),
+        ("est.mcap", "a bag's named fields"),
+    ],
+)
+def test_w_first_on_a_format_without_tum_columns_is_one_error_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, written: str
+) -> None:
+    """A EuRoC file is w first as its format is; a bag names its fields: refused.
+
+    WHY: only rotation blocks were refused; a EuRoC file or a bag named by ``--w-first``
+    was reordered without a word, and the bag example's ORB-SLAM angle APE went from
+    12.5 to 169 deg.
+    """
+    other = tmp_path / name
+    write_trajectory(other, read_trajectory(resolve_path(EST)))  # the format by its suffix
+    for command in ("doctor", "ape"):
+        assert main([command, GT, str(other), "--w-first", "estimate"]) == 2
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "ERROR: --w-first estimate: Expected a TUM file (quaternion columns qx qy qz qw) "
+            f"as the estimate, got its orientations read from {written}: nothing to reorder"
+        )
+    assert main(["ape", GT, str(other), "--w-first", "reference"]) == 0  # the TUM side

@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import DataWarning, FormatError
+from robot_msgs.errors import DataWarning, FormatError, ValidationError
 from robot_msgs.evaluation import ReadSettings
+from robot_msgs.io import read_trajectory, write_trajectory
+from robot_msgs.io.examples import resolve_path
 from robot_msgs.runs import RunSpec, discover_runs, evaluate_run, load_run
 from tests.cli.evaluation_files import write_kitti_off_so3
 
@@ -160,3 +162,22 @@ def test_the_cut_or_empty_log_of_a_run_that_reported_no_failure_still_fails_to_e
     (folder / "timing.csv").write_text("")
     with pytest.raises(FormatError, match=r"timing\.csv:1: expected a header line"):
         load_run(run)
+
+
+def test_w_first_on_a_euroc_estimate_is_refused_in_a_run_too(tmp_path: Path) -> None:
+    """A run's ``w_first`` on a EuRoC file (w first as its format is) is refused, not read.
+
+    WHY: as the command line's ``--w-first``: the EuRoC quaternions were reordered
+    without a word (only KITTI's rotation blocks were refused).
+    """
+    poses = read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum"))
+    write_trajectory(tmp_path / "est.csv", poses)
+    write_trajectory(tmp_path / "gt.tum", poses)
+    run = RunSpec(name="r", estimate=str(tmp_path / "est.csv"), reference=str(tmp_path / "gt.tum"))
+    with pytest.raises(ValidationError, match="got its orientations read from a EuRoC file"):
+        load_run(run, reading=ReadSettings(w_first="estimate"))
+    read = load_run(run, reading=ReadSettings(w_first="reference"))  # the TUM side
+    assert read.reference is not None
+    assert read.reference.orientations_quat_xyzw.tolist() == (
+        poses.orientations_quat_xyzw[:, [1, 2, 3, 0]].tolist()
+    )

@@ -311,7 +311,7 @@ def _read(args: argparse.Namespace, inputs: list[InputFile]) -> list[PoseTraject
 
     Each side as its file was written (:meth:`~robot_msgs.evaluation.ReadSettings.as_written`).
     """
-    from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import read_inputs, written_format  # noqa: PLC0415
 
     rules = reading_rules(args)
     read = read_inputs(
@@ -322,7 +322,10 @@ def _read(args: argparse.Namespace, inputs: list[InputFile]) -> list[PoseTraject
         crs=args.crs,
         kitti_rotations=rules.kitti_rotations,
     )
-    return [rules.as_written(t, "estimate" if k else "reference") for k, t in enumerate(read)]
+    return [
+        rules.as_written(t, "estimate" if k else "reference", written_format(i, rules))
+        for k, (i, t) in enumerate(zip(inputs, read, strict=True))
+    ]
 
 
 def reading_rules(args: argparse.Namespace) -> ReadSettings:

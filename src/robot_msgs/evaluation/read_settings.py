@@ -54,6 +54,16 @@ __all__ = ["ReadSettings"]
 
 _READING = "reading rules"
 
+#: What a format's orientations are read from, where it has no ``qx qy qz qw`` columns.
+_FROM = {
+    "euroc": "a EuRoC file (qw qx qy qz, its format's order)",
+    "kitti": "rotation blocks (KITTI)",
+    "lla": "an lla file (no orientation)",
+    "bag": "a bag's named fields",
+    "bag2": "a bag's named fields",
+    "mcap": "a bag's named fields",
+}
+
 #: The largest stamp divisor: nanoseconds.
 MAX_STAMP_DIVISOR = 1e9
 
@@ -105,7 +115,10 @@ class ReadSettings(Msg):
     ] = (1.0, 1.0)
 
     def as_written(
-        self, trajectory: PoseTrajectory, side: Literal["reference", "estimate"]
+        self,
+        trajectory: PoseTrajectory,
+        side: Literal["reference", "estimate"],
+        fmt: str | None = None,
     ) -> PoseTrajectory:
         """Return ``trajectory``, read as ``side``'s file, as its file was written.
 
@@ -113,11 +126,24 @@ class ReadSettings(Msg):
         names the side, its stamps divided by the side's ``stamp_divisors``; the same
         trajectory where neither applies.
 
+        Parameters
+        ----------
+        trajectory : PoseTrajectory
+            The side as its reader read it.
+        side : {"reference", "estimate"}
+            Whose file it is.
+        fmt : str, optional
+            The format it was read in (:data:`~robot_msgs.io.FORMATS`); where ``w_first``
+            names the side, anything but ``"tum"`` is refused. ``None``: not checked (a
+            trajectory made in code).
+
         Raises
         ------
         ValidationError
             ``w_first`` names a side whose orientations were read from rotation blocks
-            (KITTI): there is no quaternion column to reorder.
+            (KITTI), or from a format other than TUM (EuRoC's columns are ``qw qx qy
+            qz`` already, a bag's fields are named): there is no ``qx qy qz qw`` column
+            to reorder.
 
         Examples
         --------
@@ -134,10 +160,15 @@ class ReadSettings(Msg):
         turned = self.w_first in (side, "both")
         changes = {}
         if turned:
-            if trajectory.orientations_from_matrices:
+            # WHY the format: a EuRoC file (qw qx qy qz, its format's order), a bag or an
+            # lla file named by --w-first was silently reordered, and its angle APE went
+            # from 12.5 to 169 deg (the bag example's ORB-SLAM against its ground truth).
+            written = "rotation blocks" if trajectory.orientations_from_matrices else fmt
+            if written is not None and written != "tum":
                 reason = (
-                    f"the {side}'s orientations were read from rotation blocks, not "
-                    "quaternion columns: nothing to reorder"
+                    f"Expected a TUM file (quaternion columns qx qy qz qw) as the {side}, "
+                    f"got its orientations read from {_FROM.get(written, written)}: "
+                    "nothing to reorder"
                 )
                 msg = f"`w_first={self.w_first!r}`: {reason}"
                 raise ValidationError(msg, field="w_first", reason=reason)

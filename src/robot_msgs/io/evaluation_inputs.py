@@ -37,6 +37,7 @@ from robot_msgs.io.side_by_side import can_run_side_by_side, side_by_side
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.kitti import KittiRotations
     from robot_msgs.trajectory import PoseTrajectory
@@ -48,6 +49,7 @@ __all__ = [
     "geo_frames",
     "read_inputs",
     "unknown_covariances",
+    "written_format",
 ]
 
 #: The formats read side by side (:func:`_side_by_side`): text tables, every data problem
@@ -243,6 +245,18 @@ def read_inputs(
             cache[keys[k]] = traj
         read[k] = traj
     return [read[k] if k in read else cache[key] for k, key in enumerate(keys)]  # type: ignore[index]
+
+
+def written_format(given: InputFile, reading: ReadSettings) -> str | None:
+    """Return the format ``given`` is read in where ``reading`` reorders a side, else None.
+
+    For :meth:`~robot_msgs.evaluation.ReadSettings.as_written`, which refuses ``w_first``
+    on a side not read as TUM. Detected only then (:func:`read_inputs` detects it the same
+    way): a reading that reorders no quaternion costs no second look at the files.
+    """
+    if reading.w_first is None:
+        return None
+    return given.fmt or detect_format(given.path)
 
 
 def _compile_in_this_thread() -> None:

@@ -211,7 +211,11 @@ def load_run(
         nothing, a malformed file (the message names the file, line and field), or the
         run's :attr:`~RunSpec.error` (its ``meta.json``).
     """
-    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415 - readers
+    from robot_msgs.io.evaluation_inputs import (  # noqa: PLC0415 - readers
+        InputFile,
+        read_inputs,
+        written_format,
+    )
 
     if spec.error:  # found when the run was declared: it fails here, alone
         raise FormatError(spec.error)
@@ -249,8 +253,8 @@ def load_run(
             kitti_rotations=rules.kitti_rotations,
         )
         read = {
-            side: rules.as_written(t, side)  # type: ignore[arg-type]  # the two sides
-            for side, t in zip(inputs, trajectories, strict=True)
+            side: rules.as_written(t, side, written_format(given, rules))  # type: ignore[arg-type]
+            for (side, given), t in zip(inputs.items(), trajectories, strict=True)
         }
     except FormatError as err:
         raise _named_in_the_run(err, inputs) from err
