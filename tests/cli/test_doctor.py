@@ -516,17 +516,8 @@ def test_a_file_written_in_another_layout_is_told_a_fix_that_gives_the_files_num
     broken = capsys.readouterr().out
     assert not broken or json.loads(broken)["signals"] != published  # the fault shows
     assert main([*ape, bad, *flags]) == 0
-    fixed = json.loads(capsys.readouterr().out)["signals"]
-    # Stamps of 1.3e9 s are 2.4e-7 s apart in float64: 1305031102160.407 / 1000 is one
-    # of them from 1305031102.160407, which moves only the integrals over time, by 1e-8.
-    timed = ("iae", "ise", "itae")
-    for got, want in zip(fixed, published, strict=True):
-        assert {k: v for k, v in got["stats"].items() if k not in timed} == {
-            k: v for k, v in want["stats"].items() if k not in timed
-        }
-        assert [got["stats"][k] for k in timed] == pytest.approx(
-            [want["stats"][k] for k in timed], rel=1e-7
-        )
+    # Every digit, the integrals over time too: the stamps divided are the seconds file's.
+    assert json.loads(capsys.readouterr().out)["signals"] == published
     assert main(["doctor", GT, bad, *flags]) == 0
     assert f" {kind}: " not in capsys.readouterr().out
 

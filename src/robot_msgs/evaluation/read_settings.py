@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
+import numpy as np
 from msgspec import Meta
 
 from robot_msgs.errors import ValidationError
@@ -49,6 +50,7 @@ from robot_msgs.msg import Msg, message
 
 if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
 
 __all__ = ["ReadSettings"]
 
@@ -174,7 +176,7 @@ class ReadSettings(Msg):
                 raise ValidationError(msg, field="w_first", reason=reason)
             changes["orientations_quat_xyzw"] = trajectory.orientations_quat_xyzw[:, [1, 2, 3, 0]]
         if divisor != 1.0:
-            changes["stamps_s"] = trajectory.stamps_s / divisor
+            changes["stamps_s"] = _divided(trajectory.stamps_s, divisor)
         return trajectory.replace(**changes) if changes else trajectory
 
     def rule_for(self, protocol: str) -> Literal["first", "last", "refuse"]:
@@ -182,3 +184,43 @@ class ReadSettings(Msg):
         if self.repeated_stamps is not None:
             return self.repeated_stamps
         return "last" if protocol == "tum" else "first"
+
+
+#: The most decimals a stamp is taken to be typed with (nanoseconds of seconds).
+_MAX_DECIMALS = 9
+
+
+def _divided(stamps: Float64Array, divisor: float) -> Float64Array:
+    """Return ``stamps / divisor`` as the stamps' typed digits divided: one rounding.
+
+    Each stamp is taken as the decimal of fewest digits that reads back as it, ``m /
+    10^k`` (``m`` an integer below 2^53, ``k <= 9``), and divided as ``m / (10^k *
+    divisor)``, both exact floats for an integer divisor: the nearest float to the typed
+    stamp's quotient. WHY: ``t / divisor`` rounds twice (the typed stamp to ``t``, then the
+    quotient): fr1_xyz's rgbdslam written in ms, ``1305031102562.224``, became
+    ``1305031102.5622242`` (1 float step, 238 ns, from ``1305031102.562224``) on 188 of
+    its 788 stamps, so its nanoseconds and its matches were not the file's. A stamp with
+    no such decimal is divided as given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.array([1305031102562.224, 1305031104800.0, -1.5, 0.0])
+    >>> bool((t / 1e3)[0] == 1305031102.562224), _divided(t, 1e3).tolist()
+    (False, [1305031102.562224, 1305031104.8, -0.0015, 0.0])
+    """
+    out: Float64Array = stamps / divisor
+    left = np.flatnonzero(np.isfinite(stamps))
+    for k in range(_MAX_DECIMALS + 1):
+        scale = 10.0**k
+        typed = np.rint(stamps[left] * scale)
+        good = (np.abs(typed) < _EXACT) & (typed / scale == stamps[left])
+        out[left[good]] = typed[good] / (scale * divisor)
+        left = left[~good]
+        if not left.size:
+            break
+    return out
+
+
+#: Integers a float64 holds exactly are below this.
+_EXACT = 2.0**53
