@@ -580,3 +580,23 @@ def test_w_first_on_a_format_without_tum_columns_is_one_error_naming_the_flag(
             f"as the estimate, got its orientations read from {written}: nothing to reorder"
         )
     assert main(["ape", GT, str(other), "--w-first", "reference"]) == 0  # the TUM side
+
+
+def test_a_result_says_how_its_inputs_were_read_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--json`` and ``--save`` name the reading flags that changed each input.
+
+    WHY: a result read with ``--stamp-divisors 1 1000`` or ``--w-first estimate`` said
+    nothing of it: its numbers could not be redone from it, nor told from the file's.
+    """
+    ms = _rewritten(tmp_path, "ms.tum", lambda f: [_milliseconds(f[0]), *f[1:]])
+    saved = tmp_path / "r.json"
+    flags = ["--stamp-divisors", "1", "1000", "--w-first", "reference"]
+    assert main(["ape", GT, ms, *flags, "--json", "--save", str(saved)]) == 0
+    want = [
+        f"{GT}: its quaternions read w first (--w-first reference)",
+        f"{ms}: its stamps divided (--stamp-divisors 1 1000)",
+    ]
+    assert json.loads(capsys.readouterr().out)["notes"][:2] == want
+    assert json.loads(saved.read_text())["comparison"]["notes"][:2] == want

@@ -207,9 +207,31 @@ def read_inputs_from_args(
         whose = [k for k, i in enumerate(inputs) if _names(text, i.path)]
         for k in whose or range(len(inputs)):  # unnamed: every input's
             said[k].append(text)
+    for k, note in enumerate(_as_written_notes(args, inputs)):
+        said[k] += note
     if getattr(args, "sync", None) != "spatial":
         _check_frames_beside_seconds(read, inputs)
     return read, [i.label for i in inputs], said
+
+
+def _as_written_notes(args: argparse.Namespace, inputs: Sequence[InputFile]) -> list[list[str]]:
+    """Say, for each input, how ``--w-first`` and ``--stamp-divisors`` read it (REF first).
+
+    WHY: a result saved with ``--save`` kept the reading's fixes in its notes, but not
+    that its stamps were divided by 1000 or its quaternions read w first: it did not say
+    how its inputs were read, and its numbers could not be redone from it.
+    """
+    rules = reading_rules(args)
+    ref, est = rules.stamp_divisors
+    out: list[list[str]] = []
+    for k, given in enumerate(inputs):
+        side = "estimate" if k else "reference"
+        done = [f"its quaternions read w first (--w-first {rules.w_first})"]
+        done = done if rules.w_first in (side, "both") else []
+        if rules.stamp_divisors[k > 0] != 1.0:
+            done.append(f"its stamps divided (--stamp-divisors {ref:g} {est:g})")
+        out.append([f"{given.label}: {' and '.join(done)}"] if done else [])
+    return out
 
 
 def _check_frames_beside_seconds(
