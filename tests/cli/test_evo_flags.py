@@ -905,14 +905,21 @@ def test_another_commands_answer_beside_the_commands_own_is_said_apart(
     """An answer naming another command stands apart from those of the command typed.
 
     `traj -as --n_to_align 10 -p` was told "here: --align sim3 ape --n-align 10 --plot
-    FILE", which reads as one ape command; traj had no --n-align then, and has no --offset
-    (evo_traj's --t_offset) now. Its own flag is said with the others.
+    FILE", which reads as one ape command; traj had no --n-align then, and has no
+    --project-to-plane (evo_traj's --project_to_plane) now. Its own flag is said with the
+    others: --t_offset, sent to `ape --offset` until traj had --offset.
     """
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["traj", "e.tum", "--ref", "r.tum", "-as", "--project_to_plane", "xy", "-p"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "robot-msgs traj: error: -as --project_to_plane -p are evo's; here: --align sim3 "
+        "--plot FILE; --project_to_plane: ape --project-to-plane xy"
+    )
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", "e.tum", "--ref", "r.tum", "-as", "--t_offset", "10", "-p"])
     assert capsys.readouterr().err.splitlines()[-1] == (
         "robot-msgs traj: error: -as --t_offset -p are evo's; here: --align sim3 "
-        "--plot FILE; --t_offset: ape --offset 10"
+        "--offset 10 --plot FILE"
     )
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", "e.tum", "--ref", "r.tum", "-as", "--n_to_align", "10"])

@@ -511,8 +511,9 @@ def test_save_and_plot_to_one_file_are_refused_naming_both_flags(
 def test_a_low_match_against_ref_advises_only_flags_traj_has(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # The shared warning told traj's user to try --offset, which traj does not have: it
-    # is said as the command's that has it (main maps the library's fields to flags).
+    # The shared warning told traj's user to try --offset, which traj did not have; traj's
+    # takes seconds only, so --offset auto is said as the command's that has it (main maps
+    # the library's fields to flags).
     t = np.arange(101.0) * 0.1
     curve = np.column_stack([t, np.sin(t), 0.1 * np.cos(t)])
     ref = write_tum(tmp_path / "ref.tum", t, curve)
@@ -521,8 +522,8 @@ def test_a_low_match_against_ref_advises_only_flags_traj_has(
     (warning,) = [w for w in capsys.readouterr().err.splitlines() if "matched" in w]
     assert warning == (
         f"WARNING: {est}: only 21 % of the shorter trajectory's poses matched (21 of 101); "
-        "check the clock offset (`robot-msgs ape --offset SECONDS`, or `robot-msgs ape "
-        "--offset auto` to estimate it) and --max-diff"
+        "check the clock offset (--offset SECONDS, or `robot-msgs ape --offset auto` to "
+        "estimate it) and --max-diff"
     )
     assert main(["ape", str(ref), str(est), "--align", "se3"]) == 0  # ape has --offset
     assert "(--offset SECONDS, or --offset auto to estimate it)" in capsys.readouterr().err
@@ -691,6 +692,52 @@ def test_traj_n_align_fits_on_the_first_poses_as_evo_traj_n_to_align(
     for row, (t, *xyz) in zip((0, -1), _EVO_TRAJ_N_TO_ALIGN_100, strict=True):
         assert saved.stamps_s[row] == pytest.approx(t, abs=1e-6)
         assert saved.positions_xyz[row] == pytest.approx(xyz, abs=1e-9)
+
+
+#: evo_traj 1.38.1 `tum freiburg1_xyz-rgbdslam.txt --ref freiburg1_xyz-groundtruth.txt
+#: --t_offset 0.2 --sync -a --save_as_tum`: 780 poses saved; its first and last, t x y z.
+_EVO_TRAJ_T_OFFSET_02 = (
+    (1.305031102360407114e09, 1.356115295305557300, 6.298787514180104186e-01, 1.665691116348604783),
+    (1.305031128755639076e09, 1.270491683099386204, 5.797362031766588597e-01, 1.451649356594507001),
+)
+
+
+def test_traj_offset_moves_the_stamps_it_matches_and_saves_as_evo_traj_t_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo_traj's `--t_offset 0.2` was answered `ape --offset 0.2`: traj had no offset.
+    `traj EST --ref REF --offset 0.2 --sync nearest --align se3 --save OUT` now saves
+    evo_traj's 780 poses (785 without the offset), stamps moved by 0.2 s, to 1e-9 m."""
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    out = tmp_path / "shifted.tum"
+    flags = ["--offset", "0.2", "--sync", "nearest", "--align", "se3", "--save", str(out)]
+    assert main(["traj", est, "--ref", gt, *flags]) == 0
+    capsys.readouterr()
+    saved = read_tum(out)
+    assert len(saved) == 780
+    for row, (t, *xyz) in zip((0, -1), _EVO_TRAJ_T_OFFSET_02, strict=True):
+        assert saved.stamps_s[row] == pytest.approx(t, abs=1e-6)
+        assert saved.positions_xyz[row] == pytest.approx(xyz, abs=1e-9)
+    # --t-start cuts the moved stamps: rgbdslam's first (1305031102.160407 s) moved by 10 s.
+    kept = tmp_path / "kept.tum"
+    flags = ["--offset", "10", "--t-start", "1305031112.16", "--save", str(kept)]
+    assert main(["traj", est, *flags]) == 0
+    whole = read_tum(resolve_path(est))
+    assert np.array_equal(read_tum(kept).stamps_s, whole.stamps_s + 10.0)
+
+
+def test_traj_offset_takes_seconds_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """ape's `--offset auto` shares the flag; traj estimates no offset, so its help must
+    not offer auto (it said SECONDS|auto)."""
+    with pytest.raises(SystemExit, match=r"^0$"):
+        main(["traj", "--help"])
+    said = capsys.readouterr().out
+    assert "--offset SECONDS " in said
+    assert "SECONDS|auto" not in said
+    est = "example:fr1_xyz/rgbdslam.tum"
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["traj", est, "--offset", "auto"])
+    assert "argument --offset: invalid float value: 'auto'" in capsys.readouterr().err
 
 
 def test_traj_align_without_sync_says_evo_traj_keeps_only_the_matched_poses(
@@ -898,11 +945,12 @@ def test_evo_traj_bag_topics_with_a_ref_topic_are_told_the_traj_command_that_run
     ]
 
 
-def test_ref_without_a_common_time_names_the_offset_flag_as_apes_not_trajs(
+def test_ref_without_a_common_time_names_trajs_own_offset_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`traj EST --ref REF --align se3` of two clocks was told '--offset 0 s' and to give
-    '--offset SECONDS', which traj refuses as a flag of ape and others."""
+    '--offset SECONDS', which traj refused as a flag of ape and others; then it was sent
+    to ape's. traj has its own now (evo_traj --t_offset), and with it the files match."""
     ref = write(tmp_path, CLEAN, "ref.tum")
     late = "".join(
         f"{100 + float(r.split()[0])} {r.split(' ', 1)[1]}\n" for r in CLEAN.splitlines()[1:]
@@ -911,9 +959,11 @@ def test_ref_without_a_common_time_names_the_offset_flag_as_apes_not_trajs(
     assert main(["traj", str(est), "--ref", str(ref), "--align", "se3"]) == 1
     err = " ".join(capsys.readouterr().err.split())
     assert "No pose pairs found with --sync nearest, --max-diff 0.01 s: " in err
-    offset = "the offset (`robot-msgs ape --offset SECONDS`) is -100.000000 s"
+    offset = "the offset (--offset SECONDS) is -100.000000 s"
     assert f"{offset} if both recordings started together" in err
     assert err.count("--offset") == 1
+    assert main(["traj", str(est), "--ref", str(ref), "--offset", "-100", "--sync", "nearest"]) == 0
+    assert "synced to" in capsys.readouterr().out
 
 
 def test_ref_that_is_also_a_file_is_refused_not_dropped(

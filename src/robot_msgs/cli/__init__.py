@@ -307,9 +307,21 @@ def _show_warning(
 
 @functools.cache
 def _options_of(command: str) -> frozenset[str]:
-    """Return the option strings of ``command`` (``--align``, ``--save``, ...)."""
+    """Return the option strings of ``command`` (``--align``, ``--save``, ...).
+
+    A flag that takes a word as well as a value (metavar ``SECONDS|auto``) is there with
+    the word too (``--offset auto``): traj's ``--offset`` takes seconds only.
+    """
     sub = _subparser(build_parser(command), command)
-    return frozenset(flag for action in sub._actions for flag in action.option_strings)  # noqa: SLF001
+    actions = sub._actions  # noqa: SLF001 - argparse keeps its actions nowhere else
+    words = {
+        f"{flag} {word}"
+        for action in actions
+        if isinstance(action.metavar, str)
+        for word in action.metavar.split("|")[1:]
+        for flag in action.option_strings
+    }
+    return frozenset(flag for action in actions for flag in action.option_strings) | words
 
 
 @functools.cache

@@ -271,7 +271,7 @@ def flags_in_text(
     (`` `robot-msgs doctor` ``). Other backticked names (a manifest's keys, a field
     path) stay. With ``command`` and ``offered`` (a command's option strings), a setting
     whose flag it has not is said with the command that has it: ``traj`` has no
-    ``--offset``, and its messages named it as traj's (the library cannot tell which
+    ``--offset auto``, and its messages named it as traj's (the library cannot tell which
     command calls it: one place says it, here). ``offered`` is passed in, not imported:
     the command line's parsers import this module.
     Only where the command gives others of the setting's group by flags: ``res`` (no
@@ -291,9 +291,9 @@ def flags_in_text(
     >>> flags_in_text("the doctor (`diagnose()`) estimates it; `prepare()` chooses")
     'the doctor (`robot-msgs doctor`) estimates it; `prepare()` chooses'
     >>> from robot_msgs.cli import _options_of
-    >>> flags_in_text("the offset (`offset_s=`) and `max_diff_s=0.1`", command="traj",
+    >>> flags_in_text("the offset (`offset_s=`, or `offset_auto=True`)", command="traj",
     ...               offered=_options_of)
-    'the offset (`robot-msgs ape --offset SECONDS`) and --max-diff 0.1'
+    'the offset (--offset SECONDS, or `robot-msgs ape --offset auto`)'
     >>> flags_in_text("the offset (`offset_s=`), `delta=`", command="res", offered=_options_of)
     'the offset (--offset SECONDS), --delta'
     """
@@ -310,6 +310,11 @@ def flags_in_text(
         given = offered(command)
         if not any(r.group == row.group and r.name in given for r in declared_flags().values()):
             return said
+        if row.word and said not in given:  # `--offset auto`: traj's --offset takes seconds
+            from robot_msgs.cli.evo_flags import _HOMES  # noqa: PLC0415
+
+            home = next((c for c in _HOMES if said in offered(c)), None)
+            return said if home is None else f"`robot-msgs {home} {said}`"
         placed = _placed(said, command, offered)
         return said if placed == said else f"`robot-msgs {placed}`"
 

@@ -175,7 +175,8 @@ def add_settings_flags(
     ``only`` keeps those fields, ``omit`` drops those (a field the command never uses:
     ``--confidence`` outside APE's NEES); ``note`` is added to the help of the fields in
     ``noted`` (a default that depends on another option or a manifest). A flag two fields share
-    (``--offset SECONDS|auto``) is added once. Flags are grouped by their declared group.
+    (``--offset SECONDS|auto``) is added once, and takes its word only when ``only`` keeps
+    the word's field too. Flags are grouped by their declared group.
     ``described`` replaces a field's description where it is not true of this command
     (by field name).
     """
@@ -209,7 +210,13 @@ def add_settings_flags(
             if flag.group not in groups:
                 groups[flag.group] = parser.add_argument_group(flag.group) if flag.group else parser
             word = words.get(flag.name, "") if not flag.word else ""
-            _add_flag(groups[flag.group], flag, text.replace("%", "%%"), word)
+            row = flag
+            if word and flag.name not in worded and isinstance(flag.metavar, str):
+                # Its word's field not kept (traj --offset takes no auto): neither taken
+                # nor shown (SECONDS|auto advertised a word the command refuses).
+                row = flag._replace(metavar=flag.metavar.removesuffix(f"|{word}"))
+                word = ""
+            _add_flag(groups[flag.group], row, text.replace("%", "%%"), word)
 
 
 def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:

@@ -19,7 +19,10 @@ transform to REF's body (:func:`robot_msgs.evaluation.evaluate`). The whole esti
 moved by the fitted transform, and ``--save OUT`` writes that aligned estimate, as
 ``evo_traj -a --save_as_tum`` does; given a pairing flag (``--sync``, ``--max-diff``...),
 with or without ``--align``, each FILE keeps only its poses matched to REF, as
-``evo_traj --sync`` keeps them. REF itself is never saved: ``evo_traj --save_as_tum`` also
+``evo_traj --sync`` keeps them. ``--offset SECONDS`` (evo_traj's ``--t_offset``) is added
+to each FILE's stamps, never REF's, as it is read: ``--t-start``/``--t-end``, the matching
+and ``--save`` see the moved stamps (``ape --offset auto`` estimates an offset; traj takes
+seconds). REF itself is never saved: ``evo_traj --save_as_tum`` also
 writes REF (as ``<stem>.tum`` in the working folder), but as it was read, neither synced nor
 aligned (evo 1.38.1 on fr1_xyz: groundtruth.tum with all 3000 poses beside the 785 of
 rgbdslam.tum), which is ``traj REF --save OUT``. ``--plot FILE`` overlays them all
@@ -78,6 +81,7 @@ from robot_msgs.errors import (
     UsageError,
     ValidationError,
 )
+from robot_msgs.evaluation.association import _moved_stamps
 from robot_msgs.evaluation.pipeline import time_range
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.transforms import apply_transforms
@@ -115,6 +119,14 @@ __all__ = ["add_parser", "run", "summarize"]
 #: Formats whose files hold no frame ids (a bag's headers, a CRS of fixes do): their
 #: ``frames`` line says so, not ``- -> -``; ``--json`` keeps ``""`` for both.
 _NO_FRAME_IDS = ("tum", "kitti", "euroc")
+
+
+#: traj's --offset: evo_traj's --t_offset, which moves the stamps it saves, not only matching.
+_OFFSET_HELP = (
+    "added to each FILE's stamps (never REF's) as it is read, before --t-start/--t-end, "
+    "matching and --save (evo_traj --t_offset), seconds; ape REF EST --offset auto "
+    "estimates one"
+)
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -204,10 +216,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         [EvaluationSettings()],
         only=(
             "align", "n_align", "sync", "max_diff_s", "max_gap_s", "spatial_pairs",
-            "max_distance_m", "transform_left",
+            "max_distance_m", "offset_s", "transform_left",
             "invert_transform_left", "transform_right", "transform_right_auto",
             "invert_transform_right",
         ),  # transform_right_auto: --transform-right auto, which --ref takes, helped too
+        described={"offset_s": _OFFSET_HELP},
     )  # fmt: skip
     plot = parser.add_argument_group("plot")
     add_plot_flags(
@@ -402,6 +415,8 @@ def _read(
             )
         else:  # pragma: no cover - passed on untouched
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+    if settings is not None and settings.offset_s != 0.0:
+        traj = _shifted(traj, settings.offset_s, path)
     if args.t_start is not None or args.t_end is not None:
         kept = len(traj)
         traj, _ = time_range(traj, args.t_start, args.t_end, whose=path)
@@ -638,6 +653,7 @@ def _against_reference(
     aligned = []
     # The FILEs were read with their transforms applied (_read): fit on them as they are.
     fit = settings.replace(
+        offset_s=0.0,  # added to the stamps as they were read
         transform_left=None,
         invert_transform_left=False,
         transform_right=None,
@@ -673,6 +689,20 @@ def _against_reference(
                     out,
                 )
     return aligned
+
+
+def _shifted(traj: PoseTrajectory, offset_s: float, path: str) -> PoseTrajectory:
+    """Return ``traj`` with ``offset_s`` seconds added to its stamps (``--offset``).
+
+    As evo_traj ``--t_offset`` does: the stamps printed, matched, cut by ``--t-start``/
+    ``--t-end`` and saved are the moved ones. Frame indices (KITTI without times) are
+    refused: an offset in seconds has no meaning for them.
+    """
+    if traj.stamps_are_frames:
+        msg = f"{path}: --offset moves stamps in seconds; it has frame indices (give --times)"
+        raise UsageError(msg)
+    moved = _moved_stamps(traj.stamps_s, offset_s, "estimate", offset_s)
+    return traj.replace(stamps_s=moved)
 
 
 def _synced_line(path: str, ref: str, traj: PoseTrajectory, moved: PoseTrajectory) -> str:
