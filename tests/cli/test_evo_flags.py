@@ -465,6 +465,46 @@ def test_an_answer_carries_the_value_typed_after_evos_flag(
     assert last.endswith(f"evo's; here: {answer}")
 
 
+@pytest.mark.parametrize(
+    ("command", "words", "said"),
+    [
+        (  # evo_rpe 1.38.1: "argument -d/--delta: invalid float value: 'm'"
+            "ape",
+            ["-dm"],
+            (
+                "-dm is evo's; here: rpe --delta D; evo's -d takes a number, not 'm' (evo "
+                "refuses -dm); -u m is the unit: rpe --delta-unit m"
+            ),
+        ),
+        (
+            "rpe",
+            ["-d", "m"],
+            (
+                "-d is evo's; here: --delta D; evo's -d takes a number, not 'm'; -u m is the "
+                "unit: --delta-unit m"
+            ),
+        ),
+        (
+            "ape",
+            ["--t_max_diff", "x"],
+            (
+                "--t_max_diff is evo's; here: --max-diff SECONDS; evo's --t_max_diff takes "
+                "a number, not 'x'"
+            ),
+        ),
+    ],
+)
+def test_a_word_that_is_no_number_is_not_answered_as_a_flags_number(
+    command: str, words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ape -dm` was answered `--delta m`: evo's -d takes a number (evo refuses -dm), and
+    so does ours; the unit is -u m."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "ref.txt", "est.txt", *words])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == f"robot-msgs {command}: error: {said}"
+
+
 @pytest.mark.parametrize("unit", DELTA_UNITS)
 def test_delta_unit_answer_carries_every_unit_the_settings_declare(
     unit: str, capsys: pytest.CaptureFixture[str]

@@ -271,10 +271,10 @@ _MEANT_IN: dict[str, tuple[str, ...]] = {
 
 #: The placeholders of :data:`EVO_FLAGS` a value typed after evo's flag fills as it is,
 #: and evo's delta units, which ours spell otherwise (``-u d``: ``--delta-unit deg``).
+#: Placeholders of a number: filled only with one (``-dm`` was answered ``--delta m``).
+_NUMBERS = ("N", "D", "SECONDS", "RATIO")
 _FILLED: dict[str, dict[str, str]] = {
-    **{
-        placeholder: {} for placeholder in ("RELATION", "N", "D", "SECONDS", "RATIO", "REF", "FILE")
-    },
+    **{placeholder: {} for placeholder in ("RELATION", *_NUMBERS, "REF", "FILE")},
     # evo's plot modes that are planes here (its yx, zx, zy are not).
     "PLANE": {plane: plane for plane in ("xy", "xz", "yz", "xyz")},
     # ours as typed (`-u s` was answered `--delta-unit UNIT`), from the settings' DELTA_UNITS
@@ -304,6 +304,8 @@ def _with_value(ours: str, value: str) -> str:
     ('--max-diff SECONDS', '--delta-unit UNIT')
     >>> _with_value("--plot-plane PLANE", "xyz"), _with_value("--project-to-plane PLANE", "xyz")
     ('--plot-plane xyz', '--project-to-plane PLANE')
+    >>> _with_value("--delta D", "m"), _with_value("--delta D", "10")
+    ('--delta D', '--delta 10')
     """
     head, _, placeholder = ours.rpartition(" ")
     spellings = _FILLED_FOR.get(head, _FILLED.get(placeholder))
@@ -312,9 +314,48 @@ def _with_value(ours: str, value: str) -> str:
     flag_next = value.startswith("-") and value[1:2] not in set("0123456789.")
     if spellings is None or not head or not value or flag_next:
         return ours
+    if placeholder in _NUMBERS and not _is_number(value):  # evo refuses it too
+        return ours
     if spellings:  # a closed list: evo's word said as ours, else the placeholder stays
         return f"{head} {spellings[value]}" if value in spellings else ours
     return f"{head} {value}"
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a number as evo's flags read one (Python's ``float``)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _not_a_number(
+    flag: str,
+    value: str,
+    typed: str,
+    command: str,
+    offered: Callable[[str], Collection[str]] | None,
+) -> str:
+    """Say that evo's ``flag`` takes a number, not ``value``; a unit's flag if it is one.
+
+    evo_rpe 1.38.1 refuses ``-dm`` ("argument -d/--delta: invalid float value: 'm'"); it
+    was answered ``--delta m``, which is neither evo's nor ours. A delta unit typed to
+    ``-d`` is said as evo's ``-u`` and ours.
+
+    Examples
+    --------
+    >>> _not_a_number("-d", "m", "-dm", "rpe", None)
+    "evo's -d takes a number, not 'm' (evo refuses -dm); -u m is the unit: --delta-unit m"
+    >>> _not_a_number("--t_max_diff", "x", "--t_max_diff", "ape", None)
+    "evo's --t_max_diff takes a number, not 'x'"
+    """
+    said = f"evo's {flag} takes a number, not {value!r}"
+    said += f" (evo refuses {typed})" if typed != flag else ""
+    unit = _FILLED["UNIT"].get(value)
+    if flag in ("-d", "--delta") and unit is not None:
+        said += f"; -u {value} is the unit: {_placed(f'--delta-unit {unit}', command, offered)}"
+    return said
 
 
 #: Flags spelled alike that are switches in evo and take a value here: said when given
@@ -583,6 +624,10 @@ def evo_hint(
             if flag == "--scale":  # the file's matrix is said last, not typed as FILE
                 notes.append(_scale_file(value))
                 value = ""
+            number = ours.rpartition(" ")[2] in _NUMBERS and not _no_value(value) and value != "-"
+            if number and not _is_number(value):  # `-dm` was answered `--delta m`
+                typed = clusters.get(word, word)
+                notes.append(_not_a_number(flag, value, typed, command, offered))
             found.append((flag, _placed(_with_value(ours, value), command, offered, homes)))
         elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
