@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import math
 import re
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._settings_flags import declared_flags
 from robot_msgs.io.formats import BAG_FORMATS, READ_SUFFIXES
-from robot_msgs.report.text import WIDTH, display_width
+from robot_msgs.report.text import WIDTH
 
 if TYPE_CHECKING:
     import argparse
@@ -828,10 +829,12 @@ def evo_syntax_hint(
     ``argv`` is what follows ``command`` (one of :data:`EVO_COMMANDS`); ``parser`` is
     the command's parser (it says which flags take a value). Only a first positional
     word that is exactly one of :data:`EVO_FORMATS` and no existing file or folder is
-    answered. A bag's topics are named as given when the line, after argparse's
-    ``robot-msgs COMMAND: error:``, fits 80 columns (without ``BAG`` if need be); only
-    where none does are they placeholders (one line in a pipe). ``traj`` reads each
-    topic with a ``--topic``, and evo_traj's ``--ref`` topic is ``--ref-topic``. That
+    answered. A bag named is answered with the command to type, whole, its bag and
+    topics as given (missing topics as placeholders), however wide: ``ape bag2
+    nav2_turtlebot.mcap /amcl_pose /odom`` was answered ``--ref-topic T1 --est-topic T2``,
+    its names dropped to fit 80 columns, as a command a refusal offers is said whole
+    (``traj``'s topic of a bag). Without a bag, its words with placeholders. ``traj``
+    reads each topic with a ``--topic``, and evo_traj's ``--ref`` topic is ``--ref-topic``. That
     answer typed with the bag once (``ape x.mcap --ref-topic /a --est-topic /b``, which
     argparse told only "the following arguments are required: EST") is told to give it
     twice, when the one word names a bag (:func:`_names_a_bag`).
@@ -844,11 +847,13 @@ def evo_syntax_hint(
     >>> evo_syntax_hint("ape", parser, ["--align", "se3", "tum", "gt.txt", "e.txt"])
     "tum is evo's; here: REF EST [--format tum]"
     >>> evo_syntax_hint("ape", parser, ["bag", "x.bag", "/a", "/b"])
-    "bag is evo's; here: BAG BAG --ref-topic /a --est-topic /b"
+    "bag is evo's; here: `robot-msgs ape x.bag x.bag --ref-topic /a --est-topic /b`"
     >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/a", "/b"])
-    "bag is evo's; here: BAG --topic /a --topic /b"
+    "bag is evo's; here: `robot-msgs traj x.bag --topic /a --topic /b`"
     >>> evo_syntax_hint("traj", parser, ["bag", "x.bag", "/b", "--ref", "/a"])
-    "bag is evo's; here: BAG --topic /b --ref-topic /a"
+    "bag is evo's; here: `robot-msgs traj x.bag --topic /b --ref-topic /a`"
+    >>> evo_syntax_hint("ape", parser, ["bag"])
+    "bag is evo's; here: BAG BAG --ref-topic T1 --est-topic T2"
     >>> evo_syntax_hint("ape", parser, ["x.bag", "--est-topic", "/b"])
     "EST: a bag's two topics are REF and EST, the bag given twice: x.bag x.bag --est-topic /b"
     >>> evo_syntax_hint("ape", parser, ["gt.txt", "e.txt"]) is None
@@ -868,25 +873,19 @@ def evo_syntax_hint(
     fmt, topics = words[0], words[2:]
     if EVO_FORMATS[fmt]:
         return f"{fmt} is evo's; here: {EVO_COMMANDS[command]} {EVO_FORMATS[fmt]}"
-    room = WIDTH - len(f"robot-msgs {command}: error: ")
     ref = _value_of("--ref", argv)
     if command == "traj":  # each topic a --topic; evo_traj's bag --ref is REF's --ref-topic
         # (`bag x.bag t1 t2` was told `BAG --topic t1, then BAG --topic t2`, one run each)
         ests = [t for t in topics if t != ref]
-        named = [f"--topic {t}" for t in ests] or ["--topic TOPIC"]
-        held = [f"--topic T{k}" for k in range(1, len(ests) + 1)] or ["--topic TOPIC"]
-        if ref is not None:
-            named, held = [*named, f"--ref-topic {ref}"], [*held, "--ref-topic R"]
-        said = [" ".join(w) for w in (["BAG", *named], named, ["BAG", *held], held)]
-        said += ["--topic T (each) --ref-topic R" if ref else "BAG --topic TOPIC, once per topic"]
-    else:  # the names typed, without BAG BAG if need be, before any placeholder (`doctor
-        # bag x.bag /a /b` was answered T1 and T2, though its line with /a and /b fit)
+        topic_flags = [w for t in ests or ["TOPIC"] for w in ("--topic", t)]
+        topic_flags += ["--ref-topic", ref] if ref is not None else []
+        bags = ["BAG"]
+    else:  # the names typed, placeholders for those left out
         ref, est = (topics + ["T1", "T2"][len(topics) :])[:2]
-        said = [
-            f"BAG BAG --ref-topic {ref} --est-topic {est}",
-            f"--ref-topic {ref} --est-topic {est}",
-            "BAG BAG --ref-topic T1 --est-topic T2",
-            "--ref-topic T1 --est-topic T2",
-        ]
-    fits = [f"{fmt} is evo's; here: {ours}" for ours in said]
-    return next((line for line in fits if display_width(line) <= room), fits[-1])
+        topic_flags, bags = ["--ref-topic", ref, "--est-topic", est], ["BAG", "BAG"]
+    if len(words) < 2:  # no bag named: what to type, in words
+        return f"{fmt} is evo's; here: {' '.join([*bags, *topic_flags])}"
+    # The bag named: the command to type, whole, however wide (a copy-paste matters more
+    # than 80 columns, as for every command a refusal offers).
+    typed = shlex.join(["robot-msgs", command, *[words[1]] * len(bags), *topic_flags])
+    return f"{fmt} is evo's; here: `{typed}`"
