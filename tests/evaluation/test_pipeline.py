@@ -30,6 +30,8 @@ from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.test_spatial import cross_track_rms
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from robot_msgs.typing import Float64Array
 
 
@@ -279,7 +281,10 @@ def test_an_estimate_with_the_references_stamps_and_poses_is_noted() -> None:
     """`ape E E`, or one file under two names, gave 1e-16 m without a word (a review).
     The file given twice is warned as it is read (tests/io/test_evaluation_inputs.py)."""
     ref, _ = fr1()
-    said = "the estimate's stamps and poses are the reference's: every error is zero"
+    said = (
+        "the estimate's stamps and poses are the reference's: every error is zero to float64 "
+        "rounding (a unit in the last place of its largest coordinate, 1.8 m, is 2.2e-16 m)"
+    )  # fr1_xyz's largest coordinate: 1.7616 m (a column of its file), in [1, 2): 2**-52 m
     again = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))  # a copy
     for estimate in (ref, again):
         (result,) = evaluate(ref, estimate, metrics=[Ape()], estimate_name="est")
@@ -287,6 +292,24 @@ def test_an_estimate_with_the_references_stamps_and_poses_is_noted() -> None:
     # Another stamp or pose is another estimate.
     later = evaluate(ref, ref.replace(stamps_s=ref.stamps_s + 1e-3), metrics=[Ape()])[0]
     assert said not in later.comparison.notes
+
+
+def test_a_trajectory_against_itself_far_from_the_origin_is_zero_only_to_rounding(
+    evo_data: Path,
+) -> None:
+    """`ape georeferenced.tum georeferenced.tum --align se3` noted "every error is zero"
+    above a table of 5.82077e-11 m (one unit in the last place of 4.6e5 m, 2**-34 m):
+    the fit rounds at the coordinates' magnitude. The note says so, with that scale: its
+    largest coordinate is 5.4e6 m (a northing), whose units in the last place are 2**-30 m
+    = 9.3e-10 m, which bounds the errors seen."""
+    geo = read_trajectory(evo_data / "georeferenced.tum")
+    (result,) = evaluate(geo, geo, EvaluationSettings(align="se3"), metrics=[Ape()])
+    said = (
+        "the estimate's stamps and poses are the reference's: every error is zero to float64 "
+        "rounding (a unit in the last place of its largest coordinate, 5.4e+06 m, is 9.3e-10 m)"
+    )
+    assert result.comparison.notes[0] == said
+    assert 0.0 < result.stats["translation"].max <= 2.0**-30
 
 
 def test_metrics_given_as_a_generator_are_all_computed() -> None:

@@ -190,7 +190,7 @@ def read_inputs(
             spelt = "" if reference == label else f" ({reference})"
             itself = (
                 f"{label}: the same file as the reference{spelt}, read the same way: the "
-                "estimate is compared with itself, and every error is zero"
+                "estimate is compared with itself, and every error is zero to float64 rounding"
             )
             warnings.warn(
                 DataWarning(itself, kind="same_input", fixed=False), stacklevel=caller_stacklevel()

@@ -266,7 +266,7 @@ def diagnose(
                 kind="same_input",
                 severity="warning",
                 summary="the estimate's stamps and poses are the reference's (its file "
-                "copied?): every error is zero",
+                "copied?): every error is zero to float64 rounding",
                 evidence={"poses": len(reference)},
             )
         )
