@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import pty
 import re
@@ -13,7 +14,12 @@ from pathlib import Path
 import pytest
 
 from robot_msgs.cli import COMMANDS, _options_of, main
-from robot_msgs.cli.evo_flags import EVO_FLAGS, EVO_FLAGS_BY_COMMAND, EVO_WITHOUT
+from robot_msgs.cli.evo_flags import (
+    _TRANSFORM_ORDER,
+    EVO_FLAGS,
+    EVO_FLAGS_BY_COMMAND,
+    EVO_WITHOUT,
+)
 from robot_msgs.evaluation.settings import DELTA_UNITS
 from tests.terminal import Terminal
 
@@ -337,6 +343,7 @@ def test_every_evo_answer_fits_an_80_column_terminal(
         with pytest.raises(SystemExit, match=r"^2$"):
             main([command, "ref.txt", "est.txt", flag])
         last = capsys.readouterr().err.strip().splitlines()[-1]
+        last = last.removesuffix(f"; {_TRANSFORM_ORDER}")  # a note, said after the answer
         head, _, aside = answer.partition(" (")
         kept = f"( \\({re.escape(aside)})?" if aside else ""
         assert re.search(rf"here: (\w+ )?{re.escape(head)}{kept}$", last), last
@@ -1206,3 +1213,35 @@ def test_tums_max_difference_answered_for_ape_gives_evaluate_ate_number(
     assert main(["ape", ref, est, *answer.split(), "--json"]) == 0
     signal = json.loads(capsys.readouterr().out)["signals"][0]
     assert signal["stats"]["rms"] == pytest.approx(0.013473468, abs=1e-9)
+
+
+def test_evos_transform_flags_are_answered_with_the_order_they_apply_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--transform_left T` was answered `--transform-left T` alone, though evo_traj moves
+    its poses by T after -a and ours moves them before --align. The answer says it, and
+    its claim holds: with --align se3 a rigid left transform (45 deg of yaw, (0.3, -0.2,
+    0.1) m) leaves fr1_xyz's APE at evo_ape -a's rmse, 0.013470 m (evo 1.38.1); evo_traj
+    -a --transform_left T saved poses 0.725 m from the reference."""
+    for flag in ("--transform_left", "--transform_right"):
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main(["traj", "e.tum", "--ref", "r.tum", flag, "t.json"])
+        assert (
+            capsys.readouterr()
+            .err.splitlines()[-1]
+            .endswith(
+                "; evo_traj applies the transform after aligning, ours before --align: an "
+                "--align se3 fit absorbs a rigid left transform"
+            )
+        )
+    half = math.sqrt(0.5)
+    turn = {"x": 0.3, "y": -0.2, "z": 0.1, "qx": 0.0, "qy": 0.0, "qz": 0.0, "qw": 1.0}
+    turn |= {"qz": math.sqrt(0.5 - 0.5 * half), "qw": math.sqrt(0.5 + 0.5 * half)}  # 45 deg
+    (tmp_path / "t.json").write_text(json.dumps(turn))
+    gt, est = "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"
+    rms = []
+    for extra in ([], ["--transform-left", str(tmp_path / "t.json")]):
+        assert main(["ape", gt, est, "--align", "se3", "--json", *extra]) == 0
+        rms.append(json.loads(capsys.readouterr().out)["signals"][0]["stats"]["rms"])
+    assert rms[0] == pytest.approx(0.013470, abs=5e-7)
+    assert rms[1] == pytest.approx(rms[0], rel=1e-9)
