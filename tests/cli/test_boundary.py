@@ -692,7 +692,7 @@ def test_a_flag_of_one_value_given_twice_with_two_values_is_refused_naming_both(
     assert err.startswith(f"usage: robot-msgs {command} ")
     names = "/".join(action.option_strings)
     values = f"({' '.join(first)}, {' '.join(second)})"
-    said = f"robot-msgs {command}: error: {names} given twice {values}; give it once"
+    said = f"ERROR: robot-msgs {command}: {names} given twice {values}; give it once"
     assert err.strip().splitlines()[-1].startswith(said)
 
 
@@ -761,10 +761,10 @@ def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
 ) -> None:
     """``ERROR:`` lines were folded on a terminal, argparse's ``error:`` lines never: the
     answer to evo's ``-d 1 -u m -r angle_deg`` ran 98 columns, cut mid-word by an
-    80-column terminal."""
+    80-column terminal. A usage error is an ``ERROR:`` line too, folded as they are."""
     argv = ["rpe", "a.tum", "b.tum", "-d", "1", "-u", "m", "-r", "angle_deg"]
     line = (
-        "robot-msgs rpe: error: -d -u -r are evo's; here: --delta 1 --delta-unit m "
+        "ERROR: robot-msgs rpe: -d -u -r are evo's; here: --delta 1 --delta-unit m "
         "--relation angle_deg"
     )
     monkeypatch.setenv("COLUMNS", "80")
@@ -776,10 +776,10 @@ def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(argv)
     shown = terminal.getvalue().splitlines()
-    start = next(k for k, x in enumerate(shown) if x.startswith("robot-msgs rpe: error:"))
+    start = next(k for k, x in enumerate(shown) if x.startswith("ERROR: robot-msgs rpe: "))
     assert shown[start:] == [
-        "robot-msgs rpe: error: -d -u -r are evo's; here: --delta 1 --delta-unit m",
-        "  --relation angle_deg",
+        "ERROR: robot-msgs rpe: -d -u -r are evo's; here: --delta 1 --delta-unit m",
+        "       --relation angle_deg",
     ]
 
 
@@ -809,7 +809,7 @@ def test_an_input_typed_after_flags_is_said_to_be_one(
         with pytest.raises(SystemExit, match=r"^2$"):
             main(list(argv))
         last = capsys.readouterr().err.splitlines()[-1]
-        assert last == f"robot-msgs {argv[0]}: error: {said}"
+        assert last == f"ERROR: robot-msgs {argv[0]}: {said}"
 
 
 def test_a_misspelt_flag_is_answered_with_the_close_ones(
@@ -837,7 +837,7 @@ def test_a_misspelt_flag_is_answered_with_the_close_ones(
         with pytest.raises(SystemExit, match=r"^2$"):
             main(list(argv))
         last = capsys.readouterr().err.splitlines()[-1]
-        assert last == f"robot-msgs {argv[0]}: error: {said}"
+        assert last == f"ERROR: robot-msgs {argv[0]}: {said}"
 
 
 def test_an_abbreviation_of_another_commands_flag_is_said_to_be_its(
@@ -864,7 +864,7 @@ def test_an_abbreviation_of_another_commands_flag_is_said_to_be_its(
         with pytest.raises(SystemExit, match=r"^2$"):
             main(list(argv))
         last = capsys.readouterr().err.splitlines()[-1]
-        assert last == f"robot-msgs {argv[0]}: error: {said}"
+        assert last == f"ERROR: robot-msgs {argv[0]}: {said}"
 
 
 @pytest.mark.parametrize("command", ["res", "traj", "ape"])
@@ -979,9 +979,9 @@ def test_a_relation_of_the_other_command_is_said_to_be_its(
     point_distance?", another quantity; ``rpe --relation nees`` was refused unexplained."""
     with pytest.raises(SystemExit, match=r"^2$"):
         main([command, "a.tum", "b.tum", "--relation", relation])
-    (said,) = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    (said,) = [line for line in capsys.readouterr().err.splitlines() if "ERROR:" in line]
     assert said == (
-        f"robot-msgs {command}: error: argument --relation: invalid choice: '{relation}': "
+        f"ERROR: robot-msgs {command}: argument --relation: invalid choice: '{relation}': "
         f"a relation of robot-msgs {other} only (robot-msgs {command} --help lists all "
         f"{32 if command == 'ape' else 20})"
     )
@@ -1011,9 +1011,9 @@ def test_a_value_not_among_many_choices_is_answered_with_the_close_ones(
     """``--relation angle`` was answered with all 32 relations on one 528-column line."""
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "a.tum", "b.tum", "--relation", "angle"])
-    (said,) = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
+    (said,) = [line for line in capsys.readouterr().err.splitlines() if "ERROR:" in line]
     assert said == (
-        "robot-msgs ape: error: argument --relation: invalid choice: 'angle'; did you mean "
+        "ERROR: robot-msgs ape: argument --relation: invalid choice: 'angle'; did you mean "
         "angle_rad, angle_deg? (robot-msgs ape --help lists all 32)"
     )
     # A few choices are still all listed, as argparse lists them.
@@ -1152,7 +1152,7 @@ def test_traj_s_one_file_flag_is_answered_with_the_two_that_split_it(
             main(given)
         flag = said.split()[-1].removeprefix("--ref-")
         assert capsys.readouterr().err.splitlines()[-1] == (
-            f"robot-msgs {given[0]}: error: {said} and --est-{flag}"
+            f"ERROR: robot-msgs {given[0]}: {said} and --est-{flag}"
         )
 
 
@@ -1173,7 +1173,7 @@ def test_a_flag_of_another_command_is_said_whose_it_is(capsys: pytest.CaptureFix
     ):
         with pytest.raises(SystemExit, match=r"^2$"):
             main(given)
-        assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs {given[0]}: error: {said}"
+        assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs {given[0]}: {said}"
 
 
 @pytest.mark.parametrize(
@@ -1202,7 +1202,7 @@ def test_a_flag_of_robot_msgs_given_after_the_command_is_said_so(
     the command line has, before the command."""
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
-    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs ape: {said}"
 
 
 @pytest.mark.parametrize("value", ["-inf", "-Infinity", "-nan"])

@@ -77,7 +77,7 @@ def test_an_evo_flag_is_answered_with_ours_and_the_commands_usage(
     flag = words[0].split("=")[0]
     several = " ".join(w for w in words if w.startswith("-"))  # evo's switches said together
     assert last.startswith(
-        (f"robot-msgs {command}: error: {flag} is ", f"robot-msgs {command}: error: {several} are ")
+        (f"ERROR: robot-msgs {command}: {flag} is ", f"ERROR: robot-msgs {command}: {several} are ")
     )
     assert f"evo; here: {ours}" in last or f"evo's; here: {ours}" in last
 
@@ -97,7 +97,7 @@ def test_evos_scale_flag_says_sim3_of_it_with_a_in_evos_words(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["rpe", "ref.txt", "est.txt", flag])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last == f"robot-msgs rpe: error: {flag} is evo's; here: {said}"
+    assert last == f"ERROR: robot-msgs rpe: {flag} is evo's; here: {said}"
     assert "(-a: sim3)" not in EVO_FLAGS[flag]
 
 
@@ -108,7 +108,7 @@ def test_an_unknown_flag_shows_the_commands_usage_not_the_top_level_one(
         main(["rpe", "ref.txt", "est.txt", "--bogus"])
     err = capsys.readouterr().err
     assert err.startswith("usage: robot-msgs rpe ")
-    assert err.strip().endswith("robot-msgs rpe: error: unrecognized arguments: --bogus")
+    assert err.strip().endswith("ERROR: robot-msgs rpe: unrecognized arguments: --bogus")
 
 
 def test_every_answer_names_a_flag_of_ours_or_says_none_is_needed() -> None:
@@ -122,7 +122,7 @@ def test_our_own_flags_pass(capsys: pytest.CaptureFixture[str]) -> None:
     assert "APE" in capsys.readouterr().out
 
 
-# (command, evo's words after the command, the answer's last line after "error: ")
+# (command, evo's words after the command, the answer's last line after "ERROR: robot-msgs COMMAND: ")
 SYNTAX = [
     ("ape", ["tum", "gt.txt", "est.txt"], "tum is evo's; here: REF EST [--format tum]"),
     ("rpe", ["kitti", "gt.txt", "est.txt"], "kitti is evo's; here: REF EST [--format kitti]"),
@@ -216,7 +216,7 @@ def test_evos_format_first_order_is_answered_with_ours_and_the_commands_usage(
     err = capsys.readouterr().err
     assert err.startswith(f"usage: robot-msgs {command} ")
     last = err.strip().splitlines()[-1]
-    assert last == f"robot-msgs {command}: error: {answer}"
+    assert last == f"ERROR: robot-msgs {command}: {answer}"
     assert len(last) <= 80 or "`" in answer  # a command to type is said whole
 
 
@@ -230,7 +230,7 @@ def test_evos_no_warnings_is_answered_with_force(
     with pytest.raises(SystemExit, match=r"^2$"):
         main([command, "a.txt", "b.txt", "--no_warnings"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"robot-msgs {command}: error: --no_warnings is evo's; here: --force (to overwrite)"
+        f"ERROR: robot-msgs {command}: --no_warnings is evo's; here: --force (to overwrite)"
     )
 
 
@@ -242,7 +242,7 @@ def test_one_bag_with_both_topics_is_told_to_give_the_bag_twice(
     # BAG does not fit 80 columns; typed so, the bag once, argparse said only "the
     # following arguments are required: EST".
     said = (
-        f"robot-msgs {command}: error: EST: a bag's two topics are REF and EST, the bag "
+        f"ERROR: robot-msgs {command}: EST: a bag's two topics are REF and EST, the bag "
         "given twice: x.mcap x.mcap --ref-topic /odom --est-topic /amcl_pose"
     )
     for evo, also in (([], ""), (["-a"], "; -a is evo's; here: --align se3")):
@@ -260,7 +260,7 @@ def test_one_file_not_a_bag_with_a_topic_is_told_est_is_missing(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", str(gt), "--est-topic", "/odom"])
     said = capsys.readouterr().err.strip().splitlines()[-1]
-    assert said == "robot-msgs ape: error: the following arguments are required: EST"
+    assert said == "ERROR: robot-msgs ape: the following arguments are required: EST"
     folder = tmp_path / "run"  # a ROS 2 bag folder, and a bag by --format, are bags
     folder.mkdir()
     for given in ([str(folder)], [str(gt), "--format", "bag2"]):
@@ -279,7 +279,7 @@ def test_evos_format_first_and_its_flags_are_answered_together(
         main(["ape", "tum", "gt.txt", "est.txt", "-va"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last == (
-        "robot-msgs ape: error: tum is evo's; here: REF EST [--format tum]; "
+        "ERROR: robot-msgs ape: tum is evo's; here: REF EST [--format tum]; "
         "-va is evo's; here: --align se3 (-v is not needed)"
     )
 
@@ -306,7 +306,7 @@ def test_a_command_line_error_is_a_short_usage_and_one_line(
     assert lines == [
         "usage: robot-msgs ape [options] REF EST [EST ...]",
         "       (robot-msgs ape --help lists them)",
-        "robot-msgs ape: error: -as is evo's; here: --align sim3",
+        "ERROR: robot-msgs ape: -as is evo's; here: --align sim3",
     ]
 
 
@@ -381,7 +381,7 @@ def test_several_answers_of_another_command_name_it_once(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "ref.txt", "est.txt", "-d", "10", "-u", "m"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last == "robot-msgs ape: error: -d -u are evo's; here: rpe --delta 10 --delta-unit m"
+    assert last == "ERROR: robot-msgs ape: -d -u are evo's; here: rpe --delta 10 --delta-unit m"
 
 
 def test_ape_answers_evos_save_as_with_the_aligned_estimate(
@@ -424,7 +424,7 @@ def test_the_short_usage_is_folded_to_the_terminals_width(
     with pytest.raises(SystemExit, match=r"^2$"):
         main([command, "a", "b", *(["--out", "o"] if command == "bench" else []), "--bogus"])
     *usage, last = capsys.readouterr().err.splitlines()
-    assert last == f"robot-msgs {command}: error: unrecognized arguments: --bogus"
+    assert last == f"ERROR: robot-msgs {command}: unrecognized arguments: --bogus"
     assert all(len(line) <= 80 for line in usage), usage
     said = " ".join(line.strip() for line in usage)
     assert said.startswith(f"usage: robot-msgs {command} [options] ")
@@ -510,7 +510,7 @@ def test_a_word_that_is_no_number_is_not_answered_as_a_flags_number(
     with pytest.raises(SystemExit, match=r"^2$"):
         main([command, "ref.txt", "est.txt", *words])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last == f"robot-msgs {command}: error: {said}"
+    assert last == f"ERROR: robot-msgs {command}: {said}"
 
 
 @pytest.mark.parametrize("unit", DELTA_UNITS)
@@ -533,7 +533,7 @@ def test_evo_flags_with_no_equivalent_are_answered_not_unrecognized(
         with pytest.raises(SystemExit, match=r"^2$"):
             main([command, "ref.txt", "est.txt", flag, "1"])
         last = capsys.readouterr().err.strip().splitlines()[-1]
-        assert last == f"robot-msgs {command}: error: {flag} is evo's; none here"
+        assert last == f"ERROR: robot-msgs {command}: {flag} is evo's; none here"
         assert len(last) <= 80
 
 
@@ -557,7 +557,7 @@ def test_evos_interpolation_is_not_said_to_be_our_interpolate(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["rpe", "ref.txt", "est.txt", "--sync_method", "interpolation"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last == "robot-msgs rpe: error: --sync_method is evo's; here: --sync interpolate-longer"
+    assert last == "ERROR: robot-msgs rpe: --sync_method is evo's; here: --sync interpolate-longer"
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
@@ -642,17 +642,17 @@ def test_our_own_flags_typed_with_evo_underscores_are_answered(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", "--max_diff", "0.1", "--save_aligned", "a.tum"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs ape: error: --max_diff --save_aligned are spelled --max-diff "
+        "ERROR: robot-msgs ape: --max_diff --save_aligned are spelled --max-diff "
         "--save-aligned here"
     )
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", "e.tum", "--save_topic", "/x"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs traj: error: --save_topic is spelled --save-topic here"
+        "ERROR: robot-msgs traj: --save_topic is spelled --save-topic here"
     )
 
 
-# (the words after `ape REF EST`, the error line after "error: "): every unknown word is
+# (the words after `ape REF EST`, the error line after "ERROR: robot-msgs COMMAND: "): every unknown word is
 # said in the one error, so the user does not fix one and meet the next.
 EVERY_UNKNOWN = [
     (
@@ -711,8 +711,8 @@ def test_every_unknown_word_is_said_in_the_one_error(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
     err = capsys.readouterr().err.splitlines()
-    assert err[-1] == f"robot-msgs ape: error: {said}"
-    assert sum("error:" in line for line in err) == 1
+    assert err[-1] == f"ERROR: robot-msgs ape: {said}"
+    assert sum("ERROR:" in line for line in err) == 1
 
 
 def test_evos_format_word_and_an_unknown_flag_are_said_together(
@@ -723,7 +723,7 @@ def test_evos_format_word_and_an_unknown_flag_are_said_together(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "tum", "gt.txt", "est.txt", "--bogus"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs ape: error: tum is evo's; here: REF EST [--format tum]; "
+        "ERROR: robot-msgs ape: tum is evo's; here: REF EST [--format tum]; "
         "unrecognized arguments: --bogus"
     )
     terminal = Terminal()
@@ -732,10 +732,10 @@ def test_evos_format_word_and_an_unknown_flag_are_said_together(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "gt.txt", "est.txt", "-va", "--plot", "--save_results", "r.zip", "--bogus"])
     shown = terminal.getvalue().splitlines()
-    at = next(k for k, line in enumerate(shown) if "error:" in line)
+    at = next(k for k, line in enumerate(shown) if "ERROR:" in line)
     said = " ".join(line.strip() for line in shown[at:])
     assert said == (
-        "robot-msgs ape: error: -va --save_results are evo's; here: --align se3 --save "
+        "ERROR: robot-msgs ape: -va --save_results are evo's; here: --align se3 --save "
         "FILE.json; --plot is a switch in evo; here: --plot FILE; unrecognized arguments: --bogus"
     )
     assert len(shown) - at == 3
@@ -749,7 +749,7 @@ def test_a_flag_of_ours_abbreviated_is_not_said_unknown_beside_an_evo_flag(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", "-va", "--forc", "--offset", "-0.5", "--save", "-"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs ape: error: -va is evo's; here: --align se3 (-v is not needed)"
+        "ERROR: robot-msgs ape: -va is evo's; here: --align se3 (-v is not needed)"
     )
 
 
@@ -770,7 +770,7 @@ def test_an_answer_names_each_flag_of_ours_once(
     """The answer, typed as said, was refused: "--plot given twice"."""
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
-    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs ape: {said}"
 
 
 def test_our_flags_typed_with_one_hyphen_or_capitals_are_answered(
@@ -780,7 +780,7 @@ def test_our_flags_typed_with_one_hyphen_or_capitals_are_answered(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", "-align", "se3", "--Max-Diff", "0.1", "-save_aligned=a.tum"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs ape: error: -align --Max-Diff -save_aligned are spelled --align --max-diff "
+        "ERROR: robot-msgs ape: -align --Max-Diff -save_aligned are spelled --align --max-diff "
         "--save-aligned here"
     )
 
@@ -803,7 +803,7 @@ def test_our_flags_with_one_hyphen_are_not_taken_for_evos_letter_and_value(
     "here: --delta elta"."""
     with pytest.raises(SystemExit, match=r"^2$"):
         main(argv)
-    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs {argv[0]}: error: {said}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs {argv[0]}: {said}"
 
 
 def test_a_flag_pasted_with_a_typographic_dash_is_answered(
@@ -814,7 +814,7 @@ def test_a_flag_pasted_with_a_typographic_dash_is_answered(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", "\u2014align", "se3", "\u2013max_diff", "0.1"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs ape: error: \u2014align \u2013max_diff are typed with dashes "
+        "ERROR: robot-msgs ape: \u2014align \u2013max_diff are typed with dashes "
         "(U+2014, U+2013), not hyphens: --align --max-diff"
     )
 
@@ -944,7 +944,7 @@ def test_evos_switches_in_any_cluster_and_its_flags_with_hyphens_are_answered(
     """
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
-    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs ape: {said}"
 
 
 def test_another_commands_answer_beside_the_commands_own_is_said_apart(
@@ -960,19 +960,19 @@ def test_another_commands_answer_beside_the_commands_own_is_said_apart(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", "e.tum", "--ref", "r.tum", "-as", "--project_to_plane", "xy", "-p"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs traj: error: -as --project_to_plane -p are evo's; here: --align sim3 "
+        "ERROR: robot-msgs traj: -as --project_to_plane -p are evo's; here: --align sim3 "
         "--plot FILE; --project_to_plane: ape --project-to-plane xy"
     )
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", "e.tum", "--ref", "r.tum", "-as", "--t_offset", "10", "-p"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs traj: error: -as --t_offset -p are evo's; here: --align sim3 "
+        "ERROR: robot-msgs traj: -as --t_offset -p are evo's; here: --align sim3 "
         "--offset 10 --plot FILE"
     )
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", "e.tum", "--ref", "r.tum", "-as", "--n_to_align", "10"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs traj: error: -as --n_to_align are evo's; here: --align sim3 --n-align 10"
+        "ERROR: robot-msgs traj: -as --n_to_align are evo's; here: --align sim3 --n-align 10"
     )
 
 
@@ -995,7 +995,7 @@ def test_a_cluster_of_evos_switches_is_said_as_typed_and_once(
     """
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", "r.tum", "e.tum", *words])
-    assert capsys.readouterr().err.splitlines()[-1] == f"robot-msgs ape: error: {said}"
+    assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs ape: {said}"
 
 
 def test_another_commands_answer_said_apart_leaves_the_idle_ones(
@@ -1009,12 +1009,12 @@ def test_another_commands_answer_said_apart_leaves_the_idle_ones(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["doctor", "r.tum", "e.tum", "-p", "--t_max_diff", "0.1", "-v"])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "robot-msgs doctor: error: -p --t_max_diff -v are evo's; here: --max-diff 0.1; "
+        "ERROR: robot-msgs doctor: -p --t_max_diff -v are evo's; here: --max-diff 0.1; "
         "-p: ape --plot FILE; -v: the table is printed"
     )
 
 
-# (command, the TUM RGB-D scripts' words after `REF EST`, the error line after "error: ")
+# (command, the TUM RGB-D scripts' words after `REF EST`, the error line after "ERROR: robot-msgs COMMAND: ")
 TUM_LINES = [
     (  # evaluate_ate.py's habits; --offset and --plot are ours too (same meaning);
         # the script always fits SE(3), ours aligns nothing unless told: --align se3
@@ -1137,7 +1137,7 @@ def test_the_tum_scripts_flags_are_answered_as_tums_not_unrecognized(
         main([command, "ref.txt", "est.txt", *words])
     err = capsys.readouterr().err
     assert err.startswith(f"usage: robot-msgs {command} ")
-    assert err.strip().splitlines()[-1] == f"robot-msgs {command}: error: {said}"
+    assert err.strip().splitlines()[-1] == f"ERROR: robot-msgs {command}: {said}"
 
 
 # (REF, EST, TUM's --scale, evaluate_ate.py's rmse and pair count): an own NumPy check of

@@ -226,7 +226,7 @@ def test_files_after_a_list_of_deltas_are_said_to_be_files(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["rpe", "--delta", "1", ref, est])
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"robot-msgs rpe: error: argument --delta: {ref!r} is a file: --delta takes every word "
+        f"ERROR: robot-msgs rpe: argument --delta: {ref!r} is a file: --delta takes every word "
         "up to the next flag; give the files before it (or end its numbers with --)"
     )
     assert main(["rpe", "--delta", "1", "2", "--", ref, est]) == 0  # as it says

@@ -44,7 +44,7 @@ def test_an_rpg_folder_is_answered_with_its_two_files_and_eval_cfg_alignment(
         main([command, str(folder), "--protocol", "rpg"][: 2 if command == "ape" else 4])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last == (
-        f"robot-msgs {command}: error: {folder} is rpg_trajectory_evaluation's folder; here: "
+        f"ERROR: robot-msgs {command}: {folder} is rpg_trajectory_evaluation's folder; here: "
         f"{folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt {flags}"
     )
 
@@ -127,7 +127,7 @@ def test_an_unknown_eval_cfg_align_type_is_said_with_the_file_key_value_and_rpgs
         main(["drift", str(folder)])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last == (
-        f"robot-msgs drift: error: {folder} is rpg_trajectory_evaluation's folder; here: "
+        f"ERROR: robot-msgs drift: {folder} is rpg_trajectory_evaluation's folder; here: "
         f"{folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt --protocol rpg "
         f"--align TYPE; {folder}/eval_cfg.yaml: expected align_type sim3, se3, posyaw or none, "
         f"got {said}"

@@ -223,7 +223,7 @@ def test_a_settings_flag_given_twice_with_two_values_is_refused_naming_both(
     with pytest.raises(SystemExit, match=r"^2$"):  # a usage error, as an unknown flag
         main([command, str(ref), str(est), *flags])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last.startswith(f"robot-msgs {command}: error: {said}")
+    assert last.startswith(f"ERROR: robot-msgs {command}: {said}")
     assert last.endswith("give it once") or "give it once, with all its values" in last
 
 
@@ -245,7 +245,7 @@ def test_max_bytes_given_twice_is_refused_before_the_command(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["--max-bytes", "1G", "--max-bytes", "2G", "ape", "a.tum", "b.tum"])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last == "robot-msgs: error: --max-bytes given twice (1G, 2G); give it once"
+    assert last == "ERROR: robot-msgs: --max-bytes given twice (1G, 2G); give it once"
 
 
 @pytest.mark.parametrize(

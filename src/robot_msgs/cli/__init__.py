@@ -177,7 +177,7 @@ class _Parser(argparse.ArgumentParser):
         words.append(f"({self.prog} --help lists them)")
         width = max(shutil.get_terminal_size().columns, 40)
         short = "\n".join(wrap(words, width, subsequent_indent=" " * len(head)))
-        said = folded(f"{self.prog}: error: {escape(message)}", sys.stderr)
+        said = folded(f"ERROR: {self.prog}: {escape(message)}", sys.stderr)
         self.exit(2, f"{short}\n{said}\n")
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:

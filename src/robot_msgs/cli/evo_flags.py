@@ -702,7 +702,7 @@ def _found_said(
         )
         here = [f"here: {ours}"] if ours else []
         said = "; ".join([f"{flags} {verb} {whose}", *here, *apart, *idle])
-    if len(f"robot-msgs {command}: error: {said}") > WIDTH and " (" in said:
+    if len(f"ERROR: robot-msgs {command}: {said}") > WIDTH and " (" in said:
         said = said.rsplit(" (", 1)[0]  # its aside cut, as the named command's
     return said
 
