@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.errors import FormatError
+from robot_msgs.evaluation import ReadSettings
 from robot_msgs.io import chunks, evaluation_inputs, table
 from robot_msgs.io.evaluation_inputs import InputFile, read_inputs
 from robot_msgs.io.side_by_side import side_by_side as side_by_side_reader
@@ -263,3 +264,40 @@ def test_a_loop_of_links_with_its_format_given_is_named_not_a_bug(tmp_path: Path
     loop.symlink_to(tmp_path / "b.txt")
     with pytest.raises(OSError, match="Too many levels of symbolic links"):
         read_inputs([InputFile(path=str(loop), fmt="kitti")])
+
+
+#: Three poses written qw qx qy qz (a TUM file written w first), stamps in milliseconds.
+_W_FIRST_MS = "1000.5 1 2 3 0.8 0 0 0.6\n2000 0 0 0 1 0 0 0\n3000.25 0 0 1 0.6 0.8 0 0\n"
+
+
+def test_the_reading_settings_read_each_side_as_written(tmp_path: Path) -> None:
+    """``read_inputs(reading=...)`` reads a side written w first, in ms, as written.
+
+    By hand: ``qw qx qy qz = 0.8 0 0 0.6`` is ``qx qy qz qw = 0 0 0.6 0.8``, ``1 0 0 0``
+    is ``0 0 0 1``, ``0.6 0.8 0 0`` is ``0.8 0 0 0.6``; ``1000.5 ms`` is ``1.0005 s``.
+    WHY: only the command line, the doctor and the runs applied ``--w-first`` and
+    ``--stamp-divisors``, each after calling this; a Python caller of it could not.
+    """
+    est = tmp_path / "est.tum"
+    est.write_text(_W_FIRST_MS)
+    ref = tmp_path / "ref.tum"
+    ref.write_text("1.0005 0 0 0 0 0 0 1\n2 0 0 0 0 0 0 1\n3.00025 0 0 0 0 0 0 1\n")
+    rules = ReadSettings(w_first="estimate", stamp_divisors=(1.0, 1000.0))
+    reference, estimate = read_inputs(
+        [InputFile(path=str(ref)), InputFile(path=str(est))], reading=rules
+    )
+    assert estimate.stamps_s.tolist() == [1.0005, 2.0, 3.00025]
+    assert estimate.orientations_quat_xyzw.tolist() == [
+        [0.0, 0.0, 0.6, 0.8],
+        [0.0, 0.0, 0.0, 1.0],
+        [0.8, 0.0, 0.0, 0.6],
+    ]
+    assert estimate.positions_xyz.tolist() == [[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    assert reference.stamps_s.tolist() == [1.0005, 2.0, 3.00025]  # its divisor is 1
+    assert reference.orientations_quat_xyzw[:, 3].tolist() == [1.0, 1.0, 1.0]  # not turned
+    # Alone, the file is the reference side, unless every input is an estimate (a run
+    # without ground truth).
+    (alone,) = read_inputs([InputFile(path=str(est))], reading=rules)
+    assert alone.stamps_s.tolist() == [1000.5, 2000.0, 3000.25]
+    (only,) = read_inputs([InputFile(path=str(est))], reading=rules, estimates_only=True)
+    assert only == estimate

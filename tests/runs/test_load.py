@@ -181,3 +181,22 @@ def test_w_first_on_a_euroc_estimate_is_refused_in_a_run_too(tmp_path: Path) -> 
     assert read.reference.orientations_quat_xyzw.tolist() == (
         poses.orientations_quat_xyzw[:, [1, 2, 3, 0]].tolist()
     )
+
+
+def test_a_run_without_reference_reads_its_estimate_as_the_estimate_side(tmp_path: Path) -> None:
+    """A run without ground truth: ``w_first="estimate"`` and the estimate's divisor apply.
+
+    Its one input is read first, where the reference's side is read: it must not be.
+    By hand: ``qw qx qy qz = 0.8 0 0 0.6`` is ``qx qy qz qw = 0 0 0.6 0.8``.
+    """
+    est = tmp_path / "est.tum"
+    est.write_text("1000.5 1 2 3 0.8 0 0 0.6\n2000 0 0 0 1 0 0 0\n3000.25 0 0 1 0.6 0.8 0 0\n")
+    run = RunSpec(name="r", estimate=str(est))
+    read = load_run(run, reading=ReadSettings(w_first="estimate", stamp_divisors=(1.0, 1e3)))
+    assert read.estimate is not None
+    assert read.estimate.stamps_s.tolist() == [1.0005, 2.0, 3.00025]
+    assert read.estimate.orientations_quat_xyzw[0].tolist() == [0.0, 0.0, 0.6, 0.8]
+    plain = load_run(run, reading=ReadSettings(w_first="reference", stamp_divisors=(1e3, 1.0)))
+    assert plain.estimate is not None
+    assert plain.estimate.stamps_s.tolist() == [1000.5, 2000.0, 3000.25]
+    assert plain.estimate.orientations_quat_xyzw[0].tolist() == [0.8, 0.0, 0.0, 0.6]

@@ -333,21 +333,16 @@ def _read(args: argparse.Namespace, inputs: list[InputFile]) -> list[PoseTraject
 
     Each side as its file was written (:meth:`~robot_msgs.evaluation.ReadSettings.as_written`).
     """
-    from robot_msgs.io.evaluation_inputs import read_inputs, written_format  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import read_inputs  # noqa: PLC0415
 
-    rules = reading_rules(args)
-    read = read_inputs(
+    return read_inputs(
         inputs,
         strict=args.strict,
         repeated_stamps=_repeated_stamps(args),
         geo_origin=None if args.geo_origin is None else tuple(args.geo_origin),
         crs=args.crs,
-        kitti_rotations=rules.kitti_rotations,
+        reading=reading_rules(args),
     )
-    return [
-        rules.as_written(t, "estimate" if k else "reference", written_format(i, rules))
-        for k, (i, t) in enumerate(zip(inputs, read, strict=True))
-    ]
 
 
 def reading_rules(args: argparse.Namespace) -> ReadSettings:

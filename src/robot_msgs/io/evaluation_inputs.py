@@ -49,7 +49,6 @@ __all__ = [
     "geo_frames",
     "read_inputs",
     "unknown_covariances",
-    "written_format",
 ]
 
 #: The formats read side by side (:func:`_side_by_side`): text tables, every data problem
@@ -109,7 +108,8 @@ def read_inputs(
     geo_origin: tuple[float, float, float] | None = None,
     crs: str | None = None,
     cache: InputsCache | None = None,
-    kitti_rotations: KittiRotations = "nearest",
+    reading: ReadSettings | None = None,
+    estimates_only: bool = False,
 ) -> list[PoseTrajectory]:
     """Read the trajectories of one evaluation, in one frame (see the module docstring).
 
@@ -129,8 +129,13 @@ def read_inputs(
         A projected CRS (``"EPSG:32632"``) for georeferenced inputs instead of ENU.
     cache : dict, optional
         Trajectories read before (runs sharing a reference read it once); filled here.
-    kitti_rotations : {"nearest", "as_given"}
-        How KITTI rotation blocks are used (:func:`~robot_msgs.io.read_trajectory`).
+    reading : ReadSettings, optional
+        How KITTI rotation blocks are used (:func:`~robot_msgs.io.read_trajectory`), and
+        each input read as its file was written
+        (:meth:`~robot_msgs.evaluation.ReadSettings.as_written`): the first input is the
+        reference side, the others the estimate side. Default: as the readers read them.
+    estimates_only : bool
+        Every input is of the estimate side (a run without ground truth).
 
     Returns
     -------
@@ -146,6 +151,7 @@ def read_inputs(
     ValidationError
         ``geo_origin`` or ``crs`` while no input holds latitudes and longitudes (the
         error's ``field`` names which).
+        ``reading.w_first`` names a side not read as TUM (the ``field`` is ``w_first``).
     FormatError, FileNotFoundError
         As :func:`~robot_msgs.io.read_trajectory`.
 
@@ -156,6 +162,7 @@ def read_inputs(
     >>> len(ref), len(est), est.stamps_are_frames
     (3000, 788, False)
     """
+    kitti_rotations: KittiRotations = "nearest" if reading is None else reading.kitti_rotations
     files: list[tuple[Path, str, str | None]] = []
     for given in inputs:
         file = resolve_path(given.path)
@@ -244,19 +251,13 @@ def read_inputs(
         if cache is not None:
             cache[keys[k]] = traj
         read[k] = traj
-    return [read[k] if k in read else cache[key] for k, key in enumerate(keys)]  # type: ignore[index]
-
-
-def written_format(given: InputFile, reading: ReadSettings) -> str | None:
-    """Return the format ``given`` is read in where ``reading`` reorders a side, else None.
-
-    For :meth:`~robot_msgs.evaluation.ReadSettings.as_written`, which refuses ``w_first``
-    on a side not read as TUM. Detected only then (:func:`read_inputs` detects it the same
-    way): a reading that reorders no quaternion costs no second look at the files.
-    """
-    if reading.w_first is None:
-        return None
-    return given.fmt or detect_format(given.path)
+    out = [read[k] if k in read else cache[key] for k, key in enumerate(keys)]  # type: ignore[index]
+    if reading is None:
+        return out
+    return [
+        reading.as_written(t, "estimate" if k or estimates_only else "reference", files[k][1])
+        for k, t in enumerate(out)
+    ]
 
 
 def _compile_in_this_thread() -> None:

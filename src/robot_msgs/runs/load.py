@@ -211,11 +211,7 @@ def load_run(
         nothing, a malformed file (the message names the file, line and field), or the
         run's :attr:`~RunSpec.error` (its ``meta.json``).
     """
-    from robot_msgs.io.evaluation_inputs import (  # noqa: PLC0415 - readers
-        InputFile,
-        read_inputs,
-        written_format,
-    )
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415 - readers
 
     if spec.error:  # found when the run was declared: it fails here, alone
         raise FormatError(spec.error)
@@ -250,12 +246,10 @@ def load_run(
             list(inputs.values()),
             cache=cache,
             repeated_stamps=rules.rule_for("evo"),  # one reading serves every metric
-            kitti_rotations=rules.kitti_rotations,
+            reading=rules,
+            estimates_only="reference" not in inputs,
         )
-        read = {
-            side: rules.as_written(t, side, written_format(given, rules))  # type: ignore[arg-type]
-            for (side, given), t in zip(inputs.items(), trajectories, strict=True)
-        }
+        read = dict(zip(inputs, trajectories, strict=True))
     except FormatError as err:
         raise _named_in_the_run(err, inputs) from err
     estimate, reference = read.get("estimate"), read.get("reference")

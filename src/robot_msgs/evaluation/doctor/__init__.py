@@ -436,11 +436,7 @@ def diagnose_files(
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
     from robot_msgs.io.clean import reading_notes  # noqa: PLC0415
     from robot_msgs.io.detect import detect_format  # noqa: PLC0415
-    from robot_msgs.io.evaluation_inputs import (  # noqa: PLC0415
-        InputFile,
-        read_inputs,
-        written_format,
-    )
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
 
     # None raised TypeError (no len()), [None, None] AttributeError (no .path).
     given: object = inputs  # from callers without a type checker, anything
@@ -461,10 +457,8 @@ def diagnose_files(
             geo_origin=geo_origin,
             crs=crs,
             repeated_stamps=rules.rule_for(""),
-            kitti_rotations=rules.kitti_rotations,
+            reading=rules,
         )
-        reference = rules.as_written(reference, "reference", written_format(inputs[0], rules))
-        estimate = rules.as_written(estimate, "estimate", written_format(inputs[1], rules))
     said = [
         w.message
         for w in caught
