@@ -635,8 +635,10 @@ def check_poses_to_write(
     (``stamps_are_frames``) are written as seconds, frame k at k s, and rotation blocks
     kept as given (``rotation_matrices``) are written as the orientations, their nearest
     rotations. One :class:`~robot_msgs.errors.DataWarning` (``fixed=False``) names each
-    that is lost, the blocks with how far they are from what is written. They were lost
-    without a word by every writer but KITTI's, and by ``to_path`` (a review); what no
+    that is lost, the blocks with how far they are from what is written (blocks within
+    float64 rounding of those rotations, ``ROTATION_EXACT_TOL``, lose nothing: not said).
+    They were lost without a word by every writer but KITTI's, and by ``to_path`` (a
+    review); what no
     format of a file holds (``frame_id`` in a text file) is said by each writer's docstring.
 
     Raises
@@ -654,10 +656,15 @@ def check_poses_to_write(
             "written as seconds: frame k at k s"
         )
     blocks = traj.rotation_matrices
+    off = 0.0
     if blocks is not None and "rotation_matrices" not in keeps:
-        from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415 - rarely set
+        from robot_msgs.io.kitti import ROTATION_EXACT_TOL  # noqa: PLC0415 - rarely set
+        from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415
 
         off = float(np.abs(blocks - matrix_from_quat_xyzw(traj.orientations_quat_xyzw)).max())
+        # blocks that are rotations to float64 rounding (as read_kitti judges) lose nothing
+        off = 0.0 if off <= ROTATION_EXACT_TOL else off
+    if off:
         lost.append(
             "the rotation blocks kept as given (KITTI read with rotations='as_given') are "
             f"written as their nearest rotations, up to {off:.2g} off (max |M - R(q)|); a "
