@@ -1474,3 +1474,38 @@ def test_a_bag_folder_topic_read_short_of_its_metadata_count_is_refused(bags: Ba
     meta.write_text(text.replace("- message_count: 3\n", "- message_count: 4\n"))
     with pytest.raises(FormatError, match=r"damaged .*: /pose has 3 messages, its index 4\)$"):
         read_bag(bag, "/pose")
+
+
+def test_the_files_of_a_split_bag_share_one_integrity_check_budget(
+    bags: BagMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each .db3 of a split bag had its own SQLITE_CHECK_S (2 s): ten large files cost
+    20 s at every open, and a command opens a bag up to 5 times. A fake clock: the first
+    file's check takes 2.5 s, so the second is not checked (read as before)."""
+    import shutil
+    from types import SimpleNamespace
+
+    import robot_msgs.io.bag as bag_module
+
+    bag = _pose_bag(bags, "sqlite3")
+    (db3,) = bag.glob("*.db3")
+    shutil.copy(db3, bag / "second.db3")
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    assert text.count(f"- {db3.name}\n") == 1
+    meta.write_text(text.replace(f"- {db3.name}\n", f"- {db3.name}\n  - second.db3\n", 1))
+    now = [0.0]
+    checked = []
+    check = bag_module._sqlite_damage
+
+    def timed(*args: Any) -> str | None:
+        checked.append(args[0])
+        why = check(*args)
+        now[0] += 2.5  # the check of one large file
+        return why
+
+    monkeypatch.setattr(bag_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    monkeypatch.setattr(bag_module, "_sqlite_damage", timed)
+    with open_bag(bag) as reader:
+        assert len(reader.readers[0].storage.storages) == 2
+    assert len(checked) == 1
