@@ -294,6 +294,24 @@ def test_an_estimate_with_the_references_stamps_and_poses_is_noted() -> None:
     assert said not in later.comparison.notes
 
 
+def test_an_estimate_moved_by_a_transform_or_an_offset_is_not_said_zero() -> None:
+    """`ape E E --transform-left T` (T: 5 m along x) printed errors of 5 m under the note
+    "every error is zero to float64 rounding": the note looked at the estimate before its
+    transforms, and before --offset moved its stamps. It is said of what is compared."""
+    ref, _ = fr1()
+    shift = (1.0, 0, 0, 5.0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0)
+    for settings in (
+        EvaluationSettings(transform_left=shift),
+        EvaluationSettings(transform_right=shift),
+        EvaluationSettings(offset_s=0.5, max_diff_s=0.02),
+    ):
+        (result,) = evaluate(ref, ref, settings, metrics=[Ape()])
+        assert result.stats["translation"].max > 0.01  # 5 m by the transforms: not zero
+        assert not any("zero" in note for note in result.comparison.notes)
+    (moved,) = evaluate(ref, ref, EvaluationSettings(transform_left=shift), metrics=[Ape()])
+    assert moved.stats["translation"].min == pytest.approx(5.0, abs=1e-12)  # T's 5 m
+
+
 def test_a_trajectory_against_itself_far_from_the_origin_is_zero_only_to_rounding(
     evo_data: Path,
 ) -> None:

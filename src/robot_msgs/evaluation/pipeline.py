@@ -725,10 +725,13 @@ def prepare(
         )
     # Noted, not warned: one trajectory given as both is also a deliberate check of a
     # zero error (tests, a topic copied); the same file given twice is warned as it is read
-    # (robot_msgs.io.read_inputs).
-    itself = _zero_errors(reference) if same_poses(reference, estimate) else None
+    # (robot_msgs.io.read_inputs). Said of the estimate as compared: moved by its
+    # transforms, or its stamps by --offset, it is another (`ape E E --transform-left T`
+    # printed 5 m under "every error is zero").
     cut, first = time_range(reference, settings.t_start_s, settings.t_end_s)
     estimate = apply_transforms(estimate, settings)
+    unmoved = settings.offset_s == 0.0 and same_poses(reference, estimate)
+    itself = _zero_errors(reference) if unmoved else None
     time_offset = None
     matching = settings
     # Matched in space, no offset pairs a pose: the search is skipped and said unused.
