@@ -1060,6 +1060,23 @@ def test_a_trajectory_against_itself_is_said_to_be_the_same_input(tmp_path: Path
     assert "same_input" not in _doctor(later).kinds()
 
 
+def test_a_copy_moved_by_a_transform_is_not_said_to_have_zero_errors() -> None:
+    """`doctor REF COPY --transform-left T` (T: 5 m along x) said "every error is zero to
+    float64 rounding", though ape of the same measures 5 m: the copy is still found, but
+    its errors are the transform's."""
+    ref = _ref()
+    shift = (1.0, 0, 0, 5.0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0)
+    settings = EvaluationSettings(transform_left=shift)
+    found = diagnose(ref, ref.replace(), settings).finding("same_input")
+    assert found is not None
+    assert "zero" not in found.summary
+    (moved,) = evaluate(ref, ref.replace(), settings)
+    assert moved.stats["translation"].min == pytest.approx(5.0, abs=1e-12)  # T's 5 m
+    unmoved = diagnose(ref, ref.replace()).finding("same_input")
+    assert unmoved is not None
+    assert unmoved.summary.endswith("every error is zero to float64 rounding")
+
+
 def test_shifted_stamps_found_as_time_offset_within_5_ms(tmp_path: Path) -> None:
     est = _est()
     own = estimate_offset(_ref(), est, EvaluationSettings(offset_auto=True)).offset_s

@@ -261,12 +261,18 @@ def diagnose(
     findings = _reading_findings(reading)
     said = any(f.kind == "same_input" for f in findings)  # as the file was read
     if not said and same_poses(reference, estimate):  # every error is zero; checked on
+        # Moved by its transforms or --offset, its errors are theirs, not zero (5 m said
+        # zero under `--transform-left` of 5 m).
+        moved = settings.offset_s != 0.0 or not same_poses(
+            reference, apply_transforms(estimate, settings)
+        )
+        zero = "" if moved else ": every error is zero to float64 rounding"
         findings.append(
             Finding(
                 kind="same_input",
                 severity="warning",
-                summary="the estimate's stamps and poses are the reference's (its file "
-                "copied?): every error is zero to float64 rounding",
+                summary=f"the estimate's stamps and poses are the reference's (its file "
+                f"copied?){zero}",
                 evidence={"poses": len(reference)},
             )
         )
