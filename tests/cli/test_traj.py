@@ -737,7 +737,15 @@ def test_traj_offset_takes_seconds_only(capsys: pytest.CaptureFixture[str]) -> N
     est = "example:fr1_xyz/rgbdslam.tum"
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["traj", est, "--offset", "auto"])
-    assert "argument --offset: invalid float value: 'auto'" in capsys.readouterr().err
+    # It said only "invalid float value: 'auto'", as for a typo: auto is a word traj
+    # lacks, and the command that estimates the offset is said.
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "ERROR: robot-msgs traj: argument --offset: expected SECONDS, got 'auto': this "
+        "command estimates none; `robot-msgs ape REF EST --offset auto` does"
+    )
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["traj", est, "--offset", "x"])
+    assert "argument --offset: invalid float value: 'x'" in capsys.readouterr().err
 
 
 def test_traj_align_without_sync_says_evo_traj_keeps_only_the_matched_poses(

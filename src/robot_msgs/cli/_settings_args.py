@@ -99,14 +99,35 @@ def _word_or_path(word: str) -> Any:
     return parse
 
 
+def _number_not_word(word: str, metavar: str, said: str) -> Any:
+    """Return the type of a shared flag whose word this command lacks (traj's ``--offset``).
+
+    ``traj --offset auto`` was told only "invalid float value: 'auto'", as for a typo;
+    ``said`` is the command that takes the word, typed whole.
+    """
+
+    def number(text: str) -> float:
+        if text == word:
+            msg = f"expected {metavar}, got {text!r}: this command estimates none; `{said}` does"
+            raise argparse.ArgumentTypeError(msg)
+        return float(text)
+
+    number.__name__ = "float"  # argparse says "invalid float value" for anything else
+    return number
+
+
 #: The type of a flag's value, by its row's kind.
 _SCALARS: dict[str, type] = {"float": float, "int": int, "str": str}
 
 
-def _add_flag(group: Any, flag: FlagRow, help_text: str, word: str) -> None:
+def _add_flag(
+    group: Any, flag: FlagRow, help_text: str, word: str, lacked: tuple[str, str] = ("", "")
+) -> None:
     """Add one field's flag to ``group`` as its declaration says.
 
     ``word``: the flag is shared with a switch set by this word (``--offset auto``).
+    ``lacked``: that word, which this command does not take, and the command that does
+    (:func:`_number_not_word`).
     """
     kwargs: dict[str, Any] = {"help": help_text, "dest": _dest(flag.name)}
     if flag.metavar:
@@ -126,6 +147,8 @@ def _add_flag(group: Any, flag: FlagRow, help_text: str, word: str) -> None:
         kwargs |= {"type": float, "nargs": flag.length or "+"}
     else:
         kwargs["type"] = _word_or_number(word) if word else _SCALARS[flag.kind]
+        if lacked[0] and flag.kind == "float" and isinstance(flag.metavar, str):
+            kwargs["type"] = _number_not_word(lacked[0], flag.metavar, lacked[1])
         if flag.several:
             kwargs["nargs"] = "+"
             if kwargs["type"] is float:
@@ -210,13 +233,16 @@ def add_settings_flags(
             if flag.group not in groups:
                 groups[flag.group] = parser.add_argument_group(flag.group) if flag.group else parser
             word = words.get(flag.name, "") if not flag.word else ""
-            row = flag
+            row, lacked = flag, ("", "")
             if word and flag.name not in worded and isinstance(flag.metavar, str):
                 # Its word's field not kept (traj --offset takes no auto): neither taken
-                # nor shown (SECONDS|auto advertised a word the command refuses).
+                # nor shown (SECONDS|auto advertised a word the command refuses), and
+                # refused naming the command that takes it (ape takes every setting).
                 row = flag._replace(metavar=flag.metavar.removesuffix(f"|{word}"))
+                root = parser.prog.split(" ", 1)[0]
+                lacked = (word, f"{root} ape REF EST {flag.name} {word}")
                 word = ""
-            _add_flag(groups[flag.group], row, text.replace("%", "%%"), word)
+            _add_flag(groups[flag.group], row, text.replace("%", "%%"), word, lacked)
 
 
 def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
