@@ -450,7 +450,7 @@ def test_a_bad_flag_value_fails_before_any_run_naming_the_flag(
     # An RPE pair flag of `robot-msgs rpe`, not of bench.
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["bench", str(root), "--out", str(out), "--delta-tol", "0.1"])
-    assert "error: --delta-tol is rpe's, not bench's" in capsys.readouterr().err
+    assert "ERROR: robot-msgs bench: --delta-tol is rpe's, not bench's" in capsys.readouterr().err
     assert not out.exists()
 
 
