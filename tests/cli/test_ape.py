@@ -269,7 +269,7 @@ def test_the_same_file_as_both_inputs_is_warned(
         spelt = "" if est == ref else f" ({ref})"  # the reference as given
         said = (
             f"{est}: the same file as the reference{spelt}, read the same way: "
-            "the estimate is compared with itself, and every error is zero to float64 rounding"
+            "the estimate is the reference before any transform or time offset"
         )
         assert captured.err == f"WARNING: {said}\n"
         notes = " ".join(captured.out.split("notes:")[1].split())
@@ -286,6 +286,25 @@ def test_the_same_file_as_both_inputs_is_warned(
     assert "the estimate's stamps and poses are the reference's" in captured.out
 
 
+def test_the_same_file_moved_by_a_transform_is_not_warned_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`ape E E --transform-left T` (T: 5 m along x) warned "every error is zero to float64
+    rounding" as E was read, above a table of 5 m: the reading cannot know the transforms."""
+    ref, _ = seed_files(tmp_path, T)
+    shift = tmp_path / "shift.txt"  # 5 m along x: each error is T's 5 m
+    shift.write_text("1 0 0 5\n0 1 0 0\n0 0 1 0\n0 0 0 1\n", encoding="utf-8")
+    saved = tmp_path / "result.json"
+    argv = ["ape", str(ref), str(ref), "--transform-left", str(shift), "--save", str(saved)]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "the same file as the reference" in captured.err  # still said
+    assert "zero" not in captured.err + captured.out
+    result = robot_msgs.io.result_files.load_result(saved)
+    assert result.stats["translation"].min == pytest.approx(5.0, abs=1e-12)
+    assert result.stats["translation"].max == pytest.approx(5.0, abs=1e-12)
+
+
 def test_an_example_given_as_both_inputs_is_named_as_given(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -296,7 +315,7 @@ def test_an_example_given_as_both_inputs_is_named_as_given(
     assert main(["ape", gt, gt]) == 0
     assert capsys.readouterr().err == (
         f"WARNING: {gt}: the same file as the reference, read the same way: the estimate "
-        "is compared with itself, and every error is zero to float64 rounding\n"
+        "is the reference before any transform or time offset\n"
     )
 
 

@@ -1046,8 +1046,15 @@ def test_a_trajectory_against_itself_is_said_to_be_the_same_input(tmp_path: Path
         assert found.severity == "warning"
         assert found.summary.startswith(
             f"{given}: the same file as the reference{spelt}, read the same way: the "
-            "estimate is compared with itself"
+            "estimate is the reference before any transform or time offset: every error "
+            "is zero to float64 rounding"
         )
+    # Moved by a transform (5 m along x), the same file's errors are not said zero.
+    shift = (1.0, 0, 0, 5.0, 0, 1.0, 0, 0, 0, 0, 1.0, 0, 0, 0, 0, 1.0)
+    found = _doctor(GT, transform_left=shift).finding("same_input")
+    assert found is not None
+    assert found.summary.startswith(f"{GT}: the same file as the reference")
+    assert "zero" not in found.summary
     # A copy: the same stamps and poses, found as they are.
     copy = tmp_path / "copy.tum"
     copy.write_bytes(resolve_path(GT).read_bytes())

@@ -259,23 +259,28 @@ def diagnose(
     # ape refuses it when no reference pose is left.
     cut = time_range(reference, settings.t_start_s, settings.t_end_s)[0]
     findings = _reading_findings(reading)
-    said = any(f.kind == "same_input" for f in findings)  # as the file was read
-    if not said and same_poses(reference, estimate):  # every error is zero; checked on
+    # as the file was read: the same file, said without its errors (the reader knows no
+    # transform), which are said here
+    said = next((k for k, f in enumerate(findings) if f.kind == "same_input"), None)
+    if same_poses(reference, estimate):  # every error is zero; checked on
         # Moved by its transforms or --offset, its errors are theirs, not zero (5 m said
         # zero under `--transform-left` of 5 m).
         moved = settings.offset_s != 0.0 or not same_poses(
             reference, apply_transforms(estimate, settings)
         )
         zero = "" if moved else ": every error is zero to float64 rounding"
-        findings.append(
-            Finding(
-                kind="same_input",
-                severity="warning",
-                summary=f"the estimate's stamps and poses are the reference's (its file "
-                f"copied?){zero}",
-                evidence={"poses": len(reference)},
+        if said is not None:
+            findings[said] = findings[said].replace(summary=findings[said].summary + zero)
+        else:
+            findings.append(
+                Finding(
+                    kind="same_input",
+                    severity="warning",
+                    summary=f"the estimate's stamps and poses are the reference's (its file "
+                    f"copied?){zero}",
+                    evidence={"poses": len(reference)},
+                )
             )
-        )
     checks: list[str] = ["same_input", "stamp_units"]  # the clock's added as it is compared
     found = [_in_space(f, settings) for f in (_stamp_units(reference, estimate, settings),) if f]
     if any(f.kind == "stamp_units" for f in findings):
