@@ -492,6 +492,11 @@ def test_an_answer_carries_the_value_typed_after_evos_flag(
                 "unit: --delta-unit m"
             ),
         ),
+        (  # the unit typed too is said once, as its answer (it was said twice)
+            "rpe",
+            ["-d", "m", "-u", "m"],
+            "-d -u are evo's; here: --delta D --delta-unit m; evo's -d takes a number, not 'm'",
+        ),
         (
             "ape",
             ["--t_max_diff", "x"],

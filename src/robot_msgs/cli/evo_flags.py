@@ -337,12 +337,16 @@ def _not_a_number(
     typed: str,
     command: str,
     offered: Callable[[str], Collection[str]] | None,
+    *,
+    unit_typed: bool = False,
 ) -> str:
     """Say that evo's ``flag`` takes a number, not ``value``; a unit's flag if it is one.
 
     evo_rpe 1.38.1 refuses ``-dm`` ("argument -d/--delta: invalid float value: 'm'"); it
     was answered ``--delta m``, which is neither evo's nor ours. A delta unit typed to
-    ``-d`` is said as evo's ``-u`` and ours.
+    ``-d`` is said as evo's ``-u`` and ours, unless a unit's flag was typed too
+    (``unit_typed``): the answer has its ``--delta-unit`` (``-d m -u m`` said
+    ``--delta-unit m`` twice).
 
     Examples
     --------
@@ -350,11 +354,13 @@ def _not_a_number(
     "evo's -d takes a number, not 'm' (evo refuses -dm); -u m is the unit: --delta-unit m"
     >>> _not_a_number("--t_max_diff", "x", "--t_max_diff", "ape", None)
     "evo's --t_max_diff takes a number, not 'x'"
+    >>> _not_a_number("-d", "m", "-d", "rpe", None, unit_typed=True)
+    "evo's -d takes a number, not 'm'"
     """
     said = f"evo's {flag} takes a number, not {value!r}"
     said += f" (evo refuses {typed})" if typed != flag else ""
     unit = _FILLED["UNIT"].get(value)
-    if flag in ("-d", "--delta") and unit is not None:
+    if flag in ("-d", "--delta") and unit is not None and not unit_typed:
         said += f"; -u {value} is the unit: {_placed(f'--delta-unit {unit}', command, offered)}"
     return said
 
@@ -642,7 +648,9 @@ def evo_hint(
             number = ours.rpartition(" ")[2] in _NUMBERS and not _no_value(value) and value != "-"
             if number and not _is_number(value):  # `-dm` was answered `--delta m`
                 typed = clusters.get(word, word)
-                notes.append(_not_a_number(flag, value, typed, command, offered))
+                notes.append(
+                    _not_a_number(flag, value, typed, command, offered, unit_typed=unit_typed)
+                )
             found.append((flag, _placed(_with_value(ours, value), command, offered, homes)))
         elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
