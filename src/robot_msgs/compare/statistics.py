@@ -416,11 +416,14 @@ def _block_integrals(
 
 
 def median(values: Float64Array) -> float:
-    """Return the median of a non-empty 1-D float array, exactly as ``numpy.median`` does.
+    """Return the median of a non-empty 1-D float array of finite values, as ``numpy.median``.
 
     The middle value, or the mean of the two middle values (``(a + b) / 2``, which is
     what ``numpy.median``'s mean of two values computes; ``a / 2 + b / 2`` where the sum
-    overflows, and numpy's is inf). WHY not ``numpy.median``: its
+    overflows, and numpy's is inf). For finite values: every caller passes them. Others
+    are taken in ``numpy.partition``'s order (NaN last), without NumPy's NaN check: with
+    a NaN, numpy's median is NaN and this one is NaN only where a middle value is one
+    (3.0 for 1, NaN, 3). WHY not ``numpy.median``: its
     NaN check imports ``numpy.ma`` on first use, 5-6 ms of every command's start-up
     (measured on ``robot-msgs ape``); ``numpy.partition`` does the work.
 
@@ -428,6 +431,8 @@ def median(values: Float64Array) -> float:
     --------
     >>> median(np.array([3.0, 1.0, 2.0])), median(np.array([4.0, 1.0, 3.0, 2.0]))
     (2.0, 2.5)
+    >>> median(np.array([1.0, np.nan, 3.0]))  # not finite: numpy.median gives nan
+    3.0
     """
     n = values.size
     return _middle(np.partition(values, n // 2 if n % 2 else (n // 2 - 1, n // 2)), n)
@@ -455,19 +460,26 @@ def _midpoint(a: float, b: float) -> float:
 
 
 def percentile(values: Float64Array, q: float, *, overwrite: bool = False) -> float:
-    """Return the ``q``-th percentile of a non-empty 1-D float array, as ``numpy.percentile``.
+    """Return the ``q``-th percentile of a non-empty 1-D array of finite values, as NumPy's.
 
-    NumPy's default ``linear`` rule, bit for bit: the virtual index ``(n - 1) q / 100``,
-    then ``a + (b - a) t`` between its neighbours, or ``b - (b - a)(1 - t)`` for
-    ``t >= 0.5``. WHY not ``numpy.percentile``: its ``numpy.unique`` imports
-    ``numpy.ma`` on first use (5-7 ms of every command's start-up). ``overwrite``: the
-    caller's scratch ``values`` are partitioned in place (no copy; the same selection, so
-    the same result).
+    NumPy's default ``linear`` rule: the virtual index ``(n - 1) q / 100``, then
+    ``a + (b - a) t`` between its neighbours, or ``b - (b - a)(1 - t)`` for ``t >= 0.5``;
+    at the last index (``q = 100``, or one value) the maximum, as ``numpy.max`` finds it
+    (-0.0 for 0.0, -0.0, where NumPy's is 0.0; equal as numbers). For finite values:
+    every caller passes them. Others are taken in ``numpy.partition``'s order (NaN last),
+    without NumPy's NaN check: with a NaN, NumPy's percentile is NaN and this one is NaN
+    only where the rank reaches one (3.0 at ``q = 50`` for 1, 2, NaN, 4); at ``q = 100``
+    inf for inf, -inf, where NumPy's is NaN (inf - inf). WHY not ``numpy.percentile``:
+    its ``numpy.unique`` imports ``numpy.ma`` on first use (5-7 ms of every command's
+    start-up). ``overwrite``: the caller's scratch ``values`` are partitioned in place (no
+    copy; the same selection, so the same result).
 
     Examples
     --------
     >>> percentile(np.array([0.0, 1.0, 2.0, 3.0, 4.0]), 95.0)
     3.8
+    >>> percentile(np.array([1.0, 2.0, np.nan, 4.0]), 50.0)  # numpy.percentile gives nan
+    3.0
     """
     n = values.size
     virtual = (n - 1) * (q / 100)
