@@ -94,7 +94,8 @@ FINDING_KINDS: dict[str, str] = {
     "fitting window (first poses against all)",
     "worst_intervals": "the few time intervals that dominate the APE and RPE",
     "same_input": "the reference's file given as the estimate (a link, another spelling), "
-    "or its very stamps and poses (a copy): every error is zero to float64 rounding",
+    "or its very stamps and poses (a copy): unless a transform or an offset moves it, "
+    "every error is zero to float64 rounding",
 }
 
 
