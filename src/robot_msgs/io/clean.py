@@ -57,6 +57,12 @@ import numpy as np
 from robot_msgs.errors import DataWarning, FormatError, ValidationError, caller_stacklevel
 from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
+#: Largest ``max |R Rᵀ - I|`` of a rotation written in full float64 precision (a few
+#: ulps): a KITTI block off by more is projected onto SO(3) *with a word*, and a writer
+#: that keeps only quaternions loses nothing of a block within it (here, below the
+#: KITTI reader, which imports it: the two judge a block alike).
+ROTATION_EXACT_TOL = 1e-12
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator
 
@@ -658,7 +664,6 @@ def check_poses_to_write(
     blocks = traj.rotation_matrices
     off = 0.0
     if blocks is not None and "rotation_matrices" not in keeps:
-        from robot_msgs.io.kitti import ROTATION_EXACT_TOL  # noqa: PLC0415 - rarely set
         from robot_msgs.rotations import matrix_from_quat_xyzw  # noqa: PLC0415
 
         off = float(np.abs(blocks - matrix_from_quat_xyzw(traj.orientations_quat_xyzw)).max())

@@ -25,6 +25,7 @@ from robot_msgs.errors import (
 )
 from robot_msgs.files import STDOUT, check_outputs, open_atomic, write_atomic
 from robot_msgs.io.clean import (
+    ROTATION_EXACT_TOL,
     ROUNDED_ROTATIONS,
     check_poses_to_write,
     finish_trajectory,
@@ -64,9 +65,6 @@ KITTI_ROTATIONS: tuple[KittiRotations, ...] = ("nearest", "as_given")
 
 #: Largest ``max |R Rᵀ - I|`` of a pose's rotation that is repaired by projection.
 ROTATION_REFUSE_TOL = 1e-2
-#: Largest ``max |R Rᵀ - I|`` of a rotation written in full float64 precision (a few
-#: ulps): a block off by more is projected onto SO(3) *with a word*.
-ROTATION_EXACT_TOL = 1e-12
 
 
 def default_times_path(path: str | os.PathLike[str]) -> Path:
