@@ -175,6 +175,59 @@ def test_non_finite_measurements_nan_and_both_infinities_are_left_out_as_missing
     assert (s.mean, s.min, s.max) == pytest.approx((0.1, 0.1, 0.1))
 
 
+def test_a_measurement_dropout_is_said_with_the_time_the_integrals_cover() -> None:
+    """Errors 1, 1, NaN, 1, 1 at 0..4 s: the trapezoids of the two intervals with both ends
+    measured, [0, 1] and [3, 4] s, give IAE 2 (by hand), where the 4 s span's is 4; the
+    result said nothing of the 2 s left out."""
+    result = tracking([0.0, 4.0], [1.0, 1.0], [0.0, 1.0, 2.0, 3.0, 4.0], [0, 0, np.nan, 0, 0])
+    s = result.stats["channel_0"]
+    assert (s.n, s.iae, s.ise, s.itae) == (4, 2.0, 2.0, 4.0)  # ITAE: (0+1)/2 + (3+4)/2
+    assert result.notes == (
+        (
+            "channel 'channel_0': 1 of 5 matched samples not finite (no measurement), left "
+            "out; its iae/ise/itae integrate the 2 s of the 4 s span between two measured "
+            "samples and leave the other 2 s out"
+        ),
+    )
+
+
+def test_a_first_order_response_missing_every_tenth_sample_says_8_of_10_s() -> None:
+    """A first-order step response (tau 1 s) on a 1 ms grid over 10 s, samples 5, 15, 25...
+    lost: each loss takes its two 1 ms intervals out of the integrals, 1000 x 2 ms = 2 s
+    (by hand). Its IAE reads 0.80 where the whole response's is 1 - e^-10 = 0.99995: the
+    result said nothing of the 20 % left out."""
+    t = np.linspace(0.0, 10.0, 10001)
+    y = 1.0 - np.exp(-t)
+    y[5::10] = np.nan
+    result = tracking([0.0, 10.0], [1.0, 1.0], t, y, channels="x", units="m")
+    assert result.stats["x"].iae == pytest.approx(0.8, abs=1e-3)
+    assert result.notes == (
+        (
+            "channel 'x': 1000 of 10001 matched samples not finite (no measurement), left "
+            "out; its iae/ise/itae integrate the 8 s of the 10 s span between two measured "
+            "samples and leave the other 2 s out"
+        ),
+    )
+
+
+def test_a_channel_never_measured_twice_in_a_row_says_why_its_integrals_are_nan() -> None:
+    """Errors NaN, 1, NaN: no interval has both ends measured (IAE NaN, by the seed page's
+    rule); one matched sample has no interval at all. Neither result said why."""
+    gaps = tracking([0.0, 2.0], [1.0, 1.0], [0.0, 1.0, 2.0], [np.nan, 0.0, np.nan])
+    assert np.isnan(gaps.stats["channel_0"].iae)
+    assert gaps.notes == (
+        (
+            "channel 'channel_0': 2 of 3 matched samples not finite (no measurement), left "
+            "out; no interval has both ends measured: its iae/ise/itae are NaN"
+        ),
+    )
+    one = tracking([0.0, 2.0], [1.0, 1.0], [1.0, 3.0], [0.0, 0.0])
+    assert np.isnan(one.stats["channel_0"].iae)
+    assert one.notes[-1] == (
+        "one measured sample lies within the command span: no interval, so iae/ise/itae are NaN"
+    )
+
+
 def test_channels_and_units_per_channel() -> None:
     t = np.linspace(0.0, 1.0, 5)
     cmd = np.stack([t, 2 * t], axis=1)
