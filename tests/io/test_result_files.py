@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from robot_msgs.errors import FormatError, MissingDependencyError, OutputExistsError
+from robot_msgs.control import tracking
+from robot_msgs.errors import (
+    FormatError,
+    MissingDependencyError,
+    OutputExistsError,
+    ValidationError,
+)
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.parquet_pages import chunk_pages
@@ -161,6 +167,22 @@ def test_existing_file_is_kept_without_force(
     assert path.read_bytes() == b"keep"
     save_result(path, results["ape"], force=True)
     assert load_result(path) == results["ape"]
+
+
+@pytest.mark.parametrize("name", ["t.json", "t.npz"])
+def test_a_message_that_is_no_result_is_refused_before_a_file_is_written(
+    tmp_path: Path, name: str
+) -> None:
+    """A control loop's tracking Comparison was saved without a word, as a file that
+    load_result (and so ``robot-msgs res``) then refused: "expected a saved
+    compare/EvaluationResult, got 'compare/Comparison'"."""
+    comparison = tracking([0.0, 1.0], [1.0, 1.0], [0.0, 1.0], [0.5, 1.0])
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected an EvaluationResult to save, got compare/Comparison: .*encode_json",
+    ):
+        save_result(tmp_path / name, comparison)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_file_that_is_not_a_result_is_named(tmp_path: Path) -> None:

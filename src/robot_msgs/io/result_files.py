@@ -217,6 +217,8 @@ def save_result(
         Parquet without pyarrow (the ``parquet`` extra).
     OutputExistsError
         ``path`` exists and ``force`` is not set.
+    ValidationError
+        ``result`` is no ``EvaluationResult``: :func:`load_result` would refuse the file.
 
     Examples
     --------
@@ -227,6 +229,16 @@ def save_result(
     >>> load_result(path) == result
     True
     """
+    given: object = result  # from callers without a type checker, any message
+    if not isinstance(given, EvaluationResult):
+        # A tracking Comparison was written without a word, as a file load_result (and
+        # so `robot-msgs res`) then refused: "expected a saved compare/EvaluationResult".
+        got = getattr(given, "TYPE", type(given).__name__)
+        msg = (
+            f"Expected an EvaluationResult to save, got {got}: load_result reads no other "
+            "message (robot_msgs.msg.encode_json writes any message as JSON)"
+        )
+        raise ValidationError(msg)
     fmt = result_format(path, saving=True)
     if fmt == "json":
         text = bytearray()
