@@ -31,7 +31,7 @@ from robot_msgs.errors import (
     caller_stacklevel,
     did_you_mean,
 )
-from robot_msgs.io.bounded import stream_kind
+from robot_msgs.io.bounded import bags_kept, stream_kind
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
@@ -139,7 +139,8 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     SQLite or MCAP), as the format is detected. Message types the bag does not define are taken from
     ``rosbags``' latest ROS 2 type store. A bag must be a regular file or a folder
     (``rosbags`` seeks in it): a pipe or a device is refused. ``example:NAME`` is read
-    from the shipped examples, and named as given in every error.
+    from the shipped examples, and named as given in every error. Inside
+    :func:`bags_opened_once`, a bag opened before in the block is not opened again.
 
     Errors raised while the bag is read, after it opened (a message whose CDR bytes do
     not decode, a damaged chunk, a corrupt compressed block, a message definition in the
@@ -151,8 +152,37 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     # Named as given: example:NAME, not the installed file (as the text readers name it).
     given = os.fspath(path)
     name = given if given.startswith(EXAMPLE_PREFIX) else str(bag)
+    kept = bags_kept()
+    key = os.path.realpath(bag)  # Path.resolve() raised RuntimeError on a loop of links
+    checked = None
+    own = contextlib.ExitStack()  # closes the bag here, outside a block that keeps it
+    if kept is not None and key in kept[0]:
+        checked, opened = kept[0][key]
+    else:
+        reader, opened = (own if kept is None else kept[1]).enter_context(_opened(bag, name))
+    try:
+        if checked is None:
+            checked = _CheckedReader(reader)
+            if kept is not None:
+                kept[0][key] = (checked, opened)
+        yield checked
+    except Exception as err:
+        said = _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
+        failure = read_failure(err, name, said, reader=checked)
+        if failure is None:
+            raise
+        raise failure from err
+    finally:
+        own.close()
 
-    opened = bag  # what rosbags opens: a link named by the content for a file named otherwise
+
+@contextlib.contextmanager
+def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
+    """Open ``bag`` (named ``name``) with rosbags; yield its reader and the path rosbags opened.
+
+    That path is a link named by the content for a bag file named otherwise.
+    """
+    opened = bag
 
     def why(err: BaseException) -> str:
         return _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
@@ -185,27 +215,18 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
             raise FormatError(msg) from err
         msg = f"{name}: cannot open as a ROS bag{_failure(err, why(err))}"
         raise FormatError(msg) from err
-    for conn in reader.connections:  # a damaged index: a NULL topic name or type
-        if not isinstance(conn.topic, str) or not isinstance(conn.msgtype, str):
+    with named:
+        try:
+            for conn in reader.connections:  # a damaged index: a NULL topic name or type
+                if not isinstance(conn.topic, str) or not isinstance(conn.msgtype, str):
+                    msg = (
+                        f"{name}: a topic without a name or type ({conn.topic!r}, "
+                        f"{conn.msgtype!r}): the bag's index is damaged"
+                    )
+                    raise FormatError(msg)
+            yield reader, opened
+        finally:
             reader.close()
-            named.close()
-            msg = (
-                f"{name}: a topic without a name or type ({conn.topic!r}, {conn.msgtype!r}): "
-                "the bag's index is damaged"
-            )
-            raise FormatError(msg)
-    checked = None
-    try:
-        checked = _CheckedReader(reader)
-        yield checked
-    except Exception as err:
-        failure = read_failure(err, name, why(err), reader=checked)
-        if failure is None:
-            raise
-        raise failure from err
-    finally:
-        reader.close()
-        named.close()
 
 
 class _Damaged(Exception):  # noqa: N818 - said as "it is damaged" by _failure

@@ -31,7 +31,7 @@ import os
 import stat
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
 from robot_msgs.limits import current_limits
@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIFO_WAIT_S",
+    "bags_kept",
+    "bags_opened_once",
     "check_input_kind",
     "kept_streams",
     "mode_kind",
@@ -79,6 +81,51 @@ def kept_streams() -> Iterator[None]:
         yield
     finally:
         _KEPT.reset(token)
+
+
+#: The bags open in the current :func:`bags_opened_once` block, by real path, each with
+#: the path rosbags opened, and what closes them when it ends; ``None`` outside one.
+_BAGS: ContextVar[tuple[dict[str, tuple[Any, Path]], contextlib.ExitStack] | None] = ContextVar(
+    "robot_msgs_bags_opened_once", default=None
+)
+
+
+@contextlib.contextmanager
+def bags_opened_once() -> Iterator[None]:
+    """Open each bag read inside the block once: every later reader of it shares its reader.
+
+    WHY: choosing a bag's pose topic, listing its topics, its first fix and its read each
+    opened it (``traj BAG`` 3 times, ``ape BAG BAG --ref-topic A --est-topic B`` 4), and
+    the open is what costs (a ROS 1 bag's index and chunk infos read, SQLite's integrity
+    check of up to :data:`~robot_msgs.io.bag.SQLITE_CHECK_S`). The bags are closed when the
+    outermost block ends. A pipe's bytes are kept so for a whole command
+    (:func:`kept_streams`); a bag only while one set of inputs is read
+    (:func:`~robot_msgs.io.read_inputs`, ``robot-msgs traj``), or a batch's bags would all
+    stay open to its end.
+
+    Examples
+    --------
+    >>> with bags_opened_once():
+    ...     pass
+    """
+    if _BAGS.get() is not None:
+        yield
+        return
+    with contextlib.ExitStack() as stack:
+        token = _BAGS.set(({}, stack))
+        try:
+            yield
+        finally:
+            _BAGS.reset(token)
+
+
+def bags_kept() -> tuple[dict[str, tuple[Any, Path]], contextlib.ExitStack] | None:
+    """Return the bags open in the current :func:`bags_opened_once` block (None outside one).
+
+    By real path, each with what :func:`robot_msgs.io.bag.open_bag` opened, and the stack
+    that closes them when the block ends.
+    """
+    return _BAGS.get()
 
 
 def mode_kind(mode: int) -> str:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.io import table
+from robot_msgs.io.bounded import bags_opened_once
 from robot_msgs.io.clean import implausible_stamps, reading_notes
 from robot_msgs.io.detect import (
     detect_format,
@@ -100,6 +101,7 @@ class InputFile:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+@bags_opened_once()  # a bag's topic choice, first fix and read share one open
 def read_inputs(
     inputs: Sequence[InputFile],
     *,
