@@ -11,8 +11,16 @@ import numpy as np
 import pytest
 
 from robot_msgs.cli import COMMANDS, main
-from robot_msgs.io import read_euroc, read_kitti, read_tum, resolve_path
+from robot_msgs.io import (
+    read_euroc,
+    read_kitti,
+    read_trajectory,
+    read_tum,
+    resolve_path,
+    write_trajectory,
+)
 from tests.cli.evaluation_files import stats_of, write_kitti_off_so3, write_tum
+from tests.cli.test_doctor import _milliseconds, _rewritten
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -1109,8 +1117,15 @@ def test_traj_converts_lat_lon_to_enu_about_geo_origin(
     xyz = read_tum(out).positions_xyz
     # The origin itself, then 10 m straight up (east, north, up).
     np.testing.assert_allclose(xyz[1:], [[0.0, 0.0, 0.0], [0.0, 0.0, 10.0]], rtol=0, atol=1e-8)
-    assert main(["traj", str(write(tmp_path, CLEAN)), "--crs", "EPSG:32632"]) == 1
-    assert "--crs) applies to NavSatFix topics and lla files" in capsys.readouterr().err
+    # A frame flag while no input holds latitudes and longitudes is refused as ape and
+    # traj --ref refuse it (it was this file's error, exit 1, only without --ref).
+    poses = str(write(tmp_path, CLEAN))
+    for argv in (["traj", poses], ["ape", poses, poses]):
+        assert main([*argv, "--crs", "EPSG:32632"]) == 2
+        assert capsys.readouterr().err == (
+            "ERROR: --crs EPSG:32632: applies to .lla files and NavSatFix topics; the inputs "
+            "hold poses\n"
+        )
 
 
 def test_traj_lists_the_tf_transforms_of_a_bag_without_a_chosen_topic(
@@ -1703,3 +1718,120 @@ def test_traj_topics_that_cannot_be_read_together_are_refused_before_reading(
     assert main(["traj", "x.bag", *flags]) == 2
     assert " ".join(capsys.readouterr().err.split()).startswith(f"ERROR: {said}")
     assert not (tmp_path / "o.tum").exists()
+
+
+#: evo 1.38.1 on the bundled rgbdslam (the bytes of evo's freiburg1_xyz-rgbdslam.txt):
+#: `evo_traj tum freiburg1_xyz-rgbdslam.txt --full_check` says nr. of poses 788, t_start
+#: 1305031102.160407 s, t_end 1305031128.722976 s, duration 26.56256890296936 s, path
+#: length 8.652316950700747 m; with `--ref freiburg1_xyz-groundtruth.txt --sync`, 785 poses.
+_EVO_RGBDSLAM = (788, 1305031102.160407, 1305031128.722976, 26.56256890296936, 8.652316950700747)
+
+
+@pytest.mark.parametrize(
+    ("name", "row", "flags"),
+    [
+        ("w_first.tum", lambda f: [*f[:4], f[7], *f[4:7]], ["--w-first", "estimate"]),
+        ("ms.tum", lambda f: [_milliseconds(f[0]), *f[1:]], ["--stamp-divisors", "1", "1000"]),
+        (
+            "both.tum",
+            lambda f: [_milliseconds(f[0]), *f[1:4], f[7], *f[4:7]],
+            ["--w-first", "both", "--stamp-divisors", "1", "1000"],
+        ),
+    ],
+)
+def test_traj_reads_a_file_written_w_first_or_in_ms_as_the_file_it_was_written_from(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    row: Callable[[list[str]], list[str]],
+    flags: list[str],
+) -> None:
+    """traj had no --w-first nor --stamp-divisors (ape and doctor had): a TUM file written
+    qw qx qy qz, or stamped in ms, could not be inspected as written. Each FILE is the
+    estimate side, read as the evaluation commands read theirs (io.read_inputs)."""
+    clean = "example:fr1_xyz/rgbdslam.tum"
+    bad = _rewritten(tmp_path, name, row, source=clean)
+    out, want = tmp_path / "back.tum", tmp_path / "clean.tum"
+    assert main(["traj", bad, *flags, "--json", "--save", str(out)]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    poses, start, end, duration, length = _EVO_RGBDSLAM
+    assert (report["poses"], report["start_s"], report["end_s"]) == (poses, start, end)
+    assert report["duration_s"] == pytest.approx(duration, rel=0, abs=1e-9)
+    assert report["path_length_m"] == pytest.approx(length, rel=1e-12)
+    assert report["issues"] == []
+    # Saved, it is the clean file's conversion byte for byte: stamps, positions, quaternions.
+    assert main(["traj", clean, "--save", str(want)]) == 0
+    assert out.read_bytes() == want.read_bytes()
+    capsys.readouterr()
+    # Against its ground truth (the reference side, read as written: divisor 1), the
+    # estimate's stamps divided pair as evo_traj --sync pairs the clean file's.
+    gt = "example:fr1_xyz/groundtruth.tum"
+    assert main(["traj", bad, "--ref", gt, *flags, "--sync", "nearest", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[1]["matched"] == 785
+
+
+def test_traj_refuses_reading_rules_of_a_ref_it_was_not_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--w-first reference, or a REF stamp divisor, without --ref would read nothing."""
+    name = "example:fr1_xyz/rgbdslam.tum"
+    assert main(["traj", name, "--w-first", "reference", "--stamp-divisors", "1000", "1"]) == 2
+    assert capsys.readouterr().err == (
+        "ERROR: --w-first reference and --stamp-divisors 1000 1 read REF, and there is no "
+        "--ref REF: each FILE is the estimate side (--w-first estimate, --stamp-divisors 1 "
+        "EST)\n"
+    )
+
+
+def test_traj_names_the_file_a_reading_rule_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A KITTI FILE has no quaternion columns to reorder: that FILE's error, the others read."""
+    kitti = tmp_path / "est.kitti"
+    write_trajectory(kitti, read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum")), "kitti")
+    tum = "example:fr1_xyz/rgbdslam.tum"
+    assert main(["traj", str(kitti), tum, "--w-first", "estimate"]) == 1
+    out, err = capsys.readouterr()
+    assert err == (
+        f"ERROR: {kitti}: --w-first estimate: Expected a TUM file (quaternion columns qx qy qz "
+        "qw) as the estimate, got its orientations read from rotation blocks: nothing to "
+        "reorder\n"
+    )
+    assert f"{tum} (tum)" in out
+
+
+@pytest.mark.parametrize(
+    ("bag", "flags", "before"),
+    [
+        # The opens counted on the code before (rosbags' AnyReader.open).
+        ("nav2_turtlebot.mcap", [], 3),  # no topic chosen: its topics and TF listed
+        ("nav2_turtlebot.mcap", ["--topic", "/odom"], 2),
+        ("ROS_example.bag", ["--topic", "S-PTAM", "--ref-topic", "groundtruth"], 6),
+        ("tf_example", ["--topic", "/tf:odom.base_link"], 2),  # a ROS 2 folder
+    ],
+)
+def test_traj_opens_a_bag_once(
+    evo_data: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    bag: str,
+    flags: list[str],
+    before: int,
+) -> None:
+    """Its topic listing, the choice of its pose topic, its first fix (for --ref) and its
+    read each opened the bag again, and an open is what costs (an index read, SQLite's
+    integrity check): once now, all of them from that one reader."""
+    pytest.importorskip("rosbags")
+    from rosbags.highlevel import AnyReader
+
+    opened: list[object] = []
+    real_open = AnyReader.open
+
+    def counted(reader: AnyReader) -> None:
+        opened.append(reader)
+        real_open(reader)
+
+    monkeypatch.setattr(AnyReader, "open", counted)
+    assert main(["traj", str(evo_data / bag), *flags]) == 0
+    capsys.readouterr()
+    assert len(opened) == 1, f"opened {len(opened)} times ({before} before)"

@@ -34,6 +34,11 @@ then read in one local frame, REF's first fix its origin unless ``--geo-origin``
 about its own first fix. KITTI files read without a times file have frame indices for
 stamps, and say ``frames``, never seconds.
 
+Each file is read as the evaluation commands read theirs (:func:`robot_msgs.io.read_inputs`),
+with their reading rules (``--w-first``, ``--stamp-divisors``, ``--repeated-stamps``,
+``--kitti-rotations``): REF is the reference side, each FILE the estimate side. A bag is
+opened once (:func:`robot_msgs.io.bounded.bags_opened_once`).
+
 Examples
 --------
 >>> from robot_msgs.cli import main
@@ -97,12 +102,12 @@ from robot_msgs.io import (
     geo_origin_of,
     list_topics,
     only_pose_topic,
-    read_trajectory,
     resolve_path,
     write_trajectory,
 )
-from robot_msgs.io.clean import NO_PROBLEM_KINDS, implausible_stamps, reading_notes
-from robot_msgs.io.evaluation_inputs import InputFile, check_geo_origin, geo_frames
+from robot_msgs.io.bounded import bags_opened_once
+from robot_msgs.io.clean import NO_PROBLEM_KINDS, reading_notes
+from robot_msgs.io.evaluation_inputs import InputFile, geo_frames, read_inputs
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
@@ -137,7 +142,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description=(
             "Show what trajectory files hold (poses, time span, rate, path length, frames, "
             "data problems), check them (exit 1 on problems) or convert one (--save). "
-            "FILE may be example:NAME for data shipped with robot_msgs."
+            "FILE may be example:NAME for data shipped with robot_msgs. The reading rules "
+            "take each FILE as the estimate side and REF as the reference side (--w-first "
+            "estimate, --stamp-divisors 1 1000: each FILE written w first, or in ms)."
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="trajectory files or bags")
@@ -161,7 +168,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     parser.add_argument(
         "--strict", action="store_true", help="refuse data problems instead of fixing them"
     )
-    add_settings_flags(parser, ["ReadSettings"], only=("kitti_rotations",))
+    add_settings_flags(parser, ["ReadSettings"])
     add_geo_args(
         parser,
         default="with --ref: the first fix of REF, for REF and every FILE; "
@@ -351,19 +358,17 @@ def _locate_or_error(
 def _frames(
     located: dict[str, _Located | Exception], args: argparse.Namespace
 ) -> dict[str, tuple[tuple[float, float, float] | None, str | None]]:
-    """Return the ``geo_origin`` and ``crs`` each FILE is read with.
+    """Return the ``geo_origin`` and ``crs`` each FILE is read with; none given: ``{}``.
 
-    With ``--ref``, one frame for REF and every FILE, as the evaluation commands read
-    theirs (:func:`robot_msgs.io.evaluation_inputs.geo_frames`: ``--crs``, else
-    ``--geo-origin``, else the first fix of REF, or of the first lat/lon FILE when REF
-    holds poses). Without, each file as the flags say (its own first fix by default).
-    A file whose first fix cannot be read becomes that file's error in ``located``.
+    One frame for REF and every FILE, as the evaluation commands read theirs
+    (:func:`robot_msgs.io.evaluation_inputs.geo_frames`: ``--crs``, else ``--geo-origin``,
+    else the first fix of REF, or of the first lat/lon FILE when REF holds poses), and
+    the flags refused as they refuse them where no input holds latitudes and longitudes.
+    Without ``--ref``, ``--geo-origin`` nor ``--crs``: ``{}``, each file read about its own
+    first fix. A file whose first fix cannot be read becomes that file's error in ``located``.
     """
-    given = None if args.geo_origin is None else tuple(args.geo_origin)
-    if args.ref is None:
-        if given is not None:
-            check_geo_origin(given)
-        return dict.fromkeys(located, (given, args.crs))
+    if args.ref is None and args.geo_origin is None and args.crs is None:
+        return {}
     fixes: dict[str, tuple[float, float, float] | None] = {}
     for path, where in located.items():
         if isinstance(where, Exception) or where.waiting:
@@ -372,6 +377,9 @@ def _frames(
             fixes[path] = geo_origin_of(where.file, format=where.fmt, topic=where.topic)
         except (RobotMsgsError, OSError) as err:  # said when that file is reported
             located[path] = err
+    if not fixes:  # nothing to read: each file says why
+        return {}
+    given = None if args.geo_origin is None else tuple(args.geo_origin)
     frames = geo_frames(list(fixes.values()), geo_origin=given, crs=args.crs)
     return dict(zip(fixes, frames, strict=True))
 
@@ -385,24 +393,26 @@ def _read(
 ) -> tuple[PoseTrajectory | None, dict[str, Any]]:
     """Read one located FILE; the trajectory (None when a bag needs --topic) and its report.
 
-    ``frame`` is the ``geo_origin`` and ``crs`` it is read with (:func:`_frames`). The
-    time range is applied, and the transforms of ``settings`` (as evo_traj's
-    ``--transform_left/right``; ``None`` for ``--ref``, which evo_traj does not move).
+    Read as the evaluation commands read theirs (:func:`robot_msgs.io.read_inputs`, with
+    the reading rules: REF the reference side, each FILE the estimate side); ``frame`` is
+    the ``geo_origin`` and ``crs`` it is read with (:func:`_frames`). The time range is
+    applied, and the transforms of ``settings`` (as evo_traj's ``--transform_left/right``;
+    ``None`` for ``--ref``, which evo_traj does not move).
     """
     file, fmt, topic, report = where.file, where.fmt, where.topic, dict(where.report)
     if where.waiting:
         return None, report
     with reading_notes() as notes, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DataWarning)
-        traj = read_trajectory(
-            file,
-            format=fmt,
-            topic=topic,
-            times_path=args.times,
+        rules = reading_rules(args)
+        (traj,) = read_inputs(
+            [InputFile(path=path, fmt=fmt, topic=topic, times_path=args.times)],
             strict=args.strict,
+            repeated_stamps=rules.rule_for(""),
             geo_origin=frame[0],
             crs=frame[1],
-            kitti_rotations=reading_rules(args).kitti_rotations,
+            reading=rules,
+            estimates_only=settings is not None,
         )
     issues: list[str] = []
     said = [str(n) for n in notes]
@@ -423,9 +433,6 @@ def _read(
         report["outside_range"] = kept - len(traj)
     if settings is not None:
         traj = apply_transforms(traj, settings)
-    single = implausible_stamps(traj.stamps_s, source=path) if len(traj) == 1 else None
-    if single is not None:  # the readers report implausible rates; one pose has none
-        issues.append(single)
     report.update(summarize(traj, frames=traj.stamps_are_frames))
     report["issues"] = issues
     if said:  # no data problem (all-zero covariances: ROS's "unknown"; KITTI's rounding)
@@ -805,6 +812,7 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.normpath(a) == os.path.normpath(b)
 
 
+@bags_opened_once()  # each bag's topics, first fix, read (and QoS for --save) from one open
 def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
     if args.ref is None and args.ref_topic is not None:  # a topic of the FILE's bag
@@ -897,6 +905,17 @@ def run(args: argparse.Namespace) -> int:
         verb = "align" if len(given) > 1 else "aligns"
         msg = f"{named} {verb} each FILE to --ref REF; give that too"
         raise UsageError(msg)
+    rules = reading_rules(args)  # errors name the flag, before any file is read
+    ref_side = [f"--w-first {rules.w_first}"] if rules.w_first == "reference" else []
+    divisors = " ".join(f"{d:g}" for d in rules.stamp_divisors)
+    ref_side += [f"--stamp-divisors {divisors}"] if rules.stamp_divisors[0] != 1.0 else []
+    if args.ref is None and ref_side:  # it read nothing, in silence
+        msg = (
+            f"{' and '.join(ref_side)} {'read' if ref_side[1:] else 'reads'} REF, and there "
+            "is no --ref REF: each FILE is the estimate side (--w-first estimate, "
+            "--stamp-divisors 1 EST)"
+        )
+        raise UsageError(msg)
     if args.label and args.plot is None:
         msg = "--label names the files in --plot's legend; give --plot FILE too"
         raise UsageError(msg)
@@ -957,6 +976,8 @@ def run(args: argparse.Namespace) -> int:
             traj, report = _read(path, where, args, None if is_ref else settings, frame)
         except (RobotMsgsError, OSError) as err:
             message = flags_in_text(_as_given(error_text(err), path))
+            if isinstance(err, ValidationError) and path not in message:  # a reading rule's
+                message = f"{path}: {message}"  # (--w-first on a KITTI file): which FILE
             if isinstance(err, FileNotFoundError):
                 by_path = {i.path: located[i.label] for i in inputs}
                 message += _as_topic(path, by_path, args, is_ref=is_ref)
