@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError, OutputExistsError, ValidationError
+from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io.transform_file import TRANSFORM_LAYOUTS, read_transform, write_transform
-from robot_msgs.rotations import matrix_from_rotation_vector
+from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -277,3 +279,101 @@ def test_a_folder_is_named_as_one(tmp_path: Path) -> None:
     """`--transform-left <folder>` said "no such file"."""
     with pytest.raises(IsADirectoryError, match=r"--transform-left .*: is a directory, not a"):
         read_transform(tmp_path, flag="--transform-left")
+
+
+# EuRoC MAV's mav0/cam0/sensor.yaml as the dataset ships it (Burri et al., IJRR 2016):
+# T_BS is body_from_sensor, row-major, under OpenCV's rows/cols/data keys.
+EUROC_CAM0_SENSOR_YAML = """\
+# General sensor definitions.
+sensor_type: camera
+comment: VI-Sensor cam0 (MT9M034)
+
+# Sensor extrinsics wrt. the body-frame.
+T_BS:
+  cols: 4
+  rows: 4
+  data: [0.0148655429818, -0.999880929698, 0.00414029679422, -0.0216401454975,
+         0.999557249008, 0.0149672133247, 0.025715529948, -0.064676986768,
+        -0.0257744366974, 0.00375618835797, 0.999660727178, 0.00981073058949,
+         0.0, 0.0, 0.0, 1.0]
+
+# Camera specific definitions.
+rate_hz: 20
+resolution: [752, 480]
+camera_model: pinhole
+intrinsics: [458.654, 457.296, 367.215, 248.375] #fu, fv, cu, cv
+distortion_model: radial-tangential
+distortion_coefficients: [-0.28340811, 0.07395907, 0.00019359, 1.76187114e-05]
+"""
+EUROC_CAM0_T_BS = (
+    0.0148655429818, -0.999880929698, 0.00414029679422, -0.0216401454975,
+    0.999557249008, 0.0149672133247, 0.025715529948, -0.064676986768,
+    -0.0257744366974, 0.00375618835797, 0.999660727178, 0.00981073058949,
+    0.0, 0.0, 0.0, 1.0,
+)  # fmt: skip
+
+
+@needs_yaml
+def test_a_euroc_sensor_yaml_gives_its_t_bs(tmp_path: Path) -> None:
+    """EuRoC's own calibration file was refused: "expected keys x, y, z, qx, ... got ['T_BS', ...]"."""
+    path = tmp_path / "sensor.yaml"
+    path.write_text(EUROC_CAM0_SENSOR_YAML, encoding="utf-8")
+    assert read_transform(path) == EUROC_CAM0_T_BS  # the printed decimals, row by row
+
+
+@needs_yaml
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        (
+            "T_BS:\n  cols: 4\n  rows: 4\n  data: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]\n",
+            r"s\.yaml T_BS: expected rows x cols = 16 numbers in data \(rows 4, cols 4\), got 12",
+        ),
+        (
+            "T_BS:\n  cols: 3\n  rows: 3\n  data: [1, 0, 0, 0, 1, 0, 0, 0, 1]\n",
+            r"s\.yaml T_BS: expected a 4x4 matrix, got shape \(3, 3\)",
+        ),
+        ("T_BS: [1, 2]\n", r"s\.yaml T_BS: expected a 4x4 matrix, got shape \(2,\)"),
+        ("T_BS:\n  rows: 4\n  data: [1]\n", r"s\.yaml T_BS: expected keys rows, cols \(integers\)"),
+        (
+            "T_BS:\n  rows: 2\n  cols: 2\n  data: [a, b, c, d]\n",
+            r"s\.yaml T_BS: expected 4 rows of 4 numbers",
+        ),
+        (
+            "T_BS: {rows: 1, cols: 1, data: [1]}\nmatrix: [[1]]\n",
+            r"expected one transform, got matrix and T_BS",
+        ),
+    ],
+)
+def test_a_bad_t_bs_is_named(tmp_path: Path, text: str, match: str) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=match):
+        read_transform(path)
+
+
+@needs_yaml
+def test_a_camera_estimate_is_brought_to_the_imu_by_the_inverse_t_bs(tmp_path: Path) -> None:
+    """World-from-camera poses ``P T_BS`` come back to ``P`` with ``--invert-transform-right``."""
+    path = tmp_path / "sensor.yaml"
+    path.write_text(EUROC_CAM0_SENSOR_YAML, encoding="utf-8")
+    t_bs = np.array(EUROC_CAM0_T_BS).reshape(4, 4)
+    rng = np.random.default_rng(3)
+    imu = np.tile(np.eye(4), (50, 1, 1))
+    imu[:, :3, :3] = matrix_from_rotation_vector(rng.normal(size=(50, 3)))
+    imu[:, :3, 3] = rng.normal(size=(50, 3))
+    camera = imu @ t_bs  # world_from_cam = world_from_body @ body_from_cam
+    stamps = np.arange(50.0)
+    est, ref = (
+        PoseTrajectory(
+            stamps_s=stamps,
+            positions_xyz=poses[:, :3, 3],
+            orientations_quat_xyzw=quat_xyzw_from_matrix(poses[:, :3, :3]),
+        )
+        for poses in (camera, imu)
+    )
+    settings = EvaluationSettings(transform_right=read_transform(path), invert_transform_right=True)
+    errors = ape(ref, est, settings=settings).stats["translation"]
+    assert errors.max < 1e-12
+    wrong = ape(ref, est, settings=settings.replace(invert_transform_right=False))
+    assert wrong.stats["translation"].min > 0.05  # twice the 6.9 cm lever arm, turned

@@ -314,7 +314,8 @@ class EvaluationSettings(Msg):
                 max_length=16,
                 description="left-multiply every estimate pose (world frame, may scale; evo_traj "
                 "--transform_left): 16 numbers, row-major 4x4; the flag reads them "
-                "from a 4x4 text or .npy matrix, or a JSON/YAML pose",
+                "from a 4x4 text or .npy matrix, a JSON/YAML pose, or EuRoC's sensor.yaml "
+                "(its T_BS: body from sensor)",
             ),
             Flag("--transform-left", "FILE", group=_MOVE, file=True),
             FINITE,

@@ -9,7 +9,12 @@ What ``--transform-left`` / ``--transform-right`` read; the layouts evo's
 - JSON or YAML ``{position: {x, y, z}, orientation: {x, y, z, w}}`` (a ROS ``Pose``) or
   ``{translation: {x, y, z}, rotation: {x, y, z, w}}`` (a ROS ``Transform``), either one
   optionally under a ``pose`` or ``transform`` key, as ``ros2 topic echo`` prints them;
-- JSON or YAML ``{matrix: [[...], [...], [...], [...]]}``.
+- JSON or YAML ``{matrix: [[...], [...], [...], [...]]}``;
+- a EuRoC ``sensor.yaml`` (``mav0/cam0/sensor.yaml``...): its ``T_BS`` node, OpenCV's
+  ``{rows: 4, cols: 4, data: [16 numbers, row-major]}``, the sensor's pose in the body
+  (IMU) frame, ``p_B = T_BS p_S``. An estimate of the camera's poses (world from camera)
+  is brought to the body by its inverse: ``--transform-right sensor.yaml
+  --invert-transform-right``. A ``matrix`` may be given as such a node too.
 
 Quaternions are normalised; one that is far from unit (norm off by more than 1e-3) is
 refused, as is anything that is not a Sim(3) matrix. YAML needs PyYAML (the ``yaml``
@@ -57,6 +62,7 @@ _LAYOUTS = {
     "position + orientation": ("position", "orientation"),
     "translation + rotation": ("translation", "rotation"),
     "matrix": ("matrix",),
+    "T_BS": ("T_BS",),
 }
 #: What :func:`write_transform` writes into JSON and YAML: evo's flat keys, a ROS ``Pose``,
 #: a ROS ``Transform``, or the matrix.
@@ -119,7 +125,7 @@ def _from_mapping(data: object, where: str) -> np.ndarray:
         if len(layouts) > 1:  # one would be taken and the other ignored: a silent choice
             msg = f"{where}: expected one transform, got {' and '.join(layouts)}: which is meant?"
             raise FormatError(msg)
-        if not any(k in data for k in ("x", "position", "translation", "matrix")):
+        if not any(k in data for k in ("x", "position", "translation", "matrix", "T_BS")):
             for wrapper in ("pose", "transform"):  # TransformStamped, Odometry: one level down
                 if isinstance(data.get(wrapper), dict):
                     return _from_mapping(data[wrapper], f"{where} {wrapper}")
@@ -132,17 +138,33 @@ def _from_mapping(data: object, where: str) -> np.ndarray:
                 xyz = _vector(data[place], ("x", "y", "z"), f"{where} {place}")
                 quat = _vector(data[turn], ("x", "y", "z", "w"), f"{where} {turn}")
                 return _from_pose(xyz, quat, 1.0, where)
-        if "matrix" in data:
-            return _as_matrix(data["matrix"], f"{where} matrix")
+        for key in ("matrix", "T_BS"):
+            if key in data:
+                return _as_matrix(data[key], f"{where} {key}")
     msg = (
         f"{where}: expected keys x, y, z, qx, qy, qz, qw [scale] (evo), position + orientation "
-        "(ROS Pose), translation + rotation (ROS Transform) or matrix, got "
+        "(ROS Pose), translation + rotation (ROS Transform), matrix or T_BS (EuRoC "
+        "sensor.yaml), got "
         f"{sorted(map(str, data))[:8] if isinstance(data, dict) else type(data).__name__}"
     )
     raise FormatError(msg)
 
 
 def _as_matrix(rows: object, where: str) -> np.ndarray:
+    """Return the 4x4 matrix of nested rows, or of OpenCV's ``{rows, cols, data}`` node."""
+    if isinstance(rows, dict):  # EuRoC's T_BS: data row-major, rows x cols numbers
+        n_rows, n_cols, data = rows.get("rows"), rows.get("cols"), rows.get("data")
+        if not (type(n_rows) is int and type(n_cols) is int and isinstance(data, list)):
+            got = sorted(map(str, rows))[:8]
+            msg = f"{where}: expected keys rows, cols (integers) and data (a list), got {got}"
+            raise FormatError(msg)
+        if not (0 < n_rows <= 4 and 0 < n_cols <= 4 and len(data) == n_rows * n_cols):
+            msg = (
+                f"{where}: expected rows x cols = {n_rows * n_cols} numbers in data (rows "
+                f"{n_rows}, cols {n_cols}), got {len(data)}"
+            )
+            raise FormatError(msg)
+        rows = [data[i : i + n_cols] for i in range(0, len(data), n_cols)]
     try:
         matrix = np.asarray(rows, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as err:
