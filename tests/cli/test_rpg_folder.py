@@ -146,3 +146,40 @@ def test_an_unknown_eval_cfg_align_type_keeps_align_num_frames_in_the_answer(
     assert here.split("; ")[0].endswith(
         " --sync one-to-one --max-diff 0.02 --align TYPE --n-align 50"
     )
+
+
+@pytest.mark.parametrize(
+    ("times", "flags"),
+    [
+        (
+            "start_time_sec: 1403715535.0\nend_time_sec: 1403715590\n",
+            " --t-start 1403715535.0 --t-end 1403715590",
+        ),
+        ("start_time_sec: 12.5 # after take-off\n", " --t-start 12.5"),
+        ("end_time_sec: 190\n", " --t-end 190"),
+        ("end_time_sec: 1.0e+2\nstart_time_sec: -3\n", " --t-start -3 --t-end 1.0e+2"),
+        ("end_time_sec: 1e2\n", ""),  # YAML 1.1 reads a string: rpg's float < str, never cut
+        ("start_time_sec: " + "9" * 5000 + "\n", ""),  # inf as a float: said by no flag
+        ("start_time_sec: soon\n", ""),  # rpg's float() comparison takes no word
+        ("", ""),
+    ],
+)
+def test_an_rpg_folder_start_end_time_yaml_gives_the_time_range(
+    times: str, flags: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rpg cuts its evaluation to start_end_time.yaml's range; the hint left it out.
+
+    Without the range the lengths are 10..50 % of another path (EuRoC V1_02 with
+    start_time_sec 1403715535, end_time_sec 1403715590: 54.08 m, not 75.89 m).
+    """
+    folder = _rpg_folder(tmp_path, "align_type: posyaw\nalign_num_frames: -1\n")
+    (folder / "start_end_time.yaml").write_text(times)
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["drift", str(folder)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    said = f"--protocol rpg --align posyaw{flags}"
+    if flags:
+        said += (
+            "; rpg drops matches outside the range after associating, we cut the reference first"
+        )
+    assert last.endswith(said), last

@@ -4,7 +4,13 @@ rpg's ``analyze_trajectory_single.py FOLDER`` reads ``FOLDER/stamped_groundtruth
 and ``FOLDER/stamped_traj_estimate.txt`` (TUM columns), associated by TUM's one-to-one
 rule within 0.02 s, and aligns as ``FOLDER/eval_cfg.yaml`` says (``align_type``:
 sim3, se3, posyaw or none; ``align_num_frames``: the first N frames, -1 all; sim3 on
-all frames without the file). Here REF and EST are files and the alignment a flag:
+all frames without the file), within ``FOLDER/start_end_time.yaml``'s
+``start_time_sec``/``end_time_sec`` (stamps in seconds; the ground truth's path length
+is taken within them too). rpg associates the whole files and then drops the matches
+whose ground-truth stamp is outside; ``--t-start``/``--t-end`` cut the reference first,
+as evo does, so a pose at either end can differ (EuRoC V1_02 within 1403715535 ..
+1403715590 s: 551 matches to rpg's 550, Sim(3) APE rmse 0.0642959 m to 0.0643356 m).
+Here REF and EST are files and the alignment a flag:
 ``drift FOLDER --protocol rpg`` was told only "the following arguments are required: EST".
 
 Examples
@@ -87,6 +93,36 @@ def _eval_cfg_flags(config: Path) -> tuple[str, str]:
     return said, problem
 
 
+#: A number as rpg's YAML reader (PyYAML, YAML 1.1) makes a float or an int of it: an
+#: exponent only after a dot (``1e2`` is the string ``'1e2'``, which rpg's Python 2
+#: comparison puts above every stamp, so it cuts nothing).
+_YAML_NUMBER = (
+    r"[-+]?(?:[0-9]+(?![.0-9eE])|[0-9]*\.[0-9]+(?:[eE][-+][0-9]+)?"
+    r"|[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?)"
+)
+
+
+def _range_flags(times: Path) -> str:
+    r"""Return ``--t-start``/``--t-end`` for rpg's ``start_end_time.yaml``, or ``""``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> times = Path(tempfile.mkdtemp()) / "start_end_time.yaml"
+    >>> _ = times.write_text("start_time_sec: 10.5\nend_time_sec: 60\n")
+    >>> _range_flags(times)
+    ' --t-start 10.5 --t-end 60'
+    """
+    text = _eval_cfg_text(times)
+    said = ""
+    for key, flag in (("start_time_sec", "--t-start"), ("end_time_sec", "--t-end")):
+        found = re.search(rf"^{key}:[ \t]*({_YAML_NUMBER})[ \t]*(?:#.*)?$", text, re.MULTILINE)
+        # float() of a run of digits past 308 is inf, which no flag takes: not said
+        if found and len(found.group(1)) <= 40:
+            said += f" {flag} {found.group(1)}"
+    return said
+
+
 def _holds_rpg(word: str) -> bool:
     """Whether ``word`` names a folder holding :data:`GROUND_TRUTH`; False where it cannot.
 
@@ -116,6 +152,10 @@ def rpg_folder_hint(command: str, words: Sequence[str]) -> str | None:
     estimate = folder / (estimates[0].name if estimates else "stamped_traj_estimate.txt")
     rules = " --protocol rpg" if command == "drift" else " --sync one-to-one --max-diff 0.02"
     flags, problem = _eval_cfg_flags(folder / "eval_cfg.yaml")
+    span = _range_flags(folder / "start_end_time.yaml")
     said = f"{folder} is rpg_trajectory_evaluation's folder; "
-    said += f"here: {folder / GROUND_TRUTH} {estimate}{rules}{flags}"
+    said += f"here: {folder / GROUND_TRUTH} {estimate}{rules}{flags}{span}"
+    if span:  # module docstring: one pose at either end can differ
+        said += "; rpg drops matches outside the range after associating, "
+        said += "we cut the reference first"
     return f"{said}; {problem}" if problem else said
