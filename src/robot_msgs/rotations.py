@@ -694,7 +694,11 @@ def transform_problem(matrix: tuple[float, ...], *, rigid: bool) -> str:
     )
     off = max(abs(gram[i][j] - (scale2 if i == j else 0.0)) for i in range(3) for j in range(3))
     if not (scale2 > 0 and det > 0 and off <= _TRANSFORM_TOL * scale2):
-        return f"{expected} whose 3x3 block is s R (R a rotation, s > 0)"
+        said = f"{expected} whose 3x3 block is s R (R a rotation, s > 0)"
+        if scale2 > 0 and det > 0 and off <= 1e-2 * scale2:  # nearly one: by how much
+            # EuRoC's vicon0 T_BS, printed to 5 decimals, looks a rotation and is 7.4e-6 off.
+            said += f": R^T R is {off / scale2:.2g} s^2 from s^2 I, at most {_TRANSFORM_TOL:g} s^2"
+        return said
     if rigid and abs(math.sqrt(scale2) - 1.0) > _TRANSFORM_TOL:
         return f"{expected} without scale (a body-frame change is rigid)"
     return ""

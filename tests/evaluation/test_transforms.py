@@ -243,3 +243,22 @@ def test_transforms_that_move_poses_past_the_limit_name_themselves() -> None:
         r"\[2e\+150, 0\.0, 0\.0\] m, beyond \+-1e\+150 m \(1 pose\(s\)\)$",
     ):
         apply_transforms(traj, EvaluationSettings(transform_left=tuple(shift.ravel())))
+
+
+# EuRoC V1 rooms' mav0/vicon0/sensor.yaml T_BS, as printed (5 decimals): R^T R is off
+# s^2 I by 7.44e-6 s^2 (max entry, s^2 = tr(R^T R)/3, numpy on the printed numbers).
+EUROC_VICON0_T_BS = (
+    0.33638, -0.01749, 0.94156, 0.06901,
+    -0.02078, -0.99972, -0.01114, -0.02781,
+    0.94150, -0.01582, -0.33665, -0.12395,
+    0.0, 0.0, 0.0, 1.0,
+)  # fmt: skip
+
+
+def test_a_rotation_printed_to_few_digits_is_refused_saying_how_far_off_it_is() -> None:
+    """The refusal said "whose 3x3 block is s R" of a block that looks like a rotation."""
+    with pytest.raises(
+        ValidationError,
+        match=r"s R \(R a rotation, s > 0\): R\^T R is 7\.4e-06 s\^2 from s\^2 I, at most 1e-06",
+    ):
+        EvaluationSettings(transform_right=EUROC_VICON0_T_BS)
