@@ -377,3 +377,18 @@ def test_a_camera_estimate_is_brought_to_the_imu_by_the_inverse_t_bs(tmp_path: P
     assert errors.max < 1e-12
     wrong = ape(ref, est, settings=settings.replace(invert_transform_right=False))
     assert wrong.stats["translation"].min > 0.05  # twice the 6.9 cm lever arm, turned
+
+
+@needs_yaml
+@settings(max_examples=40, deadline=None)
+@given(matrix=_transforms(scaled=True), flow=st.booleans())
+def test_a_t_bs_node_reads_back_bit_for_bit_row_major(
+    tmp_path_factory: pytest.TempPathFactory, matrix: np.ndarray, flow: bool
+) -> None:
+    """Any Sim(3) written as EuRoC writes T_BS (shortest decimals) is the matrix read back."""
+    numbers = ", ".join(map(repr, matrix.ravel().tolist()))
+    block = "".join(f"    - {v!r}\n" for v in matrix.ravel().tolist())
+    data = f"[{numbers}]" if flow else "\n" + block
+    path = tmp_path_factory.mktemp("t") / "sensor.yaml"
+    path.write_text(f"sensor_type: camera\nT_BS:\n  cols: 4\n  rows: 4\n  data: {data}\n")
+    assert np.array_equal(np.array(read_transform(path)).reshape(4, 4), matrix)
