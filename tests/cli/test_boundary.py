@@ -801,9 +801,21 @@ def test_an_input_typed_after_flags_is_said_to_be_one(
             "flags; give the inputs together, all before or all after the flags"
         ),
         ("ape", "ref.tum", "a.tum", "--align", "se3", "se3"): "unrecognized arguments: se3",
+        # drift takes one estimate: said so, and how several are compared (an rpg user
+        # comparing estimators typed `drift REF A B`, as `ape REF A B` takes them)
         ("drift", "ref.tum", "a.tum", "--align", "se3", "b.tum"): (
-            "unrecognized arguments: b.tum"  # drift takes one estimate
+            "unrecognized arguments: b.tum: drift takes one EST; run it once per estimate "
+            "with --save FILE, then robot-msgs res FILE... compares them"
         ),
+        ("drift", "ref.tum", "a.tum", "b.tum", "--protocol", "rpg"): (
+            "unrecognized arguments: b.tum: drift takes one EST; run it once per estimate "
+            "with --save FILE, then robot-msgs res FILE... compares them"
+        ),
+        ("doctor", "ref.tum", "a.tum", "b.tum"): (
+            "unrecognized arguments: b.tum: doctor takes one EST; run it once per estimate"
+        ),
+        ("drift", "ref.tum", "a.tum", "b.tum", "nothing.tum"): "unrecognized arguments: "
+        "b.tum nothing.tum",  # a word that is no input: as it was
     }
     for argv, said in cases.items():
         with pytest.raises(SystemExit, match=r"^2$"):

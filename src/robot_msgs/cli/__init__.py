@@ -806,15 +806,23 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
     ``ape REF EST --align se3 EST2`` was told ``unrecognized arguments: EST2`` of a file
     it takes: argparse takes a command's inputs in one run, so one typed after flags that
     follow the others is left over. Said only of words that name inputs (an existing
-    path or ``example:NAME``), for a command that takes several.
+    path or ``example:NAME``), for a command that takes several; of a command that takes
+    one EST (``drift``, ``doctor``), that it takes one, and how several are compared.
     """
     said = f"unrecognized arguments: {' '.join(unknown)}{_close_flags(parser, unknown)}"
-    several = any(
-        action.nargs in ("+", "*")
-        for action in parser._get_positional_actions()  # noqa: SLF001 - argparse's only list
-    )
+    positionals = parser._get_positional_actions()  # noqa: SLF001 - argparse's only list
+    several = any(action.nargs in ("+", "*") for action in positionals)
     inputs = [w for w in unknown if w.startswith("example:") or os.path.lexists(w)]
-    if not several or not inputs or len(inputs) < len(unknown) or unknown[0].startswith("-"):
+    if not inputs or len(inputs) < len(unknown) or unknown[0].startswith("-"):
+        return said
+    if not several and any(action.metavar == "EST" for action in positionals):
+        # `drift REF A B` (an rpg user comparing estimators, as `ape REF A B` does)
+        command = parser.prog.rsplit(" ", 1)[-1]
+        said += f": {command} takes one EST; run it once per estimate"
+        if any(action.dest == "save" for action in parser._actions):  # noqa: SLF001
+            said += " with --save FILE, then robot-msgs res FILE... compares them"
+        return said
+    if not several:
         return said
     what = "an input" if len(inputs) == 1 else "inputs"
     together = "give the inputs together, all before or all after the flags"
