@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -12,10 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import FormatError, OutputExistsError, ValidationError
+from robot_msgs.errors import DataWarning, FormatError, OutputExistsError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings, ape
+from robot_msgs.io import read_trajectory
 from robot_msgs.io.transform_file import TRANSFORM_LAYOUTS, read_transform, write_transform
-from robot_msgs.rotations import matrix_from_rotation_vector, quat_xyzw_from_matrix
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    matrix_from_rotation_vector,
+    quat_xyzw_from_matrix,
+)
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -392,3 +398,42 @@ def test_a_t_bs_node_reads_back_bit_for_bit_row_major(
     path = tmp_path_factory.mktemp("t") / "sensor.yaml"
     path.write_text(f"sensor_type: camera\nT_BS:\n  cols: 4\n  rows: 4\n  data: {data}\n")
     assert np.array_equal(np.array(read_transform(path)).reshape(4, 4), matrix)
+
+
+# evo 1.38.1, tests/data/evo_reference.json case ape-euroc_v102-trans_part-se3:
+# `evo_ape euroc V102_groundtruth.csv V102.dedup.txt -r trans_part -a`.
+EVO_V102_SE3 = {
+    "rmse": 0.09174733111977473,
+    "min": 0.0026853017072863655,
+    "max": 0.25615233960927125,
+}
+
+
+@needs_yaml
+@pytest.mark.evo_data
+def test_v102_in_the_camera_frame_meets_evo_with_euroc_sensor_yaml(
+    evo_data: Path, tmp_path: Path
+) -> None:
+    """V102's IMU poses turned into cam0's (``P T_BS``) and back by sensor.yaml give evo's APE."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        ref = read_trajectory(evo_data / "V102_groundtruth.csv")
+        imu = read_trajectory(evo_data / "V102.txt")
+    poses = np.tile(np.eye(4), (len(imu), 1, 1))
+    poses[:, :3, :3] = matrix_from_quat_xyzw(imu.orientations_quat_xyzw)
+    poses[:, :3, 3] = imu.positions_xyz
+    camera = poses @ np.array(EUROC_CAM0_T_BS).reshape(4, 4)
+    est = imu.replace(
+        positions_xyz=camera[:, :3, 3],
+        orientations_quat_xyzw=quat_xyzw_from_matrix(camera[:, :3, :3]),
+    )
+    path = tmp_path / "sensor.yaml"
+    path.write_text(EUROC_CAM0_SENSOR_YAML, encoding="utf-8")
+    settings = EvaluationSettings(
+        align="se3", transform_right=read_transform(path), invert_transform_right=True
+    )
+    stats = ape(ref, est, settings=settings).stats["translation"]
+    assert stats.n == 794
+    assert stats.rms == pytest.approx(EVO_V102_SE3["rmse"], rel=1e-9)
+    assert stats.min == pytest.approx(EVO_V102_SE3["min"], rel=1e-9)
+    assert stats.max == pytest.approx(EVO_V102_SE3["max"], rel=1e-9)
