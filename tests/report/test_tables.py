@@ -658,6 +658,28 @@ def test_a_record_of_a_header_wider_than_half_the_width_keeps_its_cells_in_the_f
     assert lines[-2:] == [f"{sequence} [m]", "           0.0168 (2)"]
 
 
+def test_a_text_column_wider_than_the_naming_columns_leave_wraps_in_its_cell() -> None:
+    """A sweep of 192 runs: the per-group failures cell, 60 columns, set the group table
+    88 columns wide on an 80-column terminal. The cell wraps under its column, its
+    ``; ``-separated parts kept whole where they fit; the naming columns are blank on its
+    continuation lines."""
+    failures = "tracking lost, not recovered x2; segfault in loop closing x1"
+    rows = (("vins_fusion", "V102", "12", failures), ("orb_slam3", "V102", "11", "-"))
+    headers = ("algorithm", "sequence", "runs", "failures")
+    table = ReportTable("", headers, rows, (False, False, True, False))
+    assert render_text(table).splitlines() == [
+        "",
+        "algorithm    sequence  runs  failures",
+        "-----------  --------  ----  --------------------------------",
+        "vins_fusion  V102        12  tracking lost, not recovered x2;",
+        "                             segfault in loop closing x1",
+        "orb_slam3    V102        11  -",
+    ]
+    # A cell without parts that fit wraps at its spaces (never inside a word).
+    text = render_text(ReportTable("", ("name", "why"), (("a", "w " * 45),), (False, False)))
+    assert text.splitlines()[3:] == ["a     " + "w " * 36 + "w", "      " + "w " * 7 + "w"]
+
+
 def test_a_one_column_table_wider_than_the_width_is_printed_whole() -> None:
     path = "a/" * 50 + "x.tum"
     text = render_text(ReportTable("S", ("path",), ((path,),), (False,)))

@@ -282,22 +282,64 @@ def render_text(table: ReportTable, width: int = WIDTH) -> str:
     return "\n".join(out)
 
 
-def _folded(table: ReportTable, widths: Sequence[int], keys: int, width: int) -> list[str]:
-    """Return the lines of ``table`` in blocks no wider than ``width``, each led by ``keys``."""
+def _cell_lines(cell: str, room: int) -> list[str]:
+    """Wrap a text cell into lines of ``room`` columns, its ``; ``-separated parts whole.
 
-    def line(cells: Sequence[str], columns: Sequence[int]) -> str:
+    The parts of a list (a group's failures: ``lost x2; segfault x1``) are kept whole
+    where each fits ``room``; otherwise the cell wraps at its spaces, never in a word.
+
+    Examples
+    --------
+    >>> _cell_lines("tracking lost x2; segfault in loop closing x1", 30)
+    ['tracking lost x2;', 'segfault in loop closing x1']
+    >>> _cell_lines("a bb ccc", 4)
+    ['a bb', 'ccc']
+    """
+    parts = cell.split("; ")
+    if len(parts) > 1 and all(display_width(p) < room for p in parts):
+        return wrap([*(f"{p};" for p in parts[:-1]), parts[-1]], room)
+    return wrap(cell, room) or [""]
+
+
+def _folded(table: ReportTable, widths: Sequence[int], keys: int, width: int) -> list[str]:
+    """Return the lines of ``table`` in blocks no wider than ``width``, each led by ``keys``.
+
+    A text column wider than the naming columns leave is wrapped in its cells
+    (:func:`_cell_lines`), the naming columns blank on a row's continuation lines: a
+    group's failures, 60 columns, set an 80-column terminal's table 88 wide.
+    """
+    room = width - (sum(widths[:keys]) + 2 * keys)
+    cells = [
+        [
+            _cell_lines(c, room) if i >= keys and not table.numeric[i] and widths[i] > room else [c]
+            for i, c in enumerate(row)
+        ]
+        for row in table.rows
+    ]
+    widths = [
+        max(display_width(table.headers[i]), *(display_width(x) for r in cells for x in r[i]))
+        if cells
+        else w
+        for i, w in enumerate(widths)
+    ]
+
+    def line(row: Sequence[str], columns: Sequence[int]) -> str:
         parts = [
-            rjust(cells[i], widths[i]) if table.numeric[i] else ljust(cells[i], widths[i])
+            rjust(row[i], widths[i]) if table.numeric[i] else ljust(row[i], widths[i])
             for i in columns
         ]
         return "  ".join(parts).rstrip()
+
+    def lines(row: Sequence[Sequence[str]], columns: Sequence[int]) -> list[str]:
+        height = max(len(row[i]) for i in columns)
+        return [line([c[k] if k < len(c) else "" for c in row], columns) for k in range(height)]
 
     out: list[str] = []
     for n, columns in enumerate(_column_blocks(widths, keys, width)):
         out += [""] if n else []
         out.append(line(table.headers, columns))
         out.append("  ".join("-" * widths[i] for i in columns))
-        out += [line(row, columns) for row in table.rows]
+        out += [x for row in cells for x in lines(row, columns)]
     return out
 
 
