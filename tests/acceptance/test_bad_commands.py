@@ -372,7 +372,7 @@ CASES = [
          r"FormatError: .*runs/orb/MH_01/1/estimate\.tum, line 2, column 4 \(z\): 'oops' is not a "
          r"number .*\(and 1 more: see above\); --allow-partial accepts a partial sweep$",
          made=SWEEP_OUTPUTS,
-         stdout=r"^2 runs: 0 evaluated \(0 succeeded\), 2 failed to evaluate, 0 not evaluated \(0\s+crashed"),
+         stdout=r"^2 runs: 0 evaluated \(0 succeeded\), 2 failed to evaluate, 0 not evaluated;\s+0\s+reused"),
     # -- docs
     Case("docs-out-is-a-file", {"ref": "keep\n"}, ["docs", "--out", "ref"],
          error=r"^--out ref: is a file, not a folder", keep=("ref",)),

@@ -21,8 +21,8 @@ def test_a_complete_sweep_says_so_with_its_throughput() -> None:
     summary = _summary(run_failures={"killed by SIGSEGV (exit code -11)": 1, "exit code 3": 2})
     assert summary.complete
     head = (
-        "100 runs: 100 evaluated (99 succeeded), 0 failed to evaluate, 0 not evaluated "
-        "(0 crashed, 0 lost); 0 reused, 100 computed in 10.0 s on dask (tcp://10.0.0.5:8786): "
+        "100 runs: 100 evaluated (99 succeeded), 0 failed to evaluate, 0 not evaluated; "
+        "0 reused, 100 computed in 10.0 s on dask (tcp://10.0.0.5:8786): "
         "12.50 runs/s after the first result at 2.0 s"
     )
     lines = summary.text().splitlines()
@@ -41,6 +41,9 @@ def test_runs_lost_to_the_infrastructure_make_it_incomplete_and_are_named() -> N
     assert not summary.complete
     assert summary.n_not_evaluated == 25
     lines = summary.text().splitlines()
+    # The parts are the infrastructure's, said so: "0 crashed" beside "run failures: 8
+    # segfault" read as no run crashed (a sweep of 192 runs).
+    assert "25 not evaluated (0 crashed their worker, 25 lost by the cluster);" in " ".join(lines)
     named = [line for line in lines if line.startswith("not evaluated: orb/")]
     assert len(named) == SHOWN_PER_KIND
     assert named[0] == "not evaluated: orb/MH_01/0: SchedulerLost: gone"

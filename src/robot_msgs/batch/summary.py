@@ -98,8 +98,8 @@ class SweepSummary:
         ...                  infrastructure={"orb/MH_01/4": "SchedulerLost: gone"})
         >>> print(s.text())
         4 runs: 2 evaluated (1 succeeded), 1 failed to evaluate, 1 not evaluated (0
-        crashed, 1 lost); 1 reused, 3 computed in 4.0 s on 2 local worker processes:
-        0.50 runs/s after the first result at 1.0 s
+        crashed their worker, 1 lost by the cluster); 1 reused, 3 computed in 4.0 s on 2
+        local worker processes: 0.50 runs/s after the first result at 1.0 s
         run failures: 1 killed by SIGSEGV (exit code -11)
         failed to evaluate: orb/MH_01/3: FormatError: est.tum:3: bad
         not evaluated: orb/MH_01/4: SchedulerLost: gone
@@ -111,7 +111,7 @@ class SweepSummary:
 
         >>> import dataclasses
         >>> print(dataclasses.replace(s, throughput=float("nan")).text().splitlines()[2])
-        0.75 runs/s, start-up included
+        local worker processes: 0.75 runs/s, start-up included
         """
         if math.isfinite(self.throughput):
             start = f"{self.startup_s:.1f} s" if math.isfinite(self.startup_s) else "--"
@@ -120,10 +120,17 @@ class SweepSummary:
             rate = f"{self.n_computed / self.compute_s:.2f} runs/s, start-up included"
         else:
             rate = "no rate (nothing computed)"
+        # The parts of "not evaluated" are the infrastructure's, and said so: "(0
+        # crashed, 0 lost)" beside "run failures: 8 segfault" read as no run crashed.
+        parts = (
+            f" ({self.n_crashed} crashed their worker, {self.n_lost} lost by the cluster)"
+            if self.n_not_evaluated
+            else ""
+        )
         head = (
             f"{self.n_runs} runs: {self.n_ok} evaluated ({self.n_succeeded} succeeded), "
-            f"{self.n_failed} failed to evaluate, {self.n_not_evaluated} not evaluated "
-            f"({self.n_crashed} crashed, {self.n_lost} lost); {self.n_reused} reused, "
+            f"{self.n_failed} failed to evaluate, {self.n_not_evaluated} not evaluated"
+            f"{parts}; {self.n_reused} reused, "
             f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: {rate}"
         )
         lines = wrap(head)  # words whole: start-up is not start-/up
