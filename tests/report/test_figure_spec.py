@@ -348,6 +348,34 @@ def test_comparison_bars_are_the_median_and_range_of_the_runs_rmse(hand: ReportR
     assert bars["a"].text == ("2/2 ok",)
 
 
+def test_comparison_bars_of_sequences_a_hundredfold_apart_are_on_a_log_axis() -> None:
+    """A sweep of 192 runs: KITTI 00's median APE RMSE (0.28..3.75 m) set the linear axis,
+    and the TUM and EuRoC bars (0.017..0.093 m, 0.4-2.5 % of its height) could not be
+    read. Medians more than ten-fold apart are drawn on a log axis, and the title says so;
+    closer ones stay on a linear axis from zero."""
+    ref = _trajectory(0 * K)
+    # RMSE of c k over k = 0..7 (unaligned): c sqrt(140 / 8); 0.01 and 1.0: a hundredfold.
+    far = _result([_run("a/s1/t1", _trajectory(0.01 * K), ref),
+                   _run("a/s2/t1", _trajectory(1.0 * K), ref)])  # fmt: skip
+    spec = figure_spec.comparison_spec(far)
+    assert spec is not None
+    [panel] = spec.panels
+    assert _close(panel.traces[0].y, [0.01 * math.sqrt(140 / 8), math.sqrt(140 / 8)])
+    assert (panel.y_log, panel.y_from_zero) == (True, False)
+    assert "log scale" in spec.title
+    assert plotly_figure(spec)["layout"]["yaxis"]["type"] == "log"
+    fig, _ = _drawn(spec)
+    assert fig.axes[0].get_yscale() == "log"
+    # Twofold apart: linear from zero, as before.
+    near = _result([_run("a/s1/t1", _trajectory(0.1 * K), ref),
+                    _run("a/s2/t1", _trajectory(0.2 * K), ref)])  # fmt: skip
+    spec = figure_spec.comparison_spec(near)
+    assert spec is not None
+    assert (spec.panels[0].y_log, spec.panels[0].y_from_zero) == (False, True)
+    assert "log" not in spec.title
+    assert "type" not in plotly_figure(spec)["layout"]["yaxis"]
+
+
 def test_versions_of_one_algorithm_are_drawn_apart_not_pooled(hand: ReportResult) -> None:
     """a 1.0 (t1) and a 2.0 (t2) were one box, one bar and one colour, "a": a blend."""
     versions = {"a/s1/t1": "1.0", "a/s1/t2": "2.0", "a/s2/t1": "1.0", "a/s2/t2": "1.0"}

@@ -13,7 +13,7 @@ until chosen in the legend, a hover text), never in a backend's.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -131,6 +131,7 @@ class Panel:
     """One set of axes: its traces, titles, and how its axes are scaled and marked.
 
     ``guides_y`` are dotted horizontal lines; ``y_percent`` writes shares as percent;
+    ``y_log``: the y axis is logarithmic (``y_from_zero`` is then false);
     ``legend`` says where a static figure puts its legend (``outside``: right of it;
     ``figure``: one legend above the panels, shared by every panel that says so, as an
     interactive page has one);
@@ -148,6 +149,7 @@ class Panel:
     y_from_zero: bool = False
     y_range: tuple[float, float] | None = None
     y_percent: bool = False
+    y_log: bool = False
     guides_y: tuple[float, ...] = ()
     legend: Literal["best", "lower right", "outside", "figure"] = "best"
     share_y: bool = False
@@ -810,9 +812,16 @@ def comparison_spec(result: ReportResult) -> FigureSpec | None:
         )
     n_bars = len(groups)
     panel, high, _ = _entries_panel(traces, "sequence", f"{label} [{unit}]", 3.6, 2)
+    # Medians more than ten-fold apart (KITTI's metres beside TUM's centimetres: 3.75 m
+    # and 0.017 m in a sweep of 192 runs) left the small bars unreadable on a linear axis.
+    medians = np.concatenate([t.y for t in traces])
+    medians = medians[np.isfinite(medians) & (medians > 0)]
+    log = medians.size > 1 and medians.max() > _LOG_ABOVE * medians.min()
+    if log:
+        panel = replace(panel, y_log=True, y_from_zero=False)
     return FigureSpec(
-        title=f"Per-algorithm accuracy across sequences\n({label} of the successful runs: "
-        "median, min-max; label: runs succeeded)",
+        title=f"Per-algorithm accuracy across sequences{', log scale' if log else ''}\n"
+        f"({label} of the successful runs: median, min-max; label: runs succeeded)",
         panels=(panel,),
         size_in=(min(max(5.0, 0.8 * n_bars + 3), _WIDEST_IN), high),
     )
@@ -884,3 +893,6 @@ def repeatability_spec(result: ReportResult, sequence: str) -> FigureSpec | None
 #: The widest static figure of bars: 0.8 in a bar made 36 (twelve algorithms on three
 #: sequences) a figure 31.8 in (3,180 px) wide, its text a third of its size on a page.
 _WIDEST_IN = 16.0
+#: The comparison's bars go on a log axis when their medians are more than this many
+#: times apart: a linear axis drew the smaller at under a tenth of the larger's height.
+_LOG_ABOVE = 10.0

@@ -426,7 +426,9 @@ def _y_extra(panel: Panel, suffix: str) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if panel.equal_aspect:
         extra |= {"scaleanchor": f"x{suffix}", "scaleratio": 1} | _COORDINATES
-    if panel.y_from_zero:
+    if panel.y_log:
+        extra["type"] = "log"
+    elif panel.y_from_zero:
         extra["rangemode"] = "tozero"
     if panel.y_range is not None:
         extra["range"] = list(panel.y_range)

@@ -12,6 +12,7 @@ the axis, not again in the legend.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -134,7 +135,8 @@ def _room_for_bar_labels(fig: Any) -> None:
     A label sits a few points above its whisker, which is no data to the y axis: the
     highest one ran over the axes' top edge (a hunt). Measured on the laid-out figure:
     the top ``T`` keeping a label anchored at ``y`` with ``e`` pixels of text above it
-    inside an axes ``H`` pixels high (``m`` to spare) is ``b + (y - b) H / (H - e - m)``.
+    inside an axes ``H`` pixels high (``m`` to spare) is ``b + (y - b) H / (H - e - m)``,
+    in the logarithms of ``T``, ``b`` and ``y`` on a log axis.
     """
     labelled = [ax for ax in fig.axes if any(t.get_gid() == _BAR_LABEL for t in ax.texts)]
     if not labelled:
@@ -142,7 +144,8 @@ def _room_for_bar_labels(fig: Any) -> None:
     draw_quietly(fig)  # the layout that saving draws
     renderer = fig.canvas.get_renderer()
     for ax in labelled:
-        bottom, top = ax.get_ylim()
+        log = ax.get_yscale() == "log"
+        bottom, top = (math.log10(v) if log else v for v in ax.get_ylim())
         height = ax.bbox.height
         wanted = top
         for text in ax.texts:
@@ -150,10 +153,11 @@ def _room_for_bar_labels(fig: Any) -> None:
                 continue
             y = float(text.xy[1])
             above = text.get_window_extent(renderer).y1 - ax.transData.transform((0.0, y))[1]
-            if height > above + 4.0:
+            if height > above + 4.0 and (y > 0 or not log):
+                y = math.log10(y) if log else y
                 wanted = max(wanted, bottom + (y - bottom) * height / (height - above - 4.0))
         if wanted > top:
-            ax.set_ylim(bottom, wanted)
+            ax.set_ylim(*((10**v if log else v) for v in (bottom, wanted)))
 
 
 def _figure_legend(fig: Any, entries: dict[str, Any], width_in: float) -> None:
@@ -266,7 +270,9 @@ def _draw_panel(
     if panel.equal_aspect:  # a view of positions
         ax.set_aspect("equal", adjustable="datalim")
         coordinate_ticks(ax)
-    if panel.y_from_zero:
+    if panel.y_log:
+        ax.set_yscale("log")
+    elif panel.y_from_zero:
         ax.set_ylim(bottom=0.0)
     if panel.y_range is not None:
         ax.set_ylim(*panel.y_range)
