@@ -677,9 +677,32 @@ def rpe_box_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
 _ENTRIES_OVER_BARS = 10
 
 
-def _ecdf(values: Float64Array) -> tuple[Float64Array, Float64Array]:
+#: The most points of a latency CDF's curve (:func:`_ecdf`): a share to 1/2000.
+_CDF_STEPS = 2000
+
+
+def _ecdf(values: Float64Array, *, steps: int = _CDF_STEPS) -> tuple[Float64Array, Float64Array]:
+    """Return the ECDF's points: sorted ``values`` (N,) and the share at or below each.
+
+    Past ``steps`` values only the order statistics where the share crosses each
+    ``1 / steps`` are kept, and the first: every point is exactly on the ECDF, and
+    between two it rises at most ``1 / steps`` (less than a pixel of a page's figure).
+    A report of 192 runs pooled ~10^5 frames an algorithm: every frame's point made
+    the latency CDF 14.2 of the page's 57.9 MB.
+
+    Examples
+    --------
+    >>> x, y = _ecdf(np.array([3.0, 1.0, 2.0, 4.0]), steps=2)
+    >>> x.tolist(), y.tolist()
+    ([1.0, 2.0, 4.0], [0.25, 0.5, 1.0])
+    """
     x = np.sort(values)
-    return x, np.arange(1, x.size + 1) / x.size
+    n = x.size
+    if n <= steps:
+        return x, np.arange(1, n + 1) / n
+    # The k-th share j / steps is first reached at 1-based rank ceil(j n / steps).
+    ranks = np.unique(np.concatenate([[1], -(-np.arange(1, steps + 1) * n // steps)]))
+    return x[ranks - 1], ranks / n
 
 
 def latency_cdf_spec(result: ReportResult) -> FigureSpec | None:
