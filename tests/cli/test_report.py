@@ -538,6 +538,23 @@ def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
     )
 
 
+def test_allow_partial_names_every_run_that_failed_to_evaluate_in_the_report(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A report of 192 runs, 4 failing to evaluate, named the first in its note "and 3
+    more": the HTML page and the JSON kept no trace of which (the warnings went to a
+    terminal). The note names each, with its error."""
+    trials = ("dvo/fr1_xyz/trial_2", "kfslam/fr2_desk/trial_1", "vio_ekf/fr1_xyz/trial_1")
+    for trial in trials:
+        (runs_copy / trial / "estimate.tum").write_text("not a trajectory\n")
+    partial = _report_json(capsys, str(runs_copy / "runs.toml"), "--allow-partial")
+    note = partial["notes"][0]  # type: ignore[index]
+    assert note.startswith("3 of 18 runs have no report: they failed to evaluate (")
+    for trial in trials:
+        assert f"{trial}: FormatError: {runs_copy / trial / 'estimate.tum'}" in note
+    assert "more" not in note
+
+
 def test_an_invalid_meta_json_stops_only_its_run_with_allow_partial(
     runs_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

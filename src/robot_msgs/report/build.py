@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ReportResult", "assemble_report", "build_report"]
 
+#: Runs that failed to evaluate named in the report's note, at most (the warnings name all).
+_NAMED = 10
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReportResult:
@@ -175,11 +178,13 @@ def build_report(
             old, report=old.report.replace(repeatability=repeat)
         )
     if failed:
-        first, error = next(iter(failed.items()))
-        more = f", and {len(failed) - 1} more" if len(failed) > 1 else ""
+        # Each named (up to _NAMED): "the first, and 3 more" left the page and the JSON
+        # without the names of the others (a report of 192 runs, 4 failing).
+        named = "; ".join(f"{name}: {error[:300]}" for name, error in list(failed.items())[:_NAMED])
+        more = f"; and {len(failed) - _NAMED} more" if len(failed) > _NAMED else ""
         notes.append(
             f"{len(failed)} of {len(manifest.runs)} runs have no report: they failed to "
-            f"evaluate ({first}: {error[:300]}{more})"
+            f"evaluate ({named}{more})"
         )
     reports = [e.report for e in evaluations.values()]
     report = assemble_report(reports, settings, force=force, notes=notes)
