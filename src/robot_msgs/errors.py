@@ -31,6 +31,7 @@ __all__ = [
     "UsageError",
     "ValidationError",
     "caller_stacklevel",
+    "close_names",
     "did_you_mean",
     "shown_token",
 ]
@@ -246,17 +247,50 @@ def shown_token(token: str) -> str:
     )
 
 
+def close_names(
+    given: str,
+    choices: list[str] | tuple[str, ...],
+    *,
+    last_part: bool = False,
+    cutoff: float = 0.6,
+) -> list[str]:
+    """Return the choices close to ``given``, the closest first (at most 3).
+
+    Close as :func:`difflib.get_close_matches` says (ratio ``cutoff`` or more), compared
+    without leading slashes (``/odom`` and ``odom`` are one name to a user) and dashes
+    (``--`` made every flag close to ``--chek``: ``--help``, ``--force``).
+    ``last_part``: a ``given`` without ``/`` is also compared with the part of each
+    choice after its last ``/`` (a type's bare name, ``Imu`` for ``sensor/Imu``), equal
+    names (case aside) first.
+
+    Examples
+    --------
+    >>> close_names("--plot_mod", ["--plot", "--plot_mode", "--json"])
+    ['--plot_mode', '--plot']
+    >>> close_names("/xyz", ["/odom"])
+    []
+    """
+    import difflib  # noqa: PLC0415 - only for the error
+
+    bare = {c.lstrip("/-"): c for c in choices}
+    near = difflib.get_close_matches(given.lstrip("/-"), list(bare), 3, cutoff)
+    close = [bare[c] for c in near]
+    if last_part and "/" not in given:
+        names: dict[str, list[str]] = {}
+        for choice in choices:
+            names.setdefault(choice.rpartition("/")[2].lower(), []).append(choice)
+        near = difflib.get_close_matches(given.lower(), list(names), n=3, cutoff=cutoff)
+        by_name = [c for name in near for c in names[name]]
+        close = list(dict.fromkeys([*by_name, *close]))[:3]
+    return close
+
+
 def did_you_mean(
     given: str, choices: list[str] | tuple[str, ...], *, last_part: bool = False
 ) -> str:
     """Return ``"; did you mean A, B?"`` naming the choices close to ``given``, or ``""``.
 
-    Close as :func:`difflib.get_close_matches` says (at most 3, ratio 0.6 or more),
-    compared without leading slashes (``/odom`` and ``odom`` are one name to a user)
-    and dashes (``--`` made every flag close to ``--chek``: ``--help``, ``--force``).
-    ``last_part``: a ``given`` without ``/`` is also compared with the part of each
-    choice after its last ``/`` (a type's bare name, ``Imu`` for ``sensor/Imu``), equal
-    names (case aside) first.
+    The choices are :func:`close_names`'s.
 
     Examples
     --------
@@ -269,15 +303,5 @@ def did_you_mean(
     >>> did_you_mean("imu", ["sensor/Image", "sensor/Imu", "geometry/Pose"], last_part=True)
     '; did you mean sensor/Imu?'
     """
-    import difflib  # noqa: PLC0415 - only for the error
-
-    bare = {c.lstrip("/-"): c for c in choices}
-    close = [bare[c] for c in difflib.get_close_matches(given.lstrip("/-"), list(bare), 3, 0.6)]
-    if last_part and "/" not in given:
-        names: dict[str, list[str]] = {}
-        for choice in choices:
-            names.setdefault(choice.rpartition("/")[2].lower(), []).append(choice)
-        near = difflib.get_close_matches(given.lower(), list(names), n=3, cutoff=0.6)
-        by_name = [c for name in near for c in names[name]]
-        close = list(dict.fromkeys([*by_name, *close]))[:3]
+    close = close_names(given, choices, last_part=last_part)
     return f"; did you mean {', '.join(close)}?" if close else ""

@@ -1250,3 +1250,63 @@ def test_evos_transform_flags_are_answered_with_the_order_they_apply_in(
         rms.append(json.loads(capsys.readouterr().out)["signals"][0]["stats"]["rms"])
     assert rms[0] == pytest.approx(0.013470, abs=5e-7)
     assert rms[1] == pytest.approx(rms[0], rel=1e-9)
+
+
+# evo's flags misspelt as evo users misspell them (command, the typo's words, evo's flag).
+# evo_ape 1.38.1 takes --plot_mod, --t_max_dif and --correct_scal as argparse's
+# abbreviations of its flags and refuses --align_orign and --pose_relaton.
+EVO_TYPOS = [
+    ("ape", ["--align_orign"], "--align_origin"),
+    ("ape", ["--plot_mod", "xz"], "--plot_mode"),
+    ("ape", ["--plot-mod", "xz"], "--plot_mode"),
+    ("rpe", ["--t_max_dif", "0.02"], "--t_max_diff"),
+    ("rpe", ["--t_max_dif=0.02"], "--t_max_diff"),
+    ("rpe", ["--pose_relaton", "angle_deg"], "--pose_relation"),
+    ("rpe", ["--delta_unt", "m"], "--delta_unit"),
+    ("ape", ["--correct_scal"], "--correct_scale"),
+    ("traj", ["--full_chek"], "--full_check"),
+    ("ape", ["--plot_markrs"], "--plot_markers"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "typed", "flag"), EVO_TYPOS, ids=[" ".join(c[1]) for c in EVO_TYPOS]
+)
+def test_a_misspelt_evo_flag_gets_the_answer_evos_flag_gets(
+    command: str, typed: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelt flag was compared with ours alone: ``ape R E --plot_mod xz`` was asked
+    "did you mean --plot?" (a file to write), ``--align_orign`` "--align, --align-window?",
+    ``--correct_scal`` and ``--full_chek`` nothing. evo's flags are close names too, and the
+    closest, evo's, is answered as evo's flag typed right is."""
+    ref = "example:fr1_xyz/groundtruth.tum"
+    inputs = [ref] if command == "traj" else [ref, ref]
+    _, eq, value = typed[0].partition("=")
+    right = [flag + eq + value, *typed[1:]]
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, *inputs, *right])
+    answer = capsys.readouterr().err.splitlines()[-1].removeprefix(f"ERROR: robot-msgs {command}: ")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, *inputs, *typed])
+    last = capsys.readouterr().err.splitlines()[-1]
+    head = f"ERROR: robot-msgs {command}: unrecognized arguments: {' '.join(typed)}"
+    assert last == f"{head}; did you mean {flag}? {answer}"
+
+
+def test_a_misspelt_evo_flag_is_answered_in_full_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole line for two typos, written out: the value typed fills our flag's."""
+    ref = "example:fr1_xyz/groundtruth.tum"
+    cases = {
+        ("ape", "--plot_mod", "xz"): (
+            "unrecognized arguments: --plot_mod xz; did you mean --plot_mode? "
+            "--plot_mode is evo's; here: --plot-plane xz"
+        ),
+        ("rpe", "--t_max_dif", "0.02"): (
+            "unrecognized arguments: --t_max_dif 0.02; did you mean --t_max_diff? "
+            "--t_max_diff is evo's; here: --max-diff 0.02"
+        ),
+    }
+    for (command, *typed), said in cases.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, ref, ref, *typed])
+        assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs {command}: {said}"

@@ -630,7 +630,7 @@ def _unknown_said(unknown: list[str], command: str, parser: argparse.ArgumentPar
     said = [
         _dashes_hint(dashed, options),
         _elsewhere_hint(elsewhere, command),
-        _unrecognized(parser, rest) if rest else None,
+        _unrecognized(parser, rest, command) if rest else None,
     ]
     if before:  # `ape R E --max-bytes 1G` was "unrecognized arguments", a flag of ours
         before = [f"{w} SIZE" if w in _TOP_VALUED else w for w in before]  # no value typed
@@ -800,7 +800,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_guarded(command, debug=debug, wording=worded, ending=argv is None)
 
 
-def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
+def _unrecognized(
+    parser: argparse.ArgumentParser, unknown: Sequence[str], command: str = ""
+) -> str:
     """Say the words ``parser`` left over, and why when they are inputs given after flags.
 
     ``ape REF EST --align se3 EST2`` was told ``unrecognized arguments: EST2`` of a file
@@ -809,7 +811,7 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
     path or ``example:NAME``), for a command that takes several; of a command that takes
     one EST (``drift``, ``doctor``), that it takes one, and how several are compared.
     """
-    said = f"unrecognized arguments: {' '.join(unknown)}{_close_flags(parser, unknown)}"
+    said = f"unrecognized arguments: {' '.join(unknown)}{_close_flags(parser, unknown, command)}"
     positionals = parser._get_positional_actions()  # noqa: SLF001 - argparse's only list
     several = any(action.nargs in ("+", "*") for action in positionals)
     inputs = [w for w in unknown if w.startswith("example:") or os.path.lexists(w)]
@@ -817,8 +819,8 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
         return said
     if not several and any(action.metavar == "EST" for action in positionals):
         # `drift REF A B` (an rpg user comparing estimators, as `ape REF A B` does)
-        command = parser.prog.rsplit(" ", 1)[-1]
-        said += f": {command} takes one EST; run it once per estimate"
+        name = parser.prog.rsplit(" ", 1)[-1]
+        said += f": {name} takes one EST; run it once per estimate"
         if any(action.dest == "save" for action in parser._actions):  # noqa: SLF001
             said += " with --save FILE, then robot-msgs res FILE... compares them"
         return said
@@ -829,12 +831,16 @@ def _unrecognized(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> st
     return f"{said}: {what} apart from the others, after flags; {together}"
 
 
-def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str:
-    """Name the flags of ``parser`` close to the flags in ``unknown``, or "".
+def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str], command: str = "") -> str:
+    """Name the flags of ``parser`` and evo's close to the flags in ``unknown``, or "".
 
     WHY: ``ape R E --algin se3`` was told "unrecognized arguments: --algin se3" and no
     more, where a misspelt command (``aep``) and a misspelt ``--relation`` value were
-    answered with the close names (:func:`~robot_msgs.errors.did_you_mean`).
+    answered with the close names (:func:`~robot_msgs.errors.did_you_mean`). evo's
+    flags are close names too: the closest, when evo's, is named alone with the answer
+    evo's flag typed right gets (:func:`~robot_msgs.cli.evo_flags.evo_hint`).
+    ``--plot_mod xz`` (an abbreviation evo takes) was asked "did you mean --plot?", a
+    file to write, and ``--align_orign`` "--align, --align-window?".
 
     Examples
     --------
@@ -846,8 +852,11 @@ def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str
     '; --algin: did you mean --align?; --chek: did you mean --check?'
     >>> _close_flags(parser, ["--bogus", "se3"])
     ''
+    >>> _close_flags(parser, ["--align_orign"], "ape")
+    "; did you mean --align_origin? --align_origin is evo's; here: --align origin"
     """
-    from robot_msgs.errors import did_you_mean  # noqa: PLC0415 - only for an error
+    from robot_msgs.cli.evo_flags import evo_hint, evo_words  # noqa: PLC0415 - for an error
+    from robot_msgs.errors import close_names  # noqa: PLC0415 - only for an error
 
     options = [
         flag
@@ -855,11 +864,29 @@ def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str]) -> str
         for flag in action.option_strings
         if flag.startswith("--")
     ]
-    flags = [word.split("=", 1)[0] for word in unknown if _is_flag(word)]
-    close = {flag: did_you_mean(flag, options) for flag in flags}
-    named = [f"; {flag}:{said[1:]}" for flag, said in close.items() if said]
-    return next(iter(close.values())) if len(flags) == 1 else "".join(named)
+    evo = sorted(w for w in evo_words(command) if w.startswith("--") and w not in options)
+    said = {}
+    for at, word in enumerate(unknown):
+        if not _is_flag(word):
+            continue
+        flag, eq, value = word.partition("=")
+        ours = close_names(flag, options)
+        # evo's when closest and close: `--delt` (ape) was told evo's --delta_tol at 0.62
+        best = close_names(flag, [*ours, *evo], cutoff=_EVO_CLOSE)[:1]
+        if best and best[0] in evo:  # its value typed: `--plot_mod xz`, --plot-plane xz
+            typed = [best[0] + eq + value, *unknown[at + 1 : at + 2]]
+            said[flag] = f" did you mean {best[0]}? {evo_hint(typed, command, _options_of)}"
+        elif ours:
+            said[flag] = f" did you mean {', '.join(ours)}?"
+    if len(said) == 1 and sum(map(_is_flag, unknown)) == 1:
+        return f";{next(iter(said.values()))}"
+    return "".join(f"; {flag}:{text}" for flag, text in said.items())
 
+
+#: How close a misspelt flag is to evo's for the answer to be evo's flag's (difflib's ratio):
+#: evo users' typos (``--plot_mod``, ``--align_orign``, ``--pose_relaton``) are 0.94 to
+#: 0.96; ``ape --delt`` (rpe's --delta cut short) is 0.62 to evo's --delta_tol.
+_EVO_CLOSE = 0.8
 
 #: The flags of ``robot-msgs`` itself, given before the command, and those of them that
 #: take a value (:func:`build_parser`).
