@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from robot_msgs.cli import main
 from robot_msgs.cli._evaluation_output import format_table, naming
 from robot_msgs.compare import Comparison, Signal
 from robot_msgs.errors import AssociationError, UsageError
+from tests.terminal import Terminal
 
 CAUSE = "it barely moves; give `offset_s=`"
 
@@ -49,3 +51,32 @@ def test_format_table_keeps_each_pose_count_beside_its_number() -> None:
         "poses:     reference 16702, estimate 803, matched 794,",
         "           unmatched reference 15908, unmatched estimate 9",
     ]
+
+
+def test_a_note_beside_json_is_folded_on_a_terminal_and_one_line_in_a_pipe(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ape --json`` says its notes on standard error as ``NOTE:`` lines, printed past the
+    folding that ``ERROR:`` and ``WARNING:`` lines get: on an 80-column terminal the se3
+    fit's note ran 115 columns on the evo data (V1_02), cut mid-word by the terminal."""
+    argv = [
+        "ape",
+        "example:fr1_xyz/groundtruth.tum",
+        "example:fr1_xyz/rgbdslam.tum",
+        "--align",
+        "se3",
+        "--json",
+    ]
+    assert main(argv) == 0
+    (line,) = [x for x in capsys.readouterr().err.splitlines() if x.startswith("NOTE:")]
+    assert line.startswith("NOTE: se3 alignment fitted on ")  # in a pipe: one line, for grep
+    assert len(line) > 80
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(argv) == 0
+    shown = terminal.getvalue().splitlines()
+    assert shown[0].startswith("NOTE: se3 alignment fitted on ")
+    assert all(len(x) <= 80 for x in shown)
+    assert all(x.startswith(" " * 6) for x in shown[1:])  # under the text, past "NOTE: "
+    assert " ".join(x.strip() for x in shown) == line

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._boundary import say
 from robot_msgs.cli._flag_text import changed_from, flag_text, flags_in_text, flags_text
 from robot_msgs.cli._input_args import read_files
 from robot_msgs.cli._output_args import check_plot_options, check_save_layout, trajectory_outputs_to
@@ -470,7 +471,7 @@ def emit(
         for c in comparisons:
             for note in c.notes:
                 if note not in said:  # with its flags, as the table says it (a review)
-                    print(f"NOTE: {controls_escaped(flags_in_text(note))}", file=sys.stderr)
+                    say(f"NOTE: {flags_in_text(note)}")  # folded on a terminal, as a WARNING
     else:
         # A KITTI file's rounding paragraph was a WARNING, then again a note (a review).
         comparisons = [
