@@ -298,6 +298,25 @@ def test_a_flag_of_a_fix_is_never_folded_apart_from_its_value(words: int) -> Non
     )
 
 
+@pytest.mark.parametrize("letters", range(60))
+def test_a_count_is_never_folded_apart_from_its_noun(letters: int) -> None:
+    """fr1_xyz's ground truth against KITTI 00's ORB (the evo data) ended its 80-column
+    header with "1 error, 1" and began the next line with "info"; ORB_kf_mono's with
+    "3" and "warnings". A number keeps the word after it, as a flag keeps its value."""
+    from robot_msgs.cli.doctor import format_diagnosis
+    from robot_msgs.compare import Finding
+
+    summary = "the stamps are " + "x" * letters
+    error = Finding(kind="stamp_units", severity="error", summary=summary)
+    findings = (error, *[Finding(kind="coverage", severity="warning", summary=summary)] * 3)
+    name = "/data/" + "e" * letters + ".tum"
+    diagnosis = Diagnosis(reference="r.tum", estimate=name, findings=findings)
+    text = format_diagnosis(diagnosis, 80)
+    assert "1 error," in text, text
+    assert "3 warnings" in text, text
+    assert " ".join(text.split()) == " ".join(format_diagnosis(diagnosis).split())
+
+
 def test_the_reading_rules_reach_the_readers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -139,7 +139,9 @@ def format_diagnosis(
     return "\n".join(lines)
 
 
-_FLAG = re.compile(r"[(\[]?--[a-z][a-z0-9-]*")
+#: A bare flag (``--offset``, ``(--offset``) or a bare number (``3``, ``0.0205``): what
+#: keeps the word after it on its line.
+_TAKES_NEXT = re.compile(r"[(\[]?--[a-z][a-z0-9-]*|[(\[]?[0-9][0-9.]*")
 
 
 def _words(line: str) -> list[str]:
@@ -147,11 +149,13 @@ def _words(line: str) -> list[str]:
 
     WHY: KITTI 00's ORB 100 frames early ended an 80-column line with "[fix: --offset"
     and began the next with "100]": pasted, the flag ran without its value (a review).
-    A bare flag (``--offset``, ``(--offset``) takes the next word unless that is a flag.
+    A bare flag (``--offset``, ``(--offset``) takes the next word unless that is a flag;
+    so does a bare number, its noun or unit: fr1_xyz's ground truth against KITTI 00's
+    ORB ended the header's line with "1 error, 1" and began the next with "info".
     """
     words: list[str] = []
     for word in line.split(" "):
-        if words and _FLAG.fullmatch(words[-1]) and word and not word.startswith("--"):
+        if words and _TAKES_NEXT.fullmatch(words[-1]) and word and not word.startswith("--"):
             words[-1] += f" {word}"
         else:
             words.append(word)
