@@ -9,6 +9,7 @@ command line's own mistake that argparse let pass: a flag of one value given twi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import errno
 import io
@@ -781,6 +782,46 @@ def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
         "ERROR: robot-msgs rpe: -d -u -r are evo's; here: --delta 1 --delta-unit m",
         "       --relation angle_deg",
     ]
+
+
+def test_stderr_is_folded_to_its_own_terminals_width_when_stdout_is_not_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape ... --json > r.json`` on a 60-column terminal folded its NOTE line and an
+    error's usage to 80 columns: the width was standard output's terminal's, a file, so
+    the fallback. Standard error's own terminal is asked; COLUMNS still comes first."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+
+    class Sixty(Terminal):
+        def fileno(self) -> int:
+            return follower
+
+    try:
+        monkeypatch.delenv("COLUMNS", raising=False)
+        argv = ["ape", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
+        for said in ([*argv, "--align", "se3", "--json"], [*argv, "--algin", "se3"]):
+            terminal = Sixty()
+            monkeypatch.setattr("sys.stderr", terminal)
+            with contextlib.suppress(SystemExit):
+                main(said)
+            shown = terminal.getvalue().splitlines()
+            assert len(shown) > 1
+            assert all(len(line) <= 60 for line in shown), shown
+        monkeypatch.setenv("COLUMNS", "100")
+        terminal = Sixty()
+        monkeypatch.setattr("sys.stderr", terminal)
+        assert main([*argv, "--align", "se3", "--json"]) == 0
+        assert max(map(len, terminal.getvalue().splitlines())) > 80
+    finally:
+        os.close(leader)
+        os.close(follower)
+    capsys.readouterr()
 
 
 def test_an_input_typed_after_flags_is_said_to_be_one(

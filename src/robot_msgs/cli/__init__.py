@@ -163,9 +163,7 @@ class _Parser(argparse.ArgumentParser):
         a pipe: ``rpe R E -d 1 -u m -r angle_deg``'s answer ran 98 columns, cut mid-word
         by an 80-column terminal.
         """
-        import shutil  # noqa: PLC0415
-
-        from robot_msgs.cli._boundary import escape, folded  # noqa: PLC0415
+        from robot_msgs.cli._boundary import escape, folded, terminal_width  # noqa: PLC0415
         from robot_msgs.report.text import wrap  # noqa: PLC0415
 
         formatter = self._get_formatter()
@@ -175,8 +173,9 @@ class _Parser(argparse.ArgumentParser):
         # Folded as argparse folds its usage (bench's ran to 114 columns), a bracket whole.
         words = [f"{head}{self.prog}", "[options]", *_USAGE_WORD.findall(arguments)]
         words.append(f"({self.prog} --help lists them)")
-        width = max(shutil.get_terminal_size().columns, 40)
-        short = "\n".join(wrap(words, width, subsequent_indent=" " * len(head)))
+        short = "\n".join(
+            wrap(words, terminal_width(sys.stderr), subsequent_indent=" " * len(head))
+        )
         said = folded(f"ERROR: {self.prog}: {escape(message)}", sys.stderr)
         self.exit(2, f"{short}\n{said}\n")
 

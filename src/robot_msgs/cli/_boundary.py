@@ -63,6 +63,7 @@ __all__ = [
     "escape",
     "run_guarded",
     "say",
+    "terminal_width",
 ]
 
 EXIT_ERROR = 1
@@ -142,14 +143,30 @@ def folded(text: str, stream: TextIO) -> str:
         terminal = False
     if not terminal:
         return text
-    import shutil  # noqa: PLC0415 - only on a terminal
-
     from robot_msgs.report.text import wrap  # noqa: PLC0415
 
     label, colon, _ = text.partition(": ")
     indent = len(label) + 2 if colon and label.isupper() and " " not in label else 2
-    width = max(shutil.get_terminal_size().columns, 40)
-    return "\n".join(wrap(text, width, subsequent_indent=" " * indent))
+    return "\n".join(wrap(text, terminal_width(stream), subsequent_indent=" " * indent))
+
+
+def terminal_width(stream: TextIO) -> int:
+    """Return the columns a line on ``stream`` folds to: COLUMNS, else its terminal's, else 80.
+
+    At least 40. WHY: :func:`shutil.get_terminal_size` asks standard output's terminal,
+    so ``ape --json > r.json`` on a 60-column terminal folded its ``NOTE:`` lines to 80
+    columns, the fallback of a file.
+    """
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, OSError, ValueError):  # no descriptor (a StringIO), no tty
+            columns = 0
+    return max(columns or 80, 40)
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
