@@ -784,6 +784,30 @@ def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     ]
 
 
+@pytest.mark.parametrize("letters", range(50))
+def test_a_folded_line_keeps_a_count_with_its_noun_and_a_flag_with_its_value(
+    letters: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """V1_02's reading warning (the evo data) ended an 80-column line with "12 of 16702"
+    and began the next with "quaternion(s)"; KITTI 00's with "4541 of 4541" / "rotation";
+    an ERROR line could end with "--ref" and give its value on the next, which pasted
+    runs without it. Folded as the doctor folds (a count with its noun, a flag with its
+    value), joined back it is the one line a pipe shows."""
+    from robot_msgs.cli._boundary import folded
+
+    monkeypatch.setenv("COLUMNS", "80")
+    line = (
+        f"WARNING: /data/{'v' * letters}.csv: 12 of 16702 quaternion(s) not unit: normalised"
+        " (max norm deviation 0.00015 at line 6071); results differ from tools that use the "
+        "rows as given (evo; here --kitti-rotations as_given) by about as much"
+    )
+    shown = folded(line, Terminal()).splitlines()
+    assert len(shown) > 1
+    assert all(len(x) <= 80 for x in shown)
+    assert not any(x.endswith((" 16702", " 12", "--kitti-rotations")) for x in shown), shown
+    assert " ".join(x.strip() for x in shown) == line
+
+
 def test_stderr_is_folded_to_its_own_terminals_width_when_stdout_is_not_one(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -10,7 +10,6 @@ or a warning.
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -131,35 +130,15 @@ def format_diagnosis(
     if unrun:  # 74 columns, all four; 95 with the offset search unused (folded to width)
         lines.append(f"not checked (in space): {unrun}")
     if width is not None:
+        from robot_msgs.cli._boundary import fold_words  # noqa: PLC0415
         from robot_msgs.report.text import wrap  # noqa: PLC0415
 
         lines = [
-            part for line in lines for part in wrap(_words(line), width, subsequent_indent=" " * 8)
+            part
+            for line in lines
+            for part in wrap(fold_words(line), width, subsequent_indent=" " * 8)
         ]
     return "\n".join(lines)
-
-
-#: A bare flag (``--offset``, ``(--offset``) or a bare number (``3``, ``0.0205``): what
-#: keeps the word after it on its line.
-_TAKES_NEXT = re.compile(r"[(\[]?--[a-z][a-z0-9-]*|[(\[]?[0-9][0-9.]*")
-
-
-def _words(line: str) -> list[str]:
-    """Split ``line`` at its spaces into the words a fold keeps whole: a flag with its value.
-
-    WHY: KITTI 00's ORB 100 frames early ended an 80-column line with "[fix: --offset"
-    and began the next with "100]": pasted, the flag ran without its value (a review).
-    A bare flag (``--offset``, ``(--offset``) takes the next word unless that is a flag;
-    so does a bare number, its noun or unit: fr1_xyz's ground truth against KITTI 00's
-    ORB ended the header's line with "1 error, 1" and began the next with "info".
-    """
-    words: list[str] = []
-    for word in line.split(" "):
-        if words and _TAKES_NEXT.fullmatch(words[-1]) and word and not word.startswith("--"):
-            words[-1] += f" {word}"
-        else:
-            words.append(word)
-    return words
 
 
 def run(args: argparse.Namespace) -> int:
