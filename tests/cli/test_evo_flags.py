@@ -657,6 +657,24 @@ def test_our_own_flags_typed_with_evo_underscores_are_answered(
     )
 
 
+def test_our_own_flag_cut_short_with_underscores_is_not_said_to_be_another_commands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``ape R E --max_dif 0.1`` (argparse's abbreviation of --max-diff, typed with evo's
+    underscore) was told "--max-dif (--max-diff) is a flag of traj, doctor, rpe, drift,
+    report and bench, not of ape", and ``--save_align`` that --save-aligned is rpe's and
+    drift's: ape has both. It is said as our flag typed with underscores is."""
+    cases = {
+        ("ape", "--max_dif", "0.1"): "--max_dif is spelled --max-diff here",
+        ("ape", "--save_align", "a.tum"): "--save_align is spelled --save-aligned here",
+        ("ape", "--transform_lef", "t.json"): "--transform_lef is spelled --transform-left here",
+    }
+    for (command, *words), said in cases.items():
+        with pytest.raises(SystemExit, match=r"^2$"):
+            main([command, "r.tum", "e.tum", *words])
+        assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs {command}: {said}"
+
+
 # (the words after `ape REF EST`, the error line after "ERROR: robot-msgs COMMAND: "): every unknown word is
 # said in the one error, so the user does not fix one and meet the next.
 EVERY_UNKNOWN = [

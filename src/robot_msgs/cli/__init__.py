@@ -456,6 +456,12 @@ def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
 
     >>> _dashes_hint(["-max_diff", "--Ref-Topic"], ours)
     '-max_diff --Ref-Topic are spelled --max-diff --ref-topic here'
+
+    So is our flag cut short as argparse takes it (``--max_dif``): it was told that
+    --max-diff is a flag of other commands, not of ape, which has it.
+
+    >>> _dashes_hint(["--max_dif"], ours)
+    '--max_dif is spelled --max-diff here'
     """
     typed, dashed = [], []
     for word in unknown:
@@ -463,6 +469,7 @@ def _dashes_hint(unknown: list[str], options: frozenset[str]) -> str | None:
         ours = flag.replace("_", "-").lower()
         if flag[:1] == "-" and flag[1:2].isalpha() and len(flag) > 2:
             ours = f"-{ours}"  # -max-diff: one hyphen
+        ours = _abbreviated(ours, [options]) if ours.startswith("--") else ours
         if flag.startswith("-") and ours != flag and ours in options:
             typed.append(flag)
             dashed.append(ours)
