@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 import warnings
 from typing import TYPE_CHECKING
 
@@ -91,7 +92,7 @@ def test_a_json_matrix_key(tmp_path: Path) -> None:
         ("a.json", '{"x": 1, "y": 2}', r"a\.json: expected keys x, y, z, qx, qy, qz, qw"),
         ("b.json", '{"x": 1, "y": 2, "z": 3, "qx": 0, "qy": 0, "qz": 0, "qw": 2}', r"norm 2"),
         ("c.json", '{"x": 1,', r"c\.json:1:9: expected JSON"),
-        ("d.txt", "1 0 0\n0 1 0\n0 0 1\n", r"d\.txt: expected a 4x4 matrix, got shape \(3, 3\)"),
+        ("d.txt", "1 0 0\n0 1 0\n0 0 1\n", r"d\.txt, line 1: expected 4 columns \(T\[i,0\] "),
         pytest.param(
             "e.yaml",
             "position: {x: 1, y: 2}\norientation: {x: 0, y: 0, z: 0, w: 1}\n",
@@ -138,7 +139,7 @@ def test_a_json_matrix_key(tmp_path: Path) -> None:
         (
             "k.txt",
             "1 0 0 1e308\n0 1 0 0\n0 0 1 0\n0 0 0 1\n",
-            r"k\.txt: expected a translation within \+-1e\+150 m, got \[1e\+308, 0\.0, 0\.0\]",
+            r"k\.txt, line 1: expected a translation within \+-1e\+150 m, got \[1e\+308, 0\.0, 0\.0\]",
         ),
         # np.linalg.norm warned of an overflow out of the reader (an error under -W error).
         (
@@ -437,3 +438,104 @@ def test_v102_in_the_camera_frame_meets_evo_with_euroc_sensor_yaml(
     assert stats.rms == pytest.approx(EVO_V102_SE3["rmse"], rel=1e-9)
     assert stats.min == pytest.approx(EVO_V102_SE3["min"], rel=1e-9)
     assert stats.max == pytest.approx(EVO_V102_SE3["max"], rel=1e-9)
+
+
+# A text matrix's numbers: the trajectory readers' rule --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        # Python's float() reads both; the TUM, KITTI and EuRoC readers refuse them.
+        ("1_000", r"'1_000' is not a number$"),
+        ("\u0661\u0662", r"'١٢' is not a number \(U\+0661 ARABIC-INDIC DIGIT ONE is not ASCII"),
+        # A typo: it fell through to the YAML reader ("expected keys ..., got str").
+        ("1.O", r"'1\.O' is not a number$"),
+    ],
+)
+def test_a_bad_cell_is_named_by_file_line_and_value(tmp_path: Path, cell: str, said: str) -> None:
+    path = tmp_path / "T_cam_imu.txt"
+    path.write_text(
+        f"# from the calibration\n1 0 0 0\n0 1 0 0\n0 0 {cell} 0\n0 0 0 1\n", encoding="utf-8"
+    )
+    where = rf"^--transform-left {path}, line 4, column 3 \(T\[i,2\]\): "
+    with pytest.raises(FormatError, match=where + said):
+        read_transform(path, flag="--transform-left")
+
+
+# Cells a hand or a program writes into a transform file, with what each reads as
+# (None: refused).
+_GOOD_CELLS = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False),  # subnormals, -0.0, 1.8e308 among them
+    st.sampled_from([0.0, -0.0, 1.0, 1e150, -1e150, 1.7976931348623157e308, 5e-324]),
+).map(lambda v: (repr(v), v))
+_BAD_CELLS = st.sampled_from(
+    ["nan", "NaN", "-inf", "inf", "Infinity", "1e999", "-1e999", "1_000", "0.5_0",
+     "\u0661\u0662", "\uff11", "\u0967.5", "", "1.O", "0x10", "1,5e", "--1", "1e", "."]
+).map(lambda token: (token, None))  # fmt: skip
+
+
+@st.composite
+def _text_files(draw: st.DrawFn) -> tuple[str, np.ndarray | None, set[int]]:
+    """A text transform file, the matrix it holds (None: refused) and its refusable lines."""
+    cells = [draw(st.one_of(_GOOD_CELLS, _BAD_CELLS) if draw(st.booleans()) else _GOOD_CELLS)
+             for _ in range(16)]  # fmt: skip
+    separator = draw(st.sampled_from([" ", "  ", "\t", ", ", ","]))
+    rows = draw(st.integers(0, 4))  # whole rows kept: fewer than 4 is a truncated file
+    part = draw(st.integers(0, 3)) if rows < 4 else 0  # and the cells of the next one
+    lines: list[str] = ["# T_base_camera"] if draw(st.booleans()) else []
+    bad: set[int] = set()
+    for i in range(rows + (part > 0)):
+        row = cells[4 * i : 4 * i + (4 if i < rows else part)]
+        lines.append(separator.join(token for token, _ in row))
+        far = i < 3 and len(row) == 4 and row[3][1] is not None and abs(row[3][1]) > 1e150
+        if len(row) < 4 or far or any(value is None for _, value in row):
+            bad.add(len(lines))
+    if rows + part > 0 and rows < 4:
+        bad.add(len(lines))  # where the file ends too early
+    text = "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
+    if bad or rows < 4:
+        return text, None, bad
+    return text, np.array([value for _, value in cells]).reshape(4, 4), bad
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=_text_files())
+def test_a_text_matrix_reads_exactly_or_one_error_names_file_and_line(
+    tmp_path_factory: pytest.TempPathFactory, case: tuple[str, np.ndarray | None, set[int]]
+) -> None:
+    text, expected, bad = case
+    path = tmp_path_factory.mktemp("t") / "T.txt"
+    path.write_text(text, encoding="utf-8")
+    if expected is not None:
+        got = np.array(read_transform(path)).reshape(4, 4)
+        # Bit for bit: -0.0 stays -0.0, 5e-324 and 1.8e308 their own.
+        assert got.view(np.int64).tolist() == expected.view(np.int64).tolist()
+        return
+    with pytest.raises(FormatError, match=f"^{re.escape(str(path))}") as caught:
+        read_transform(path)
+    said = str(caught.value)
+    if not bad:  # no row at all: nothing to name but the file
+        assert "no data rows" in said, said
+        return
+    line = re.match(rf"{re.escape(str(path))}, line (\d+)", said)
+    assert line is not None, said
+    assert int(line.group(1)) in bad, (said, bad)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cells=st.lists(st.one_of(_GOOD_CELLS, _BAD_CELLS), min_size=16, max_size=16))
+def test_a_json_matrix_reads_exactly_or_one_error_names_the_file(
+    tmp_path_factory: pytest.TempPathFactory, cells: list[tuple[str, float | None]]
+) -> None:
+    path = tmp_path_factory.mktemp("t") / "T.json"
+    rows = [", ".join(token for token, _ in cells[4 * i : 4 * i + 4]) for i in range(4)]
+    path.write_text('{"matrix": [[' + "], [".join(rows) + "]]}", encoding="utf-8")
+    values = [value for _, value in cells]
+    far = any(v is not None and abs(v) > 1e150 for v in values[3:12:4])
+    if None in values or far:
+        with pytest.raises(FormatError, match=re.escape(str(path))):
+            read_transform(path)
+        return
+    got = np.array(read_transform(path)).reshape(4, 4)
+    assert got.view(np.int64).tolist() == np.array(values).reshape(4, 4).view(np.int64).tolist()

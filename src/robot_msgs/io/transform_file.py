@@ -3,7 +3,8 @@
 What ``--transform-left`` / ``--transform-right`` read; the layouts evo's
 ``file_interface.load_transform`` reads, plus the ROS pose layouts:
 
-- a text file of 4 rows of 4 numbers (``np.savetxt``), or a ``.npy`` file (``np.save``);
+- a text file of 4 rows of 4 numbers (``np.savetxt``; numbers as the trajectory readers
+  read them, :func:`robot_msgs.io.table.parse_table`), or a ``.npy`` file (``np.save``);
 - JSON or YAML with the keys ``x, y, z, qx, qy, qz, qw`` and an optional ``scale``
   (evo's layout);
 - JSON or YAML ``{position: {x, y, z}, orientation: {x, y, z, w}}`` (a ROS ``Pose``) or
@@ -33,6 +34,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -43,6 +45,7 @@ from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import named_open_error, read_input
 from robot_msgs.io.npy import array_from_npy
+from robot_msgs.io.table import parse_table
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix, transform_problem
 from robot_msgs.trajectory import POSITION_LIMIT_M
@@ -55,6 +58,11 @@ if TYPE_CHECKING:
 __all__ = ["TRANSFORM_LAYOUTS", "read_transform", "write_transform"]
 
 _QUATERNION_TOL = 1e-3
+#: A YAML mapping's key (``x: 1``, ``matrix:``) on a line, before any comment: a file
+#: without one is no transform YAML reads (a bare list or scalar), so it is a text matrix.
+_YAML_KEY = re.compile(r"^[^#\n]*:(?:[ \t]|$)", re.MULTILINE)
+#: The text matrix's columns, as its errors name them.
+_CELLS = ("T[i,0]", "T[i,1]", "T[i,2]", "T[i,3]")
 _FLAT = ("x", "y", "z", "qx", "qy", "qz", "qw")
 #: The layouts of a mapping, by the keys that show each (module docstring).
 _LAYOUTS = {
@@ -216,37 +224,50 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
         raw = read_input(file, source=where, document=True)
     except (FileNotFoundError, IsADirectoryError) as err:
         raise named_open_error(err, where, what="a transform file") from err
+    lines: list[int] | None = None  # the file line of each row, of a text matrix
     if raw.startswith(b"\x93NUMPY"):
         matrix = _as_matrix(array_from_npy(raw, where=where, kinds="fiu"), where)
     else:
         text = raw.decode("utf-8", errors="replace")
-        matrix = _from_text(text, file, where)
-    if not np.isfinite(matrix).all():
-        msg = f"{where}: expected finite numbers, got {matrix.tolist()}"
+        matrix, lines = _from_text(text, file, where)
+    bad = np.argwhere(~np.isfinite(matrix))
+    if bad.size:
+        row, col = (int(v) for v in bad[0])
+        at = f"{where}, line {lines[row]}, column {col + 1}" if lines else where
+        msg = f"{at}: expected finite numbers, got {matrix[row, col]!r}"
         raise FormatError(msg)
-    if np.abs(matrix[:3, 3]).max() > POSITION_LIMIT_M:  # it would move poses past it
+    far = np.abs(matrix[:3, 3]) > POSITION_LIMIT_M  # it would move poses past it
+    if far.any():
+        at = f"{where}, line {lines[int(np.argmax(far))]}" if lines else where
         msg = (
-            f"{where}: expected a translation within +-{POSITION_LIMIT_M:g} m, got "
+            f"{at}: expected a translation within +-{POSITION_LIMIT_M:g} m, got "
             f"{matrix[:3, 3].tolist()}"
         )
         raise FormatError(msg)
     return tuple(float(v) for v in matrix.ravel())
 
 
-def _from_text(text: str, file: Path, where: str) -> np.ndarray:
+def _from_text(text: str, file: Path, where: str) -> tuple[np.ndarray, list[int] | None]:
+    """Return the matrix of a JSON, YAML or text file, and the file line of each text row."""
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")) and file.suffix.lower() not in (".yaml", ".yml"):
         data: Any = parse_json(text, source=where)
-        return _from_mapping(data, where) if isinstance(data, dict) else _as_matrix(data, where)
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    try:  # lines of numbers (a matrix), else YAML
-        rows = [[float(v) for v in ln.replace(",", " ").split()] for ln in lines]
-    except ValueError:
-        rows = []
-    if rows:
-        return _as_matrix(rows, where)
-    require("yaml", "yaml", feature="YAML transform files")
-    return _from_mapping(parse_yaml(text, source=where), where)
+        matrix = _from_mapping(data, where) if isinstance(data, dict) else _as_matrix(data, where)
+        return matrix, None
+    if _YAML_KEY.search(text):
+        require("yaml", "yaml", feature="YAML transform files")
+        return _from_mapping(parse_yaml(text, source=where), where), None
+    # WHY the trajectory readers' table: each cell "1_000" and "١٢" (which float() reads)
+    # are refused as they refuse them, and a bad cell is named by its line and column; a
+    # typo fell through to the YAML reader ("expected keys ..., got str").
+    table = parse_table(text, source=where, columns=_CELLS)
+    lines = table.line_numbers(np.arange(min(len(table.values), 5)))
+    if len(lines) != 4:
+        at = f"{where}, line {lines[-1]}"
+        got = "a 5th row" if len(lines) > 4 else f"{len(lines)} row{'s' * (len(lines) != 1)}"
+        msg = f"{at}: expected a 4x4 matrix (4 rows of 4 numbers), got {got}"
+        raise FormatError(msg)
+    return table.values, lines
 
 
 def write_transform(
