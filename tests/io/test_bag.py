@@ -1481,7 +1481,7 @@ def test_the_files_of_a_split_bag_share_one_integrity_check_budget(
 ) -> None:
     """Each .db3 of a split bag had its own SQLITE_CHECK_S (2 s): ten large files cost
     20 s at every open, and a command opens a bag up to 5 times. A fake clock: the first
-    file's check takes 2.5 s, so the second is not checked (read as before)."""
+    file's check takes 2.5 s, so the second is not checked (read as before, and said)."""
     import shutil
     from types import SimpleNamespace
 
@@ -1498,7 +1498,7 @@ def test_the_files_of_a_split_bag_share_one_integrity_check_budget(
     checked = []
     check = bag_module._sqlite_damage
 
-    def timed(*args: Any) -> str | None:
+    def timed(*args: Any) -> tuple[bool, str | None]:
         checked.append(args[0])
         why = check(*args)
         now[0] += 2.5  # the check of one large file
@@ -1506,6 +1506,60 @@ def test_the_files_of_a_split_bag_share_one_integrity_check_budget(
 
     monkeypatch.setattr(bag_module, "time", SimpleNamespace(monotonic=lambda: now[0]))
     monkeypatch.setattr(bag_module, "_sqlite_damage", timed)
-    with open_bag(bag) as reader:
+    with (
+        pytest.warns(
+            DataWarning, match=r"integrity check of second\.db3 \([\d.]+ MB\) was not finished"
+        ),
+        open_bag(bag) as reader,
+    ):
         assert len(reader.readers[0].storage.storages) == 2
     assert len(checked) == 1
+
+
+def test_a_db3_not_checked_in_time_is_read_with_one_warning_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past SQLITE_CHECK_S (a 338 MB .db3 needs 4.5 s) a file kept its count checks
+    only, and nothing said so. A budget already spent: the check is not started."""
+    import robot_msgs.io.bag as bag_module
+
+    bag, traj = _db3_bag(tmp_path)
+    monkeypatch.setattr(bag_module, "SQLITE_CHECK_S", -1.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read = read_bag(bag, "/trajectory")
+        list_topics(bag)  # another open of the same bag: said once
+    np.testing.assert_array_equal(read.positions_xyz, traj.positions_xyz)
+    said = [str(w.message) for w in caught]
+    size = bag.stat().st_size / 1e6
+    assert said == [
+        (
+            f"{bag}: SQLite's integrity check of t.db3 ({size:.3g} MB) was not finished within "
+            "its -1 s: only the message counts were checked, so messages that a damaged index "
+            "page leaves out would be missed without a word"
+        )
+    ], said
+    assert caught[0].category is DataWarning
+
+
+def test_a_db3_check_stopped_by_the_budget_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check started in time and stopped by SQLite's progress handler (a fake clock:
+    0 s until the check runs, then 10 s) is said as the check not started is."""
+    from types import SimpleNamespace
+
+    import robot_msgs.io.bag as bag_module
+
+    bag, _ = _db3_bag(tmp_path, n=3000)
+    calls = [0]
+
+    def clock() -> float:
+        calls[0] += 1
+        return 0.0 if calls[0] <= 2 else 10.0  # the budget's start, the file's start
+
+    monkeypatch.setattr(bag_module, "time", SimpleNamespace(monotonic=clock))
+    with pytest.warns(DataWarning, match=r"t\.db3: SQLite's integrity check of t\.db3 \([\d.]+ MB\) "
+                      r"was not finished within its 2 s: only the message counts"):  # fmt: skip
+        read_bag(bag, "/trajectory")
+    assert calls[0] >= 3  # the progress handler asked the clock

@@ -162,7 +162,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
         reader, opened = (own if kept is None else kept[1]).enter_context(_opened(bag, name))
     try:
         if checked is None:
-            checked = _CheckedReader(reader)
+            checked = _CheckedReader(reader, name)
             if kept is not None:
                 kept[0][key] = (checked, opened)
         yield checked
@@ -264,13 +264,13 @@ class _CheckedReader:
     naming the topic either way. Left: damaged message bytes (12: ROS 1 has no checksum).
     """
 
-    def __init__(self, reader: Any) -> None:
+    def __init__(self, reader: Any, name: str = "") -> None:
         self._reader = reader
         self._damaged: dict[str, str] = {}  # topic: why its messages cannot be trusted
         self._decoded: set[str] = set()  # the types deserialize was asked for
         self._counted = not reader.is2  # whether a full read is checked against the counts
         if reader.is2:
-            self._check_sqlite(reader)
+            self._check_sqlite(reader, name)
             return
         indexed: dict[str, int] = {}
         for conn in reader.connections:
@@ -301,7 +301,7 @@ class _CheckedReader:
                     f"count messages of connection {lost[0]}, which the index does not define",
                 )
 
-    def _check_sqlite(self, reader: Any) -> None:
+    def _check_sqlite(self, reader: Any, name: str) -> None:
         """Check each sqlite3 file of a ROS 2 bag: SQLite's integrity check, and its counts.
 
         WHY: rosbags reads a topic's messages ``ORDER BY timestamp``, through the
@@ -316,10 +316,15 @@ class _CheckedReader:
         ``metadata.yaml``'s in a bag folder). SQLite keeps no checksum: a flip in a
         message's bytes, or of a ``topic_id`` to another topic's in a bare ``.db3``, is
         left unseen.
+
+        A file whose check is not finished within the budget (:data:`SQLITE_CHECK_S`: a
+        338 MB file needs 4.5 s) keeps its count checks only, and one warning says so
+        (it was unsaid).
         """
         from rosbags.rosbag2.storage_sqlite3 import Sqlite3Reader  # noqa: PLC0415 - rosbags'
 
         end = time.monotonic() + SQLITE_CHECK_S  # one budget for all files of a split bag
+        unchecked: list[Path] = []
         for bag in reader.readers:
             storages = getattr(bag.storage, "storages", [bag.storage])
             if not storages or not all(isinstance(x, Sqlite3Reader) for x in storages):
@@ -327,15 +332,19 @@ class _CheckedReader:
             for storage in storages:
                 rows = storage.metadata.message_count
                 counted = sum(conn.msgcount for conn in storage.connections)
-                # past the budget, a file is read as before (no integrity check), unsaid
-                late = time.monotonic() > end
-                why = None if late else _sqlite_damage(storage.dbconn, end)
+                finished, why = (
+                    (False, None) if time.monotonic() > end else _sqlite_damage(storage.dbconn, end)
+                )
+                if not finished:
+                    unchecked.append(Path(storage.path).resolve())  # a link: its file
                 if why is None and rows != counted:
                     why = f"the messages table has {rows} rows, its topics {counted}"
                 if why is not None:
                     for conn in reader.connections:
                         self._damaged.setdefault(conn.topic, why)
         self._counted = True
+        if unchecked:
+            _warn_unchecked(name, unchecked)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._reader, name)
@@ -445,12 +454,12 @@ class _CheckedReader:
 SQLITE_CHECK_S = 2.0
 
 
-def _sqlite_damage(conn: Any, end: float) -> str | None:
-    """SQLite's first complaint of an ``apsw`` connection's file, or ``None``.
+def _sqlite_damage(conn: Any, end: float) -> tuple[bool, str | None]:
+    """Whether SQLite's check of an ``apsw`` connection's file finished, and its first complaint.
 
     ``PRAGMA integrity_check`` reads every page and checks each index against its table;
-    stopped at ``end`` (``time.monotonic``; by its progress handler), unsaid, as a bag too
-    large to check in time is read as it was before. 0.3 ms on evo's tf_example.db3.
+    stopped at ``end`` (``time.monotonic``; by its progress handler): ``(False, None)``,
+    and the caller warns (:func:`_warn_unchecked`). 0.3 ms on evo's tf_example.db3.
     The budget, :data:`SQLITE_CHECK_S`, is the bag's: the files of a split bag share it
     (each its own, ten 1 GB files cost 20 s at each open: a command opens a bag up to 5
     times).
@@ -460,14 +469,42 @@ def _sqlite_damage(conn: Any, end: float) -> str | None:
         rows = conn.execute("PRAGMA integrity_check(1)").fetchall()
     except Exception as err:  # apsw.InterruptError: out of time; damage: said by the caller
         if type(err).__name__ == "InterruptError":
-            return None
+            return False, None
         raise
     finally:
         conn.set_progress_handler(None)
     said = str(rows[0][0]) if rows else "ok"
     if said == "ok":
-        return None
-    return "SQLite's integrity check: " + said.replace("*** in database main ***\n", "")
+        return True, None
+    return True, "SQLite's integrity check: " + said.replace("*** in database main ***\n", "")
+
+
+def _warn_unchecked(name: str, files: list[Path]) -> None:
+    """Warn that SQLite's integrity check of ``files`` of the bag ``name`` was not finished.
+
+    Once a process for a bag (path, size and time of each file): a command opens a bag
+    up to 5 times (``ape``: 3), and said each time, the one fact was as many lines.
+    """
+    key = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    if key in _UNCHECKED_SAID:
+        return
+    _UNCHECKED_SAID.add(key)
+    size = sum(f.stat().st_size for f in files) / 1e6
+    which = files[0].name if len(files) == 1 else f"{len(files)} of its files"
+    warnings.warn(
+        DataWarning(
+            f"{name}: SQLite's integrity check of {which} ({size:.3g} MB) was not finished "
+            f"within its {SQLITE_CHECK_S:g} s: only the message counts were checked, so "
+            "messages that a damaged index page leaves out would be missed without a word",
+            kind="",
+            fixed=False,
+        ),
+        stacklevel=caller_stacklevel(),
+    )
+
+
+#: The bags :func:`_warn_unchecked` has warned of (its key), so each is said once.
+_UNCHECKED_SAID: set[tuple[tuple[str, int, int], ...]] = set()
 
 
 def _counted(
