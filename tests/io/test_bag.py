@@ -1563,3 +1563,85 @@ def test_a_db3_check_stopped_by_the_budget_is_said(
                       r"was not finished within its 2 s: only the message counts"):  # fmt: skip
         read_bag(bag, "/trajectory")
     assert calls[0] >= 3  # the progress handler asked the clock
+
+
+# A .db3 while rosbag2 records: SQLite's files beside it --------------------------------
+
+
+def _beside(db3: Path) -> dict[str, bytes]:
+    """The bytes of ``db3`` and of every file named after it beside it (-wal, -shm, ...)."""
+    return {f.name: f.read_bytes() for f in sorted(db3.parent.glob(db3.name + "*"))}
+
+
+def _recording(folder: Path, journal: str) -> tuple[Path, Any, PoseTrajectory]:
+    """``t.db3`` of 300 poses and a writer (sqlite3, journal mode ``journal``) still open,
+    which has written 300 more poses, 30 s later: committed in WAL mode (not checkpointed),
+    in an unfinished transaction whose pages spilled into the file in DELETE mode."""
+    import sqlite3
+
+    from robot_msgs.io import write_trajectory
+
+    bag, traj = _db3_bag(folder)
+    more = traj.__class__(
+        stamps_s=traj.stamps_s + 30.0,
+        positions_xyz=traj.positions_xyz + 5.0,
+        orientations_quat_xyzw=traj.orientations_quat_xyzw,
+    )
+    later = folder / "later.db3"
+    write_trajectory(later, more)
+    writer = sqlite3.connect(bag, isolation_level=None)
+    assert writer.execute(f"PRAGMA journal_mode={journal}").fetchone() == (journal.lower(),)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("PRAGMA cache_size=1")  # pages spill to the file (or the log) at once
+    writer.execute("ATTACH ? AS later", (str(later),))
+    writer.execute("BEGIN")
+    writer.execute("INSERT INTO main.messages (topic_id, timestamp, data) "
+                   "SELECT topic_id, timestamp, data FROM later.messages")  # fmt: skip
+    if journal == "WAL":
+        writer.execute("COMMIT")
+    return bag, writer, more
+
+
+@pytest.mark.parametrize(
+    ("journal", "said"),
+    [
+        # Read as the 300 poses in the file, the 300 committed in t.db3-wal left out, unsaid.
+        ("WAL", (r"t\.db3-wal beside it holds SQLite writes not yet in t\.db3, which a "
+                 r"read-only reader leaves out; read the bag when the recording has ended")),
+        # Said: it is damaged (... SQLite's integrity check: wrong # of entries in index).
+        ("DELETE", (r"t\.db3-journal beside it holds an unfinished SQLite transaction, so "
+                    r"t\.db3 is not whole; read the bag when the recording has ended")),
+    ],
+)  # fmt: skip
+def test_a_db3_still_being_written_is_refused_as_such_and_left_as_it_is(
+    tmp_path: Path, journal: str, said: str
+) -> None:
+    bag, writer, _ = _recording(tmp_path, journal)
+    try:
+        before = _beside(bag)
+        assert (bag.name + ("-wal" if journal == "WAL" else "-journal")) in before
+        for read in (lambda: read_bag(bag, "/trajectory"), lambda: list_topics(bag)):
+            with pytest.raises(FormatError, match=rf"^{re.escape(str(bag))}: the bag is still "
+                               rf"being written, or its recorder stopped .*{said}") as caught:  # fmt: skip
+                read()
+            assert "damaged" not in str(caught.value)
+        assert _beside(bag) == before  # nothing written, no file made or removed
+    finally:
+        writer.close()
+
+
+def test_a_db3_recorded_in_wal_mode_and_closed_reads_all_without_a_file_made(
+    tmp_path: Path,
+) -> None:
+    """The writer closed, SQLite folded its log into the file (still in WAL mode): the
+    bag reads whole, 600 poses. And reading a bag makes no -wal, -shm or -journal file
+    beside it, nor changes it: rosbags opens it immutable."""
+    bag, writer, more = _recording(tmp_path, "WAL")
+    writer.close()
+    before = _beside(bag)
+    assert list(before) == ["t.db3"]
+    assert before["t.db3"][18:20] == b"\x02\x02"  # the header's WAL mode, kept on close
+    read = read_bag(bag, "/trajectory")
+    assert len(read) == 600
+    np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
+    assert _beside(bag) == before

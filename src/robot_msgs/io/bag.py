@@ -193,6 +193,7 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
         msg = f"{name}: no such file or folder"
         raise FileNotFoundError(msg)
     refuse_stream(bag, name)
+    _check_not_being_written(bag, name)
     if bag.is_dir():
         _check_folder_files(bag, name)
     elif bag.suffix == ".bag":
@@ -657,6 +658,63 @@ def _is_link_loop(path: Path) -> bool:
     except OSError as err:
         return err.errno == errno.ELOOP
     return False
+
+
+#: The first bytes of a SQLite rollback journal whose transaction is not finished (a
+#: finished one is deleted, truncated, or its header zeroed).
+_HOT_JOURNAL = bytes.fromhex("d9d505f920a163d7")
+
+
+def _check_not_being_written(bag: Path, name: str) -> None:
+    """Refuse a ROS 2 sqlite3 bag whose SQLite files beside it say it is being written.
+
+    WHY: rosbags opens each ``.db3`` ``immutable=1`` (read-only, without locks, never
+    writing, making no ``-wal`` or ``-shm`` file), so SQLite ignores the files a writer
+    keeps beside it. A write-ahead log (rosbag2's ``resilient`` preset records in WAL
+    mode; also what a recorder that stopped without closing leaves) holds committed
+    messages not yet in the file: a ``.db3`` of 300 poses with 300 more committed in its
+    ``-wal`` read as 300, without a word; a recording whose tables are still in the log
+    was "cannot open as a ROS bag (... database missing tables)". A hot rollback journal
+    (a write transaction not finished, some of its pages in the file) was said as damage:
+    "it is damaged (... SQLite's integrity check: wrong # of entries in index ...)", or
+    "database disk image is malformed". Both are said as what they are, with the way
+    out; nothing is written (the files beside the bag are only looked at).
+    """
+    if bag.is_dir():
+        try:
+            files = [f for f in bag.iterdir() if f.name.endswith(".db3")]
+        except OSError:  # said by _check_folder_files
+            return
+    else:
+        try:
+            with bag.open("rb") as file:
+                sqlite = file.read(16) == b"SQLite format 3\x00"
+        except OSError:  # said when rosbags opens it
+            return
+        files = [bag.resolve()] if sqlite else []
+    for db in files:
+        wal, journal = db.with_name(db.name + "-wal"), db.with_name(db.name + "-journal")
+        if wal.is_file() and wal.stat().st_size > 0:
+            msg = (
+                f"{name}: the bag is still being written, or its recorder stopped without "
+                f"closing it: {wal.name} beside it holds SQLite writes not yet in {db.name}, "
+                "which a read-only reader leaves out; read the bag when the recording has "
+                f"ended (`sqlite3 {db.name} 'PRAGMA wal_checkpoint(TRUNCATE)'` folds a "
+                "stopped recorder's log in)"
+            )
+            raise FormatError(msg)
+        if journal.is_file():
+            with journal.open("rb") as file:
+                hot = file.read(len(_HOT_JOURNAL)) == _HOT_JOURNAL
+            if hot:
+                msg = (
+                    f"{name}: the bag is still being written, or its recorder stopped in the "
+                    f"middle of a write: {journal.name} beside it holds an unfinished SQLite "
+                    f"transaction, so {db.name} is not whole; read the bag when the recording "
+                    f"has ended (`sqlite3 {db.name} 'PRAGMA integrity_check'` rolls a stopped "
+                    "recorder's unfinished write back)"
+                )
+                raise FormatError(msg)
 
 
 def _check_folder_files(bag: Path, name: str) -> None:
