@@ -451,6 +451,7 @@ def test_v102_in_the_camera_frame_meets_evo_with_euroc_sensor_yaml(
         ("\u0661\u0662", r"'١٢' is not a number \(U\+0661 ARABIC-INDIC DIGIT ONE is not ASCII"),
         # A typo: it fell through to the YAML reader ("expected keys ..., got str").
         ("1.O", r"'1\.O' is not a number$"),
+        ("nan", r"expected finite numbers, got nan$"),  # said np.float64(nan)
     ],
 )
 def test_a_bad_cell_is_named_by_file_line_and_value(tmp_path: Path, cell: str, said: str) -> None:

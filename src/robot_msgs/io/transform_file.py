@@ -233,8 +233,8 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     bad = np.argwhere(~np.isfinite(matrix))
     if bad.size:
         row, col = (int(v) for v in bad[0])
-        at = f"{where}, line {lines[row]}, column {col + 1}" if lines else where
-        msg = f"{at}: expected finite numbers, got {matrix[row, col]!r}"
+        at = f"{where}, line {lines[row]}, column {col + 1} ({_CELLS[col]})" if lines else where
+        msg = f"{at}: expected finite numbers, got {float(matrix[row, col])!r}"
         raise FormatError(msg)
     far = np.abs(matrix[:3, 3]) > POSITION_LIMIT_M  # it would move poses past it
     if far.any():
