@@ -147,6 +147,12 @@ def test_a_json_matrix_key(tmp_path: Path) -> None:
             '{"x": 0, "y": 0, "z": 0, "qx": 1e200, "qy": 1e200, "qz": 0, "qw": 0}',
             r"l\.json: expected a unit quaternion, got norm 1\.41421e\+200",
         ),
+        # A string cell: NumPy read it with Python's float, as 12.0 (Arabic-Indic 12).
+        (
+            "n.json",
+            '{"matrix": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, "\u0661\u0662"]]}',
+            r"n\.json matrix\[3\]\[3\]: expected a number, got '١٢'",
+        ),
         (
             "m.json",
             '{"x": 0, "y": 0, "z": 0, "qx": 1e-200, "qy": 0, "qz": 0, "qw": 0}',
@@ -486,16 +492,20 @@ def _text_files(draw: st.DrawFn) -> tuple[str, np.ndarray | None, set[int]]:
     part = draw(st.integers(0, 3)) if rows < 4 else 0  # and the cells of the next one
     lines: list[str] = ["# T_base_camera"] if draw(st.booleans()) else []
     bad: set[int] = set()
+    read = []  # the lines that are rows (a line of empty cells and blanks is none)
     for i in range(rows + (part > 0)):
         row = cells[4 * i : 4 * i + (4 if i < rows else part)]
         lines.append(separator.join(token for token, _ in row))
+        if not lines[-1].strip():
+            continue
+        read.append(len(lines))
         far = i < 3 and len(row) == 4 and row[3][1] is not None and abs(row[3][1]) > 1e150
         if len(row) < 4 or far or any(value is None for _, value in row):
             bad.add(len(lines))
-    if rows + part > 0 and rows < 4:
-        bad.add(len(lines))  # where the file ends too early
+    if 0 < len(read) < 4:
+        bad.add(read[-1])  # where the file ends too early
     text = "\n".join(lines) + ("\n" if draw(st.booleans()) else "")
-    if bad or rows < 4:
+    if bad or len(read) < 4:
         return text, None, bad
     return text, np.array([value for _, value in cells]).reshape(4, 4), bad
 

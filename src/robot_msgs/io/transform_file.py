@@ -173,6 +173,11 @@ def _as_matrix(rows: object, where: str) -> np.ndarray:
             )
             raise FormatError(msg)
         rows = [data[i : i + n_cols] for i in range(0, len(data), n_cols)]
+    # WHY each cell first: NumPy converts a string with Python's float, so a JSON or YAML
+    # cell "1_000" or "١٢" (Arabic-Indic 12) was read as 1000.0 or 12.0.
+    for i, row in enumerate(rows if isinstance(rows, list) else []):
+        for j, value in enumerate(row if isinstance(row, list) else [row]):
+            _number(value, f"{where}[{i}][{j}]")
     try:
         matrix = np.asarray(rows, dtype=np.float64)
     except (TypeError, ValueError, OverflowError) as err:
