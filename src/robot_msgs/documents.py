@@ -19,7 +19,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, shown_token
 from robot_msgs.limits import current_limits
 
 if TYPE_CHECKING:
@@ -294,12 +294,21 @@ class _TwiceError(Exception):
         self.key, self.line = key, line
 
 
+class _NumberError(Exception):
+    """A plain YAML scalar that YAML 1.1 reads as a number and the caller's rule does not."""
+
+    def __init__(self, value: str, loaded: object, line: int) -> None:
+        super().__init__(value, loaded, line)
+        self.value, self.loaded, self.line = value, loaded, line
+
+
 @functools.cache
-def _unique_keys_loader(yaml: Any, base: Any) -> Any:
+def _unique_keys_loader(yaml: Any, base: Any, numbers: re.Pattern[str] | None = None) -> Any:
     """PyYAML's safe loader ``base``, refusing a key its mapping holds already (it keeps the last).
 
     The keys are compared as loaded, not as written: ``1`` and ``1.0``, ``yes`` and
-    ``true``, ``~`` and ``null`` are one key each; ``1`` and ``'1'`` are two.
+    ``true``, ``~`` and ``null`` are one key each; ``1`` and ``'1'`` are two. With
+    ``numbers``, plain scalars follow that rule (:func:`parse_yaml`).
     """
 
     class Loader(base):  # type: ignore[misc]
@@ -318,21 +327,46 @@ def _unique_keys_loader(yaml: Any, base: Any) -> Any:
                         raise _TwiceError(key, key_node.start_mark.line + 1)
             return super().construct_mapping(node, deep=deep)
 
+    if numbers is not None:
+
+        def number(loader: Any, node: Any) -> Any:
+            int_tag = node.tag == "tag:yaml.org,2002:int"
+            loaded = (loader.construct_yaml_int if int_tag else loader.construct_yaml_float)(node)
+            if numbers.fullmatch(node.value) is None:
+                raise _NumberError(node.value, loaded, node.start_mark.line + 1)
+            return float(node.value)  # 010: 10 as the rule reads it, where YAML 1.1 read 8
+
+        def text(loader: Any, node: Any) -> Any:
+            value = loader.construct_yaml_str(node)
+            if not node.style and numbers.fullmatch(value) is not None:  # plain: None or ""
+                return float(value)  # 1e-08: a number, which YAML 1.1 leaves a string
+            return value
+
+        Loader.add_constructor("tag:yaml.org,2002:int", number)
+        Loader.add_constructor("tag:yaml.org,2002:float", number)
+        Loader.add_constructor("tag:yaml.org,2002:str", text)
     return Loader
 
 
-def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
+def parse_yaml(text: str, *, source: str = "<yaml>", numbers: re.Pattern[str] | None = None) -> Any:
     r"""Parse the YAML document ``text`` with PyYAML's safe loader, nesting and aliases bounded.
 
     The document's events are walked first (no recursion): nesting deeper than
     ``max_depth`` and aliases (``*name``, which can multiply a document's size: "billion
     laughs") are refused before anything is built.
 
+    ``numbers``, a caller's rule for numbers (the transform files pass the trajectory
+    readers' ``io.table.NUMBER_TOKEN``): a plain scalar YAML 1.1 reads as a number must
+    match it whole (``1_000``, ``0x10`` and ``1:30``, which YAML 1.1 reads as 1000, 16
+    and 90, are refused naming the line), and a plain scalar matching it is the float
+    Python's ``float`` reads (``1e-08``, which YAML 1.1 leaves a string; ``010``: 10,
+    which YAML 1.1 reads as 8).
+
     Raises
     ------
     FormatError
         Invalid YAML, too deep, an alias, an integer too long to convert, a key given
-        twice in one mapping.
+        twice in one mapping, a number outside ``numbers``.
     MissingDependencyError
         PyYAML is not installed (the ``yaml`` extra).
 
@@ -357,11 +391,11 @@ def parse_yaml(text: str, *, source: str = "<yaml>") -> Any:
     fast = getattr(yaml, "CSafeLoader", None)
     if fast is not None and not _LIBYAML_READS_OTHERWISE.search(text):
         try:
-            return _load_yaml(yaml, fast, text, source)
+            return _load_yaml(yaml, fast, text, source, numbers)
         except FormatError as err:
             if not isinstance(err.__cause__, yaml.YAMLError):
                 raise
-    return _load_yaml(yaml, yaml.SafeLoader, text, source)
+    return _load_yaml(yaml, yaml.SafeLoader, text, source, numbers)
 
 
 _LIBYAML_READS_OTHERWISE = re.compile("[\t\ufeff!?]|[|>][-+0-9]*#")
@@ -377,7 +411,9 @@ found by comparing the two on 100,000 random documents (a review; ``?``: 88,854 
 """
 
 
-def _load_yaml(yaml: Any, base: Any, text: str, source: str) -> Any:
+def _load_yaml(
+    yaml: Any, base: Any, text: str, source: str, numbers: re.Pattern[str] | None = None
+) -> Any:
     """Run :func:`parse_yaml` with the PyYAML loader class ``base``."""
     limit = current_limits().max_depth
     try:
@@ -393,7 +429,14 @@ def _load_yaml(yaml: Any, base: Any, text: str, source: str) -> Any:
                     raise _too_deep(source)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-        return yaml.load(text, Loader=_unique_keys_loader(yaml, base))
+        return yaml.load(text, Loader=_unique_keys_loader(yaml, base, numbers))
+    except _NumberError as err:
+        msg = (
+            f"{source}: line {err.line}: {shown_token(err.value)} is not a number as the "
+            f"trajectory files write them (YAML 1.1 reads it as {err.loaded!r:.40}); write "
+            "decimal digits (1000, -0.5, 1.5e-3)"
+        )
+        raise FormatError(msg) from err
     except _TwiceError as err:
         msg = (
             f"{source}: line {err.line}: key {err.key!r:.60} given twice in one mapping: "

@@ -550,3 +550,59 @@ def test_a_json_matrix_reads_exactly_or_one_error_names_the_file(
         return
     got = np.array(read_transform(path)).reshape(4, 4)
     assert got.view(np.int64).tolist() == np.array(values).reshape(4, 4).view(np.int64).tolist()
+
+
+@needs_yaml
+@pytest.mark.parametrize("parser", ["libyaml", "python"])
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        # YAML 1.1 reads these as numbers (1000, 16, 90, 1000.5, inf); the trajectory
+        # readers refuse each. 1:30 is sexagesimal: 90.
+        ("1_000", "1000"),
+        ("0x10", "16"),
+        ("1:30", "90"),
+        ("1_000.5", "1000.5"),
+        (".inf", "inf"),
+        # Numbers as a TUM file writes them, which YAML 1.1 left strings (refused).
+        ("1e-08", 1e-08),
+        ("-2E3", -2000.0),
+        ("2.5", 2.5),
+        ("010", 10.0),  # YAML 1.1: octal, 8
+    ],
+)
+def test_a_yaml_number_follows_the_trajectory_readers_rule(
+    tmp_path: Path, parser: str, value: str, read: str | float
+) -> None:
+    path = tmp_path / "T.yaml"
+    # A tab (in a comment) makes parse_yaml use PyYAML's Python parser, not libyaml.
+    note = "# T_cam_imu\t\n" if parser == "python" else "# T_cam_imu\n"
+    path.write_text(f"{note}qx: 0\nqy: 0\nx: {value}\ny: 0\nz: 0\nqz: 0\nqw: 1\n")
+    if isinstance(read, float):
+        assert read_transform(path)[3] == read
+        return
+    said = (
+        rf"^{re.escape(str(path))}: line 4: {re.escape(repr(value))} is not a number as the "
+        rf"trajectory files write them \(YAML 1\.1 reads it as {read}\); write decimal digits"
+    )
+    with pytest.raises(FormatError, match=said):
+        read_transform(path)
+
+
+@needs_yaml
+@settings(max_examples=100, deadline=None)
+@given(cells=st.lists(st.one_of(_GOOD_CELLS, _BAD_CELLS), min_size=16, max_size=16))
+def test_a_yaml_matrix_reads_exactly_or_one_error_names_the_file(
+    tmp_path_factory: pytest.TempPathFactory, cells: list[tuple[str, float | None]]
+) -> None:
+    path = tmp_path_factory.mktemp("t") / "T.yaml"
+    rows = [", ".join(token for token, _ in cells[4 * i : 4 * i + 4]) for i in range(4)]
+    path.write_text("matrix:\n" + "".join(f"  - [{row}]\n" for row in rows), encoding="utf-8")
+    values = [value for _, value in cells]
+    far = any(v is not None and abs(v) > 1e150 for v in values[3:12:4])
+    if None in values or far:
+        with pytest.raises(FormatError, match=re.escape(str(path))):
+            read_transform(path)
+        return
+    got = np.array(read_transform(path)).reshape(4, 4)
+    assert got.view(np.int64).tolist() == np.array(values).reshape(4, 4).view(np.int64).tolist()

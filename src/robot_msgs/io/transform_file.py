@@ -45,7 +45,7 @@ from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import named_open_error, read_input
 from robot_msgs.io.npy import array_from_npy
-from robot_msgs.io.table import parse_table
+from robot_msgs.io.table import NUMBER_TOKEN, parse_table
 from robot_msgs.optional import require
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix, transform_problem
 from robot_msgs.trajectory import POSITION_LIMIT_M
@@ -261,7 +261,8 @@ def _from_text(text: str, file: Path, where: str) -> tuple[np.ndarray, list[int]
         return matrix, None
     if _YAML_KEY.search(text):
         require("yaml", "yaml", feature="YAML transform files")
-        return _from_mapping(parse_yaml(text, source=where), where), None
+        data = parse_yaml(text, source=where, numbers=NUMBER_TOKEN)  # the table's rule too
+        return _from_mapping(data, where), None
     # WHY the trajectory readers' table: each cell "1_000" and "١٢" (which float() reads)
     # are refused as they refuse them, and a bad cell is named by its line and column; a
     # typo fell through to the YAML reader ("expected keys ..., got str").
