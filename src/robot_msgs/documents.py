@@ -334,7 +334,9 @@ def _unique_keys_loader(yaml: Any, base: Any, numbers: re.Pattern[str] | None = 
             loaded = (loader.construct_yaml_int if int_tag else loader.construct_yaml_float)(node)
             if numbers.fullmatch(node.value) is None:
                 raise _NumberError(node.value, loaded, node.start_mark.line + 1)
-            return float(node.value)  # 010: 10 as the rule reads it, where YAML 1.1 read 8
+            # 010: 10 as the rule reads it, where YAML 1.1 read 8; an integer stays one
+            # (EuRoC's sensor.yaml counts its T_BS ``rows: 4``)
+            return int(node.value) if int_tag else float(node.value)
 
         def text(loader: Any, node: Any) -> Any:
             value = loader.construct_yaml_str(node)
@@ -358,9 +360,9 @@ def parse_yaml(text: str, *, source: str = "<yaml>", numbers: re.Pattern[str] | 
     ``numbers``, a caller's rule for numbers (the transform files pass the trajectory
     readers' ``io.table.NUMBER_TOKEN``): a plain scalar YAML 1.1 reads as a number must
     match it whole (``1_000``, ``0x10`` and ``1:30``, which YAML 1.1 reads as 1000, 16
-    and 90, are refused naming the line), and a plain scalar matching it is the float
-    Python's ``float`` reads (``1e-08``, which YAML 1.1 leaves a string; ``010``: 10,
-    which YAML 1.1 reads as 8).
+    and 90, are refused naming the line), and a plain scalar matching it is the number
+    Python reads (``1e-08``: a float, which YAML 1.1 leaves a string; ``010``: the
+    integer 10, which YAML 1.1 reads as 8).
 
     Raises
     ------

@@ -350,7 +350,7 @@ def test_a_euroc_sensor_yaml_gives_its_t_bs(tmp_path: Path) -> None:
         ("T_BS:\n  rows: 4\n  data: [1]\n", r"s\.yaml T_BS: expected keys rows, cols \(integers\)"),
         (
             "T_BS:\n  rows: 2\n  cols: 2\n  data: [a, b, c, d]\n",
-            r"s\.yaml T_BS: expected 4 rows of 4 numbers",
+            r"s\.yaml T_BS\[0\]\[0\]: expected a number, got 'a'",
         ),
         (
             "T_BS: {rows: 1, cols: 1, data: [1]}\nmatrix: [[1]]\n",
