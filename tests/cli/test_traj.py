@@ -1835,3 +1835,39 @@ def test_traj_opens_a_bag_once(
     assert main(["traj", str(evo_data / bag), *flags]) == 0
     capsys.readouterr()
     assert len(opened) == 1, f"opened {len(opened)} times ({before} before)"
+
+
+def _nanoseconds(stamp: str) -> str:
+    """``1305031102.160407`` written as ``1305031102160407000``: the digits kept, no rounding."""
+    whole, fraction = stamp.split(".")
+    return whole + fraction.ljust(9, "0")
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [(["traj"], 1), (["ape", "GT"], 2), (["rpe", "GT"], 2), (["doctor", "GT"], 2)],
+)
+def test_a_stamp_divisor_of_stamps_the_reader_converted_already_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], code: int
+) -> None:
+    """fr1_xyz's rgbdslam written in integer nanoseconds: the TUM reader reads them as such
+    (divided by 1e9, with a warning), and `--stamp-divisors 1 1e9` divided them again
+    without a word: traj said 30696454512.7 Hz and a span of 2.656e-08 s, not 30.7 Hz and
+    26.563 s (evo_traj --full_check on the clean file: 26.56256890296936 s). Refused, for
+    each command that reads with the reading rules (io.read_inputs), naming the flag."""
+    ns = _rewritten(tmp_path, "ns.tum", lambda f: [_nanoseconds(f[0]), *f[1:]],
+                    source="example:fr1_xyz/rgbdslam.tum")  # fmt: skip
+    files = ["example:fr1_xyz/groundtruth.tum" if a == "GT" else a for a in argv]
+    assert main([*files, ns, "--stamp-divisors", "1", "1e9"]) == code
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.startswith(
+        "ERROR: --stamp-divisors 1 1e+09: Expected 1 as the estimate's divisor, got 1e+09: "
+        f"its reader divided its stamps already ({ns}: stamps read as nanoseconds and "
+        "divided by 1e9 ("
+    ), err
+    # Without the flag, the file reads as evo_traj reads the clean one.
+    assert main(["traj", ns, "--json"]) == 0
+    (report,) = json.loads(capsys.readouterr().out)
+    poses, start, end, duration, _ = _EVO_RGBDSLAM
+    assert (report["poses"], report["start_s"], report["end_s"]) == (poses, start, end)
+    assert report["duration_s"] == pytest.approx(duration, rel=0, abs=1e-9)

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import DataWarning, FormatError, ValidationError
 from robot_msgs.evaluation import ReadSettings
-from robot_msgs.io import chunks, evaluation_inputs, table
+from robot_msgs.io import chunks, evaluation_inputs, resolve_path, table
 from robot_msgs.io.evaluation_inputs import InputFile, read_inputs
 from robot_msgs.io.side_by_side import side_by_side as side_by_side_reader
 
@@ -331,3 +331,59 @@ def test_two_topics_of_one_bag_are_read_from_one_open(
         assert read == single
     read_inputs(inputs)  # the block ended: the bag is opened anew
     assert len(opened) == 2
+
+
+def _nanoseconds(stamp: str) -> str:
+    """``1305031102.160407`` written as ``1305031102160407000``: the digits kept, no rounding."""
+    whole, fraction = stamp.split(".")
+    return whole + fraction.ljust(9, "0")
+
+
+@pytest.mark.parametrize(
+    ("side", "divisors"), [("estimate", (1.0, 1e9)), ("reference", (1e9, 1.0))]
+)
+def test_a_stamp_divisor_is_refused_where_the_reader_converted_the_stamps_already(
+    tmp_path: Path, side: str, divisors: tuple[float, float]
+) -> None:
+    """The TUM reader reads integer nanosecond stamps as such (divides them by 1e9, with a
+    warning); ``stamp_divisors`` then divided them again, without a word: fr1_xyz's
+    rgbdslam written in ns read at 30,696,454,512.7 Hz, its 26.56 s as 2.66e-8 s.
+
+    Refused, naming the setting, the side and the reader's conversion. Read without the
+    divisor, the file is evo_traj's rgbdslam (788 poses, 26.56256890296936 s).
+    """
+    source = resolve_path("example:fr1_xyz/rgbdslam.tum").read_text().splitlines()
+    rows = [" ".join([_nanoseconds(f[0]), *f[1:]]) for f in (r.split() for r in source)
+            if f and not f[0].startswith("#")]  # fmt: skip
+    ns = tmp_path / "ns.tum"
+    ns.write_text("\n".join(rows) + "\n")
+    inputs = [InputFile(path=str(ns)), InputFile(path=str(ns))]
+    divisor = divisors[side == "estimate"]
+    divided = ReadSettings(stamp_divisors=divisors)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        with pytest.raises(ValidationError, match=r"stamp_divisors") as caught:
+            read_inputs(inputs, reading=divided)
+    assert caught.value.field == "stamp_divisors"
+    assert str(caught.value).startswith(
+        f"`stamp_divisors={divisors!r}`: Expected 1 as the {side}'s divisor, got "
+        f"{divisor:g}: its reader divided its stamps already ({ns}: stamps read as "
+        "nanoseconds and divided by 1e9 ("
+    )
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", DataWarning)
+        reference, estimate = read_inputs(inputs, reading=ReadSettings())
+    kinds = [getattr(w.message, "kind", "") for w in said]
+    assert kinds == ["same_input", "stamp_units", "stamp_units"]  # each side read, warned of
+    for traj in (reference, estimate):
+        assert len(traj) == 788
+        assert traj.stamps_s[-1] - traj.stamps_s[0] == pytest.approx(26.56256890296936, abs=1e-6)
+    # Each input is read anew where the other side's read is cached without the divisor:
+    # a reference read once for many runs does not lift the refusal.
+    cache: dict[Any, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        read_inputs(inputs[:1], cache=cache)
+        with pytest.raises(ValidationError, match=r"stamp_divisors"):
+            read_inputs(inputs, reading=divided, cache=cache)
+    assert len(cache) == 1

@@ -86,6 +86,7 @@ __all__ = [
     "note",
     "reading_notes",
     "report",
+    "stamps_divided_after",
 ]
 
 #: Which of the rows with equal stamps a reader keeps (rule 4 of the module docstring).
@@ -158,8 +159,26 @@ def _listed(labels: list[str], total: int) -> str:
 def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) -> None:
     """Warn with a :class:`DataWarning`, or raise :class:`FormatError` when ``strict``.
 
-    ``kind`` and ``fixed`` tag the warning (:class:`DataWarning`) for the doctor.
+    ``kind`` and ``fixed`` tag the warning (:class:`DataWarning`) for the doctor. A
+    reader's reading of its stamps in another unit than its format's (``kind`` of
+    ``"stamp_units"``, ``fixed``) is refused inside :func:`stamps_divided_after`.
+
+    Raises
+    ------
+    FormatError
+        ``strict``: the problem is refused, not fixed.
+    ValidationError
+        The stamps were read in another unit inside :func:`stamps_divided_after`.
     """
+    divided = _DIVIDED_AFTER.get()
+    if divided is not None and kind == "stamp_units" and fixed:
+        setting, side, divisor = divided
+        reason = (
+            f"Expected 1 as the {side}'s divisor, got {divisor:g}: its reader divided its "
+            f"stamps already ({message})"
+        )
+        msg = f"{setting}: {reason}"
+        raise ValidationError(msg, field="stamp_divisors", reason=reason)
     if strict:
         raise FormatError(message + " (strict reading, `strict=True`: refused, not fixed)")
     warning = DataWarning(message, kind=kind, fixed=fixed)
@@ -171,6 +190,46 @@ def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) ->
 
 
 _HELD: ContextVar[list[DataWarning] | None] = ContextVar("robot_msgs_held_reports", default=None)
+
+#: The setting that divides the stamps read in the current :func:`stamps_divided_after`
+#: block (as a call names it), the side it divides and its divisor; ``None`` outside one.
+_DIVIDED_AFTER: ContextVar[tuple[str, str, float] | None] = ContextVar(
+    "robot_msgs_stamps_divided_after", default=None
+)
+
+
+@contextlib.contextmanager
+def stamps_divided_after(setting: str, *, side: str, divisor: float) -> Iterator[None]:
+    """Refuse a reader's reading of its stamps in another unit inside the block.
+
+    For a side whose stamps ``setting`` divides by ``divisor`` once read
+    (:attr:`~robot_msgs.evaluation.ReadSettings.stamp_divisors`, applied by
+    :func:`~robot_msgs.io.read_inputs`). WHY: a reader that reads integer stamps as
+    nanoseconds or milliseconds divides them itself, with a warning (a TUM file's
+    ``1305031102160407000``); the divisor then divided them again without a word:
+    fr1_xyz's rgbdslam written in ns, ``--stamp-divisors 1 1e9``, read at
+    30,696,454,512.7 Hz instead of 30.7 Hz, and in integer ms with ``1 1000`` (the
+    README's fix for ms) at 30,700 Hz. Its :func:`report` (``kind="stamp_units"``,
+    ``fixed``) raises :class:`ValidationError` here instead, naming ``setting``: the
+    divisor names the unit the file's stamps are written in, and the reader read them
+    in it already. A unit a format states (EuRoC's nanoseconds) is no such conversion.
+
+    Examples
+    --------
+    >>> try:
+    ...     with stamps_divided_after("`d=`", side="estimate", divisor=1000.0):
+    ...         report("a: ms", strict=False, kind="stamp_units")
+    ... except ValidationError as err:
+    ...     print(err.field)
+    ...     print(err.reason)
+    stamp_divisors
+    Expected 1 as the estimate's divisor, got 1000: its reader divided its stamps already (a: ms)
+    """
+    token = _DIVIDED_AFTER.set((setting, side, divisor))
+    try:
+        yield
+    finally:
+        _DIVIDED_AFTER.reset(token)
 
 
 @contextlib.contextmanager

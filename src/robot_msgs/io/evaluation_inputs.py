@@ -18,12 +18,12 @@ import warnings
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.io import table
 from robot_msgs.io.bounded import bags_opened_once
-from robot_msgs.io.clean import implausible_stamps, reading_notes
+from robot_msgs.io.clean import implausible_stamps, reading_notes, stamps_divided_after
 from robot_msgs.io.detect import (
     detect_format,
     geo_origin_of,
@@ -36,7 +36,7 @@ from robot_msgs.io.geodetic import LATITUDE_BOUND_DEG, LONGITUDE_BOUND_DEG
 from robot_msgs.io.side_by_side import can_run_side_by_side, side_by_side
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.io.clean import RepeatedStamps
@@ -154,6 +154,10 @@ def read_inputs(
         ``geo_origin`` or ``crs`` while no input holds latitudes and longitudes (the
         error's ``field`` names which).
         ``reading.w_first`` names a side not read as TUM (the ``field`` is ``w_first``).
+        ``reading.stamp_divisors`` divides a side (not by 1) whose reader read its
+        stamps in another unit than its format's (integer TUM stamps as nanoseconds or
+        milliseconds, with a warning): they would be divided twice (the ``field`` is
+        ``stamp_divisors``; :func:`~robot_msgs.io.clean.stamps_divided_after`).
     FormatError, FileNotFoundError
         As :func:`~robot_msgs.io.read_trajectory`.
 
@@ -219,24 +223,38 @@ def read_inputs(
             warnings.warn(
                 DataWarning(again, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
             )
+    # A side whose stamps a divisor divides once read refuses a reader's own division
+    # (io.clean.stamps_divided_after): read anew, not taken from a read without it.
+    sides: list[Literal["reference", "estimate"]] = [
+        "estimate" if k or estimates_only else "reference" for k in range(len(inputs))
+    ]
+    divisors = [1.0 if reading is None else reading.stamp_divisors[s == "estimate"] for s in sides]
+    cached = [(*key, divisor != 1.0) for key, divisor in zip(keys, divisors, strict=True)]
     # The inputs to read, in order: each one without a cache, each new key with one.
     todo = [
         k
-        for k, key in enumerate(keys)
-        if cache is None or (key not in cache and key not in keys[:k])
+        for k, key in enumerate(cached)
+        if cache is None or (key not in cache and key not in cached[:k])
     ]
+    setting = None if reading is None else f"`stamp_divisors={reading.stamp_divisors!r}`"
     calls = [
         partial(
-            read_trajectory,
-            inputs[k].path,  # as given: errors name ``example:NAME``, not the installed file
-            format=files[k][1],
-            topic=files[k][2],
-            times_path=inputs[k].times_path,
-            strict=strict,
-            repeated_stamps=repeated_stamps,
-            geo_origin=frames[k][0],
-            crs=frames[k][1],
-            kitti_rotations=kitti_rotations,
+            _read_divided,
+            partial(
+                read_trajectory,
+                inputs[k].path,  # as given: errors name ``example:NAME``, not the installed file
+                format=files[k][1],
+                topic=files[k][2],
+                times_path=inputs[k].times_path,
+                strict=strict,
+                repeated_stamps=repeated_stamps,
+                geo_origin=frames[k][0],
+                crs=frames[k][1],
+                kitti_rotations=kitti_rotations,
+            ),
+            setting,
+            sides[k],
+            divisors[k],
         )
         for k in todo
     ]
@@ -254,15 +272,26 @@ def read_inputs(
             said = DataWarning(single, kind="coverage", fixed=False)
             warnings.warn(said, stacklevel=caller_stacklevel())
         if cache is not None:
-            cache[keys[k]] = traj
+            cache[cached[k]] = traj
         read[k] = traj
-    out = [read[k] if k in read else cache[key] for k, key in enumerate(keys)]  # type: ignore[index]
+    out = [read[k] if k in read else cache[key] for k, key in enumerate(cached)]  # type: ignore[index]
     if reading is None:
         return out
-    return [
-        reading.as_written(t, "estimate" if k or estimates_only else "reference", files[k][1])
-        for k, t in enumerate(out)
-    ]
+    return [reading.as_written(t, sides[k], files[k][1]) for k, t in enumerate(out)]
+
+
+def _read_divided(
+    read: Callable[[], PoseTrajectory], setting: str | None, side: str, divisor: float
+) -> PoseTrajectory:
+    """Return ``read()``, the reader of ``side``'s file, whose stamps ``divisor`` divides after.
+
+    A ``divisor`` other than 1 (of ``setting``) refuses the reader's own reading of its
+    stamps in another unit (:func:`~robot_msgs.io.clean.stamps_divided_after`).
+    """
+    if setting is None or divisor == 1.0:
+        return read()
+    with stamps_divided_after(setting, side=side, divisor=divisor):
+        return read()
 
 
 def _compile_in_this_thread() -> None:
