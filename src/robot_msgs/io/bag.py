@@ -31,7 +31,7 @@ from robot_msgs.errors import (
     caller_stacklevel,
     did_you_mean,
 )
-from robot_msgs.io.bounded import bags_kept, stream_kind
+from robot_msgs.io.bounded import KeptBag, bags_kept, close_unused_bags, stream_kind
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
@@ -154,17 +154,24 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
     name = given if given.startswith(EXAMPLE_PREFIX) else str(bag)
     kept = bags_kept()
     key = os.path.realpath(bag)  # Path.resolve() raised RuntimeError on a loop of links
-    checked = None
-    own = contextlib.ExitStack()  # closes the bag here, outside a block that keeps it
-    if kept is not None and key in kept[0]:
-        checked, opened = kept[0][key]
+    entry = None if kept is None else kept.pop(key, None)
+    closer = None  # closes the bag here, where no block keeps it
+    if entry is not None and kept is not None:
+        kept[key] = entry  # the most recently used
+        entry.users += 1
+        checked, opened = entry.reader, entry.opened
     else:
-        reader, opened = (own if kept is None else kept[1]).enter_context(_opened(bag, name))
+        if kept is not None:
+            close_unused_bags(kept, room=1)
+        closer = contextlib.ExitStack()
+        reader, opened = closer.enter_context(_opened(bag, name))
+        checked = None
     try:
         if checked is None:
             checked = _CheckedReader(reader, name)
-            if kept is not None:
-                kept[0][key] = (checked, opened)
+            if kept is not None and closer is not None:
+                entry = kept[key] = KeptBag(reader=checked, opened=opened, closer=closer, users=1)
+                closer = None  # the block closes it
         yield checked
     except Exception as err:
         said = _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
@@ -173,7 +180,11 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
             raise
         raise failure from err
     finally:
-        own.close()
+        if entry is not None and kept is not None:
+            entry.users -= 1
+            close_unused_bags(kept)
+        if closer is not None:
+            closer.close()
 
 
 @contextlib.contextmanager
