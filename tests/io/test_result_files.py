@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.control import tracking
 from robot_msgs.errors import (
     FormatError,
@@ -29,8 +30,6 @@ from robot_msgs.limits import input_limits
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    from robot_msgs.compare.result import EvaluationResult
 
 
 @pytest.fixture(scope="module")
@@ -949,3 +948,15 @@ def test_an_escaped_lone_surrogate_in_a_saved_result_names_the_field(
     )
     with pytest.raises(FormatError, match=said):
         load_result(lone)
+
+
+def test_the_result_class_itself_is_refused_as_a_class(tmp_path: Path) -> None:
+    """``save_result(path, EvaluationResult)`` (the class, not a result) was refused as
+    "Expected an EvaluationResult to save, got compare/EvaluationResult": its class
+    attribute read as what was given."""
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected an EvaluationResult to save, got the class EvaluationResult: ",
+    ):
+        save_result(tmp_path / "t.json", EvaluationResult)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []

@@ -233,7 +233,12 @@ def save_result(
     if not isinstance(given, EvaluationResult):
         # A tracking Comparison was written without a word, as a file load_result (and
         # so `robot-msgs res`) then refused: "expected a saved compare/EvaluationResult".
-        got = getattr(given, "TYPE", type(given).__name__)
+        # A class (EvaluationResult itself) has the TYPE of its results: named as a class.
+        got = (
+            f"the class {given.__name__}"
+            if isinstance(given, type)
+            else getattr(given, "TYPE", type(given).__name__)
+        )
         msg = (
             f"Expected an EvaluationResult to save, got {got}: load_result reads no other "
             "message (robot_msgs.msg.encode_json writes any message as JSON)"
