@@ -9,7 +9,8 @@ import pytest
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs.latency import latency_from_timing
-from robot_msgs.runs.logs import read_resources, read_timing, read_tracking
+from robot_msgs.runs.logs import read_resources, read_signal_log, read_timing, read_tracking
+from tests.hostile import deadline, fifo_with_writer
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -209,3 +210,81 @@ def test_resources_spanning_more_than_float64_are_refused_naming_the_last_line(
         warnings.simplefilter("error")
         log = read_resources(_write(tmp_path / "ok.csv", header + "-1e308,5,5\n-1e307,5,5\n"))
         assert resources_from_log(log).duration_s == 9e307
+
+
+def test_a_signal_log_reads_its_first_column_as_time_and_the_others_as_channels(
+    tmp_path: Path,
+) -> None:
+    path = _write(tmp_path / "cmd.csv", "# logged\nt,elbow,wrist\n0,0.5,1\n\n0.25,0.75,-2e-3\n")
+    log = read_signal_log(path)
+    assert (log.time_column, log.channels) == ("t", ("elbow", "wrist"))
+    assert log.stamps_s.tolist() == [0.0, 0.25]
+    assert log.values.tolist() == [[0.5, 1.0], [0.75, -0.002]]
+    picked = read_signal_log(path, channels=["wrist", "elbow"])
+    assert picked.channels == ("wrist", "elbow")
+    assert picked.values.tolist() == [[1.0, 0.5], [-0.002, 0.75]]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("t,x\n", r"m\.csv:1: expected rows of numbers after the header, got none$"),
+        ("", r"m\.csv:1: expected a header line naming the columns, got an empty file$"),
+        ("t\n0\n", r"m\.csv:1: expected a time column, then a column per channel, got only 't'$"),
+        ("t,x\n0,1\n1,x1\n", r"m\.csv:3: column `x`: expected a number, got 'x1'$"),
+        ("t,x\n0,1\n1,\n", r"m\.csv:3: column `x`: expected a number, got ''$"),
+        ("t,x\n0,1\n1,nan\n", r"m\.csv:3: column `x`: expected a finite number, got 'nan'$"),
+        ("t,x\n0,1\n1,2,3\n", r"m\.csv:3: expected 2 comma-separated cells \(t,x\), got 3$"),
+        ("t,,x\n0,1,2\n", r"m\.csv:1: expected a name for every column, got none for column 2$"),
+        (
+            "t,x\n0,1\n# gap\n1,2\n1,3\n",
+            r"m\.csv:5: column `t`: expected a time after 1\.0 \(strictly increasing\), got 1\.0$",
+        ),
+        (
+            "t,x\n0,1\n2,2\n1,3\n",
+            r"m\.csv:4: column `t`: expected a time after 2\.0 \(strictly increasing\), got 1\.0$",
+        ),
+    ],
+    ids=[
+        "no rows",
+        "empty",
+        "no channel",
+        "not a number",
+        "empty cell",
+        "nan",
+        "ragged",
+        "unnamed",
+        "repeated time",
+        "time backwards",
+    ],
+)
+def test_a_hostile_signal_log_is_refused_naming_its_file_and_line(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    with pytest.raises(FormatError, match=said):
+        read_signal_log(_write(tmp_path / "m.csv", text))
+
+
+def test_a_signal_log_without_a_channel_asked_for_names_the_columns_it_has(
+    tmp_path: Path,
+) -> None:
+    path = _write(tmp_path / "m.csv", "# a log\ntime,elbow\n0,1\n")
+    with pytest.raises(
+        FormatError, match=r"m\.csv:2: expected a column 'wrist', got columns \['time', 'elbow'\]$"
+    ):
+        read_signal_log(path, channels=["elbow", "wrist"])
+    with pytest.raises(FormatError, match=r"m\.csv:2: expected channels other than the time col"):
+        read_signal_log(path, channels=["time"])
+
+
+def test_a_signal_log_is_read_from_a_fifo_and_refused_there_naming_its_line(
+    tmp_path: Path,
+) -> None:
+    with deadline(60.0), fifo_with_writer(tmp_path / "ok", b"t,x\n0,1\n1,2\n") as fifo:
+        assert read_signal_log(fifo).values.tolist() == [[1.0], [2.0]]
+    with (
+        deadline(60.0),
+        fifo_with_writer(tmp_path / "bad", b"t,x\n0,1\n1,two\n") as fifo,
+        pytest.raises(FormatError, match=r"bad:3: column `x`: expected a number, got 'two'$"),
+    ):
+        read_signal_log(fifo)

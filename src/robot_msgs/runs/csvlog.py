@@ -116,6 +116,7 @@ def read_csv_table(
     required: tuple[str, ...],
     optional: tuple[str, ...] = (),
     text: tuple[str, ...] = (),
+    others: bool = False,
     drop_cut_line: bool = False,
 ) -> CsvTable:
     r"""Read a headed comma-separated log into named columns.
@@ -130,6 +131,10 @@ def read_csv_table(
         Columns that may be absent; empty cells in them read as NaN.
     text : tuple of str
         Which of the required or optional columns hold text (kept as stripped strings).
+    others : bool
+        Take the columns the header names beyond ``required`` and ``optional`` as
+        required numeric columns, in the header's order (a signal log names its channels);
+        by default such a column is refused. Every column then needs a name.
     drop_cut_line : bool
         Leave out a last line without a newline at its end: the line a writer that
         stopped was writing (:func:`robot_msgs.runs.load_run` asks for it).
@@ -183,6 +188,14 @@ def read_csv_table(
         raise FormatError(msg)
     header = [name.strip() for name in content[0].split(",")]
     header_line = next(i for i, line in enumerate(lines, start=1) if not _COMMENT.match(line))
+    if others:
+        if "" in header:
+            msg = (
+                f"{path}:{header_line}: expected a name for every column, got none for column "
+                f"{header.index('') + 1}"
+            )
+            raise FormatError(msg)
+        required += tuple(n for n in header if n not in required and n not in optional)
     allowed = (*required, *optional)
     for name in header:
         if name not in allowed:

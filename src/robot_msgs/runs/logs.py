@@ -1,7 +1,8 @@
 """The per-run logs ``timing.csv``, ``tracking.csv`` and ``resources.csv``, read into arrays.
 
 Their layouts are documented in :mod:`robot_msgs.runs.folders`; errors name the file, the
-line and the column.
+line and the column. :func:`read_signal_log` reads a control loop's logged command or
+measurement (a time column, then a column per channel) with the same reader and rules.
 """
 
 from __future__ import annotations
@@ -16,15 +17,18 @@ from robot_msgs.errors import FormatError
 from robot_msgs.runs.csvlog import read_csv_table
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from robot_msgs.typing import BoolArray, Float64Array
 
 __all__ = [
     "ResourceLog",
+    "SignalLog",
     "TimingLog",
     "TrackingLog",
     "read_resources",
+    "read_signal_log",
     "read_timing",
     "read_tracking",
 ]
@@ -57,6 +61,31 @@ class TrackingLog:
     kind: str
     stamps_s: Float64Array
     lost: BoolArray
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SignalLog:
+    """Logged channels over time: a command or a measurement of a control loop.
+
+    Attributes
+    ----------
+    path : Path
+        The file read.
+    time_column : str
+        The header name of the time column.
+    stamps_s : ndarray, shape (N,), float64, seconds
+        Strictly increasing sample times.
+    channels : tuple of str
+        The channels' header names, in the order of ``values``' columns.
+    values : ndarray, shape (N, C), float64, each channel's unit
+        One column per channel, every value finite.
+    """
+
+    path: Path
+    time_column: str
+    stamps_s: Float64Array
+    channels: tuple[str, ...]
+    values: Float64Array
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,6 +213,65 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
     table.refuse(~known, "valid", "1, 0, true or false", table.columns["valid"])
     table.refuse_backward("time_s", stamps, "a time after {}")
     return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
+
+
+def read_signal_log(path: Path, *, channels: Sequence[str] | None = None) -> SignalLog:
+    r"""Read a logged signal: a header, then a time column (seconds) and a column per channel.
+
+    The **first** column is the time, strictly increasing; every other column is a channel
+    (MATLAB's ``writematrix([t y])`` under a header line, pandas' ``to_csv(index=False)``
+    of a frame with its time first). Every cell is a finite number; blank lines and
+    ``#`` lines are skipped (:func:`~robot_msgs.runs.csvlog.read_csv_table`).
+
+    Parameters
+    ----------
+    path : Path
+        The file (or a pipe).
+    channels : sequence of str, optional
+        The channels to read, in this order (default: every column after the time).
+
+    Raises
+    ------
+    FormatError
+        The file, line and column named: a missing channel column, a cell that is not a
+        finite number, a row with another number of cells, times not strictly increasing,
+        a channel named as the time column, no channel column, no data row, an empty file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "measured.csv"
+    >>> _ = path.write_text("t,elbow,wrist\n0.0,0.1,0.2\n0.5,0.3,0.4\n")
+    >>> log = read_signal_log(path, channels=["wrist"])
+    >>> log.time_column, log.channels, log.values.tolist()
+    ('t', ('wrist',), [[0.2], [0.4]])
+    """
+    wanted = tuple(channels or ())
+    table = read_csv_table(path, required=wanted, others=True)
+    time_column, *rest = table.columns
+    header_line = table.line_of(-1)
+    if time_column in wanted:
+        msg = (
+            f"{path}:{header_line}: expected channels other than the time column "
+            f"{time_column!r} (the first), got {time_column!r} among them"
+        )
+        raise FormatError(msg)
+    names = wanted or tuple(rest)
+    if not names:
+        msg = (
+            f"{path}:{header_line}: expected a time column, then a column per channel, got "
+            f"only {time_column!r}"
+        )
+        raise FormatError(msg)
+    if table.rows == 0:
+        msg = f"{path}:{header_line}: expected rows of numbers after the header, got none"
+        raise FormatError(msg)
+    stamps = table.floats(time_column)
+    table.refuse_backward(time_column, stamps, "a time after {} (strictly increasing)")
+    values = np.column_stack([table.floats(name) for name in names])
+    return SignalLog(
+        path=path, time_column=time_column, stamps_s=stamps, channels=names, values=values
+    )
 
 
 def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
