@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.compare import StepResponse
-from robot_msgs.control import step_response
+from robot_msgs.control import step_response, step_response_to_command
 from robot_msgs.errors import ValidationError
 
 DATA = json.loads(
@@ -263,3 +263,79 @@ def test_a_response_past_float64_of_its_step_is_refused(y: list[float], sample: 
     said = f"got y[1] = {sample} beside a step of 1e-300 (from 0.0 to 1e-300)"
     with pytest.raises(ValidationError, match=re.escape(said)):
         step_response([0.0, 1.0, 2.0], y)
+
+
+SERVO = Path(__file__).parents[1] / "data" / "control_servo"
+
+
+def _servo() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    """The servo log: python-control's simulation (tests/data/make_control_servo.py)."""
+    command = np.loadtxt(SERVO / "command.csv", delimiter=",", skiprows=2)
+    measured = np.loadtxt(SERVO / "measured.csv", delimiter=",", skiprows=1)
+    info = json.loads((SERVO / "step_info.json").read_text())
+    return command[:, 0], command[:, 1:], measured[:, 0], measured[:, 1:], info
+
+
+def test_a_logged_step_gets_the_closed_forms_and_python_controls_figures() -> None:
+    """The elbow: ωn = 2 rad/s, ζ = 0.3 from 0 to 1 at t = 1 s. Hand: overshoot
+    100 exp(-ζπ/√(1-ζ²)) = 37.23 %, peak at π/(ωn√(1-ζ²)) = 1.6467 s after the step.
+    python-control's step_info reads rise and settling off the 2 ms samples: one sample
+    from ours each side. The wrist: τ = 0.25 s from 0 down to -0.5: τ ln 9, τ ln 50."""
+    tc, cmd, tm, y, info = _servo()
+    elbow = step_response_to_command(tc, cmd[:, 0], tm, y[:, 0])
+    damped = math.sqrt(1.0 - 0.3**2)
+    assert elbow.overshoot_pct == pytest.approx(100.0 * math.exp(-0.3 * math.pi / damped), abs=1e-4)
+    assert elbow.peak_time_s == pytest.approx(math.pi / (2.0 * damped), abs=0.001)
+    assert elbow.rise_time_s == pytest.approx(info["elbow"]["RiseTime"], abs=0.0025)
+    assert elbow.settling_time_s == pytest.approx(info["elbow"]["SettlingTime"], abs=0.0025)
+    assert (elbow.initial, elbow.final, elbow.initial_given, elbow.final_given) == (
+        0,
+        1,
+        True,
+        True,
+    )
+    wrist = step_response_to_command(tc, cmd[:, 1], tm, y[:, 1])
+    assert wrist.rise_time_s == pytest.approx(0.25 * LN9, abs=1e-5)
+    assert wrist.settling_time_s == pytest.approx(0.25 * LN50, abs=1e-5)
+    assert wrist.rise_time_s == pytest.approx(info["wrist"]["RiseTime"], abs=0.0025)
+    assert (wrist.final, wrist.overshoot_pct, wrist.undershoot_pct) == (-0.5, 0.0, 0.0)
+
+
+def test_a_step_between_measured_samples_is_timed_from_the_command() -> None:
+    """Measured every 0.1 s from 0.05 s; the step at 1.0 s: the first sample after it is
+    0.05 s late, and the peak time and settling time count from the step, not from it.
+    Hand: y = 1 - e^{-(t-1)/τ}, τ = 0.2 s: settled (2 %) at τ ln 50 = 0.782 s after the step,
+    interpolated between the samples at 0.75 and 0.85 s after it."""
+    tm = np.arange(0.05, 4.0, 0.1)
+    y = np.where(tm < 1.0, 0.0, 1.0 - np.exp(-(tm - 1.0) / 0.2))
+    info = step_response_to_command([0.0, 1.0, 4.0], [0.0, 1.0, 1.0], tm, y)
+    e1, e2 = math.exp(-0.75 / 0.2) - 0.02, math.exp(-0.85 / 0.2) - 0.02  # band crossing
+    assert info.settling_time_s == pytest.approx(0.75 + 0.1 * e1 / (e1 - e2), abs=1e-12)
+    assert info.peak_time_s == pytest.approx(2.95, abs=1e-12)  # the last sample, 3.95 s
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        ([1.0, 1.0, 1.0], r"Expected a step in `command`, got 1\.0 throughout"),
+        (
+            [0.0, 1.0, 2.0],
+            (
+                r"Expected one step in `command` \(from 0\.0 to 1\.0 at t = 1\.0 s\), got 2\.0 "
+                r"at t_command\[2\] = 2\.0 s"
+            ),
+        ),
+    ],
+)
+def test_a_command_without_exactly_one_step_is_refused(command: list[float], said: str) -> None:
+    with pytest.raises(ValidationError, match=said):
+        step_response_to_command([0.0, 1.0, 2.0], command, [0.0, 1.5, 2.0], [0.0, 0.5, 1.0])
+
+
+def test_fewer_than_two_samples_after_the_step_are_refused() -> None:
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected at least 2 measured samples from the step at t = 1\.0 s to the "
+        r"command's end at 2\.0 s, got 1",
+    ):
+        step_response_to_command([0.0, 1.0, 2.0], [0.0, 1.0, 1.0], [0.5, 1.5, 2.5], [0, 1, 1])

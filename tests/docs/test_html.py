@@ -183,6 +183,7 @@ def test_index_groups_types_by_family_with_summaries(site: dict[str, str]) -> No
     assert families == [
         "action",
         "compare",
+        "control",
         "diagnostic",
         "evaluation",
         "geometry",

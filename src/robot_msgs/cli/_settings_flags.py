@@ -38,6 +38,7 @@ SETTINGS: tuple[tuple[str, str], ...] = (
     ("robot_msgs.evaluation.settings", "Drift"),
     ("robot_msgs.runs.run_settings", "RunSettings"),
     ("robot_msgs.evaluation.read_settings", "ReadSettings"),
+    ("robot_msgs.control.settings", "TrackingSettings"),
 )
 
 #: The scalar types a flag's value may have, by name.

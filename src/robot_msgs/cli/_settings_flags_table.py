@@ -552,4 +552,64 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "default": (1.0, 1.0),
         },
     ),
+    "TrackingSettings": (
+        {
+            "field": "interpolation",
+            "name": "--hold",
+            "when_set": "previous",
+            "kind": "switch",
+            "description": (
+                "hold each command value until the next (zero-order hold: a setpoint log written "
+                "when it changes), instead of reading the command linearly between its points"
+            ),
+            "default": "linear",
+        },
+        {
+            "field": "delay_s",
+            "name": "--delay",
+            "metavar": "SECONDS",
+            "kind": "float",
+            "description": (
+                "the loop's transport (dead) time, seconds: each measurement at t is scored "
+                "against the command at t - SECONDS"
+            ),
+            "default": 0.0,
+        },
+        {
+            "field": "step_info",
+            "name": "--step-info",
+            "group": "step response (with --step-info)",
+            "kind": "switch",
+            "description": (
+                "also the step-response figures of each channel (rise and settling time, "
+                "overshoot, undershoot, peak), timed from the command's one step and relative to "
+                "its values before and after it (MATLAB stepinfo's yinit, yfinal)"
+            ),
+            "default": False,
+        },
+        {
+            "field": "rise_limits",
+            "name": "--rise-time-limits",
+            "metavar": ("LOW", "HIGH"),
+            "group": "step response (with --step-info)",
+            "kind": "floats",
+            "length": 2,
+            "description": (
+                "the shares of the step the rise time runs between (stepinfo's RiseTimeLimits)"
+            ),
+            "default": (0.1, 0.9),
+        },
+        {
+            "field": "settling_threshold",
+            "name": "--settling-time-threshold",
+            "metavar": "SHARE",
+            "group": "step response (with --step-info)",
+            "kind": "float",
+            "description": (
+                "half-width of the settling band, a share of the step (stepinfo's "
+                "SettlingTimeThreshold)"
+            ),
+            "default": 0.02,
+        },
+    ),
 }

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import Float64Array
 
-__all__ = ["step_response"]
+__all__ = ["step_response", "step_response_to_command"]
 
 
 def _first_crossing(t: Float64Array, r: Float64Array, level: float) -> float:
@@ -196,4 +196,109 @@ def step_response(
         initial_given=initial is not None,
         final_given=final is not None,
         n=int(values.size),
+    )
+
+
+def step_response_to_command(
+    t_command: Any,
+    command: Any,
+    t_measured: Any,
+    measured: Any,
+    *,
+    rise_limits: Sequence[float] = (0.1, 0.9),
+    settling_threshold: float = 0.02,
+) -> StepResponse:
+    r"""Step figures of a measured response to a logged command holding one step.
+
+    The command holds one value, then another from its first point at the new value
+    :math:`t_s` to its end (a setpoint log). The figures are :func:`step_response`'s of the
+    measured samples from :math:`t_s` to the command's last time, relative to the
+    command's values before and after the step (``initial_given`` and ``final_given``:
+    MATLAB ``stepinfo``'s ``yinit`` and ``yfinal``), with every time counted from
+    :math:`t_s`: a loop's dead time is part of its rise, as in ``stepinfo`` of a system
+    with a delay.
+
+    Parameters
+    ----------
+    t_command : array_like, shape (N,), float64, seconds
+        Strictly increasing command times.
+    command : array_like, shape (N,), the signal's unit
+        Commanded values: one value, then one other from :math:`t_s` on.
+    t_measured : array_like, shape (M,), float64, seconds
+        Strictly increasing measurement times, same clock as ``t_command``.
+    measured : array_like, shape (M,), the signal's unit
+        The response.
+    rise_limits, settling_threshold
+        As for :func:`step_response`.
+
+    Returns
+    -------
+    StepResponse
+        ``peak_time_s`` and ``settling_time_s`` counted from :math:`t_s` (the first
+        measured sample may come after it).
+
+    Raises
+    ------
+    ValidationError
+        A command without a change or with a second one, fewer than two measured
+        samples from :math:`t_s` to the command's end, or as :func:`step_response`.
+
+    Examples
+    --------
+    A first-order response (τ = 0.5 s) to a step from 2 to 3 at t = 1 s, sampled every
+    millisecond: rise time τ ln 9 = 1.0986 s, settling time τ ln 50 = 1.956 s.
+
+    >>> t = np.arange(0.0, 8.0005, 0.001)
+    >>> y = np.where(t < 1.0, 2.0, 3.0 - np.exp(-(t - 1.0) / 0.5))
+    >>> info = step_response_to_command([0.0, 1.0, 8.0], [2.0, 3.0, 3.0], t, y)
+    >>> round(info.rise_time_s, 4), round(info.settling_time_s, 3), info.overshoot_pct
+    (1.0986, 1.956, 0.0)
+    """
+    tc = check_series("t_command", t_command, min_size=2, increasing=True)
+    cmd = check_series("command", command, min_size=2, finite=True)
+    if cmd.shape != tc.shape:
+        msg = f"Expected `command` of shape {tc.shape} like `t_command`, got shape {cmd.shape}"
+        raise ValidationError(msg)
+    changed = np.flatnonzero(cmd != cmd[0])
+    if changed.size == 0:
+        msg = f"Expected a step in `command`, got {float(cmd[0])!r} throughout"
+        raise ValidationError(msg)
+    k = int(changed[0])
+    final = float(cmd[k])
+    again = np.flatnonzero(cmd[k:] != final)
+    if again.size:
+        j = k + int(again[0])
+        msg = (
+            f"Expected one step in `command` (from {float(cmd[0])!r} to {final!r} at "
+            f"t = {float(tc[k])!r} s), got {float(cmd[j])!r} at t_command[{j}] = "
+            f"{float(tc[j])!r} s"
+        )
+        raise ValidationError(msg)
+    tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
+    y = check_series("measured", measured, min_size=1)
+    if y.shape != tm.shape:
+        msg = f"Expected `measured` of shape {tm.shape} like `t_measured`, got shape {y.shape}"
+        raise ValidationError(msg)
+    t_step = float(tc[k])
+    after = (tm >= t_step) & (tm <= tc[-1])
+    if int(after.sum()) < 2:
+        msg = (
+            f"Expected at least 2 measured samples from the step at t = {t_step!r} s to the "
+            f"command's end at {float(tc[-1])!r} s, got {int(after.sum())}"
+        )
+        raise ValidationError(msg)
+    times = tm[after]
+    info = step_response(
+        times,
+        y[after],
+        initial=float(cmd[0]),
+        final=final,
+        rise_limits=rise_limits,
+        settling_threshold=settling_threshold,
+    )
+    late = float(times[0]) - t_step  # step_response counts from the first sample
+    if late == 0.0:
+        return info
+    return info.replace(
+        peak_time_s=info.peak_time_s + late, settling_time_s=info.settling_time_s + late
     )

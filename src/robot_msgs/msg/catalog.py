@@ -395,6 +395,9 @@ _EXAMPLES: dict[str, Callable[[], Msg]] = {
         scale=0.43,
         n_fit=788,
     ),
+    "control/TrackingSettings": lambda: control.TrackingSettings(
+        interpolation="previous", delay_s=0.02, step_info=True, settling_threshold=0.05
+    ),
     "compare/StepResponse": lambda: control.step_response(
         [0.0, 0.5, 1.0, 1.5, 2.0, 2.5], [0.0, 0.55, 0.95, 1.06, 1.01, 1.0], final=1.0
     ),

@@ -42,6 +42,7 @@ MESSAGE_MODULES: tuple[str, ...] = (
     "robot_msgs.compare.spatial_match",
     "robot_msgs.compare.step_response",
     "robot_msgs.compare.time_offset",
+    "robot_msgs.control.settings",
     "robot_msgs.diagnostic",
     "robot_msgs.evaluation.read_settings",
     "robot_msgs.evaluation.settings",
