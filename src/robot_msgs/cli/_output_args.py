@@ -60,13 +60,13 @@ def trajectory_outputs_to(path: str | os.PathLike[str], to: str | None) -> tuple
         raise FormatError(msg) from err
 
 
-def add_table_flags(group: argparse._ActionsContainer, what: str, csv: str) -> None:
+def add_table_flags(group: argparse._ActionsContainer, what: str, csv: str | None) -> None:
     """Add ``--json [FILE]``, ``--csv FILE``, ``--latex FILE`` and ``--markdown FILE``.
 
-    The one declaration for ``res`` and ``report``, whose outputs take files: ``what`` as
-    JSON, ``csv`` the help of ``--csv``, and the tables in LaTeX and Markdown
-    (:func:`say_tables` prints them). Like ``ape --json``, a bare ``--json`` prints
-    (``-`` names standard output too).
+    The one declaration for ``res``, ``report`` and ``track``, whose outputs take files:
+    ``what`` as JSON, ``csv`` the help of ``--csv`` (``None``: no ``--csv``), and the tables
+    in LaTeX and Markdown (:func:`say_tables` prints them). Like ``ape --json``, a bare
+    ``--json`` prints (``-`` names standard output too).
     """
     group.add_argument(
         "--json",
@@ -76,7 +76,8 @@ def add_table_flags(group: argparse._ActionsContainer, what: str, csv: str) -> N
         metavar="FILE",
         help=f"{what} as JSON (to standard output without FILE, or with -)",
     )
-    group.add_argument("--csv", type=Path, metavar="FILE", help=csv)
+    if csv is not None:
+        group.add_argument("--csv", type=Path, metavar="FILE", help=csv)
     group.add_argument("--latex", type=Path, metavar="FILE", help="LaTeX tables (booktabs)")
     group.add_argument("--markdown", type=Path, metavar="FILE", help="Markdown tables")
 

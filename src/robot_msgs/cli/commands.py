@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "ape": "absolute pose error of an estimate against ground truth (evo_ape)",
     "rpe": "relative pose error over pose pairs a delta apart (evo_rpe)",
     "drift": "drift per distance travelled: KITTI devkit (default) or rpg relative error",
+    "track": "control-loop tracking error of a logged command: IAE/ISE/ITAE, step figures",
     "res": "compare saved results (ours and evo's --save_results zips): tables, plots",
     "report": "report runs: success, losses, accuracy, latency, resources, ranking",
     "bench": "evaluate many runs (a manifest or a folder) locally or on a Dask cluster",

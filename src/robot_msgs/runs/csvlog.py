@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, did_you_mean
 from robot_msgs.io.table import non_ascii_note, shown_token
 
 if TYPE_CHECKING:
@@ -209,7 +209,8 @@ def read_csv_table(
         raise FormatError(msg)
     missing = [name for name in required if name not in header]
     if missing:
-        msg = f"{path}:{header_line}: expected a column {missing[0]!r}, got columns {header}"
+        close = did_you_mean(missing[0], header)  # `track --channels elbw`
+        msg = f"{path}:{header_line}: expected a column {missing[0]!r}, got columns {header}{close}"
         raise FormatError(msg)
     body = "\n".join(content[1:])
     table = CsvTable(path=path, columns={}, rows=len(content) - 1, lines=lines)

@@ -1,0 +1,234 @@
+"""``robot-msgs track COMMAND MEASURED``: a control loop's tracking error from two logs.
+
+Each log is a CSV file with a header: the time in seconds first, then a column per
+channel (:func:`~robot_msgs.runs.logs.read_signal_log`). The error ``commanded -
+measured`` of each channel is summarised by :func:`~robot_msgs.control.tracking`
+(IAE, ISE, ITAE, rms, worst magnitude, final error) and, with ``--step-info``, the measured
+response to the command's one step by
+:func:`~robot_msgs.control.step_response_to_command` (MATLAB ``stepinfo``'s figures).
+The options are :class:`~robot_msgs.control.TrackingSettings`' fields, each flag
+declared there once.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from robot_msgs.cli._output_args import add_table_flags
+from robot_msgs.cli._settings_args import add_settings_flags
+from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import UsageError
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Mapping, Sequence
+
+    from robot_msgs.compare import Comparison, StepResponse
+    from robot_msgs.control import TrackingSettings
+    from robot_msgs.report.report_table import ReportTable
+
+__all__ = ["add_parser", "run"]
+
+#: The statistics of each channel's error, in the table's order (ErrorStats' fields).
+_STATISTICS = ("iae", "ise", "itae", "rms", "max_abs", "final")
+#: The step figures of each channel: StepResponse's fields and their headers.
+_STEP_FIGURES = (
+    ("rise_time_s", "rise s"),
+    ("settling_time_s", "settling s"),
+    ("overshoot_pct", "overshoot %"),
+    ("undershoot_pct", "undershoot %"),
+    ("peak", "peak"),
+    ("peak_time_s", "peak s"),
+    ("steady_state", "steady state"),
+)
+_EXAMPLE = (
+    "robot-msgs track setpoints.csv joints.csv --hold --step-info --channels elbow wrist "
+    "--delay 0.01"
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Register ``track`` with the ``robot-msgs`` parser."""
+    parser = subparsers.add_parser(
+        "track",
+        help=COMMANDS["track"],
+        description=(
+            "Compare a logged command with the logged measurement, channel by channel: the "
+            "error e = commanded - measured at each measured time within the command's span "
+            "(the command read linearly, or held with --hold), its IAE, ISE and ITAE "
+            "(trapezoids, as MATLAB's trapz), rms, worst magnitude and final value. Each "
+            "file is a CSV with a header: the time in seconds first, then one column per "
+            "channel (joint); the measured file needs the command's channels. With --step-info, "
+            "rise and settling time, overshoot and peak of each channel's response to the "
+            f"command's one step. Example: {_EXAMPLE}"
+        ),
+    )
+    parser.add_argument("command", type=Path, metavar="COMMAND", help="the command log (CSV)")
+    parser.add_argument("measured", type=Path, metavar="MEASURED", help="the measurement log (CSV)")
+    parser.add_argument(
+        "--channels",
+        nargs="+",
+        metavar="NAME",
+        help="the channels to compare, by column name (default: every column of COMMAND "
+        "after its time)",
+    )
+    parser.add_argument(
+        "--unit",
+        default="",
+        metavar="SYMBOL",
+        help="the channels' unit, for the tables (rad, m, N·m...)",
+    )
+    add_settings_flags(parser, ["TrackingSettings"])
+    out = parser.add_argument_group("output")
+    add_table_flags(out, "the settings, the Comparison and the step responses", csv=None)
+    out.add_argument("--force", action="store_true", help="overwrite existing output files")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare the logs and print the tables; write ``--json``, ``--latex``, ``--markdown``."""
+    from robot_msgs.cli._evaluation_output import naming  # noqa: PLC0415
+    from robot_msgs.cli._output_args import given_outputs, say_tables  # noqa: PLC0415
+    from robot_msgs.cli._settings_args import settings_from_args  # noqa: PLC0415
+    from robot_msgs.control import (  # noqa: PLC0415 - NumPy, the messages: not for --help
+        TrackingSettings,
+        step_response_to_command,
+        tracking,
+    )
+    from robot_msgs.files import STDOUT, check_outputs, write_atomic  # noqa: PLC0415
+    from robot_msgs.report.text import controls_escaped  # noqa: PLC0415
+    from robot_msgs.runs.logs import read_signal_log  # noqa: PLC0415
+
+    settings = settings_from_args(args, TrackingSettings())
+    defaults = TrackingSettings()
+    if not settings.step_info:
+        for field, flag in (
+            ("rise_limits", "--rise-time-limits"),
+            ("settling_threshold", "--settling-time-threshold"),
+        ):
+            if getattr(settings, field) != getattr(defaults, field):
+                msg = f"{flag} sets a step-response figure; give --step-info too"
+                raise UsageError(msg)
+    twice = [name for k, name in enumerate(args.channels or ()) if name in args.channels[:k]]
+    if twice:
+        msg = f"--channels names {twice[0]!r} twice; give each channel once"
+        raise UsageError(msg)
+    outputs = given_outputs(args, ("json", "latex", "markdown"))
+    check_outputs(
+        outputs.values(),
+        force=args.force,
+        flags=[f"--{n}" for n in outputs],
+        inputs=[args.command, args.measured],
+    )
+    command = read_signal_log(args.command, channels=args.channels)
+    measured = read_signal_log(args.measured, channels=command.channels)
+    comparison = tracking(
+        command.stamps_s,
+        command.values,
+        measured.stamps_s,
+        measured.values,
+        channels=command.channels,
+        units=args.unit,
+        reference=str(args.command),
+        estimate=str(args.measured),
+        interpolation=settings.interpolation,
+        delay_s=settings.delay_s,
+    )
+    steps: dict[str, StepResponse] = {}
+    if settings.step_info:
+        for c, name in enumerate(command.channels):
+            with naming(f"{args.command}: channel {name!r}"):
+                steps[name] = step_response_to_command(
+                    command.stamps_s,
+                    command.values[:, c],
+                    measured.stamps_s,
+                    measured.values[:, c],
+                    rise_limits=settings.rise_limits,
+                    settling_threshold=settings.settling_threshold,
+                )
+    tables = _tables(comparison, steps, settings, defaults)
+    contents: dict[str, str] = {}
+    if "json" in outputs:
+        from robot_msgs.strict_json import dumps  # noqa: PLC0415
+
+        whole: dict[str, object] = {"settings": settings, "tracking": comparison.summary()}
+        if steps:
+            whole["step"] = steps
+        contents["json"] = dumps(whole)
+    if "latex" in outputs or "markdown" in outputs:
+        from robot_msgs.report.table_renderers import (  # noqa: PLC0415
+            render_latex,
+            render_markdown,
+        )
+
+        if "latex" in outputs:
+            contents["latex"] = render_latex(tables)
+        if "markdown" in outputs:
+            contents["markdown"] = render_markdown(tables)
+    said_to = say_tables(tables, comparison.notes, outputs)
+    for name, text in contents.items():
+        written = write_atomic(outputs[name], text, force=args.force)
+        if os.fspath(outputs[name]) != STDOUT:
+            print(f"wrote {controls_escaped(str(written))}", file=said_to)
+    return 0
+
+
+def _cell(value: float) -> str:
+    """Write a figure as ``ape``'s table does: 6 significant digits, ``-`` for NaN."""
+    return "-" if math.isnan(value) else f"{value:.6g}"
+
+
+def _tables(
+    comparison: Comparison,
+    steps: Mapping[str, StepResponse],
+    settings: TrackingSettings,
+    defaults: TrackingSettings,
+) -> list[ReportTable]:
+    """Build the tracking table (a row per channel) and, with ``--step-info``, the step's."""
+    from robot_msgs.cli._flag_text import flags_text  # noqa: PLC0415
+    from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
+
+    counts = ", ".join(f"{k} {v}" for k, v in comparison.counts.items())
+    given = flags_text(settings.to_dict(), defaults=defaults.to_dict())
+    title = "tracking error, commanded - measured"
+    rows = tuple(
+        (
+            s.name,
+            s.unit or "-",
+            str(s.stats.n),
+            *(_cell(getattr(s.stats, k)) for k in _STATISTICS),
+        )
+        for s in comparison.signals
+    )
+    headers = ("channel", "unit", "n", *_STATISTICS)
+    notes = (
+        f"command:  {comparison.reference}",
+        f"measured: {comparison.estimate}",
+        f"samples:  {counts}",
+        f"settings: {given}",
+    )
+    tables = [ReportTable(title, headers, rows, (False, False, *[True] * 7), notes)]
+    if steps:
+        step_rows: Sequence[tuple[str, ...]] = tuple(
+            (name, *(_cell(getattr(info, f)) for f, _ in _STEP_FIGURES))
+            for name, info in steps.items()
+        )
+        first = next(iter(steps.values()))
+        tables.append(
+            ReportTable(
+                "step response, from the command's step",
+                ("channel", *(h for _, h in _STEP_FIGURES)),
+                tuple(step_rows),
+                (False, *[True] * len(_STEP_FIGURES)),
+                (
+                    (
+                        f"rise from {first.rise_limits[0]:g} to {first.rise_limits[1]:g} of "
+                        f"the step; settled within {first.settling_threshold:g} of it"
+                    ),
+                ),
+            )
+        )
+    return tables

@@ -1,0 +1,281 @@
+"""``robot-msgs track COMMAND MEASURED``: a control loop's tracking error from two CSV logs.
+
+The numbers come from closed forms and from a python-control simulation stored in
+``tests/data/control_servo/`` (written by ``python tests/data/make_control_servo.py``,
+python-control 0.10.2): a setpoint log stepping two joints at t = 1 s and their response
+every 2 ms. The integrals of the servo's error are checked against SciPy's adaptive
+quadrature of the analytic response (the standard second-order and first-order step
+responses), not against our trapezoids.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+
+from robot_msgs.cli import main
+from tests.cli.evaluation_files import stats_of
+from tests.hostile import deadline, fifo_with_writer
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_COLUMNS = ["iae", "ise", "itae", "rms", "max_abs", "final"]
+SERVO = Path(__file__).parents[1] / "data" / "control_servo"
+H = 0.002  # the servo's sample period, seconds
+WN, ZETA, TAU = 2.0, 0.3, 0.25  # the elbow's loop, the wrist's (make_control_servo.py)
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["track", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_first_order_error_gets_its_closed_form_integrals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A constant command of 1 from t = 0 and a first-order response y = 1 - e^{-t/τ}:
+    e = e^{-t/τ}, so IAE = τ(1 - e^{-T/τ}), ISE = τ/2 (1 - e^{-2T/τ}),
+    ITAE = τ²(1 - e^{-T/τ}(1 + T/τ)); the rms of the samples e^{-kh/τ}, k = 0..N-1, is
+    the geometric sum √((1 - q^N) / (N (1 - q))) with q = e^{-2h/τ}. Trapezoids of step
+    h = 1 ms are within h²/12 ∫|f''| of each integral of f: 1.7e-7 (f = e), 3.3e-7 (e²),
+    2.5e-7 (t e)."""
+    tau, end, h = 0.5, 5.0, 0.001
+    t = np.arange(5001) * h
+    (tmp_path / "cmd.csv").write_text(f"time,x\n0,1\n{end},1\n")
+    rows = "".join(f"{tk!r},{1.0 - math.exp(-tk / tau)!r}\n" for tk in t.tolist())
+    (tmp_path / "y.csv").write_text("time,x\n" + rows)
+    code, out, _ = _run([str(tmp_path / "cmd.csv"), str(tmp_path / "y.csv"), "--json"], capsys)
+    assert code == 0
+    x = stats_of(json.loads(out)["tracking"])["x"]
+    decay = math.exp(-end / tau)
+    assert x["iae"] == pytest.approx(tau * (1.0 - decay), abs=1.7e-7)
+    assert x["ise"] == pytest.approx(tau / 2.0 * (1.0 - decay**2), abs=3.4e-7)
+    assert x["itae"] == pytest.approx(tau**2 * (1.0 - decay * (1.0 + end / tau)), abs=2.5e-7)
+    q = math.exp(-2.0 * h / tau)
+    assert x["rms"] == pytest.approx(math.sqrt((1.0 - q**5001) / (5001 * (1.0 - q))), rel=1e-9)
+    assert (x["max_abs"], x["n"]) == (1.0, 5001)
+    assert x["final"] == pytest.approx(decay, rel=1e-9)
+
+
+def _elbow_error(t: float) -> float:
+    """e = 1 - y of the standard second-order step response, t seconds after the step."""
+    wd = WN * math.sqrt(1.0 - ZETA**2)
+    phi = math.acos(ZETA)
+    return math.exp(-ZETA * WN * t) * math.sin(wd * t + phi) / math.sqrt(1.0 - ZETA**2)
+
+
+def test_the_servo_log_gets_quadratures_of_the_analytic_error_and_its_step_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The setpoint log held (--hold): e = 0 before the step at 1 s, then the analytic
+    error to 8 s. Between the samples at 0.998 s and 1.000 s the error jumps from 0 to
+    its step; trapezoids add half a sample period times the step's |e|, e², (t - t0)|e|
+    there (h/2, h/2 and h/2 x 1 s for the elbow; a quarter of that and 0.125 for the
+    wrist), which the expected values add. The trapezoids of the smooth rest are within
+    h²/12 ∫|f''| of each integral: 6.7e-7 for the wrist's |e| and e², less for the elbow's
+    (3e-7 measured)."""
+    from scipy.integrate import quad
+
+    code, out, _ = _run(
+        [
+            str(SERVO / "command.csv"),
+            str(SERVO / "measured.csv"),
+            "--hold",
+            "--step-info",
+            "--json",
+        ],
+        capsys,
+    )
+    assert code == 0
+    result = json.loads(out)
+    stats = stats_of(result["tracking"])
+    elbow, wrist = stats["elbow"], stats["wrist"]
+    span = 7.0  # from the step at 1 s to the end at 8 s
+
+    def integral(f: Callable[[float], float]) -> float:
+        value, _ = quad(f, 0.0, span, limit=400, epsabs=1e-12)
+        return float(value)
+
+    assert elbow["iae"] == pytest.approx(integral(lambda s: abs(_elbow_error(s))) + H / 2, abs=1e-6)
+    assert elbow["ise"] == pytest.approx(integral(lambda s: _elbow_error(s) ** 2) + H / 2, abs=1e-6)
+    assert elbow["itae"] == pytest.approx(
+        integral(lambda s: (s + 1.0) * abs(_elbow_error(s))) + H / 2, abs=1e-6
+    )
+    assert elbow["final"] == pytest.approx(_elbow_error(span), abs=1e-9)
+    assert (elbow["max_abs"], wrist["max_abs"]) == (1.0, 0.5)
+    # The wrist: e = -0.5 e^{-t/τ} after the step: IAE τ/2 (1 - e^{-7/τ}), ISE τ/8 (...).
+    assert wrist["iae"] == pytest.approx(0.5 * TAU * (1 - math.exp(-span / TAU)) + H / 4, abs=1e-6)
+    assert wrist["ise"] == pytest.approx(
+        TAU / 8 * (1 - math.exp(-2 * span / TAU)) + H / 8, abs=1e-6
+    )
+    step = result["step"]
+    damped = math.sqrt(1.0 - ZETA**2)
+    assert step["elbow"]["overshoot_pct"] == pytest.approx(
+        100.0 * math.exp(-ZETA * math.pi / damped), abs=1e-4
+    )
+    assert step["wrist"]["rise_time_s"] == pytest.approx(TAU * math.log(9.0), abs=1e-5)
+    assert step["wrist"]["settling_time_s"] == pytest.approx(TAU * math.log(50.0), abs=1e-5)
+    assert result["settings"]["interpolation"] == "previous"
+
+
+def test_the_table_fits_80_columns_and_names_its_settings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(
+        [
+            *(str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--hold", "--unit", "rad"),
+            *("--channels", "wrist", "--step-info", "--settling-time-threshold", "0.05"),
+        ],
+        capsys,
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines[1].split() == ["channel", "unit", "n", *_COLUMNS]
+    assert lines[3].split()[:3] == ["wrist", "rad", "4001"]
+    assert "  settings: --hold --step-info --settling-time-threshold 0.05" in lines
+    assert "  samples:  commanded 3, measured 4001, matched 4001" in lines
+    assert "elbow" not in out
+
+
+def test_the_tables_are_written_as_json_latex_and_markdown_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [tmp_path / name for name in ("r.json", "r.tex", "r.md")]
+    args = [str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--hold"]
+    code, out, _ = _run(
+        [*args, "--json", str(files[0]), "--latex", str(files[1]), "--markdown", str(files[2])],
+        capsys,
+    )
+    assert code == 0
+    assert [f"wrote {f}" for f in files] == out.splitlines()[-3:]
+    assert "step" not in json.loads(files[0].read_text())
+    assert "\\toprule" in files[1].read_text()
+    assert "| elbow" in files[2].read_text()
+    code, _, err = _run([*args, "--json", str(files[0])], capsys)  # not overwritten
+    assert code == 1
+    assert "--force" in err
+
+
+def _servo_copy(tmp_path: Path, name: str, edit: str, line: int) -> Path:
+    """The servo's measured log with its line ``line`` (1-based) replaced by ``edit``."""
+    lines = (SERVO / "measured.csv").read_text().splitlines(keepends=True)
+    lines[line - 1] = edit
+    path = tmp_path / name
+    path.write_text("".join(lines))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "said"),
+    [
+        ("t,elbow\n", 1, r"m\.csv:1: expected a column 'wrist', got columns \['t', 'elbow'\]$"),
+        ("0.5,0.1,zero\n", 252, r"m\.csv:252: column `wrist`: expected a number, got 'zero'$"),
+        (
+            "0.5,0,0\n",
+            300,
+            (
+                r"m\.csv:300: column `t`: expected a time after 0\.594 \(strictly increasing\), "
+                r"got 0\.5$"
+            ),
+        ),
+    ],
+    ids=["missing column", "non-numeric cell", "time backwards"],
+)
+def test_a_hostile_measured_log_is_one_error_line_naming_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: str, line: int, said: str
+) -> None:
+    measured = _servo_copy(tmp_path, "m.csv", edit, line)
+    code, out, err = _run([str(SERVO / "command.csv"), str(measured)], capsys)
+    assert (code, out) == (1, "")
+    assert len(err.splitlines()) == 1
+    assert err.startswith("ERROR: ")
+    assert re.search(said, err.rstrip("\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("", r"c\.csv:1: expected a header line naming the columns, got an empty file"),
+        ("t,elbow,wrist\n", r"c\.csv:1: expected rows of numbers after the header, got none"),
+    ],
+    ids=["empty", "header only"],
+)
+def test_an_empty_command_log_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    (tmp_path / "c.csv").write_text(text)
+    code, out, err = _run([str(tmp_path / "c.csv"), str(SERVO / "measured.csv")], capsys)
+    assert (code, out) == (1, "")
+    assert len(err.splitlines()) == 1
+    assert re.search(said, err)
+
+
+def test_a_fifo_is_read_and_its_bad_line_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with deadline(60.0), fifo_with_writer(tmp_path / "cmd", b"t,elbow\n0,1\n8,1\n") as fifo:
+        code, out, _ = _run([str(fifo), str(SERVO / "measured.csv")], capsys)
+    assert code == 0
+    assert "elbow" in out
+    with deadline(60.0), fifo_with_writer(tmp_path / "bad", b"t,elbow\n0,1\n8,1e\n") as fifo:
+        code, out, err = _run([str(fifo), str(SERVO / "measured.csv")], capsys)
+    assert (code, out) == (1, "")
+    assert err == f"ERROR: {tmp_path / 'bad'}:3: column `elbow`: expected a number, got '1e'\n"
+
+
+def test_a_channel_misspelt_is_answered_with_the_close_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, _, err = _run(
+        [str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--channels", "elbw"], capsys
+    )
+    assert code == 1
+    assert err.rstrip().endswith("got columns ['t', 'elbow', 'wrist']; did you mean elbow?")
+
+
+def test_a_command_without_one_step_is_refused_naming_file_and_channel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(SERVO / "measured.csv", tmp_path / "m.csv")
+    (tmp_path / "c.csv").write_text("t,elbow,wrist\n0,0,0\n1,1,0\n8,1,0\n")
+    code, _, err = _run([str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), "--step-info"], capsys)
+    assert code == 1
+    assert err == (
+        f"ERROR: {tmp_path / 'c.csv'}: channel 'wrist': Expected a step in `command`, got 0.0 "
+        "throughout\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--rise-time-limits", "0.2", "0.8"], "--rise-time-limits sets a step-response figure"),
+        (["--delay", "-1"], "--delay -1: expected float >= 0"),
+        (["--step-info", "--rise-time-limits", "0.9", "0.1"], "--rise-time-limits 0.9 0.1:"),
+        (["--channels", "elbow", "wrist", "elbow"], "--channels names 'elbow' twice"),
+    ],
+)
+def test_a_flag_the_settings_refuse_is_a_command_line_error(
+    capsys: pytest.CaptureFixture[str], flags: list[str], said: str
+) -> None:
+    code, _, err = _run([str(SERVO / "command.csv"), str(SERVO / "measured.csv"), *flags], capsys)
+    assert code == 2
+    assert said in err
+
+
+def test_a_misspelt_flag_is_answered_with_the_close_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["track", str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--dealy", "1"])
+    assert "unrecognized arguments: --dealy 1; did you mean --delay?" in capsys.readouterr().err
