@@ -606,3 +606,67 @@ def test_a_yaml_matrix_reads_exactly_or_one_error_names_the_file(
         return
     got = np.array(read_transform(path)).reshape(4, 4)
     assert got.view(np.int64).tolist() == np.array(values).reshape(4, 4).view(np.int64).tolist()
+
+
+# EuRoC V1 rooms' mav0/vicon0/sensor.yaml as shipped: T_BS printed to 5 decimals, R R^T
+# 7.36e-6 off I (numpy on the printed numbers), beyond the settings' 1e-6.
+EUROC_VICON0_SENSOR_YAML = """\
+sensor_type: visual-inertial
+comment: Vicon pose measurements
+
+# Sensor extrinsics wrt. the body-frame.
+T_BS:
+  cols: 4
+  rows: 4
+  data: [ 0.33638, -0.01749,  0.94156,  0.06901,
+         -0.02078, -0.99972, -0.01114, -0.02781,
+          0.94150, -0.01582, -0.33665, -0.12395,
+              0.0,      0.0,      0.0,      1.0]
+"""
+
+
+@needs_yaml
+def test_euroc_vicon0_t_bs_printed_to_5_decimals_is_read_as_its_nearest_rotation(
+    tmp_path: Path,
+) -> None:
+    """EuRoC's own vicon0/sensor.yaml was refused ("R^T R is 7.4e-06 s^2 from s^2 I")."""
+    path = tmp_path / "sensor.yaml"
+    path.write_text(EUROC_VICON0_SENSOR_YAML, encoding="utf-8")
+    said = r"sensor\.yaml: the 3x3 block is not a rotation \(max \|R Rᵀ - I\| 7\.4e-06\)"
+    with pytest.warns(DataWarning, match=said):
+        got = np.array(read_transform(path, flag="--transform-right")).reshape(4, 4)
+    printed = np.array(
+        [
+            [0.33638, -0.01749, 0.94156],
+            [-0.02078, -0.99972, -0.01114],
+            [0.94150, -0.01582, -0.33665],
+        ]
+    )
+    u, _, vt = np.linalg.svd(printed)  # the polar factor, by SVD: Higham 1986
+    np.testing.assert_allclose(got[:3, :3], u @ vt, rtol=0, atol=1e-14)
+    assert got[:3, 3].tolist() == [0.06901, -0.02781, -0.12395]  # as printed
+    assert EvaluationSettings(transform_right=tuple(got.ravel())).transform_right is not None
+
+
+@needs_yaml
+@pytest.mark.parametrize(
+    "block",
+    [
+        # a typo in the third decimal (0.94156 -> 0.94956): no rounding, still refused
+        (
+            "0.33638, -0.01749, 0.94956, 0, -0.02078, -0.99972, -0.01114, 0, "
+            "0.94150, -0.01582, -0.33665, 0"
+        ),
+        # a reflection as near orthonormal as the print: never a rotation
+        "1.00001, 0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0",
+    ],
+)
+def test_a_block_beyond_rounding_is_left_for_the_settings_to_refuse(
+    tmp_path: Path, block: str
+) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(f"T_BS: {{rows: 4, cols: 4, data: [{block}, 0, 0, 0, 1]}}\n", encoding="utf-8")
+    values = read_transform(path)  # no warning: as written
+    assert values[:12] == tuple(float(v) for v in block.split(", "))
+    with pytest.raises(ValidationError, match=r"whose 3x3 block is s R"):
+        EvaluationSettings(transform_right=values)

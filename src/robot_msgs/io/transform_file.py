@@ -18,8 +18,11 @@ What ``--transform-left`` / ``--transform-right`` read; the layouts evo's
   --invert-transform-right``. A ``matrix`` may be given as such a node too.
 
 Quaternions are normalised; one that is far from unit (norm off by more than 1e-3) is
-refused, as is anything that is not a Sim(3) matrix. YAML needs PyYAML (the ``yaml``
-extra).
+refused, as is anything that is not a Sim(3) matrix. A rotation block off orthonormal by
+the rounding of its printed digits (``max |R Rᵀ - I|`` up to 1e-3, ``det R > 0``; EuRoC's
+vicon0 ``T_BS``, 5 decimals, is 7.4e-6 off) is replaced by its nearest rotation, and said
+(a ``DataWarning``), where the settings would refuse it (off by more than 1e-6). YAML
+needs PyYAML (the ``yaml`` extra).
 
 :func:`write_transform` writes one transform in any of these layouts (the layout
 ``read_transform`` reads back): the file's suffix chooses JSON (``.json``), YAML
@@ -44,10 +47,17 @@ from robot_msgs.documents import _short, parse_json, parse_yaml
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import named_open_error, read_input
+from robot_msgs.io.clean import ROUNDED_ROTATIONS, report
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.table import NUMBER_TOKEN, parse_table
 from robot_msgs.optional import require
-from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_from_matrix, transform_problem
+from robot_msgs.rotations import (
+    matrix_from_quat_xyzw,
+    nearest_rotation_matrix,
+    quat_xyzw_from_matrix,
+    rotation_matrix_deviation,
+    transform_problem,
+)
 from robot_msgs.trajectory import POSITION_LIMIT_M
 
 if TYPE_CHECKING:
@@ -77,6 +87,10 @@ _LAYOUTS = {
 TRANSFORM_LAYOUTS = ("evo", "pose", "transform", "matrix")
 #: Largest deviation of ``RᵀR / s²`` from the identity accepted by :func:`write_transform`.
 _ROTATION_TOL = 1e-6
+#: Largest ``max |R Rᵀ - I|`` of a file's rotation block read as its nearest rotation:
+#: the rounding of printed digits (4 decimals: up to ~2e-4), as a quaternion's norm
+#: within :data:`_QUATERNION_TOL` is normalised.
+_ROUNDED_BLOCK_TOL = 1e-3
 
 
 def _number(value: object, where: str) -> float:
@@ -213,6 +227,11 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     FileNotFoundError
         No such file.
 
+    Warns
+    -----
+    DataWarning
+        A rotation block off orthonormal by printed rounding, replaced (module docstring).
+
     Examples
     --------
     >>> import tempfile, os
@@ -249,7 +268,35 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
             f"{matrix[:3, 3].tolist()}"
         )
         raise FormatError(msg)
-    return tuple(float(v) for v in matrix.ravel())
+    return tuple(float(v) for v in _rounded_block(matrix, where).ravel())
+
+
+def _rounded_block(matrix: np.ndarray, where: str) -> np.ndarray:
+    """Return ``matrix`` with a rotation block off by printed rounding made a rotation.
+
+    WHY: EuRoC's own ``vicon0/sensor.yaml`` (5 decimals, ``RᵀR`` 7.4e-6 off ``I``) was
+    refused by the settings' 1e-6 with no way through but retyping it. A block that the
+    settings take is returned bit for bit; one further off than
+    :data:`_ROUNDED_BLOCK_TOL` (a typo, a shear, a scale), or a reflection, is left for
+    them to refuse, saying by how much.
+    """
+    probe = np.eye(4)
+    probe[:3, :3] = matrix[:3, :3]  # the block alone: a wrong last row is refused later
+    if not transform_problem(tuple(float(v) for v in probe.ravel()), rigid=False):
+        return matrix
+    block = matrix[None, :3, :3]
+    off = float(rotation_matrix_deviation(block)[0])  # inf for a reflection
+    if not off <= _ROUNDED_BLOCK_TOL:
+        return matrix
+    out = np.array(matrix, dtype=np.float64)
+    out[:3, :3] = nearest_rotation_matrix(block)[0]
+    report(
+        f"{where}: the 3x3 block is not a rotation (max |R Rᵀ - I| {off:.2g}): replaced by "
+        "the nearest rotation - the rounding of printed digits",
+        strict=False,
+        kind=ROUNDED_ROTATIONS,
+    )
+    return out
 
 
 def _from_text(text: str, file: Path, where: str) -> tuple[np.ndarray, list[int] | None]:
