@@ -222,7 +222,10 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "name": "--invert-transform-right",
             "group": "extrinsic transforms of the estimate (P -> T_left P T_right, done first)",
             "kind": "switch",
-            "description": "use the inverse of transform_right",
+            "description": (
+                "use the inverse of transform_right: with EuRoC's sensor.yaml (T_BS, body from "
+                "sensor), what brings an estimate in the sensor's frame (cam0) to the IMU body"
+            ),
             "default": False,
         },
         {

@@ -353,7 +353,10 @@ class EvaluationSettings(Msg):
     ] = False
     invert_transform_right: Annotated[
         bool,
-        _doc("use the inverse of transform_right"),
+        _doc(
+            "use the inverse of transform_right: with EuRoC's sensor.yaml (T_BS, body from "
+            "sensor), what brings an estimate in the sensor's frame (cam0) to the IMU body"
+        ),
         Flag("--invert-transform-right", group=_MOVE),
     ] = False
     project_to_plane: (
