@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING
 
@@ -183,3 +184,22 @@ def test_an_rpg_folder_start_end_time_yaml_gives_the_time_range(
             "; rpg drops matches outside the range after associating, we cut the reference first"
         )
     assert last.endswith(said), last
+
+
+def test_a_flag_value_that_names_an_rpg_folder_is_no_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Beside a folder named ``rpg``, ``drift REF EST --protocol rpg`` (the command the
+    folder's answer gives) was refused with that answer again: ``rpg`` was read as an input."""
+    folder = tmp_path / "rpg"
+    folder.mkdir()
+    path = "".join(f"{t} {math.cos(t / 9)} {math.sin(t / 9)} {t / 50} 0 0 0 1\n" for t in range(60))
+    for name in ("stamped_groundtruth.txt", "stamped_traj_estimate.txt"):
+        (folder / name).write_text(path, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    argv = ["drift", "rpg/stamped_groundtruth.txt", "rpg/stamped_traj_estimate.txt"]
+    assert main([*argv, "--protocol", "rpg", "--quiet"]) == 0
+    assert "rpg_trajectory_evaluation's folder" not in capsys.readouterr().err
+    with pytest.raises(SystemExit, match=r"^2$"):  # as an input it is still answered
+        main(["drift", "rpg", "--protocol", "rpg"])
+    assert "rpg is rpg_trajectory_evaluation's folder" in capsys.readouterr().err

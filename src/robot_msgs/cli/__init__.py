@@ -768,7 +768,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _typographic_hint(after, command),
                 evo_syntax_hint(command, sub, after),
                 evo_hint(after, command, _options_of),
-                rpg_folder_hint(command, after),
+                rpg_folder_hint(command, after, valued=_valued_flags(sub)),
             )
             if any(hints):  # and the other unknown flags: one error says them all
                 others = _unknown_said(_unknown_flags(after, command), command, sub)
@@ -804,6 +804,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
 
     return run_guarded(command, debug=debug, wording=worded, ending=argv is None)
+
+
+def _valued_flags(parser: argparse.ArgumentParser) -> frozenset[str]:
+    """Return the option strings of ``parser`` whose next word is their value."""
+    return frozenset(
+        option
+        for action in parser._actions  # noqa: SLF001 - argparse's only list
+        if action.nargs != 0
+        for option in action.option_strings
+    )
 
 
 def _unrecognized(

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Collection, Sequence
 
 __all__ = ["GROUND_TRUTH", "rpg_folder_hint"]
 
@@ -136,16 +136,21 @@ def _holds_rpg(word: str) -> bool:
         return False
 
 
-def rpg_folder_hint(command: str, words: Sequence[str]) -> str | None:
+def rpg_folder_hint(
+    command: str, words: Sequence[str], *, valued: Collection[str] = ()
+) -> str | None:
     """Return the answer to an rpg folder given as REF or EST, or None.
 
     ``words`` are those after ``command``; an answer names the folder's two files and
     the flags that evaluate them as rpg's ``analyze_trajectory_single.py`` does
-    (``drift``: its relative error; ``ape``: its absolute one).
+    (``drift``: its relative error; ``ape``: its absolute one). A word after one of the
+    ``valued`` flags is that flag's value, not an input: ``--protocol rpg`` beside a
+    folder named ``rpg`` refused the very command the answer gives.
     """
     if command not in _COMMANDS:
         return None
-    folder = next((Path(w) for w in words if not w.startswith("-") and _holds_rpg(w)), None)
+    inputs = (w for i, w in enumerate(words) if i == 0 or words[i - 1] not in valued)
+    folder = next((Path(w) for w in inputs if not w.startswith("-") and _holds_rpg(w)), None)
     if folder is None:
         return None
     estimates = sorted(folder.glob("stamped_traj_estimate*.txt"))  # trials: ...estimate0.txt
