@@ -347,6 +347,15 @@ def test_a_euroc_sensor_yaml_gives_its_t_bs(tmp_path: Path) -> None:
             r"s\.yaml T_BS: expected a 4x4 matrix, got shape \(3, 3\)",
         ),
         ("T_BS: [1, 2]\n", r"s\.yaml T_BS: expected a 4x4 matrix, got shape \(2,\)"),
+        # 16 numbers said as 2 x 8 (or 0 rows): was "expected rows x cols = 16 ..., got 16"
+        (
+            "T_BS:\n  rows: 2\n  cols: 8\n  data: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]\n",
+            r"s\.yaml T_BS: expected a 4x4 matrix \(rows 4, cols 4\), got rows 2, cols 8$",
+        ),
+        (
+            "T_BS:\n  rows: 0\n  cols: 4\n  data: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]\n",
+            r"s\.yaml T_BS: expected a 4x4 matrix \(rows 4, cols 4\), got rows 0, cols 4$",
+        ),
         ("T_BS:\n  rows: 4\n  data: [1]\n", r"s\.yaml T_BS: expected keys rows, cols \(integers\)"),
         (
             "T_BS:\n  rows: 2\n  cols: 2\n  data: [a, b, c, d]\n",

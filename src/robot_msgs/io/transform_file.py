@@ -180,7 +180,12 @@ def _as_matrix(rows: object, where: str) -> np.ndarray:
             got = sorted(map(str, rows))[:8]
             msg = f"{where}: expected keys rows, cols (integers) and data (a list), got {got}"
             raise FormatError(msg)
-        if not (0 < n_rows <= 4 and 0 < n_cols <= 4 and len(data) == n_rows * n_cols):
+        if not (0 < n_rows <= 4 and 0 < n_cols <= 4):  # 16 numbers as 2 x 8 are no 4x4
+            msg = (
+                f"{where}: expected a 4x4 matrix (rows 4, cols 4), got rows {n_rows}, cols {n_cols}"
+            )
+            raise FormatError(msg)
+        if len(data) != n_rows * n_cols:
             msg = (
                 f"{where}: expected rows x cols = {n_rows * n_cols} numbers in data (rows "
                 f"{n_rows}, cols {n_cols}), got {len(data)}"
