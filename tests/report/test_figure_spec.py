@@ -398,6 +398,30 @@ def test_comparison_bars_of_sequences_a_hundredfold_apart_are_on_a_log_axis() ->
     assert "type" not in plotly_figure(spec)["layout"]["yaxis"]
 
 
+def test_a_group_whose_runs_all_failed_keeps_its_label_on_a_log_axis() -> None:
+    """A group whose runs all failed has no bar, but its label ("0/1 ok"), at the axis's
+    foot: 0 on a linear axis. On a log axis (no 0) neither backend drew it, so the
+    comparison lost the one label saying a group's runs all failed. It stands at the
+    panel's least positive value there: the RMSE of s1's run, 0.01 sqrt(140 / 8)."""
+    ref = _trajectory(0 * K)
+    result = _result([_run("a/s1/t1", _trajectory(0.01 * K), ref),
+                      _run("a/s2/t1", _trajectory(1.0 * K), ref),
+                      _run("a/s3/t1", _trajectory(0.5 * K), ref, failure="crashed")])  # fmt: skip
+    spec = figure_spec.comparison_spec(result)
+    assert spec is not None
+    assert spec.panels[0].y_log
+    foot = 0.01 * math.sqrt(140 / 8)
+    [bar, labels] = plotly_figure(spec)["data"]
+    assert (bar["type"], labels["mode"], labels["text"][2]) == ("bar", "text", "0/1 ok")
+    assert _close(labels["y"], [foot, math.sqrt(140 / 8), foot])
+    fig, renderer = _drawn(spec)
+    ax = fig.axes[0]
+    [failed] = [t for t in ax.texts if t.get_text() == "0/1 ok"]
+    assert failed.xy[1] == pytest.approx(foot)
+    box = failed.get_window_extent(renderer)
+    assert ax.bbox.y0 < box.y0 < box.y1 < ax.bbox.y1
+
+
 def test_versions_of_one_algorithm_are_drawn_apart_not_pooled(hand: ReportResult) -> None:
     """a 1.0 (t1) and a 2.0 (t2) were one box, one bar and one colour, "a": a blend."""
     versions = {"a/s1/t1": "1.0", "a/s1/t2": "2.0", "a/s2/t1": "1.0", "a/s2/t2": "1.0"}

@@ -41,6 +41,7 @@ __all__ = [
     "FigureSpec",
     "Panel",
     "Trace",
+    "bar_label_tops",
     "comparison_spec",
     "error_over_time_spec",
     "latency_cdf_spec",
@@ -224,6 +225,40 @@ class FigureSpec:
         row = next(r for r in range(len(rows)) if k < sum(rows[: r + 1]))
         span = columns // rows[row]
         return row, (k - sum(rows[:row])) * span, span
+
+
+def bar_label_tops(trace: Trace, panel: Panel) -> Float64Array:
+    """Return where each of ``trace``'s bar labels stands: its whisker's top, else its bar's.
+
+    A bar with no top (a group whose runs all failed: NaN) stands its label at the
+    axis's foot: 0 on a linear axis; on a log axis, which has no 0, the panel's least
+    positive bar value. WHY: on a log axis both backends drew nothing at 0, so a
+    comparison lost the very label ("0/12 ok") saying a group's runs all failed.
+
+    Examples
+    --------
+    >>> y, high = np.array([0.02, np.nan]), np.array([0.05, np.nan])
+    >>> bars = Trace(kind="bar", x=("a", "b"), y=y, high=high)
+    >>> panel = Panel(traces=(bars,), x_title="sequence", y_title="APE RMSE [m]")
+    >>> bar_label_tops(bars, panel).tolist()
+    [0.05, 0.0]
+    >>> bar_label_tops(bars, replace(panel, y_log=True)).tolist()
+    [0.05, 0.02]
+    """
+    tops = np.asarray(trace.high if trace.high is not None else trace.y, dtype=np.float64)
+    if not panel.y_log:
+        return np.nan_to_num(tops)
+    drawn = [
+        np.asarray(v, dtype=np.float64)
+        for t in panel.traces
+        if t.kind == "bar"
+        for v in (t.low, t.y, t.high)
+        if v is not None
+    ]
+    values = np.concatenate(drawn) if drawn else np.empty(0)
+    positive = values[np.isfinite(values) & (values > 0)]
+    foot = float(positive.min()) if positive.size else 1.0
+    return np.where(np.isfinite(tops) & (tops > 0), tops, foot)
 
 
 def _literal(text: str) -> str:

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
-from robot_msgs.report.figure_spec import HATCHES, MARKS_ALONG, PAGE_PX_PER_IN, page_legend_px
+from robot_msgs.report.figure_spec import (
+    HATCHES,
+    MARKS_ALONG,
+    PAGE_PX_PER_IN,
+    bar_label_tops,
+    page_legend_px,
+)
 from robot_msgs.report.figures import lone_points
 
 if TYPE_CHECKING:
@@ -299,7 +305,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             seen.add((trace.group, trace.name))
             data.append(drawn)
             if drawn.get("type") == "bar" and trace.text:
-                data.append(_bar_labels(trace, drawn, len(data), upright))
+                data.append(_bar_labels(trace, panel, drawn, len(data), upright))
             if trace.mark and trace.kind in {"line", "step"}:
                 dots = _lone_dots(trace, drawn)
                 if dots is not None:
@@ -608,7 +614,7 @@ def _lone_dots(trace: Trace, drawn: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def _bar_labels(
-    trace: Trace, bar: dict[str, Any], number: int, upright: float | None = None
+    trace: Trace, panel: Panel, bar: dict[str, Any], number: int, upright: float | None = None
 ) -> dict[str, Any]:
     """Return the trace writing a bar trace's labels above its whiskers.
 
@@ -617,9 +623,10 @@ def _bar_labels(
     where the whisker ran through them (plotly.js writes a bar's own text at its top).
     In its bar's place beside the others (``offsetgroup``) and its legend group, so
     that it is hidden with it; ``number`` (the bar's place in the figure's data) names
-    the place, and the group of a bar without one.
+    the place, and the group of a bar without one; a bar without a top has its label at
+    ``panel``'s foot (:func:`~robot_msgs.report.figure_spec.bar_label_tops`).
     """
-    tops = _values(np.nan_to_num(trace.high if trace.high is not None else trace.y))
+    tops = _values(bar_label_tops(trace, panel))
     group = bar.setdefault("legendgroup", f"bar {number}")
     bar["offsetgroup"] = place = f"bar {number}"
     labels = {

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import MARKS_ALONG
+from robot_msgs.report.figure_spec import MARKS_ALONG, bar_label_tops
 from robot_msgs.report.figure_text import draw_quietly
 from robot_msgs.report.figures import coordinate_ticks, figure_bytes, lone_points, new_figure
 
@@ -232,7 +232,7 @@ def _draw_panel(
             ax.stairs(t.y, t.x, color=t.colour, lw=t.width, ls=style["ls"], label=label)
         elif t.kind == "histogram":  # no values: its legend entry only
             ax.plot([], [], color=t.colour, lw=t.width, ls=style["ls"], label=label)
-        elif (handle := _draw_grouped(ax, t, grouped or [t], categories, label)) is not None:
+        elif (handle := _draw_grouped(ax, t, grouped or [t], categories, label, panel)) is not None:
             handles.append(handle)
     if categories:
         # Long names slanted, so they do not run into each other; steeper past 20
@@ -311,9 +311,12 @@ def _short_name(name: str, most: int = 28) -> str:
 
 
 def _draw_grouped(
-    ax: Any, trace: Trace, grouped: list[Trace], categories: list[str], label: str
+    ax: Any, trace: Trace, grouped: list[Trace], categories: list[str], label: str, panel: Panel
 ) -> Any:
     """Draw a box, violin or bar trace beside the others in ``grouped`` at each category.
+
+    A bar's label stands where :func:`~robot_msgs.report.figure_spec.bar_label_tops`
+    puts it in ``panel``.
 
     Return a box's or violin's legend handle.
     """
@@ -357,13 +360,13 @@ def _draw_grouped(
     if trace.low is not None and trace.high is not None:
         whiskers = [trace.y - trace.low, trace.high - trace.y]
         ax.errorbar(x, trace.y, yerr=whiskers, fmt="none", color="black", capsize=3, lw=1)
-    tops = trace.high if trace.high is not None else trace.y
+    tops = bar_label_tops(trace, panel)
     # A label wider than its bar (about 4.2 pt a character at 7 pt; the panel's width
     # before the layout) stands upright: 36 bars on 16 in ran their labels together.
     bar_pt = ax.get_position().width * ax.figure.get_figwidth() * 72 * width / len(categories)
     longest = max((len(t) for t in trace.text or ()), default=0)
     upright = 90 if longest * 4.2 > bar_pt else 0
-    for xi, top, text in zip(x, np.nan_to_num(tops), trace.text or (), strict=False):
+    for xi, top, text in zip(x, tops, trace.text or (), strict=False):
         ax.annotate(  # above the whisker's cap, not struck through by it
             text,
             (xi, top),
