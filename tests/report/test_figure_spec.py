@@ -1029,13 +1029,14 @@ def test_bar_labels_of_twelve_algorithms_on_three_sequences_stand_upright_on_the
     478 px, as tall as its legend of twelve, and 20 px for its title's second line).
     """
     ref = _trajectory(0 * K)
-    runs = [
-        _run(f"a{k}/{s}/t1", _trajectory(0.01 * k * K), ref)
+    runs = [  # 0.03 to 0.14 per pose: under ten-fold apart, a linear axis
+        _run(f"a{k}/{s}/t1", _trajectory(0.01 * (k + 2) * K), ref)
         for s in ("s1", "s2", "s3")
         for k in range(1, 13)
     ]
     spec = figure_spec.comparison_spec(_result(runs))
     assert spec is not None
+    assert not spec.panels[0].y_log
     figure = plotly_figure(spec)
     bars = [d for d in figure["data"] if d["type"] == "bar" and d["showlegend"]]
     labels = [d for d in figure["data"] if d["type"] == "bar" and not d["showlegend"]]
@@ -1055,6 +1056,39 @@ def test_bar_labels_of_twelve_algorithms_on_three_sequences_stand_upright_on_the
     assert figure["layout"]["height"] - 80 - 50 == 368
     assert room / (highest + room) * 368 >= 6 * 6.1
     assert figure["layout"]["legend"]["groupclick"] == "togglegroup"
+
+
+def test_upright_bar_labels_on_a_log_axis_have_room_above_the_highest_whisker() -> None:
+    """Upright labels make room above the highest whisker: in metres on a linear axis.
+    On a log axis that height was log10(1 + f) decades above the highest of several, and
+    on the page (16 bars, 0.017 to 4.5 m, seen in Chromium) the highest labels ran over
+    the panel's top toward the title. There it is decades, as many above each whisker,
+    and the same share of the panel as on a linear one: "1/1 ok", 6 characters at
+    6.1 px and 6 px under them, 42.6 px of the panel's height (the figure's less its
+    margins) from the highest whisker up to the top of an axis from the smallest bar."""
+    ref = _trajectory(0 * K)
+    runs = [
+        _run(f"a{k}/{s}/t1", _trajectory(c * k * K), ref)
+        for s, c in (("s1", 0.001), ("s2", 0.01), ("s3", 1.0))
+        for k in range(1, 13)
+    ]
+    spec = figure_spec.comparison_spec(_result(runs))
+    assert spec is not None
+    assert spec.panels[0].y_log
+    figure = plotly_figure(spec)
+    labels = [d for d in figure["data"] if d["type"] == "bar" and not d["showlegend"]]
+    assert len(labels) == 12
+    base = np.array([x for d in labels for x in d["base"]])
+    top = base + np.array([x for d in labels for x in d["y"]])
+    decades = np.log10(top / base)
+    assert _close(decades, decades[0])  # each label as far above its whisker
+    # The smallest bar: a1 on s1, RMSE 0.001 sqrt(140 / 8); the highest whisker: a12 on s3.
+    foot, highest = 0.001 * math.sqrt(140 / 8), 12 * math.sqrt(140 / 8)
+    assert _close([base.min(), base.max()], [foot, highest])
+    layout = figure["layout"]
+    tall = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    share = decades[0] / (math.log10(highest) + decades[0] - math.log10(foot))
+    assert share * tall == pytest.approx(6 * 6.1 + 6)
 
 
 def test_bar_labels_narrower_than_their_bars_stay_level(hand: ReportResult) -> None:

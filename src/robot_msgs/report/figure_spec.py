@@ -41,6 +41,7 @@ __all__ = [
     "FigureSpec",
     "Panel",
     "Trace",
+    "bar_foot",
     "bar_label_tops",
     "comparison_spec",
     "error_over_time_spec",
@@ -248,6 +249,20 @@ def bar_label_tops(trace: Trace, panel: Panel) -> Float64Array:
     tops = np.asarray(trace.high if trace.high is not None else trace.y, dtype=np.float64)
     if not panel.y_log:
         return np.nan_to_num(tops)
+    return np.where(np.isfinite(tops) & (tops > 0), tops, bar_foot(panel))
+
+
+def bar_foot(panel: Panel) -> float:
+    """Return the least positive value of ``panel``'s bars and whiskers (1.0 if none).
+
+    Where a log axis of bars begins: no bar stands on 0 there.
+
+    Examples
+    --------
+    >>> bars = Trace(kind="bar", x=("a", "b"), y=np.array([0.0, 2.0]), low=np.array([0.0, 0.5]))
+    >>> bar_foot(Panel(traces=(bars,), x_title="", y_title=""))
+    0.5
+    """
     drawn = [
         np.asarray(v, dtype=np.float64)
         for t in panel.traces
@@ -257,8 +272,7 @@ def bar_label_tops(trace: Trace, panel: Panel) -> Float64Array:
     ]
     values = np.concatenate(drawn) if drawn else np.empty(0)
     positive = values[np.isfinite(values) & (values > 0)]
-    foot = float(positive.min()) if positive.size else 1.0
-    return np.where(np.isfinite(tops) & (tops > 0), tops, foot)
+    return float(positive.min()) if positive.size else 1.0
 
 
 def _literal(text: str) -> str:

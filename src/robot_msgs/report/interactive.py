@@ -34,6 +34,7 @@ from robot_msgs.report.figure_spec import (
     HATCHES,
     MARKS_ALONG,
     PAGE_PX_PER_IN,
+    bar_foot,
     bar_label_tops,
     page_legend_px,
 )
@@ -567,7 +568,9 @@ def _upright(panel: Panel, wide_px: float, tall_px: float) -> float | None:
     figure's (:mod:`robot_msgs.report.plots`): twelve algorithms on three sequences ran
     their "2/2 ok" together (a hunt). The panel's legend beside it (one panel) takes
     its longest name's width. The height makes room for the labels above the highest
-    whisker (plotly.js's range leaves out a text).
+    whisker (plotly.js's range leaves out a text). On a log axis it is in decades, the
+    same share of the axis: a height in metres made room of log10(1.25) decades above
+    a whisker on an axis of three, and the highest labels ran over the panel's top.
     """
     bars = [t for t in panel.traces if t.kind == "bar" and t.text]
     if not bars:
@@ -582,6 +585,9 @@ def _upright(panel: Panel, wide_px: float, tall_px: float) -> float | None:
     tops = [t.high if t.high is not None else t.y for t in bars]
     top = max((float(np.nanmax(h)) for h in tops if np.isfinite(h).any()), default=0.0)
     label_px = longest * _UPRIGHT_CHAR_PX + _UPRIGHT_GAP_PX
+    if panel.y_log:  # the axis's decades, from its foot to the highest whisker
+        span = math.log10(max(top, bar_foot(panel)) / bar_foot(panel)) or 1.0
+        return span * label_px / max(tall_px - label_px, label_px)
     return (top or 1.0) * label_px / max(tall_px - label_px, label_px)
 
 
@@ -626,7 +632,8 @@ def _bar_labels(
     the place, and the group of a bar without one; a bar without a top has its label at
     ``panel``'s foot (:func:`~robot_msgs.report.figure_spec.bar_label_tops`).
     """
-    tops = _values(bar_label_tops(trace, panel))
+    standing = bar_label_tops(trace, panel)
+    tops = _values(standing)
     group = bar.setdefault("legendgroup", f"bar {number}")
     bar["offsetgroup"] = place = f"bar {number}"
     labels = {
@@ -646,7 +653,8 @@ def _bar_labels(
     return labels | {
         "type": "bar",
         "base": tops,
-        "y": [upright] * len(tops),
+        # On a log axis ``upright`` is decades: each label's bar as many above its base.
+        "y": _values(standing * (10**upright - 1)) if panel.y_log else [upright] * len(tops),
         "marker": {"color": "rgba(0,0,0,0)"},
         "textposition": "inside",
         "insidetextanchor": "start",
