@@ -24,7 +24,7 @@ import threading
 import time
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -806,6 +806,30 @@ def test_a_folded_line_keeps_a_count_with_its_noun_and_a_flag_with_its_value(
     assert all(len(x) <= 80 for x in shown)
     assert not any(x.endswith((" 16702", " 12", "--kitti-rotations")) for x in shown), shown
     assert " ".join(x.strip() for x in shown) == line
+
+
+@pytest.mark.parametrize("descriptor", [None, "2", 1.5, 2**31, 2**70, -1])
+def test_a_stand_in_stderr_with_an_odd_descriptor_is_folded_to_80_columns(
+    descriptor: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """terminal_width asks the stream's own descriptor: a stand-in stderr (a tty to
+    isatty) whose fileno() gave None, a string or a number past a C int raised a
+    TypeError or an OverflowError out of say(), past its OSError/ValueError guard, where
+    shutil's fallback had given 80. With no descriptor to ask it is 80 again."""
+    from robot_msgs.cli._boundary import say, terminal_width
+
+    class StandIn(Terminal):
+        def fileno(self) -> Any:
+            return descriptor
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert terminal_width(StandIn()) == 80
+    stand_in = StandIn()
+    monkeypatch.setattr("sys.stderr", stand_in)
+    say("WARNING: " + " ".join(["word"] * 20))
+    shown = stand_in.getvalue().splitlines()
+    assert len(shown) == 2
+    assert max(map(len, shown)) <= 80
 
 
 def test_stderr_is_folded_to_its_own_terminals_width_when_stdout_is_not_one(

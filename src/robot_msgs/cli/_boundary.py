@@ -187,7 +187,7 @@ def terminal_width(stream: TextIO) -> int:
 
     At least 40. WHY: :func:`shutil.get_terminal_size` asks standard output's terminal,
     so ``ape --json > r.json`` on a 60-column terminal folded its ``NOTE:`` lines to 80
-    columns, the fallback of a file.
+    columns, the fallback of a file. Raises nothing: ``stream`` may be any stand-in.
     """
     try:
         columns = int(os.environ["COLUMNS"])
@@ -196,7 +196,9 @@ def terminal_width(stream: TextIO) -> int:
     if columns <= 0:
         try:
             columns = os.get_terminal_size(stream.fileno()).columns
-        except (AttributeError, OSError, ValueError):  # no descriptor (a StringIO), no tty
+        # No descriptor (a StringIO), no tty; or a stand-in stream's fileno() giving None
+        # or a huge number: a TypeError or an OverflowError escaped say() (a review).
+        except (AttributeError, OSError, ValueError, TypeError, OverflowError):
             columns = 0
     return max(columns or 80, 40)
 
