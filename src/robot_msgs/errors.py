@@ -32,6 +32,7 @@ __all__ = [
     "ValidationError",
     "caller_stacklevel",
     "close_names",
+    "closeness",
     "did_you_mean",
     "shown_token",
 ]
@@ -283,6 +284,26 @@ def close_names(
         by_name = [c for name in near for c in names[name]]
         close = list(dict.fromkeys([*by_name, *close]))[:3]
     return close
+
+
+def closeness(given: str, choice: str) -> float:
+    """Return how close ``choice`` is to ``given`` as :func:`close_names` compares them.
+
+    :class:`difflib.SequenceMatcher`'s ratio, leading slashes and dashes aside. WHY:
+    :func:`close_names` orders equally close choices by the alphabet, backwards, so a
+    tie between two lists needs the ratio: ``--tstart`` is as close to our --t-start
+    as to evo's --t_start, and ``_`` sorts after ``-``.
+
+    Examples
+    --------
+    >>> closeness("--tstart", "--t-start") == closeness("--tstart", "--t_start")
+    True
+    >>> round(closeness("--plot_mod", "--plot_mode"), 3)
+    0.941
+    """
+    import difflib  # noqa: PLC0415 - only for an error
+
+    return difflib.SequenceMatcher(None, choice.lstrip("/-"), given.lstrip("/-")).ratio()
 
 
 def did_you_mean(

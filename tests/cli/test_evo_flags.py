@@ -1328,3 +1328,31 @@ def test_a_misspelt_evo_flag_is_answered_in_full_words(capsys: pytest.CaptureFix
         with pytest.raises(SystemExit, match=r"^2$"):
             main([command, ref, ref, *typed])
         assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs {command}: {said}"
+
+
+# Our flags without their hyphen: exactly as close to evo's flag of the same words
+# (`tstart` to `t-start` and to `t_start`: 2 x 7 / 15, both).
+OUR_TYPOS = [
+    ("ape", "--tstart", "--t-start"),
+    ("rpe", "--deltatol", "--delta-tol"),
+    ("rpe", "--allpairs", "--all-pairs"),
+    ("traj", "--transformleft", "--transform-left"),
+]
+
+
+@pytest.mark.parametrize(("command", "typed", "flag"), OUR_TYPOS, ids=[c[1] for c in OUR_TYPOS])
+def test_a_typo_as_close_to_our_flag_as_to_evos_is_answered_with_ours(
+    command: str, typed: str, flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape R E --tstart 3`` was told "did you mean --t_start? --t_start is evo's; here:
+    --t-start 3", and ``--transformleft`` evo_traj's order of transforms besides: a tie
+    between our flag and evo's went to evo's, as difflib orders ties by the alphabet
+    backwards ('_' after '-'). The closest is evo's only when closer than ours."""
+    ref = "example:fr1_xyz/groundtruth.tum"
+    inputs = [ref] if command == "traj" else [ref, ref]
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, *inputs, typed, "3"])
+    last = capsys.readouterr().err.splitlines()[-1]
+    head = f"ERROR: robot-msgs {command}: unrecognized arguments: {typed} 3; did you mean "
+    assert last.startswith(f"{head}{flag}"), last
+    assert "evo" not in last

@@ -872,7 +872,7 @@ def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str], comman
     "; did you mean --align_origin? --align_origin is evo's; here: --align origin"
     """
     from robot_msgs.cli.evo_flags import evo_hint, evo_words  # noqa: PLC0415 - for an error
-    from robot_msgs.errors import close_names  # noqa: PLC0415 - only for an error
+    from robot_msgs.errors import close_names, closeness  # noqa: PLC0415 - only for an error
 
     options = [
         flag
@@ -889,6 +889,8 @@ def _close_flags(parser: argparse.ArgumentParser, unknown: Sequence[str], comman
         ours = close_names(flag, options)
         # evo's when closest and close: `--delt` (ape) was told evo's --delta_tol at 0.62
         best = close_names(flag, [*ours, *evo], cutoff=_EVO_CLOSE)[:1]
+        if best and ours and closeness(flag, ours[0]) >= closeness(flag, best[0]):
+            best = ours[:1]  # a tie is ours: `--tstart` went to evo's --t_start ('_' > '-')
         if best and best[0] in evo:  # its value typed: `--plot_mod xz`, --plot-plane xz
             typed = [best[0] + eq + value, *unknown[at + 1 : at + 2]]
             said[flag] = f" did you mean {best[0]}? {evo_hint(typed, command, _options_of)}"
