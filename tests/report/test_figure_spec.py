@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.compare.report import Report
 from robot_msgs.compare.run_report import Repeatability, RunReport, TrackingLoss
@@ -355,6 +357,33 @@ def test_a_latency_cdf_of_many_frames_keeps_exact_points_one_per_2000th_of_the_f
     assert np.diff(np.rint(curve.y * n)).max() <= n / 2000  # in frames: 50
     # p50 and p95 come from every frame: NumPy's linear rule, (n - 1) q.
     assert _close(marks.x, [49999.5, 94999.05])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=700), st.integers(1, 60))
+def test_a_thinned_ecdf_keeps_corners_of_the_ecdf_within_one_step_of_it(
+    values: list[int], steps: int
+) -> None:
+    """Law of the latency CDF's thinning, ties and all: each point is a corner of the
+    ECDF (the r-th smallest value at share r / N), the first and the last are kept, all
+    of them up to ``steps`` values, and the curve drawn through them in steps (post) is
+    below the ECDF by less than 1 / steps everywhere: counted in frames, at each value,
+    the frames at or below it less the drawn share's, times ``steps``, under N."""
+    n = len(values)
+    x, y = figure_spec._ecdf(np.array(values, dtype=np.float64), steps=steps)
+    ranks = np.rint(y * n).astype(int)
+    assert np.array_equal(ranks / max(n, 1), y)
+    ordered = np.sort(values)
+    assert np.array_equal(x, ordered[ranks - 1])
+    if n <= steps:
+        assert ranks.tolist() == list(range(1, n + 1))
+        return
+    assert (ranks[0], ranks[-1]) == (1, n)
+    assert len(ranks) <= steps + 1
+    at_or_below = np.searchsorted(ordered, ordered, side="right")
+    drawn = ranks[np.searchsorted(x, ordered, side="right") - 1]
+    assert (at_or_below >= drawn).all()
+    assert ((at_or_below - drawn) * steps < n).all()
 
 
 def test_comparison_bars_are_the_median_and_range_of_the_runs_rmse(hand: ReportResult) -> None:
