@@ -279,3 +279,46 @@ def test_a_misspelt_flag_is_answered_with_the_close_one(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["track", str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--dealy", "1"])
     assert "unrecognized arguments: --dealy 1; did you mean --delay?" in capsys.readouterr().err
+
+
+def test_a_measured_dropout_is_left_out_and_said_in_a_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The wrist's cells empty from 3.000 s to 3.098 s and NaN at 5 s: the run goes on
+    (every gap refused the whole log). Its trapezoids leave out the intervals beside the
+    gaps, [2.998, 3.100] and [4.998, 5.002] s, whose exact integrals of |e| = 0.5 e^{-s/τ}
+    are subtracted from the whole span's; the note says 0.106 s of the 8 s are left out.
+    The step figures, far from the gaps, keep τ ln 9 and τ ln 50."""
+    lines = (SERVO / "measured.csv").read_text().splitlines(keepends=True)
+    for row in range(1500, 1550):  # line row + 2 holds t = row * 2 ms
+        lines[row + 1] = lines[row + 1].rsplit(",", 1)[0] + ",\n"
+    lines[2501] = lines[2501].rsplit(",", 1)[0] + ",nan\n"
+    (tmp_path / "m.csv").write_text("".join(lines))
+    code, out, err = _run(
+        [str(SERVO / "command.csv"), str(tmp_path / "m.csv"), "--hold", "--step-info", "--json"],
+        capsys,
+    )
+    assert code == 0
+    result = json.loads(out)
+    wrist = stats_of(result["tracking"])["wrist"]
+
+    def piece(a: float, b: float) -> float:  # ∫ 0.5 e^{-(t-1)/τ} dt from a to b
+        return 0.5 * TAU * (math.exp(-(a - 1.0) / TAU) - math.exp(-(b - 1.0) / TAU))
+
+    whole = piece(1.0, 8.0) + H / 4  # the half-sample jump at the step, as above
+    assert wrist["iae"] == pytest.approx(
+        whole - piece(2.998, 3.100) - piece(4.998, 5.002), abs=1e-6
+    )
+    assert wrist["n"] == 4001 - 51
+    assert stats_of(result["tracking"])["elbow"]["n"] == 4001
+    note = (
+        "channel 'wrist': 51 of 4001 matched samples not finite (no measurement), left out; "
+        "its iae/ise/itae integrate the 7.894 s of the 8 s span between two measured "
+        "samples and leave the other 0.106 s out"
+    )
+    assert result["tracking"]["notes"] == [note]
+    assert "NOTE: channel 'wrist': 51 of 4001 matched samples not finite" in err
+    assert result["step"]["wrist"]["rise_time_s"] == pytest.approx(TAU * math.log(9.0), abs=1e-5)
+    assert result["step"]["wrist"]["settling_time_s"] == pytest.approx(
+        TAU * math.log(50.0), abs=1e-5
+    )

@@ -339,3 +339,20 @@ def test_fewer_than_two_samples_after_the_step_are_refused() -> None:
         r"command's end at 2\.0 s, got 1",
     ):
         step_response_to_command([0.0, 1.0, 2.0], [0.0, 1.0, 1.0], [0.5, 1.5, 2.5], [0, 1, 1])
+
+
+def test_a_logged_step_leaves_a_dropout_out_and_keeps_its_figures() -> None:
+    """The wrist (τ = 0.25 s, from 0 to -0.5 at 1 s) with samples missing (NaN) from 3 s to
+    3.1 s and at 5 s, long after its crossings: still τ ln 9 and τ ln 50 (it raised
+    'Expected finite `y`'); every sample missing after the step leaves fewer than two."""
+    tc, cmd, tm, y, _ = _servo()
+    wrist = y[:, 1].copy()
+    wrist[(tm >= 3.0) & (tm < 3.1)] = np.nan
+    wrist[np.isclose(tm, 5.0)] = np.nan
+    info = step_response_to_command(tc, cmd[:, 1], tm, wrist)
+    assert info.rise_time_s == pytest.approx(0.25 * LN9, abs=1e-5)
+    assert info.settling_time_s == pytest.approx(0.25 * LN50, abs=1e-5)
+    assert info.n == int(np.sum(tm >= 1.0)) - 51
+    wrist[tm > 1.0] = np.nan
+    with pytest.raises(ValidationError, match=r"at least 2 measured samples from the step.*got 1$"):
+        step_response_to_command(tc, cmd[:, 1], tm, wrist)

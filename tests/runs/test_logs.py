@@ -288,3 +288,36 @@ def test_a_signal_log_is_read_from_a_fifo_and_refused_there_naming_its_line(
         pytest.raises(FormatError, match=r"bad:3: column `x`: expected a number, got 'two'$"),
     ):
         read_signal_log(fifo)
+
+
+def test_a_signal_log_read_with_dropouts_takes_an_empty_or_nan_channel_cell_as_nan(
+    tmp_path: Path,
+) -> None:
+    """A logger that missed a sample writes an empty cell (pandas' to_csv) or NaN
+    (MATLAB's writematrix): read as NaN with ``dropouts``, for tracking() to leave out.
+    inf is no dropout, and a time is never one."""
+    path = _write(tmp_path / "m.csv", "t,elbow,wrist\n0,0.5,\n0.5,NaN,1\n1,0.25,2\n")
+    log = read_signal_log(path, dropouts=True)
+    assert [[math.isnan(v) for v in row] for row in log.values.tolist()] == [
+        [False, True],
+        [True, False],
+        [False, False],
+    ]
+    assert log.values[2].tolist() == [0.25, 2.0]
+    assert read_signal_log(path, channels=["wrist"], dropouts=True).values[1:, 0].tolist() == [
+        1.0,
+        2.0,
+    ]
+    with pytest.raises(
+        FormatError, match=r"m\.csv:3: column `elbow`: expected a finite number, got 'NaN'$"
+    ):
+        read_signal_log(path)
+    bad = {
+        "t,x\n0,1\n1,inf\n": r"i\.csv:3: column `x`: expected a finite number or an empty cell, "
+        r"got 'inf'$",
+        "t,x\n0,1\n,2\n": r"i\.csv:3: column `t`: expected a number, got ''$",
+        "t,x\n0,1\nnan,2\n": r"i\.csv:3: column `t`: expected a finite number, got 'nan'$",
+    }
+    for text, said in bad.items():
+        with pytest.raises(FormatError, match=said):
+            read_signal_log(_write(tmp_path / "i.csv", text), dropouts=True)

@@ -124,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
         inputs=[args.command, args.measured],
     )
     command = read_signal_log(args.command, channels=args.channels)
-    measured = read_signal_log(args.measured, channels=command.channels)
+    # An empty or nan measured cell is a dropout: tracking() leaves it out and its note says
+    # what time the integrals still cover (refused, it lost the whole log to one gap).
+    measured = read_signal_log(args.measured, channels=command.channels, dropouts=True)
     comparison = tracking(
         command.stamps_s,
         command.values,

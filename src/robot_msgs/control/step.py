@@ -227,7 +227,8 @@ def step_response_to_command(
     t_measured : array_like, shape (M,), float64, seconds
         Strictly increasing measurement times, same clock as ``t_command``.
     measured : array_like, shape (M,), the signal's unit
-        The response.
+        The response; a non-finite sample (NaN: a dropout) is left out, as by
+        :func:`~robot_msgs.control.tracking`.
     rise_limits, settling_threshold
         As for :func:`step_response`.
 
@@ -240,7 +241,7 @@ def step_response_to_command(
     Raises
     ------
     ValidationError
-        A command without a change or with a second one, fewer than two measured
+        A command without a change or with a second one, fewer than two finite measured
         samples from :math:`t_s` to the command's end, or as :func:`step_response`.
 
     Examples
@@ -280,7 +281,9 @@ def step_response_to_command(
         msg = f"Expected `measured` of shape {tm.shape} like `t_measured`, got shape {y.shape}"
         raise ValidationError(msg)
     t_step = float(tc[k])
-    after = (tm >= t_step) & (tm <= tc[-1])
+    # A non-finite sample is one the logger missed (a dropout, as tracking() takes it):
+    # left out, the crossings are interpolated between the samples there are.
+    after = (tm >= t_step) & (tm <= tc[-1]) & np.isfinite(y)
     if int(after.sum()) < 2:
         msg = (
             f"Expected at least 2 measured samples from the step at t = {t_step!r} s to the "

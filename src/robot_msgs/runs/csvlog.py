@@ -117,6 +117,7 @@ def read_csv_table(
     optional: tuple[str, ...] = (),
     text: tuple[str, ...] = (),
     others: bool = False,
+    gaps: bool = False,
     drop_cut_line: bool = False,
 ) -> CsvTable:
     r"""Read a headed comma-separated log into named columns.
@@ -135,6 +136,11 @@ def read_csv_table(
         Take the columns the header names beyond ``required`` and ``optional`` as
         required numeric columns, in the header's order (a signal log names its channels);
         by default such a column is refused. Every column then needs a name.
+    gaps : bool
+        Read an empty or ``nan`` cell of a required numeric column other than the
+        header's first as NaN, a missing sample (a signal log's dropout), where it is
+        refused by default; ``inf`` stays refused, and so does any gap in the first column
+        (the time).
     drop_cut_line : bool
         Leave out a last line without a newline at its end: the line a writer that
         stopped was writing (:func:`robot_msgs.runs.load_run` asks for it).
@@ -196,6 +202,8 @@ def read_csv_table(
             )
             raise FormatError(msg)
         required += tuple(n for n in header if n not in required and n not in optional)
+    # The required columns whose missing samples read as NaN (a dropout), not refused.
+    gappy = frozenset(header[1:]) if gaps else frozenset()
     allowed = (*required, *optional)
     for name in header:
         if name not in allowed:
@@ -222,7 +230,9 @@ def read_csv_table(
         # the cells: said from the floats, 1e999 or Infinity was "got 'inf'", a token the
         # file does not hold (the cell is quoted where a text column is beside it).
         if numbers is not None and all(
-            np.isfinite(numbers[:, i]).all() for i, name in enumerate(header) if name in required
+            (~np.isinf(numbers[:, i]) if name in gappy else np.isfinite(numbers[:, i])).all()
+            for i, name in enumerate(header)
+            if name in required
         ):
             for index, name in enumerate(header):
                 table.columns[name] = numbers[:, index]
@@ -243,13 +253,15 @@ def read_csv_table(
             table.columns[name] = column
             continue
         empty = column == ""
-        if name in required:
+        if name in required and name not in gappy:
             table.refuse(empty, name, "a number", column)
         try:
             values = np.where(empty, "nan", column).astype(np.float64)
         except ValueError as err:
             raise _not_number(table, name, column) from err
-        if name in required:
+        if name in gappy:
+            table.refuse(np.isinf(values), name, "a finite number or an empty cell", column)
+        elif name in required:
             table.refuse(~np.isfinite(values), name, "a finite number", column)
         table.columns[name] = values
     return table

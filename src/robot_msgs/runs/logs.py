@@ -78,7 +78,8 @@ class SignalLog:
     channels : tuple of str
         The channels' header names, in the order of ``values``' columns.
     values : ndarray, shape (N, C), float64, each channel's unit
-        One column per channel, every value finite.
+        One column per channel, every value finite (NaN a dropout, when read with
+        ``dropouts``).
     """
 
     path: Path
@@ -215,12 +216,15 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
     return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
 
 
-def read_signal_log(path: Path, *, channels: Sequence[str] | None = None) -> SignalLog:
+def read_signal_log(
+    path: Path, *, channels: Sequence[str] | None = None, dropouts: bool = False
+) -> SignalLog:
     r"""Read a logged signal: a header, then a time column (seconds) and a column per channel.
 
     The **first** column is the time, strictly increasing; every other column is a channel
     (MATLAB's ``writematrix([t y])`` under a header line, pandas' ``to_csv(index=False)``
-    of a frame with its time first). Every cell is a finite number; blank lines and
+    of a frame with its time first). Every cell is a finite number (with ``dropouts``, a
+    channel's may be empty or ``nan``); blank lines and
     ``#`` lines are skipped (:func:`~robot_msgs.runs.csvlog.read_csv_table`).
 
     Parameters
@@ -229,6 +233,10 @@ def read_signal_log(path: Path, *, channels: Sequence[str] | None = None) -> Sig
         The file (or a pipe).
     channels : sequence of str, optional
         The channels to read, in this order (default: every column after the time).
+    dropouts : bool
+        Read an empty or ``nan`` channel cell as NaN, a sample the logger missed (a
+        measurement's dropout: :func:`~robot_msgs.control.tracking` leaves it out and says
+        so), where it is refused by default; the time column is never gappy.
 
     Raises
     ------
@@ -247,7 +255,7 @@ def read_signal_log(path: Path, *, channels: Sequence[str] | None = None) -> Sig
     ('t', ('wrist',), [[0.2], [0.4]])
     """
     wanted = tuple(channels or ())
-    table = read_csv_table(path, required=wanted, others=True)
+    table = read_csv_table(path, required=wanted, others=True, gaps=dropouts)
     time_column, *rest = table.columns
     header_line = table.line_of(-1)
     if time_column in wanted:
