@@ -10,6 +10,7 @@ early; stamps from 0) and compared line by line.
 from __future__ import annotations
 
 import doctest
+import json
 import re
 import shlex
 from importlib.resources import files
@@ -22,6 +23,7 @@ from robot_msgs.cli import main
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 PYTHON = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
 SESSION = re.search(r"```text\n(\$ robot-msgs doctor .*?)```", README, re.DOTALL)
+TRACK = re.search(r"```bash\n(S=example:control_servo.*?)```", README, re.DOTALL)
 
 
 def test_the_readme_has_a_doctest_block_and_a_script_block() -> None:
@@ -72,3 +74,24 @@ def test_the_doctor_session_prints_what_the_readme_shows(
         assert args[:2] == ["robot-msgs", "doctor"]
         assert main(args[1:]) == 0
         assert capsys.readouterr().out.splitlines() == shown
+
+
+def test_the_track_lines_run_on_the_shipped_servo_and_write_what_they_say(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's ``robot-msgs track`` lines read ``example:control_servo/``: each runs as
+    written (``$S`` as its first line sets it), and the last writes its JSON and Markdown."""
+    assert TRACK is not None
+    monkeypatch.chdir(tmp_path)
+    assignment, *lines = TRACK.group(1).rstrip("\n").split("\n")
+    name, value = shlex.split(assignment, comments=True)[0].split("=", 1)
+    assert len(lines) == 3
+    for line in lines:
+        args = shlex.split(line.replace(f"${name}", value), comments=True)
+        assert args[:2] == ["robot-msgs", "track"]
+        assert main(args[1:]) == 0, capsys.readouterr().err
+        assert "elbow" in capsys.readouterr().out
+    result = json.loads((tmp_path / "result.json").read_text(encoding="utf-8"))
+    assert sorted(result["step"]) == ["elbow", "wrist"]
+    assert result["settings"]["interpolation"] == "previous"
+    assert "| elbow" in (tmp_path / "t.md").read_text(encoding="utf-8")

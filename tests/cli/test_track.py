@@ -1,7 +1,7 @@
 """``robot-msgs track COMMAND MEASURED``: a control loop's tracking error from two CSV logs.
 
-The numbers come from closed forms and from a python-control simulation stored in
-``tests/data/control_servo/`` (written by ``python tests/data/make_control_servo.py``,
+The numbers come from closed forms and from a python-control simulation shipped as
+``example:control_servo/`` (written by ``python tests/data/make_control_servo.py``,
 python-control 0.10.2): a setpoint log stepping two joints at t = 1 s and their response
 every 2 ms. The integrals of the servo's error are checked against SciPy's adaptive
 quadrature of the analytic response (the standard second-order and first-order step
@@ -14,21 +14,22 @@ import json
 import math
 import re
 import shutil
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from robot_msgs.cli import main
+from robot_msgs.io import example_path
 from tests.cli.evaluation_files import stats_of
 from tests.hostile import deadline, fifo_with_writer
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
 _COLUMNS = ["iae", "ise", "itae", "rms", "max_abs", "final"]
-SERVO = Path(__file__).parents[1] / "data" / "control_servo"
+SERVO = example_path("control_servo")  # the shipped example (make_control_servo.py)
 H = 0.002  # the servo's sample period, seconds
 WN, ZETA, TAU = 2.0, 0.3, 0.25  # the elbow's loop, the wrist's (make_control_servo.py)
 

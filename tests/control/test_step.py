@@ -19,6 +19,7 @@ import pytest
 from robot_msgs.compare import StepResponse
 from robot_msgs.control import step_response, step_response_to_command
 from robot_msgs.errors import ValidationError
+from robot_msgs.io import example_path
 
 DATA = json.loads(
     (Path(__file__).parents[1] / "data" / "python_control_step_info.json").read_text()
@@ -265,14 +266,16 @@ def test_a_response_past_float64_of_its_step_is_refused(y: list[float], sample: 
         step_response([0.0, 1.0, 2.0], y)
 
 
-SERVO = Path(__file__).parents[1] / "data" / "control_servo"
+SERVO = example_path("control_servo")  # the shipped example (make_control_servo.py)
 
 
 def _servo() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """The servo log: python-control's simulation (tests/data/make_control_servo.py)."""
     command = np.loadtxt(SERVO / "command.csv", delimiter=",", skiprows=2)
     measured = np.loadtxt(SERVO / "measured.csv", delimiter=",", skiprows=1)
-    info = json.loads((SERVO / "step_info.json").read_text())
+    info = json.loads(
+        (Path(__file__).parents[1] / "data" / "control_servo" / "step_info.json").read_text()
+    )
     return command[:, 0], command[:, 1:], measured[:, 0], measured[:, 1:], info
 
 

@@ -1,14 +1,17 @@
-"""Write control_servo/: a two-joint servo's setpoint log and its response, by python-control.
+"""Write the control_servo example: a two-joint servo's setpoint log and its response.
 
 Command (from the worktree root, with python-control 0.10.2 installed):
 
     python tests/data/make_control_servo.py
 
-It writes ``command.csv`` (a setpoint log, written when the setpoint changes, plus a point
-at the end of the test: read it with ``--hold``), ``measured.csv`` (the joints sampled
-every 2 ms) and ``step_info.json`` (python-control's ``step_info`` of each joint's samples
-from the step on). ``elbow``: a second-order loop, ωn = 2 rad/s, ζ = 0.3, from 0 to 1 rad
-at t = 1 s; ``wrist``: a first-order loop, τ = 0.25 s, from 0 to -0.5 rad at t = 1 s.
+It writes, into ``src/robot_msgs/examples/control_servo/`` (shipped: the README's
+``robot-msgs track example:control_servo/...`` lines read them), ``command.csv`` (a
+setpoint log, written when the setpoint changes, plus a point at the end of the test:
+read it with ``--hold``) and ``measured.csv`` (the joints sampled every 2 ms), and
+``tests/data/control_servo/step_info.json`` (python-control's ``step_info`` of each
+joint's samples from the step on). ``elbow``: a second-order loop, ωn = 2 rad/s, ζ = 0.3,
+from 0 to 1 rad at t = 1 s; ``wrist``: a first-order loop, τ = 0.25 s, from 0 to -0.5 rad
+at t = 1 s.
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ def main() -> None:
     # Only this script needs python-control, which ships no type information.
     import control  # type: ignore[import-untyped]
 
-    out = Path(__file__).with_name("control_servo")
-    out.mkdir(exist_ok=True)
+    out = Path(__file__).parents[2] / "src" / "robot_msgs" / "examples" / "control_servo"
+    reference = Path(__file__).with_name("control_servo")
+    reference.mkdir(exist_ok=True)
     t = np.round(np.arange(0.0, END_S + DT_S / 2, DT_S), 9)
     after = t >= STEP_S
     loops = {
@@ -60,7 +64,7 @@ def main() -> None:
         "python_control_version": control.__version__,
         **info,
     }
-    (out / "step_info.json").write_text(
+    (reference / "step_info.json").write_text(
         json.dumps(stored, indent=2, sort_keys=True) + "\n", encoding="utf-8"
     )
 

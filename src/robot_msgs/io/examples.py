@@ -12,9 +12,10 @@ EXAMPLE_PREFIX = "example:"
 
 
 #: Sub-folders of ``examples/`` that hold something other than trajectories: ``runs/`` holds
-#: the run folders of ``robot-msgs report`` (``example:runs/runs.toml``); :func:`example_path`
-#: reaches them, :func:`list_examples` does not list them.
-_NOT_TRAJECTORIES = ("runs",)
+#: the run folders of ``robot-msgs report`` (``example:runs/runs.toml``), ``control_servo/``
+#: the logs of ``robot-msgs track`` (``example:control_servo/command.csv``);
+#: :func:`example_path` reaches them, :func:`list_examples` does not list them.
+_NOT_TRAJECTORIES = ("runs", "control_servo")
 
 
 def _root() -> Path:

@@ -125,7 +125,7 @@ def read_csv_table(
     Parameters
     ----------
     path : Path
-        The file.
+        The file, or ``example:NAME`` for a log shipped with the package.
     required : tuple of str
         Columns that must be present; numeric ones must hold a finite number in every row.
     optional : tuple of str
@@ -168,12 +168,15 @@ def read_csv_table(
     """
     from robot_msgs.documents import wide_text_error  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415 - with the first log
+    from robot_msgs.io.examples import resolve_path  # noqa: PLC0415
     from robot_msgs.limits import current_limits  # noqa: PLC0415
 
     try:
         # Bounded as every input (--max-bytes): a 204 MB log was read whole, unbounded,
         # to 2.1 GB of memory (a review).
-        data = read_input(path, limit=current_limits().max_bytes)
+        # example:NAME reaches a shipped log (`track example:control_servo/command.csv`);
+        # errors name the path as given.
+        data = read_input(resolve_path(path), limit=current_limits().max_bytes)
     except FileNotFoundError as err:
         msg = f"{path}: no such file"
         raise FormatError(msg) from err
