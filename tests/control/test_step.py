@@ -359,3 +359,17 @@ def test_a_logged_step_leaves_a_dropout_out_and_keeps_its_figures() -> None:
     wrist[tm > 1.0] = np.nan
     with pytest.raises(ValidationError, match=r"at least 2 measured samples from the step.*got 1$"):
         step_response_to_command(tc, cmd[:, 1], tm, wrist)
+
+
+def test_a_logged_steps_dead_time_is_in_its_settling_time_not_its_rise_time() -> None:
+    """A first-order loop (τ = 0.5 s) that answers a step at 1 s after L = 0.25 s: stepinfo
+    times from the step, so settling is L + τ ln 50 and the peak (the last sample) 7 s,
+    while the rise time, between the 10 % and 90 % crossings, stays τ ln 9 (the docstring
+    said the dead time was part of the rise)."""
+    tau, dead = 0.5, 0.25
+    t = np.arange(8001) * 0.001
+    y = np.where(t >= 1.0 + dead, 2.0 * (1.0 - np.exp(-(t - 1.0 - dead) / tau)), 0.0)
+    info = step_response_to_command([0.0, 1.0, 8.0], [0.0, 2.0, 2.0], t, y)
+    assert info.rise_time_s == pytest.approx(tau * LN9, abs=1e-5)
+    assert info.settling_time_s == pytest.approx(dead + tau * LN50, abs=1e-5)
+    assert info.peak_time_s == pytest.approx(7.0, abs=1e-12)

@@ -215,8 +215,10 @@ def step_response_to_command(
     measured samples from :math:`t_s` to the command's last time, relative to the
     command's values before and after the step (``initial_given`` and ``final_given``:
     MATLAB ``stepinfo``'s ``yinit`` and ``yfinal``), with every time counted from
-    :math:`t_s`: a loop's dead time is part of its rise, as in ``stepinfo`` of a system
-    with a delay.
+    :math:`t_s`: a loop's dead time :math:`L` is part of its peak and settling times, as in
+    ``stepinfo`` of a system with a delay, but not of its rise time, the time between two
+    crossings (a first-order loop: rise :math:`\tau \ln 9`, settling
+    :math:`L + \tau \ln 50`).
 
     Parameters
     ----------
