@@ -30,7 +30,6 @@ import errno
 import os
 import stat
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,19 +92,25 @@ def kept_streams() -> Iterator[None]:
 BAGS_KEPT_OPEN = 4
 
 
-@dataclass(slots=True, kw_only=True)
 class KeptBag:
     """A bag kept open in a :func:`bags_opened_once` block.
 
     ``reader`` is what :func:`robot_msgs.io.bag.open_bag` yields, ``opened`` the path
     rosbags opened, ``closer`` closes it, and ``users`` counts the callers reading it now
-    (a bag read is never closed under them).
+    (a bag read is never closed under them). WHY no dataclass: this module is imported by
+    ``ape --help``, which imports no ``dataclasses`` (``inspect``, ``ast``: 7 ms;
+    ``tests/cli/test_ape_imports.py``).
     """
 
-    reader: Any
-    opened: Path
-    closer: contextlib.ExitStack
-    users: int = 0
+    __slots__ = ("closer", "opened", "reader", "users")
+
+    def __init__(
+        self, *, reader: Any, opened: Path, closer: contextlib.ExitStack, users: int = 0
+    ) -> None:
+        self.reader = reader
+        self.opened = opened
+        self.closer = closer
+        self.users = users
 
 
 #: The bags open in the current :func:`bags_opened_once` block, by real path, least
