@@ -813,9 +813,11 @@ def test_ten_trials_of_one_algorithm_over_time_draw_no_two_alike() -> None:
     # was drawn there as a speck, trial 7 as trial 1.
     marked = [d["marker"] for d in drawn if "marker" in d]
     assert [(m["size"], m["maxdisplayed"]) for m in marked] == [(7, 12)] * 8
+    # The static figure draws each algorithm's trial shown (t1), the page hides the others.
+    assert [d["name"] for d in drawn if d.get("visible") != "legendonly"] == ["t1", "t1"]
     static_lines = [ln for ln in matplotlib_figure(spec).axes[0].get_lines() if ln.get_label()]
     static = {(ln.get_color(), _dashes(ln), ln.get_marker()) for ln in static_lines}
-    assert len(static_lines) == len(static) == 20
+    assert len(static_lines) == len(static) == 2
 
 
 def test_trajectories_of_ten_algorithms_wrap_into_rows_of_four() -> None:
@@ -906,7 +908,8 @@ def test_the_legend_of_twelve_algorithms_twice_is_inside_the_static_figure(kind:
 #: Per figure of twelve algorithms' two trials: its legend's entries, groups and titled
 #: groups (their headings on the page), and its title's lines.
 _TWELVE_TWICE = {
-    "error_over_time": (25, 13, 12, 1),  # 24 runs and the reference's gap; 12 headings
+    "error_over_time": (25, 13, 12, 2),  # 24 runs and the reference's gap; 12 headings;
+    # its title's second line says one trial per algorithm is shown, the others hidden
     "latency_cdf": (24, 12, 0, 2),
     "rpe_box": (12, 12, 0, 1),
     "comparison": (12, 12, 0, 2),
@@ -1310,3 +1313,69 @@ def test_the_reports_view_of_utm_sized_positions_labels_them_as_coordinates_apar
     spans = sorted((b.x0, b.x1) for b in (t.get_window_extent() for t in shown))
     assert len(spans) >= 2
     assert all(left[1] + 5 * fig.dpi / 72 < right[0] for left, right in pairwise(spans))
+
+
+def test_long_runs_are_drawn_at_a_screens_points_and_the_same_poses_in_both_views() -> None:
+    """Every pose of every trial made a page of 192 runs 45.6 MB (KITTI 00's trajectories
+    9.2 MB, its error over time 7.1 MB), drawn by Chromium in about a minute.
+
+    3,000 poses 0.1 s apart, trial ``t`` offset by ``t`` mm a pose, so pose k's APE is
+    ``t k`` mm, rising: of each stretch of rows only its first (least) and last
+    (greatest) are drawn. Shown (t1): stretches of ceil(2 * 3000 / 1200) = 5 rows, 600
+    of them, 1,200 points; hidden (t2): stretches of 20, 150 of them, 300 points. The
+    colour scale's top stays the 99th percentile of all 3,000 errors of t1 by hand:
+    rank 0.99 * 2999 = 2969.01, so 2.96901 m.
+    """
+    n = 3000
+    stamps = np.asarray(0.1 * np.arange(n), dtype=np.float64)
+    k = np.arange(n, dtype=np.float64)
+
+    def path(step: float) -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=stamps,
+            positions_xyz=np.stack([stamps, step * k, 0 * k], 1),
+            orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+        )
+
+    ref = path(0.0)
+    result = _result([_run(f"a/s1/t{t}", path(0.001 * t), ref) for t in (1, 2)])
+    over_time = figure_spec.error_over_time_spec(result, "s1")
+    trajectories = figure_spec.trajectories_spec(result, "s1")
+    assert over_time is not None
+    assert trajectories is not None
+    shown, hidden = (t for t in over_time.panels[0].traces if t.kind == "line")
+    assert (shown.hidden, hidden.hidden) == (False, True)
+    assert shown.poses is not None
+    assert hidden.poses is not None
+    first_last = np.sort(np.concatenate([np.arange(0, n, 5), np.arange(4, n, 5)]))
+    assert shown.poses.tolist() == first_last.tolist()
+    assert hidden.poses.tolist() == np.sort(np.r_[0:n:20, 19:n:20]).tolist()
+    assert _close(shown.y, 0.001 * first_last)
+    _, est1, est2 = trajectories.panels[0].traces
+    assert _close(est1.poses, shown.poses)  # hovering one finds the pose in the other
+    assert _close(est2.poses, hidden.poses)
+    assert _close(est1.values, shown.y)
+    assert trajectories.colour_scale is not None
+    assert trajectories.colour_scale.high == pytest.approx(2.96901)
+    assert "drawn at about 1,200 points, 300 hidden" in trajectories.title
+    assert "drawn at about 1,200 points, 300 hidden" in over_time.title
+    page = plotly_figure(over_time)["data"]
+    assert [len(d["x"]) for d in page if d["type"] == "scatter"] == [1200, 300]
+
+
+def test_the_error_over_time_shows_the_trial_the_trajectories_show(hand: ReportResult) -> None:
+    """48 runs of a sequence drawn and shaded at once were unreadable: each algorithm's
+    first successful trial is shown (a/t1, and b/t1, failed, its only one), the others
+    hidden, their losses too (a/t2's)."""
+    spec = figure_spec.error_over_time_spec(hand, "s1")
+    assert spec is not None
+    drawn = [(t.kind, t.run or t.name, t.hidden) for t in spec.panels[0].traces]
+    assert drawn == [
+        ("line", "a/s1/t1", False),
+        ("line", "a/s1/t2", True),
+        ("span", "t2: tracking lost", True),
+        ("line", "b/s1/t1", False),
+        ("span", "t1 (FAILED: crashed): tracking lost", False),
+        ("span", "no reference (gap in the ground truth: no error can be computed)", False),
+    ]
+    assert spec.title.endswith("\n(one trial per algorithm shown, the others in the legend)")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from robot_msgs.compare.signal import ErrorSeries
     from robot_msgs.report.build import ReportResult
     from robot_msgs.runs.evaluate import RunEvaluation
-    from robot_msgs.typing import Float64Array
+    from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = [
     "PAGE_PX_PER_IN",
@@ -409,22 +409,20 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     estimates without one), as ``ape --plot`` picks it: ``xy`` for most robots, ``xz``
     for KITTI's camera frame, whose y points down (the x/y view squashed KITTI 00 into a
     band 20 m tall across 600 m; a review). One panel per algorithm shows its first
-    successful trial (else its first); the others are in the legend, hidden. Past four
-    panels they wrap into rows of at most four, as even as they come (ten made a figure
-    37 in wide). Point ``k``
-    of a run is its pose ``k``, as in :func:`error_over_time_spec`. The colour scale ends
-    at the 99th percentile of the errors shown.
+    successful trial (else its first: :func:`_shown_trials`); the others are in the
+    legend, hidden. Past four panels they wrap into rows of at most four, as even as they
+    come (ten made a figure 37 in wide). Point ``k`` of a run is its pose ``k``, and a
+    run is drawn at the poses :func:`error_over_time_spec` draws it at
+    (:func:`_drawn_poses`: at most :data:`SCREEN_POINTS`, the title says so). The colour
+    scale ends at the 99th percentile of all the errors of the runs shown.
     """
     runs = [(e, p) for e in _runs_of_sequence(result, sequence) if (p := _ape(e)) is not None]
     names = _names(result)
-    shown: dict[str, tuple[RunEvaluation, EvaluationResult]] = {}
-    for e, primary in sorted(
-        runs, key=lambda run: (not run[0].report.success, run[0].report.trial)
-    ):
-        shown.setdefault(names[e.report.name], (e, primary))
+    shown = _shown_trials([e for e, _ in runs], names)
     if not shown:
         return None
-    errors = np.concatenate([_series(primary).errors for _, primary in shown.values()])
+    primaries = {e.report.name: primary for e, primary in runs}
+    errors = np.concatenate([_series(primaries[e.report.name]).errors for e in shown.values()])
     finite = errors[np.isfinite(errors)]
     references = [e.reference for e, _ in runs if e.reference is not None]
     spread = (
@@ -435,15 +433,17 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
     plane = auto_plane(spread)
     a, b = ("xyz".index(c) for c in plane)
     panels = []
-    for algorithm, (first, _) in shown.items():
+    thinned = False
+    for algorithm, first in shown.items():
         traces = []
         if first.reference is not None:
             _, ref_xyz = break_gaps(first.reference.stamps_s, first.reference.positions_xyz)
+            keep = screen_rows(ref_xyz[:, a], SCREEN_POINTS)
             traces.append(
                 Trace(
                     kind="line",
-                    x=ref_xyz[:, a],
-                    y=ref_xyz[:, b],
+                    x=ref_xyz[keep, a],
+                    y=ref_xyz[keep, b],
                     name="reference",
                     group="reference",
                     colour="#9e9e9e",
@@ -452,20 +452,23 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             )
         for e, primary in (run for run in runs if names[run[0].report.name] == algorithm):
             est = primary.estimate
+            drawn = _drawn_poses(_series(primary), hidden=e is not first)
+            rows = drawn[np.isfinite(drawn[:, 1]), 1].astype(np.intp)
+            thinned |= rows.size < len(est)
             traces.append(
                 Trace(
                     kind="markers",
-                    x=est.positions_xyz[:, a],
-                    y=est.positions_xyz[:, b],
+                    x=est.positions_xyz[rows, a],
+                    y=est.positions_xyz[rows, b],
                     name=_label(e),
                     group=algorithm,
                     titled=True,
                     size=2.7,
-                    values=_series(primary).errors,
+                    values=_series(primary).errors[rows],
                     hidden=e is not first,
                     run=e.report.name,
-                    stamps_s=est.stamps_s,
-                    poses=np.arange(len(est), dtype=np.float64),
+                    stamps_s=est.stamps_s[rows],
+                    poses=rows.astype(np.float64),
                     hover=f"{_literal(e.report.name)}\nstamp {{stamp:.6f}} s\nAPE {{value:.4f}} m\n"
                     f"{plane[0]} {{x:.3f}} m, {plane[1]} {{y:.3f}} m",
                 )
@@ -481,14 +484,87 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
             )
         )
     top = float(np.percentile(finite, 99)) if finite.size else 1.0
-    rows, columns = _wrapped(len(panels))
+    rows_, columns = _wrapped(len(panels))
     return FigureSpec(
-        title=f"{sequence_name(sequence)}: aligned estimates, {plane} view, coloured by APE",
+        title=f"{sequence_name(sequence)}: aligned estimates, {plane} view, coloured by APE"
+        + (f"\n({THINNED})" if thinned else ""),
         panels=tuple(panels),
-        size_in=(3.6 * columns + 0.8, 3.6 * rows),
+        size_in=(3.6 * columns + 0.8, 3.6 * rows_),
         colour_scale=ColourScale(title="APE translation [m]", low=0.0, high=top),
-        columns=columns if rows > 1 else 0,
+        columns=columns if rows_ > 1 else 0,
     )
+
+
+#: The most points a trial shown is drawn with, and a trial hidden until chosen in the
+#: legend: a page's figure is 1,200 px wide (a panel of four, 280 px). Every pose of
+#: every trial of 192 runs made the page 45.6 MB, KITTI 00's trajectories 9.2 MB of it
+#: and its error over time 7.1 MB, and headless Chromium drew it in about a minute.
+SCREEN_POINTS, HIDDEN_POINTS = 1200, 300
+#: What the title of a figure drawn at fewer points than it has says.
+THINNED = (
+    f"long runs drawn at about {SCREEN_POINTS:,} points, {HIDDEN_POINTS} hidden: each "
+    "stretch's least and greatest error; statistics from every pose"
+)
+
+
+def screen_rows(values: Float64Array, most: int) -> IntpArray:
+    """Return the rows of ``values`` (N,) a figure draws: about ``most`` where N is more.
+
+    Every row where N <= ``most``; else, in stretches of ``ceil(2 N / most)`` rows, each
+    stretch's least and greatest finite value (a peak is drawn, as it would be at every
+    point on a screen of ``most / 2`` pixels), every NaN (a line's break) and the finite
+    rows beside one (the ends of each piece), and the first and last rows.
+
+    Examples
+    --------
+    >>> screen_rows(np.array([0.0, 5.0, 1.0, 2.0, 9.0, 3.0, 4.0, 0.5]), 4).tolist()
+    [0, 1, 4, 7]
+    >>> screen_rows(np.array([0.0, 5.0, np.nan, 2.0, 9.0, 3.0, 4.0, 0.5]), 4).tolist()
+    [0, 1, 2, 3, 4, 7]
+    """
+    n = values.size
+    if n <= most:
+        return np.arange(n)
+    size = -(-2 * n // max(most, 2))
+    stretches = -(-n // size)
+    padded = np.full(stretches * size, np.nan)
+    padded[:n] = values
+    blocks = padded.reshape(stretches, size)
+    finite = np.isfinite(blocks)
+    starts = np.arange(stretches) * size
+    least = np.where(finite, blocks, np.inf).argmin(axis=1) + starts
+    greatest = np.where(finite, blocks, -np.inf).argmax(axis=1) + starts
+    some = finite.any(axis=1)
+    gap = ~np.isfinite(values)
+    beside = gap | np.concatenate([gap[1:], [False]]) | np.concatenate([[False], gap[:-1]])
+    kept = [least[some], greatest[some], np.flatnonzero(beside), np.array([0, n - 1])]
+    return np.unique(np.concatenate(kept))
+
+
+def _drawn_poses(series: ErrorSeries, *, hidden: bool) -> Float64Array:
+    """Return a run's error series as drawn: ``(M, 3)`` error [m], pose row, stamp [s].
+
+    Broken at its gaps (a NaN row: :func:`~robot_msgs.report.figures.break_gaps`), then
+    :func:`screen_rows` of the errors, at most :data:`SCREEN_POINTS` (a hidden trial
+    :data:`HIDDEN_POINTS`): the trajectories and the error over time draw a run at the
+    same poses, so hovering one shows the pose in the other.
+    """
+    rows = np.arange(len(series), dtype=np.float64)
+    table = np.column_stack([series.errors, rows, series.stamps_s])
+    _, broken = break_gaps(series.stamps_s, table)
+    return broken[screen_rows(broken[:, 0], HIDDEN_POINTS if hidden else SCREEN_POINTS)]
+
+
+def _shown_trials(runs: Sequence[RunEvaluation], names: dict[str, str]) -> dict[str, RunEvaluation]:
+    """Return each algorithm's trial a figure shows: its first successful one, else its first.
+
+    The others are hidden until chosen in the legend (48 runs of a sequence drawn and
+    shaded at once made the error over time unreadable).
+    """
+    shown: dict[str, RunEvaluation] = {}
+    for e in sorted(runs, key=lambda e: (not e.report.success, e.report.trial)):
+        shown.setdefault(names[e.report.name], e)
+    return shown
 
 
 #: The most panels side by side in a row of a figure of a panel per algorithm.
@@ -520,6 +596,9 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     first's; a review), and past the six dashes the dashes again with marks (trial 5
     of one algorithm was its trial 1; a review). Every shaded interval has a legend
     entry (a run's losses, the reference's gaps). Lines break at gaps in the series.
+    Each algorithm's trial the trajectories show is drawn (:func:`_shown_trials`), the
+    others and their losses are hidden until chosen in the legend: 48 runs drawn and
+    shaded at once were unreadable. A run is drawn at :func:`_drawn_poses`.
     """
     runs = [
         e for e in _runs_of_sequence(result, sequence) if _ape(e) is not None or e.report.losses
@@ -532,22 +611,25 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     # KITTI estimates without a times file are stamped by frame index: said as frames.
     frames = all(a.estimate.stamps_are_frames for a in apes.values())
     when = "frame {x:.0f}" if frames else "t = {x:.3f} s (stamp {stamp:.6f} s)"
+    shown = _shown_trials([e for e in runs if e.report.name in apes], names)
     traces = []
+    thinned = False
     for i, e in enumerate(runs):
         algorithm = names[e.report.name]
         colour = looks[algorithm][0]
+        hidden = algorithm in shown and shown[algorithm] is not e
         # Its colour's k-th run: the k-th dash, and past the dashes marks (the fifth trial
         # of one algorithm was drawn as its first, solid in its colour; a review).
         trial = sum(looks[names[r.report.name]][0] == colour for r in runs[:i])
         dash, mark = DASHES[trial % len(DASHES)], MARKS[trial // len(DASHES) % len(MARKS)]
         if e.report.name in apes:
             s = _series(apes[e.report.name])
-            rows = np.arange(len(s), dtype=np.float64)
-            t, drawn = break_gaps(s.stamps_s - t0, np.column_stack([s.errors, rows, s.stamps_s]))
+            drawn = _drawn_poses(s, hidden=hidden)
+            thinned |= np.isfinite(drawn[:, 1]).sum() < len(s)
             traces.append(
                 Trace(
                     kind="line",
-                    x=t,
+                    x=drawn[:, 2] - t0,
                     y=drawn[:, 0],
                     name=_label(e),
                     group=algorithm,
@@ -556,6 +638,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     dash=dash,
                     mark=mark,
                     width=1.1,
+                    hidden=hidden,
                     run=e.report.name,
                     poses=drawn[:, 1],
                     stamps_s=drawn[:, 2],
@@ -573,6 +656,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
                     titled=True,
                     colour=colour,
                     alpha=0.15,
+                    hidden=hidden,
                     hover=f"{_literal(name)}\n{start:.2f} s .. {stop:.2f} s",
                 )
             )
@@ -598,10 +682,16 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
         legend="outside",
     )
     what = over_time("APE", frames=frames)
+    some = len(shown) < len(apes)
     return FigureSpec(
-        title=f"{sequence_name(sequence)}: {what} (shaded: tracking lost; hatched: no reference)",
+        title=f"{sequence_name(sequence)}: {what} (shaded: tracking lost; hatched: no reference)"
+        + ("\n(" if some or thinned else "")
+        + ("one trial per algorithm shown, the others in the legend" if some else "")
+        + ("; " if some and thinned else "")
+        + (THINNED if thinned else "")
+        + (")" if some or thinned else ""),
         panels=(panel,),
-        size_in=(11.0, max(3.6, _legend_height_in(traces, title_lines=1))),
+        size_in=(11.0, max(3.6, _legend_height_in(traces, title_lines=1 + (some or thinned)))),
     )
 
 
