@@ -491,7 +491,7 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             drawn["fillpattern"] = pattern | {"bgcolor": fill}
     elif trace.kind == "box":
         marker = {"color": trace.colour, "size": 3}
-        drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"}
+        drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"} | _box_stats(trace)
         drawn |= _box_hatch(trace)
     elif trace.kind == "violin":
         drawn |= {"type": "violin", "box": {"visible": True}, "spanmode": "hard"}
@@ -537,6 +537,46 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
     else:
         drawn["hovertemplate"] = trace.hover + _EXTRA  # in plotly.js's terms: _as_written
     return drawn
+
+
+#: A box's statistics, as plotly.js names them.
+_BOX_STATS = ("q1", "median", "q3", "lowerfence", "upperfence")
+
+
+def _box_stats(trace: Trace) -> dict[str, Any]:
+    """Return a box trace's boxes as plotly.js's precomputed statistics, its outliers alone.
+
+    Each category once (``x``), with its quartiles (linear between order statistics,
+    NumPy's default and plotly.js's), its whiskers' ends (the furthest values within 1.5
+    IQR of the box, as matplotlib's) and its outliers (``y``, one list a box): all the
+    box draws. Every value with its category's name made KITTI 00's RPE boxes of 192 runs
+    2.9 MB, "1 s" written 180,694 times.
+
+    Examples
+    --------
+    >>> from robot_msgs.report.figure_spec import Trace
+    >>> box = Trace(kind="box", x=("a",) * 5 + ("b",), y=np.array([1.0, 2, 3, 4, 100, 7]))
+    >>> stats = _box_stats(box)
+    >>> stats["x"], stats["q1"], stats["median"], stats["q3"]
+    (['a', 'b'], [2.0, 7.0], [3.0, 7.0], [4.0, 7.0])
+    >>> stats["lowerfence"], stats["upperfence"], stats["y"]
+    ([1.0, 7.0], [4.0, 7.0], [[100.0], []])
+    """
+    labels = np.array(trace.x)
+    out: dict[str, list[Any]] = {k: [] for k in ("x", *_BOX_STATS, "y")}
+    for category in dict.fromkeys(trace.x):
+        values = trace.y[labels == category]
+        values = values[np.isfinite(values)]
+        if not values.size:
+            continue
+        q1, median, q3 = np.percentile(values, [25.0, 50.0, 75.0])
+        within = values[(values >= q1 - 1.5 * (q3 - q1)) & (values <= q3 + 1.5 * (q3 - q1))]
+        low, high = float(within.min()), float(within.max())
+        out["x"].append(category)
+        for key, value in zip(_BOX_STATS, (q1, median, q3, low, high), strict=True):
+            out[key].append(float(value))
+        out["y"].append(_values(values[(values < low) | (values > high)]))
+    return out
 
 
 def _box_hatch(trace: Trace) -> dict[str, Any]:
