@@ -321,3 +321,20 @@ def test_a_signal_log_read_with_dropouts_takes_an_empty_or_nan_channel_cell_as_n
     for text, said in bad.items():
         with pytest.raises(FormatError, match=said):
             read_signal_log(_write(tmp_path / "i.csv", text), dropouts=True)
+
+
+def test_an_empty_event_or_sample_log_reads_as_nothing_happened(tmp_path: Path) -> None:
+    """A logger that writes only when something happens leaves a file of 0 bytes where
+    nothing did: it failed its whole run ("expected a header line ..., got an empty
+    file"), orb_slam3/V102/trial_07 of a folder of 192 runs left out of the report. No
+    loss; no resource sample. A file with bytes but no header is still refused, and an
+    empty timing log (a line a frame processed) too."""
+    tracking = read_tracking(_write(tmp_path / "tracking.csv", ""))
+    assert (tracking.kind, tracking.stamps_s.size, tracking.lost.size) == ("events", 0, 0)
+    resources = read_resources(_write(tmp_path / "resources.csv", ""))
+    assert (resources.time_s.size, resources.rss_bytes.size, resources.threads.size) == (0, 0, 0)
+    for text in ("\n", "# nothing yet\n"):
+        with pytest.raises(FormatError, match=r"tracking\.csv:1: expected a header line"):
+            read_tracking(_write(tmp_path / "tracking.csv", text))
+    with pytest.raises(FormatError, match=r"timing\.csv:1: expected a header line"):
+        read_timing(_write(tmp_path / "timing.csv", ""))

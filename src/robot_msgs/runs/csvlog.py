@@ -119,6 +119,7 @@ def read_csv_table(
     others: bool = False,
     gaps: bool = False,
     drop_cut_line: bool = False,
+    nothing: tuple[str, ...] = (),
 ) -> CsvTable:
     r"""Read a headed comma-separated log into named columns.
 
@@ -144,6 +145,10 @@ def read_csv_table(
     drop_cut_line : bool
         Leave out a last line without a newline at its end: the line a writer that
         stopped was writing (:func:`robot_msgs.runs.load_run` asks for it).
+    nothing : tuple of str
+        The columns a file of no bytes at all has, no rows: what a logger that writes
+        only when something happens leaves where nothing did (a tracking log without a
+        loss). Empty (the default): such a file is refused, as one with no header.
 
     Returns
     -------
@@ -188,6 +193,9 @@ def read_csv_table(
             raise wide from err
         msg = f"{path}: expected UTF-8 text, got undecodable bytes"
         raise FormatError(msg) from err
+    if not data and nothing:
+        kinds = {name: np.empty(0, dtype=str if name in text else np.float64) for name in nothing}
+        return CsvTable(path=path, columns=kinds, rows=0, lines=())
     lines = tuple(raw.splitlines())
     if drop_cut_line and raw and not raw.endswith(("\n", "\r")):
         lines = lines[:-1]

@@ -189,6 +189,7 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
         optional=("event", "valid"),
         text=("event", "valid"),
         drop_cut_line=drop_cut_line,
+        nothing=("time_s", "event"),  # a logger of events that had none: no loss
     )
     if ("event" in table.columns) == ("valid" in table.columns):
         msg = f"{path}:1: expected exactly one of the columns `event` or `valid`"
@@ -309,6 +310,7 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
         required=("time_s", "cpu_percent", "rss_bytes"),
         optional=optional,
         drop_cut_line=drop_cut_line,
+        nothing=("time_s", "cpu_percent", "rss_bytes"),  # a sampler that took none
     )
     time_s = table.floats("time_s")
     table.refuse_backward("time_s", time_s, "a time after {}")
