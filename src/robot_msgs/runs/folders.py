@@ -267,19 +267,19 @@ def _trajectory_in(listing: Listing, stem: str) -> Path | None:
 def regular_file(path: Path, what: str) -> bool:
     """Whether ``path`` is a regular file to read; a special file there is named in a warning.
 
-    A run folder's ``meta.json`` or log that is a pipe, a device or a folder is not read
-    (a pipe without a writer would block, a device has no end) and the warning says so,
-    so it is not skipped unseen.
+    A run folder's ``meta.json`` that is a pipe, a device or a folder is not read (a pipe
+    without a writer would block, a device has no end) and the warning says so, so it is
+    not skipped unseen (a log such is refused: :func:`robot_msgs.runs.load_run`).
 
     Examples
     --------
     >>> import pathlib, warnings
     >>> with warnings.catch_warnings(record=True) as seen:
     ...     warnings.simplefilter("always")
-    ...     regular_file(pathlib.Path("/dev/null"), "timing log")
+    ...     regular_file(pathlib.Path("/dev/null"), "meta.json")
     False
     >>> print(seen[0].message)
-    /dev/null: is a character device, not a regular file: not read as the run's timing log
+    /dev/null: is a character device, not a regular file: not read as the run's meta.json
     """
     if path.is_file():
         return True
