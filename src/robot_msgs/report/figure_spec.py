@@ -683,6 +683,9 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     )
     what = over_time("APE", frames=frames)
     some = len(shown) < len(apes)
+    # The static figure's legend lists what it draws: 48 runs' entries made it 11 in
+    # high beside four lines; the page's lists them all (page_legend_px).
+    listed = [t for t in traces if not t.hidden]
     return FigureSpec(
         title=f"{sequence_name(sequence)}: {what} (shaded: tracking lost; hatched: no reference)"
         + ("\n(" if some or thinned else "")
@@ -691,7 +694,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
         + (THINNED if thinned else "")
         + (")" if some or thinned else ""),
         panels=(panel,),
-        size_in=(11.0, max(3.6, _legend_height_in(traces, title_lines=1 + (some or thinned)))),
+        size_in=(11.0, max(3.6, _legend_height_in(listed, title_lines=1 + (some or thinned)))),
     )
 
 
