@@ -113,7 +113,10 @@ __all__ = [
 #: 17: that note names the frames ('frame 30 of frames 0 .. 40', where it said 'of 40 frames');
 #: 18: without a stated rate they count one frame a second, as before 16 (unchecked, a
 #: KITTI estimate cut at half its frames was a success), and the note says so.
-JUDGING_REVISION = 18
+#: 19: an empty (0-byte) tracking or resource log is no event or no sample (it failed
+#: the run to evaluate); a log that is a pipe, a device or a folder fails it (it was
+#: passed over, the run's latency missing).
+JUDGING_REVISION = 19
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.
