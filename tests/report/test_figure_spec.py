@@ -1381,4 +1381,5 @@ def test_the_error_over_time_shows_the_trial_the_trajectories_show(hand: ReportR
         ("span", "t1 (FAILED: crashed): tracking lost", False),
         ("span", "no reference (gap in the ground truth: no error can be computed)", False),
     ]
-    assert spec.title.endswith("\n(one trial per algorithm shown, the others in the legend)")
+    shown = "each algorithm's first successful trial; the page's legend shows the others"
+    assert spec.title.endswith(f"\n({shown})")

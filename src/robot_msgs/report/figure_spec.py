@@ -500,6 +500,8 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
 #: every trial of 192 runs made the page 45.6 MB, KITTI 00's trajectories 9.2 MB of it
 #: and its error over time 7.1 MB, and headless Chromium drew it in about a minute.
 SCREEN_POINTS, HIDDEN_POINTS = 1200, 300
+#: What the title of a figure that hides trials says (the static one draws no other).
+_ONE_TRIAL = "each algorithm's first successful trial; the page's legend shows the others"
 #: What the title of a figure drawn at fewer points than it has says.
 THINNED = (
     f"long runs drawn at about {SCREEN_POINTS:,} points, {HIDDEN_POINTS} hidden: each "
@@ -689,7 +691,7 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     return FigureSpec(
         title=f"{sequence_name(sequence)}: {what} (shaded: tracking lost; hatched: no reference)"
         + ("\n(" if some or thinned else "")
-        + ("one trial per algorithm shown, the others in the legend" if some else "")
+        + (_ONE_TRIAL if some else "")
         + ("; " if some and thinned else "")
         + (THINNED if thinned else "")
         + (")" if some or thinned else ""),
