@@ -679,3 +679,258 @@ def test_a_block_beyond_rounding_is_left_for_the_settings_to_refuse(
     assert values[:12] == tuple(float(v) for v in block.split(", "))
     with pytest.raises(ValidationError, match=r"whose 3x3 block is s R"):
         EvaluationSettings(transform_right=values)
+
+
+# VINS-Fusion's EuRoC stereo config, OpenCV FileStorage YAML (`%YAML:1.0`, `!!opencv-matrix`):
+# HKUST-Aerial-Robotics/VINS-Fusion, config/euroc/euroc_stereo_imu_config.yaml (commit
+# 939f01282fa4d79422fc4b76520470057edc1f9c), its first 39 lines as published, trailing
+# spaces dropped. body_T_cam0 maps camera-frame points to the body (IMU): EuRoC's T_BS.
+VINS_EUROC_STEREO_IMU_CONFIG = """\
+%YAML:1.0
+
+#common parameters
+#support: 1 imu 1 cam; 1 imu 2 cam: 2 cam;
+imu: 1
+num_of_cam: 2
+
+imu_topic: "/imu0"
+image0_topic: "/cam0/image_raw"
+image1_topic: "/cam1/image_raw"
+output_path: "/home/tony-ws1/output/"
+
+cam0_calib: "cam0_pinhole.yaml"
+cam1_calib: "cam1_pinhole.yaml"
+image_width: 752
+image_height: 480
+
+
+# Extrinsic parameter between IMU and Camera.
+estimate_extrinsic: 0   # 0  Have an accurate extrinsic parameters. We will trust the following imu^R_cam, imu^T_cam, don't change it.
+                        # 1  Have an initial guess about extrinsic parameters. We will optimize around your initial guess.
+
+body_T_cam0: !!opencv-matrix
+   rows: 4
+   cols: 4
+   dt: d
+   data: [0.0148655429818, -0.999880929698, 0.00414029679422, -0.0216401454975,
+           0.999557249008, 0.0149672133247, 0.025715529948,  -0.064676986768,
+           -0.0257744366974, 0.00375618835797, 0.999660727178, 0.00981073058949,
+           0, 0, 0, 1]
+
+body_T_cam1: !!opencv-matrix
+   rows: 4
+   cols: 4
+   dt: d
+   data: [0.0125552670891, -0.999755099723, 0.0182237714554, -0.0198435579556,
+           0.999598781151, 0.0130119051815, 0.0251588363115, 0.0453689425024,
+          -0.0253898008918, 0.0179005838253, 0.999517347078, 0.00786212447038,
+          0, 0, 0, 1]
+
+#Multiple thread support
+multiple_thread: 1
+"""
+
+# Kalibr's camchain of EuRoC's stereo rig (its nested-rows layout; T_cam_imu maps IMU-frame
+# points to the camera's, T_cn_cnm1 cam0's to cam1's): ethz-asl/voxblox,
+# voxblox_ros/cfg/calibrations/euroc_camchain.yaml (commit 573a952b0c87f43c35b76e9839b515128555c040).
+KALIBR_EUROC_CAMCHAIN = """\
+cam0:
+  T_cam_imu:
+  - [0.014067833389924844, 0.9996023098557362, -0.024440094001271714, 0.0657094717307726]
+  - [-0.9998997399258257, 0.014103075047756597, 0.0012701852087405128, -0.01662153508680676]
+  - [0.0016143605484757653, 0.0244197748817434, 0.9997004893640622, 0.0014868599890966905]
+  - [0.0, 0.0, 0.0, 1.0]
+  cam_overlaps: [1]
+  camera_model: pinhole
+  distortion_coeffs: [-0.011602611404146694, 0.05399058892805103, -0.07542693754837938,
+    0.03666365316319072]
+  distortion_model: equidistant
+  intrinsics: [461.3418503026154, 460.13885656354387, 366.4281018364134, 248.8415565479774]
+  resolution: [752, 480]
+  rostopic: /cam0/image_raw
+  flip_camera: true
+cam1:
+  T_cam_imu:
+  - [0.011810542390279122, 0.9995951714398011, -0.02588444171084584, -0.04439379107435547]
+  - [-0.9998052969172723, 0.01221433647773218, 0.015497685006934178, -0.016235309745499065]
+  - [0.01580757238202092, 0.025696365864524458, 0.9995448051171812, 0.0012030335279962774]
+  - [0.0, 0.0, 0.0, 1.0]
+  T_cn_cnm1:
+  - [0.9999964092230391, 0.0022551294207702314, -0.0014477335121195142, -0.11006339056724425]
+  - [-0.002234380261272062, 0.9998970009983116, 0.014177268405057909, 0.000510253673254922]
+  - [0.0014795559720994585, -0.014173982710466103, 0.9998984494078623, -0.0006164896618526655]
+  - [0.0, 0.0, 0.0, 1.0]
+  cam_overlaps: [0]
+  camera_model: pinhole
+  distortion_coeffs: [0.005730625619095735, -0.009587210461496316, 0.01921165649877144,
+    -0.010717188529046507]
+  distortion_model: equidistant
+  intrinsics: [459.6820431465863, 458.37659300282706, 380.01198798196646, 255.55347731935623]
+  resolution: [752, 480]
+  rostopic: /cam1/image_raw
+  flip_camera: true
+"""
+KALIBR_CAM0_T_CAM_IMU = (
+    0.014067833389924844, 0.9996023098557362, -0.024440094001271714, 0.0657094717307726,
+    -0.9998997399258257, 0.014103075047756597, 0.0012701852087405128, -0.01662153508680676,
+    0.0016143605484757653, 0.0244197748817434, 0.9997004893640622, 0.0014868599890966905,
+    0.0, 0.0, 0.0, 1.0,
+)  # fmt: skip
+VINS_BODY_T_CAM1 = (
+    0.0125552670891, -0.999755099723, 0.0182237714554, -0.0198435579556,
+    0.999598781151, 0.0130119051815, 0.0251588363115, 0.0453689425024,
+    -0.0253898008918, 0.0179005838253, 0.999517347078, 0.00786212447038,
+    0.0, 0.0, 0.0, 1.0,
+)  # fmt: skip
+
+
+@needs_yaml
+def test_vins_fusion_body_t_cam0_is_euroc_t_bs(tmp_path: Path) -> None:
+    """VINS-Fusion's OpenCV config was refused ("invalid YAML", its ``%YAML:1.0`` header).
+
+    Its body_T_cam0 and EuRoC's sensor.yaml T_BS describe one sensor, printed alike.
+    """
+    path = tmp_path / "euroc_stereo_imu_config.yaml"
+    path.write_text(VINS_EUROC_STEREO_IMU_CONFIG, encoding="utf-8")
+    assert read_transform(f"{path}:body_T_cam0") == EUROC_CAM0_T_BS
+    assert read_transform(f"{path}:body_T_cam1") == VINS_BODY_T_CAM1
+    said = (
+        rf"^{re.escape(str(path))}: expected one transform, got 2: body_T_cam0, body_T_cam1; "
+        rf"name one as {re.escape(str(path))}:KEY"
+    )
+    with pytest.raises(FormatError, match=said):
+        read_transform(path)
+
+
+@needs_yaml
+def test_a_kalibr_camchain_gives_the_transform_named(tmp_path: Path) -> None:
+    """Kalibr's camchain: ``FILE:cam0`` its one transform, ``FILE:cam1`` asks which of two."""
+    path = tmp_path / "camchain.yaml"
+    path.write_text(KALIBR_EUROC_CAMCHAIN, encoding="utf-8")
+    assert read_transform(f"{path}:cam0") == KALIBR_CAM0_T_CAM_IMU
+    assert read_transform(f"{path}:cam0/T_cam_imu") == KALIBR_CAM0_T_CAM_IMU
+    c0, c1, c1_c0 = (
+        np.array(read_transform(f"{path}:{key}")).reshape(4, 4)
+        for key in ("cam0/T_cam_imu", "cam1/T_cam_imu", "cam1/T_cn_cnm1")
+    )
+    assert c1_c0[0, 3] == -0.11006339056724425  # the 11 cm stereo baseline, as printed
+    # One chain: cam1 from cam0 is cam1 from IMU after IMU from cam0 (5.6e-16, NumPy).
+    assert np.abs(c1 @ np.linalg.inv(c0) - c1_c0).max() < 1e-12
+    for key, keys in (
+        ("", "cam0/T_cam_imu, cam1/T_cam_imu, cam1/T_cn_cnm1"),
+        (":cam1", "cam1/T_cam_imu, cam1/T_cn_cnm1"),
+    ):
+        with pytest.raises(FormatError, match=f"expected one transform, got [23]: {keys};"):
+            read_transform(f"{path}{key}")
+
+
+@needs_yaml
+@pytest.mark.parametrize(
+    ("text", "key", "match"),
+    [
+        (
+            "%YAML:1.0\nT: !!opencv-matrx\n   rows: 4\n   cols: 4\n   dt: d\n   data: [1]\n",
+            "",
+            r"s\.yaml, line 2: T: expected the tag !!opencv-matrix, got !!opencv-matrx",
+        ),
+        (
+            "%YAML:1.0\nT: !!opencv-matrix\n   rows: 4\n   cols: 4\n   dt: d\n   data: [1, 0, 0]\n",
+            ":T",
+            r"s\.yaml T: expected rows x cols = 16 numbers in data \(rows 4, cols 4\), got 3",
+        ),
+        ("a: [[1]]\n", ":b", r"s\.yaml: no key b; the keys: a"),
+        ("%YAML:1.0\nT: !!opencv-matrix\n  rows: 4\n", ":T/x", r"s\.yaml: no key T/x; the keys"),
+    ],
+)
+def test_a_bad_opencv_node_or_key_is_named(tmp_path: Path, text: str, key: str, match: str) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=match):
+        read_transform(f"{path}{key}")
+
+
+@needs_yaml
+@pytest.mark.parametrize(
+    ("edit", "key", "said"),
+    [
+        ((), ":body_T_cam2", "FILE: no key body_T_cam2; the keys: body_T_cam0, body_T_cam1"),
+        (
+            ("T_cam0: !!opencv-matrix", "T_cam0: !!opencv-matrix3"),
+            "",
+            "FILE, line 23: body_T_cam0: expected the tag !!opencv-matrix, got !!opencv-matrix3",
+        ),
+        (
+            ("   cols: 4", "   cols: 3"),
+            ":body_T_cam0",
+            "FILE body_T_cam0: expected rows x cols = 12 numbers in data (rows 4, cols 3), got 16",
+        ),
+    ],
+)
+def test_a_bad_key_or_node_ends_in_one_error_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    edit: tuple[str, ...],
+    key: str,
+    said: str,
+) -> None:
+    from robot_msgs.cli import main
+
+    path = tmp_path / "vins.yaml"
+    text = VINS_EUROC_STEREO_IMU_CONFIG
+    path.write_text(text.replace(edit[0], edit[1], 1) if edit else text, encoding="utf-8")
+    tum = tmp_path / "a.tum"
+    tum.write_text("".join(f"{t} {t} 0 0 0 0 0 1\n" for t in range(5)), encoding="utf-8")
+    code = main(["ape", str(tum), str(tum), "--transform-right", f"{path}{key}"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code != 0
+    assert err == [f"ERROR: --transform-right {said.replace('FILE', str(path))}"]
+
+
+@needs_yaml
+def test_a_camera_estimate_is_brought_to_the_imu_by_kalibr_t_cam_imu(tmp_path: Path) -> None:
+    """World-from-camera poses ``P inv(T_cam_imu)`` come back to ``P`` uninverted."""
+    path = tmp_path / "camchain.yaml"
+    path.write_text(KALIBR_EUROC_CAMCHAIN, encoding="utf-8")
+    t_cam_imu = np.array(KALIBR_CAM0_T_CAM_IMU).reshape(4, 4)
+    rng = np.random.default_rng(5)
+    imu = np.tile(np.eye(4), (50, 1, 1))
+    imu[:, :3, :3] = matrix_from_rotation_vector(rng.normal(size=(50, 3)))
+    imu[:, :3, 3] = rng.normal(size=(50, 3))
+    camera = imu @ np.linalg.inv(t_cam_imu)  # world_from_cam = world_from_imu @ imu_from_cam
+    est, ref = (
+        PoseTrajectory(
+            stamps_s=np.arange(50.0),
+            positions_xyz=poses[:, :3, 3],
+            orientations_quat_xyzw=quat_xyzw_from_matrix(poses[:, :3, :3]),
+        )
+        for poses in (camera, imu)
+    )
+    settings = EvaluationSettings(transform_right=read_transform(f"{path}:cam0"))
+    assert ape(ref, est, settings=settings).stats["translation"].max < 1e-12
+    wrong = ape(ref, est, settings=settings.replace(invert_transform_right=True))
+    assert wrong.stats["translation"].min > 0.05  # twice the 6.8 cm lever arm, turned
+
+
+# Not YAML 1.1's booleans and null (`on:` is the key True, read as FILE:True): left.
+_YAML_WORDS = {"yes", "no", "true", "false", "on", "off", "null"}
+_KEYS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True).filter(
+    lambda key: key.lower() not in _YAML_WORDS
+)
+
+
+@needs_yaml
+@settings(max_examples=60, deadline=None)
+@given(matrix=_transforms(scaled=True), key=_KEYS, other=_KEYS)
+def test_an_opencv_node_reads_back_bit_for_bit(
+    tmp_path_factory: pytest.TempPathFactory, matrix: np.ndarray, key: str, other: str
+) -> None:
+    """Any Sim(3) written as OpenCV's FileStorage writes a matrix is the matrix read back."""
+    data = ", ".join(map(repr, matrix.ravel().tolist()))
+    node = "{key}: !!opencv-matrix\n   rows: 4\n   cols: 4\n   dt: d\n   data: [{data}]\n"
+    text = "%YAML:1.0\n---\n" + node.format(key=key, data=data)
+    if other != key:  # a second transform: the key chooses
+        text += node.format(key=other, data="1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1")
+    path = tmp_path_factory.mktemp("t") / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    back = np.array(read_transform(f"{path}:{key}")).reshape(4, 4)
+    assert back.view(np.int64).tolist() == matrix.view(np.int64).tolist()

@@ -15,7 +15,18 @@ What ``--transform-left`` / ``--transform-right`` read; the layouts evo's
   ``{rows: 4, cols: 4, data: [16 numbers, row-major]}``, the sensor's pose in the body
   (IMU) frame, ``p_B = T_BS p_S``. An estimate of the camera's poses (world from camera)
   is brought to the body by its inverse: ``--transform-right sensor.yaml
-  --invert-transform-right``. A ``matrix`` may be given as such a node too.
+  --invert-transform-right``. A ``matrix`` may be given as such a node too;
+- OpenCV FileStorage YAML (``%YAML:1.0``, ``key: !!opencv-matrix`` nodes), as VINS-Fusion
+  and Kimera write their extrinsics: VINS-Fusion's ``body_T_cam0`` is body (IMU) from
+  camera, ``p_B = T p_C``, as EuRoC's ``T_BS``;
+- Kalibr's camchain (``cam0: T_cam_imu: [[...], ...]``): ``T_cam_imu`` is camera from IMU,
+  ``p_C = T p_I``, so a camera-frame estimate is brought to the IMU by it, uninverted
+  (``--transform-right camchain.yaml:cam0``); ``T_cn_cnm1`` is cam n from cam n-1.
+
+A file of several 4x4 matrices (under a key, or one level down: ``cam1/T_cn_cnm1``) is
+read as ``FILE:KEY`` (``config.yaml:body_T_cam1``, ``camchain.yaml:cam1/T_cam_imu``); without
+a key it is refused naming them. A key naming a mapping of one matrix reads that one
+(``camchain.yaml:cam0``).
 
 Quaternions are normalised; one that is far from unit (norm off by more than 1e-3) is
 refused, as is anything that is not a Sim(3) matrix. A rotation block off orthonormal by
@@ -37,6 +48,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -61,8 +73,6 @@ from robot_msgs.rotations import (
 from robot_msgs.trajectory import POSITION_LIMIT_M
 
 if TYPE_CHECKING:
-    import os
-
     from numpy.typing import ArrayLike
 
 __all__ = ["TRANSFORM_LAYOUTS", "read_transform", "write_transform"]
@@ -71,6 +81,13 @@ _QUATERNION_TOL = 1e-3
 #: A YAML mapping's key (``x: 1``, ``matrix:``) on a line, before any comment: a file
 #: without one is no transform YAML reads (a bare list or scalar), so it is a text matrix.
 _YAML_KEY = re.compile(r"^[^#\n]*:(?:[ \t]|$)", re.MULTILINE)
+#: OpenCV FileStorage's YAML header (VINS-Fusion, Kimera, ORB-SLAM write it), which PyYAML
+#: refuses: YAML's own says ``%YAML 1.1``. Read as a blank line, so lines keep their numbers.
+_OPENCV_HEADER = re.compile(r"\A%YAML:1\.0[ \t]*(?=\r?\n|\Z)")
+#: A mapping value tagged as OpenCV tags its nodes (``body_T_cam0: !!opencv-matrix``), a tag
+#: the safe loader does not know: ``!!opencv-matrix`` is blanked (its node is the mapping
+#: ``{rows, cols, dt, data}``), any other ``!!opencv-`` tag refused naming its key.
+_OPENCV_TAG = re.compile(r"^[ \t]*([^#\n]*?):[ \t]+(!!opencv-\S*)[ \t]*(?:#.*)?$", re.MULTILINE)
 #: The text matrix's columns, as its errors name them.
 _CELLS = ("T[i,0]", "T[i,1]", "T[i,2]", "T[i,3]")
 _FLAT = ("x", "y", "z", "qx", "qy", "qz", "qw")
@@ -172,6 +189,70 @@ def _from_mapping(data: object, where: str) -> np.ndarray:
     raise FormatError(msg)
 
 
+def _opencv_tag(found: re.Match[str], text: str, where: str) -> str:
+    """Blank an ``!!opencv-matrix`` tag (``_OPENCV_TAG``); refuse another naming its key."""
+    if found[2] != "!!opencv-matrix":
+        line = text.count("\n", 0, found.start()) + 1
+        msg = (
+            f"{where}, line {line}: {found[1]:.60}: expected the tag !!opencv-matrix, got "
+            f"{found[2]:.40}"
+        )
+        raise FormatError(msg)
+    return found[0].replace(found[2], " " * len(found[2]), 1)
+
+
+def _is_matrix(node: object) -> bool:
+    """Whether ``node`` is a 4x4 matrix: an OpenCV node of 4 rows and 4 cols, or 4 lists."""
+    if isinstance(node, dict):
+        return node.get("rows") == 4 and node.get("cols") == 4 and "data" in node
+    return isinstance(node, list) and len(node) == 4 and all(isinstance(r, list) for r in node)
+
+
+def _matrix_keys(data: dict[Any, Any]) -> list[str]:
+    """Name the 4x4 matrices of a mapping, one level down too (Kalibr's ``cam1/T_cn_cnm1``)."""
+    found: list[str] = []
+    for key, node in data.items():
+        if _is_matrix(node):
+            found.append(str(key))
+        elif isinstance(node, dict):
+            found += [f"{key}/{inner}" for inner, value in node.items() if _is_matrix(value)]
+    return found
+
+
+def _child(data: object, key: str, where: str) -> object:
+    """Return the node of ``data`` at ``key`` (``cam1/T_cn_cnm1``)."""
+    node: Any = data
+    for part in key.split("/"):
+        found = [k for k in node if str(k) == part] if isinstance(node, dict) else []
+        if not found:
+            shown = _matrix_keys(data) if isinstance(data, dict) else []
+            shown = shown or (sorted(map(str, data))[:8] if isinstance(data, dict) else [])
+            msg = f"{where}: no key {key}; the keys: {', '.join(shown) or 'none'}"
+            raise FormatError(msg)
+        node = node[found[0]]
+    return node
+
+
+def _from_document(data: object, where: str, key: str, file: Path) -> np.ndarray:
+    """Return the matrix of a JSON or YAML document, at ``key`` when given (``FILE:KEY``)."""
+    node, at, prefix = data, where, ""
+    if key:
+        node, at, prefix = _child(data, key, where), f"{where} {key}", f"{key}/"
+    if isinstance(node, list) or (isinstance(node, dict) and {"rows", "cols"} <= node.keys()):
+        return _as_matrix(node, at)  # nested rows or an OpenCV node, its shape checked there
+    if isinstance(node, dict) and not _layouts(node):
+        keys = _matrix_keys(node)
+        if len(keys) == 1:
+            return _as_matrix(_child(node, keys[0], at), f"{where} {prefix}{keys[0]}")
+        if keys:  # one would be taken and the others ignored: a silent choice
+            msg = (
+                f"{where}: expected one transform, got {len(keys)}: "
+                f"{', '.join(prefix + k for k in keys)}; name one as {file}:KEY"
+            )
+            raise FormatError(msg)
+    return _from_mapping(node, at)
+
+
 def _as_matrix(rows: object, where: str) -> np.ndarray:
     """Return the 4x4 matrix of nested rows, or of OpenCV's ``{rows, cols, data}`` node."""
     if isinstance(rows, dict):  # EuRoC's T_BS: data row-major, rows x cols numbers
@@ -214,7 +295,8 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     Parameters
     ----------
     path : path-like
-        The file.
+        The file; ``FILE:KEY`` (``camchain.yaml:cam1/T_cn_cnm1``), when no file is named
+        so, the 4x4 matrix of a JSON or YAML file under that key (module docstring).
     flag : str
         The command-line flag that named the file, for error messages.
 
@@ -227,8 +309,8 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     Raises
     ------
     FormatError
-        Unreadable content, a missing key, a non-unit quaternion; the message names the
-        file (and the flag).
+        Unreadable content, a missing key, a non-unit quaternion, several matrices and no
+        key; the message names the file (and the flag).
     FileNotFoundError
         No such file.
 
@@ -247,7 +329,10 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     >>> read_transform(path)[:4]
     (1.0, 0.0, 0.0, 1.0)
     """
-    file = Path(path)
+    file, key = Path(path), ""
+    head, colon, tail = os.fspath(path).rpartition(":")
+    if colon and tail and not file.exists() and Path(head).is_file():
+        file, key = Path(head), tail
     where = f"{flag} {file}" if flag else str(file)
     try:
         raw = read_input(file, source=where, document=True)
@@ -258,7 +343,10 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
         matrix = _as_matrix(array_from_npy(raw, where=where, kinds="fiu"), where)
     else:
         text = raw.decode("utf-8", errors="replace")
-        matrix, lines = _from_text(text, file, where)
+        matrix, lines = _from_text(text, file, where, key)
+    if key and (lines is not None or raw.startswith(b"\x93NUMPY")):
+        msg = f"{where}: a matrix file has no keys, got :{key}"
+        raise FormatError(msg)
     bad = np.argwhere(~np.isfinite(matrix))
     if bad.size:
         row, col = (int(v) for v in bad[0])
@@ -304,17 +392,21 @@ def _rounded_block(matrix: np.ndarray, where: str) -> np.ndarray:
     return out
 
 
-def _from_text(text: str, file: Path, where: str) -> tuple[np.ndarray, list[int] | None]:
+def _from_text(
+    text: str, file: Path, where: str, key: str = ""
+) -> tuple[np.ndarray, list[int] | None]:
     """Return the matrix of a JSON, YAML or text file, and the file line of each text row."""
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")) and file.suffix.lower() not in (".yaml", ".yml"):
         data: Any = parse_json(text, source=where)
-        matrix = _from_mapping(data, where) if isinstance(data, dict) else _as_matrix(data, where)
-        return matrix, None
+        return _from_document(data, where, key, file), None
     if _YAML_KEY.search(text):
         require("yaml", "yaml", feature="YAML transform files")
+        text = _OPENCV_HEADER.sub("", text)  # a blank first line: the lines keep their numbers
+        if "!!opencv-" in text:
+            text = _OPENCV_TAG.sub(lambda found: _opencv_tag(found, text, where), text)
         data = parse_yaml(text, source=where, numbers=NUMBER_TOKEN)  # the table's rule too
-        return _from_mapping(data, where), None
+        return _from_document(data, where, key, file), None
     # WHY the trajectory readers' table: each cell "1_000" and "١٢" (which float() reads)
     # are refused as they refuse them, and a bad cell is named by its line and column; a
     # typo fell through to the YAML reader ("expected keys ..., got str").
