@@ -180,8 +180,10 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "description": (
                 "left-multiply every estimate pose (world frame, may scale; evo_traj "
                 "--transform_left): 16 numbers, row-major 4x4; the flag reads them from a 4x4 text "
-                "or .npy matrix, a JSON/YAML pose, or EuRoC's sensor.yaml (its T_BS: body from "
-                "sensor)"
+                "or .npy matrix, a JSON/YAML pose, EuRoC's sensor.yaml (its T_BS: body from "
+                "sensor), OpenCV YAML (VINS-Fusion's body_T_cam0: body from camera) or Kalibr's "
+                "camchain (T_cam_imu: camera from IMU); FILE:KEY names one of several "
+                "(camchain.yaml:cam1/T_cam_imu)"
             ),
         },
         {
