@@ -1207,7 +1207,11 @@ def test_a_times_or_transform_file_read_is_an_input_too(
     ref.write_text("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n2 2 1 0 0 0 0 1\n")
     est = tmp_path / "est.tum"
     est.write_bytes(ref.read_bytes())
-    before = {p: p.read_bytes() for p in (kitti, times, transform, ref, est)}
+    chain = tmp_path / "camchain.json"  # read as camchain.json:cam0 (FILE:KEY)
+    chain.write_text(
+        '{"cam0": {"T_cam_imu": [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]}}'
+    )
+    before = {p: p.read_bytes() for p in (kitti, times, transform, ref, est, chain)}
     out = tmp_path / "00.kitti"
     for argv, flag, output, given in (
         (["traj", str(kitti), "--times", str(times), "--save", str(out)], "--save", times, times),
@@ -1232,13 +1236,20 @@ def test_a_times_or_transform_file_read_is_an_input_too(
             transform,
             transform,
         ),
+        (
+            ["ape", str(ref), str(ref), "--transform-right", f"{chain}:cam0", "--save-aligned",
+             str(chain), "--to", "tum"],
+            "--save-aligned",
+            chain,
+            chain,
+        ),
     ):  # fmt: skip
         assert main([*argv, "--force"]) == 2, argv
         assert capsys.readouterr().err == (
             f"ERROR: {flag} {output} is the input {given} ({given.resolve()}): writing it "
             "would replace what the command reads; give the output its own path\n"
         ), argv
-    assert {p: p.read_bytes() for p in (kitti, times, transform, ref, est)} == before
+    assert {p: p.read_bytes() for p in (kitti, times, transform, ref, est, chain)} == before
 
 
 def test_traj_s_one_file_flag_is_answered_with_the_two_that_split_it(

@@ -64,6 +64,11 @@ def read_files(args: argparse.Namespace) -> list[str]:
         given = getattr(args, _dest(flag.name), None) if flag.file else None
         if isinstance(given, str | os.PathLike) and os.fspath(given) != words.get(flag.name):
             found.append(given)  # a file, not the flag's word (--transform-right auto)
+            if ":" in os.fspath(given):  # FILE:KEY's file: `--save-aligned cfg.json --to
+                # tum --force` replaced the calibration read as cfg.json:body_T_cam0
+                from robot_msgs.io.transform_file import _file_and_key  # noqa: PLC0415
+
+                found[-1] = _file_and_key(given)[0]
     return [os.fspath(f) for f in found if isinstance(f, str | os.PathLike) and os.fspath(f)]
 
 

@@ -329,10 +329,7 @@ def read_transform(path: str | os.PathLike[str], *, flag: str = "") -> tuple[flo
     >>> read_transform(path)[:4]
     (1.0, 0.0, 0.0, 1.0)
     """
-    file, key = Path(path), ""
-    head, colon, tail = os.fspath(path).rpartition(":")
-    if colon and tail and not file.exists() and Path(head).is_file():
-        file, key = Path(head), tail
+    file, key = _file_and_key(path)
     where = f"{flag} {file}" if flag else str(file)
     try:
         raw = read_input(file, source=where, document=True)
@@ -390,6 +387,21 @@ def _rounded_block(matrix: np.ndarray, where: str) -> np.ndarray:
         kind=ROUNDED_ROTATIONS,
     )
     return out
+
+
+def _file_and_key(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """Split ``FILE:KEY`` into the file and the key when no file is named ``FILE:KEY``.
+
+    Examples
+    --------
+    >>> [str(part) for part in _file_and_key("no/such.yaml:cam0")]  # no such.yaml: a name
+    ['no/such.yaml:cam0', '']
+    """
+    file = Path(path)
+    head, colon, key = os.fspath(path).rpartition(":")
+    if colon and key and not file.exists() and Path(head).is_file():
+        return Path(head), key
+    return file, ""
 
 
 def _from_text(
