@@ -599,6 +599,21 @@ def test_a_yaml_number_follows_the_trajectory_readers_rule(
 
 
 @needs_yaml
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_yaml_saved_with_windows_or_old_mac_line_ends_is_read_as_yaml(
+    tmp_path: Path, end: str
+) -> None:
+    """Every key of this file ends its line (``matrix:`` CR LF, then a block list): the
+    text-matrix test for a YAML key took only a blank or LF after the colon, so the file
+    went to the table reader ("line 1: expected 4 columns ..., got 1"); it read before."""
+    path = tmp_path / "T.yaml"
+    rows = np.array(EXPECTED).reshape(4, 4).tolist()
+    text = "matrix:" + end + "".join(f"  - {row}{end}" for row in rows)
+    path.write_bytes(text.encode())
+    assert read_transform(path) == EXPECTED
+
+
+@needs_yaml
 @settings(max_examples=100, deadline=None)
 @given(cells=st.lists(st.one_of(_GOOD_CELLS, _BAD_CELLS), min_size=16, max_size=16))
 def test_a_yaml_matrix_reads_exactly_or_one_error_names_the_file(

@@ -80,7 +80,8 @@ __all__ = ["TRANSFORM_LAYOUTS", "read_transform", "write_transform"]
 _QUATERNION_TOL = 1e-3
 #: A YAML mapping's key (``x: 1``, ``matrix:``) on a line, before any comment: a file
 #: without one is no transform YAML reads (a bare list or scalar), so it is a text matrix.
-_YAML_KEY = re.compile(r"^[^#\n]*:(?:[ \t]|$)", re.MULTILINE)
+#: Lines end as YAML ends them, LF, CR LF or CR: ``matrix:`` CR LF is a key.
+_YAML_KEY = re.compile(r"(?:^|\r)[^#\r\n]*:(?:[ \t\r]|$)", re.MULTILINE)
 #: OpenCV FileStorage's YAML header (VINS-Fusion, Kimera, ORB-SLAM write it), which PyYAML
 #: refuses: YAML's own says ``%YAML 1.1``. Read as a blank line, so lines keep their numbers.
 _OPENCV_HEADER = re.compile(r"\A%YAML:1\.0[ \t]*(?=\r?\n|\Z)")
