@@ -1630,6 +1630,41 @@ def test_a_db3_still_being_written_is_refused_as_such_and_left_as_it_is(
         writer.close()
 
 
+def test_the_way_out_of_a_stopped_recorders_log_names_the_file_wherever_it_is_run(
+    tmp_path: Path,
+) -> None:
+    """A bag copied, with its -wal, from a machine whose recorder stopped without closing
+    it. The command said named the .db3 by its name only: run anywhere but the bag's
+    folder, sqlite3 made an empty t.db3 there, answered 0|-1|-1, and the bag stayed
+    refused. It names the file as given (quoted for the shell) and says it writes it."""
+    import shutil
+    import subprocess
+
+    bag, writer, more = _recording(tmp_path, "WAL")
+    copy = tmp_path / "copied bag" / "t.db3"
+    copy.parent.mkdir()
+    try:
+        for f in (bag, bag.with_name("t.db3-wal")):
+            shutil.copyfile(f, copy.with_name(f.name))
+    finally:
+        writer.close()
+    with pytest.raises(FormatError, match=r"the bag is still being written") as caught:
+        read_bag(copy, "/trajectory")
+    said = str(caught.value)
+    command = said.split("`")[1]
+    assert command == f"sqlite3 '{copy}' 'PRAGMA wal_checkpoint(TRUNCATE)'", said
+    assert "writing it" in said
+    if shutil.which("sqlite3") is None:
+        return
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    subprocess.run(command, shell=True, cwd=elsewhere, check=True, capture_output=True)  # noqa: S602
+    assert list(elsewhere.iterdir()) == []
+    read = read_bag(copy, "/trajectory")
+    assert len(read) == 600
+    np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
+
+
 def test_a_db3_recorded_in_wal_mode_and_closed_reads_all_without_a_file_made(
     tmp_path: Path,
 ) -> None:

@@ -15,6 +15,7 @@ import heapq
 import importlib
 import itertools
 import os
+import shlex
 import time
 import warnings
 from pathlib import Path
@@ -710,8 +711,8 @@ def _check_not_being_written(bag: Path, name: str) -> None:
                 f"{name}: the bag is still being written, or its recorder stopped without "
                 f"closing it: {wal.name} beside it holds SQLite writes not yet in {db.name}, "
                 "which a read-only reader leaves out; read the bag when the recording has "
-                f"ended (`sqlite3 {db.name} 'PRAGMA wal_checkpoint(TRUNCATE)'` folds a "
-                "stopped recorder's log in)"
+                f"ended (`sqlite3 {shlex.quote(str(db))} 'PRAGMA wal_checkpoint(TRUNCATE)'` "
+                "folds a stopped recorder's log into the bag, writing it)"
             )
             raise FormatError(msg)
         if journal.is_file():
@@ -722,8 +723,8 @@ def _check_not_being_written(bag: Path, name: str) -> None:
                     f"{name}: the bag is still being written, or its recorder stopped in the "
                     f"middle of a write: {journal.name} beside it holds an unfinished SQLite "
                     f"transaction, so {db.name} is not whole; read the bag when the recording "
-                    f"has ended (`sqlite3 {db.name} 'PRAGMA integrity_check'` rolls a stopped "
-                    "recorder's unfinished write back)"
+                    f"has ended (`sqlite3 {shlex.quote(str(db))} 'PRAGMA integrity_check'` "
+                    "rolls a stopped recorder's unfinished write back, writing the bag)"
                 )
                 raise FormatError(msg)
 
