@@ -1665,6 +1665,37 @@ def test_the_way_out_of_a_stopped_recorders_log_names_the_file_wherever_it_is_ru
     np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
 
 
+def test_a_bag_folder_whose_db3_is_a_link_is_refused_by_the_log_beside_its_file(
+    tmp_path: Path,
+) -> None:
+    """A bag folder whose .db3 is linked from where the recorder writes it: SQLite keeps
+    the -wal beside the file, which the check looked for beside the link, so the folder
+    was opened without a word (the log's writes left out), while the .db3 named itself
+    (resolved) was refused. A link loop named .db3 stays said by the folder check."""
+    bag, writer, _ = _recording(tmp_path, "WAL")
+    try:
+        folder = tmp_path / "bag"
+        folder.mkdir()
+        (folder / "t.db3").symlink_to(bag)
+        (folder / "metadata.yaml").write_text(
+            "rosbag2_bagfile_information:\n  version: 5\n  storage_identifier: sqlite3\n"
+            "  relative_file_paths: [t.db3]\n  duration: {nanoseconds: 1}\n"
+            "  starting_time: {nanoseconds_since_epoch: 0}\n  message_count: 600\n"
+            "  topics_with_message_count: []\n  compression_format: ''\n"
+            "  compression_mode: ''\n"
+        )
+        with pytest.raises(FormatError, match=r"t\.db3-wal beside it holds SQLite writes"):
+            list_topics(folder)
+    finally:
+        writer.close()
+    loop = tmp_path / "loop"
+    loop.mkdir()
+    (loop / "a.db3").symlink_to(loop / "a.db3")
+    with pytest.raises((FormatError, OSError)) as caught:
+        list_topics(loop)
+    assert "still being written" not in str(caught.value)
+
+
 def test_a_db3_recorded_in_wal_mode_and_closed_reads_all_without_a_file_made(
     tmp_path: Path,
 ) -> None:

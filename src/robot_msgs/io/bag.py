@@ -697,6 +697,8 @@ def _check_not_being_written(bag: Path, name: str) -> None:
             files = [f for f in bag.iterdir() if f.name.endswith(".db3")]
         except OSError:  # said by _check_folder_files
             return
+        # a file linked into the folder: SQLite's files lie beside the file, not the link
+        files = [_resolved(f) for f in files]
     else:
         try:
             with bag.open("rb") as file:
@@ -727,6 +729,14 @@ def _check_not_being_written(bag: Path, name: str) -> None:
                     "rolls a stopped recorder's unfinished write back, writing the bag)"
                 )
                 raise FormatError(msg)
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` with its links followed, or as it is where they loop (said elsewhere)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a link loop (Python 3.11, 3.12)
+        return path
 
 
 def _check_folder_files(bag: Path, name: str) -> None:
