@@ -16,6 +16,8 @@ __all__ = ["TimeOffset"]
 
 #: A ``contrast`` below this is a flat cost curve: the offset is weakly determined.
 _WEAK_CONTRAST = 1.0
+#: A ``std_s`` above this share of the range searched is poorly determined.
+_WIDE_STD = 0.05
 
 
 @message("compare/TimeOffset")
@@ -169,6 +171,20 @@ motion can time the trajectories more than one way'
             f"{self.second_rms_m:.3g} m against {self.rms_m:.3g} m); periodic motion can time "
             "the trajectories more than one way"
         )
+
+    @property
+    def poorly_determined(self) -> bool:
+        """Whether ``std_s`` exceeds :data:`_WIDE_STD` of the range searched (the estimator's note).
+
+        Examples
+        --------
+        >>> wide = TimeOffset(offset_s=0.14, std_s=0.18, search_s=(-1.0, 1.0), n_poses=10,
+        ...                   rms_m=0.2, contrast=2.0, candidates_s=[0.1], cost_rms_m=[0.2])
+        >>> wide.poorly_determined, wide.replace(std_s=0.006).poorly_determined
+        (True, False)
+        """
+        low, high = self.search_s
+        return self.std_s > _WIDE_STD * (high - low)
 
     @property
     def flat(self) -> bool:

@@ -132,7 +132,6 @@ _REFUSE_RISE = 1e-6  # of the reference's position variance
 _STATIC_RATIO = 3.0  # displacement over the search half-width, in noise units
 _MIN_MOTION_POSES = 3  # reference poses under the estimate: second differences need 3
 _LOW_SHARE = 0.3
-_WIDE_STD = 0.05
 _GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 _REFINED_MINIMA = 5  # the grid's lowest local minima refined before one is chosen
 _AMBIGUOUS = 2.0  # a second minimum within this factor of the first's share is as deep
@@ -1024,7 +1023,7 @@ def estimate_offset(
             f"little overlap: only {n_used} of the {n_est} estimate poses overlap the "
             "reference at the estimated offset"
         )
-    if std > _WIDE_STD * (high - low):
+    if found.poorly_determined:
         notes.append(f"poorly determined: the uncertainty {std:.3g} s is wide for the range")
     if sy > 0 and j0 > 0.5 * sy:
         notes.append(
