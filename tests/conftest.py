@@ -48,3 +48,24 @@ def seed_error_stats() -> SeedExample:
     start = lines.index("{")
     end = lines.index("}", start)
     return SeedExample(repr=repr_line, json="\n".join(lines[start : end + 1]))
+
+
+@pytest.fixture
+def bag_opens(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The readers rosbags' ``AnyReader.open`` opened while the test runs, in order.
+
+    An open reads a bag's index (and, for ROS 2, SQLite's integrity check): the tests of
+    ``bags_opened_once`` count them. Skips without rosbags.
+    """
+    pytest.importorskip("rosbags")
+    from rosbags.highlevel import AnyReader
+
+    opened: list[object] = []
+    real_open = AnyReader.open
+
+    def counted(reader: AnyReader) -> None:
+        opened.append(reader)
+        real_open(reader)
+
+    monkeypatch.setattr(AnyReader, "open", counted)
+    return opened

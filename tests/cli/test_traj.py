@@ -1813,7 +1813,7 @@ def test_traj_names_the_file_a_reading_rule_cannot_read(
 )
 def test_traj_opens_a_bag_once(
     evo_data: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    bag_opens: list[object],
     capsys: pytest.CaptureFixture[str],
     bag: str,
     flags: list[str],
@@ -1822,20 +1822,9 @@ def test_traj_opens_a_bag_once(
     """Its topic listing, the choice of its pose topic, its first fix (for --ref) and its
     read each opened the bag again, and an open is what costs (an index read, SQLite's
     integrity check): once now, all of them from that one reader."""
-    pytest.importorskip("rosbags")
-    from rosbags.highlevel import AnyReader
-
-    opened: list[object] = []
-    real_open = AnyReader.open
-
-    def counted(reader: AnyReader) -> None:
-        opened.append(reader)
-        real_open(reader)
-
-    monkeypatch.setattr(AnyReader, "open", counted)
     assert main(["traj", str(evo_data / bag), *flags]) == 0
     capsys.readouterr()
-    assert len(opened) == 1, f"opened {len(opened)} times ({before} before)"
+    assert len(bag_opens) == 1, f"opened {len(bag_opens)} times ({before} before)"
 
 
 def test_traj_of_many_bags_keeps_few_open(

@@ -304,25 +304,16 @@ def test_the_reading_settings_read_each_side_as_written(tmp_path: Path) -> None:
 
 
 def test_two_topics_of_one_bag_are_read_from_one_open(
-    evo_data: Path, monkeypatch: pytest.MonkeyPatch
+    evo_data: Path, bag_opens: list[object]
 ) -> None:
     """``ape BAG BAG --ref-topic A --est-topic B`` opened the bag 4 times (each side's first
     fix, then its read); an open reads the bag's index. Once now, and each side reads
     what it read alone."""
-    pytest.importorskip("rosbags")
-    from rosbags.highlevel import AnyReader
-
     bag = str(evo_data / "ROS_example.bag")
     inputs = [InputFile(path=bag, topic="groundtruth"), InputFile(path=bag, topic="S-PTAM")]
     alone = [read_inputs([given])[0] for given in inputs]
-    opened: list[object] = []
-    real_open = AnyReader.open
-
-    def counted(reader: AnyReader) -> None:
-        opened.append(reader)
-        real_open(reader)
-
-    monkeypatch.setattr(AnyReader, "open", counted)
+    opened = bag_opens
+    del opened[:]  # the opens of the reads alone
     together = read_inputs(inputs)
     assert len(opened) == 1
     # evo_traj bag ROS_example.bag groundtruth S-PTAM: 12765 and 5439 poses
