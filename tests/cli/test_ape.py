@@ -842,7 +842,7 @@ def test_what_reading_fixed_is_in_each_results_notes(
     first, second = json.loads(capsys.readouterr().out)
     ref_note = (
         f"{ref}: 1 row(s) repeat an earlier stamp (line 13): kept the first row of each stamp "
-        "(evo keeps every row)"
+        "(evo keeps every row: --repeated-stamps all)"
     )
     nan_note = f"{fixed}: 1 row(s) with NaN or infinite values dropped (line 6)"
     assert first["notes"][:2] == [ref_note, nan_note]
@@ -1075,3 +1075,86 @@ def test_confidence_without_a_nees_relation_is_refused(
     assert err.startswith("ERROR: --confidence 0.9: sets the chi-square bounds of NEES; ")
     assert "nees_orientation or nees_planar, not translation" in err
     assert main(["ape", str(ref), str(est), "--confidence", "0.95"]) == 0  # the default
+
+
+#: evo_ape's statistics on the evo files that repeat stamps, from its saved results
+#: (stats.json, full precision), evo 1.38.1:
+#:   evo_ape euroc V102_groundtruth.csv V102.txt --save_results v102.zip
+#:   evo_ape euroc V102_groundtruth.csv V102.txt -a --save_results v102_a.zip
+#:   evo_ape tum fr2_desk_groundtruth.txt fr2_desk_ORB.txt -a --save_results fr2.zip
+#: evo keeps every row of a repeated stamp: V102.txt, 4 repeats, 798 pairs (794 with one
+#: row a stamp); fr2_desk_groundtruth.txt, 1 repeat.
+EVO_APE_REPEATED_STAMPS = [
+    ("V102_groundtruth.csv", "V102.txt", "none", 798, 2.5541740462181335, 2.5072878884642713),
+    ("V102_groundtruth.csv", "V102.txt", "se3", 798, 0.09172711520685733, 0.08152162194619834),
+    (
+        "fr2_desk_groundtruth.txt", "fr2_desk_ORB.txt", "se3", None, 0.008118977562045396,
+        0.007491776870216619,
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize(
+    ("ref", "est", "align", "matched", "rmse", "mean"), EVO_APE_REPEATED_STAMPS
+)
+def test_repeated_stamps_all_gives_evo_apes_numbers(
+    evo_data: Path,
+    capsys: pytest.CaptureFixture[str],
+    ref: str,
+    est: str,
+    align: str,
+    matched: int | None,
+    rmse: float,
+    mean: float,
+) -> None:
+    """``--repeated-stamps all`` keeps every row, as evo: its APE to 1e-9 (stored above)."""
+    args = ["ape", str(evo_data / ref), str(evo_data / est), "--align", align]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main([*args, "--repeated-stamps", "all", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    stats = stats_of(result)["translation"]
+    assert stats["rms"] == pytest.approx(rmse, abs=1e-9)
+    assert stats["mean"] == pytest.approx(mean, abs=1e-9)
+    if matched is not None:
+        assert result["counts"]["matched"] == matched
+
+
+@pytest.mark.evo_data
+def test_repeated_stamps_warning_names_the_option(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["ape", str(evo_data / "V102_groundtruth.csv"), str(evo_data / "V102.txt")]
+    assert main(args) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "repeat" in line]
+    assert said == [
+        (
+            f"WARNING: {evo_data / 'V102.txt'}: 4 row(s) repeat an earlier stamp (lines 433, "
+            "684, 736, 788): kept the first row of each stamp (evo keeps every row: "
+            "--repeated-stamps all)"
+        )
+    ]
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["rpe"],
+        ["drift"],
+        ["ape", "--sync", "interpolate"],
+    ],
+)
+def test_repeated_stamps_all_is_refused_where_stamps_must_increase(
+    evo_data: Path, capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    files = [str(evo_data / "V102_groundtruth.csv"), str(evo_data / "V102.txt")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        code = main([extra[0], *files, *extra[1:], "--repeated-stamps", "all"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert err.startswith("ERROR: ")
+    assert "--repeated-stamps all" in err

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import math
 import re
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,9 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.errors import AssociationError
+from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import Association, EvaluationSettings, associate
 from robot_msgs.evaluation.association import other_stamp_unit
+from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.rotations import (
     angle_from_quat_xyzw,
     quat_xyzw_conjugate,
@@ -272,6 +274,57 @@ def test_nearest_agrees_with_evo_on_random_floats(
         traj(ref_t), traj(est_t), EvaluationSettings(max_diff_s=max_diff, offset_s=offset)
     )
     assert pairs_of(a) == want
+
+
+@st.composite
+def repeated_stamps(draw: st.DrawFn) -> Float64Array:
+    """Sorted stamps, each written 1 to 3 times (a file read with repeated_stamps="all")."""
+    unique = draw(float_stamps(max_size=15))
+    times = draw(st.lists(st.integers(1, 3), min_size=unique.size, max_size=unique.size))
+    return np.repeat(unique, times)
+
+
+def read_all_rows(stamps: Float64Array) -> PoseTrajectory:
+    """``stamps`` through the readers' rules with ``repeated_stamps="all"``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        return finish_trajectory(
+            stamps,
+            np.stack([stamps, np.arange(stamps.size, dtype=float), 0 * stamps], axis=1),
+            np.tile([0.0, 0.0, 0.0, 1.0], (stamps.size, 1)),
+            source="a.tum",
+            where=lambda rows: [f"line {r + 1}" for r in rows],
+            repeated_stamps="all",
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(repeated_stamps(), repeated_stamps(), st.floats(1e-3, 2.0))
+def test_nearest_pairs_every_row_of_repeated_stamps_as_evo(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float
+) -> None:
+    """Read with ``repeated_stamps="all"``, the pairs are evo's own, every one of them."""
+    sync = pytest.importorskip("evo.core.sync")
+    if len(est_t) > len(ref_t):
+        short, long_ = sync.matching_time_indices(ref_t, est_t, max_diff)
+        want = list(zip(short, long_, strict=True))
+    else:
+        short, long_ = sync.matching_time_indices(est_t, ref_t, max_diff)
+        want = list(zip(long_, short, strict=True))
+    if not want:
+        return
+    a = associate(
+        read_all_rows(ref_t), read_all_rows(est_t), EvaluationSettings(max_diff_s=max_diff)
+    )
+    assert pairs_of(a) == want
+    assert a.estimate.positions_xyz[:, 1].tolist() == [float(e) for _, e in want]
+
+
+def test_repeated_stamps_are_refused_by_the_other_rules() -> None:
+    ref, est = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0])
+    for sync in ("one_to_one", "interpolate", "interpolate_longer"):
+        with pytest.raises(ValidationError, match="--repeated-stamps all"):
+            associate(ref, est, EvaluationSettings(sync=sync))
 
 
 # One to one ----------------------------------------------------------------------------------

@@ -145,7 +145,7 @@ def test_repeated_stamps_of_distinct_nanoseconds_are_said_so() -> None:
     said = (
         "bag /odom: 1 row(s) repeat an earlier stamp (message 2), 1 of them only in float64 "
         "seconds (another header nanosecond, closer than float64's 238 ns step at "
-        "1700000001.0 s): kept the first row of each stamp (evo keeps every row)"
+        "1700000001.0 s): kept the first row of each stamp (evo keeps every row: --repeated-stamps all)"
     )
     assert warned == [said]
     assert traj.stamps_ns is not None
@@ -163,7 +163,7 @@ def test_repeated_stamps_say_the_float64_step_of_the_row_whose_nanoseconds_diffe
     said = (
         "bag /odom: 2 row(s) repeat an earlier stamp (message 2, message 4), 1 of them only "
         "in float64 seconds (another header nanosecond, closer than float64's 238 ns step "
-        "at 1073741825.0 s): kept the first row of each stamp (evo keeps every row)"
+        "at 1073741825.0 s): kept the first row of each stamp (evo keeps every row: --repeated-stamps all)"
     )
     assert warned == [said]
 
@@ -214,8 +214,9 @@ def test_a_repeated_stamps_rule_that_is_no_choice_is_refused(
     clean = write(tmp_path, [f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"], name="clean.txt")
     read = read_tum if reader == "read_tum" else read_trajectory
     said = (
-        r"^Expected `repeated_stamps` as one of 'first', 'last', 'refuse' \(which row of "
-        rf"equal stamps is kept, or refuse them\), got {re.escape(repr(rule))}$"
+        r"^Expected `repeated_stamps` as one of 'first', 'last', 'refuse', 'all' \(which "
+        r"row of equal stamps is kept, refuse them, or keep all, as evo\), got "
+        rf"{re.escape(repr(rule))}$"
     )
     for file in (path, clean):
         with pytest.raises(ValidationError, match=said):
@@ -375,7 +376,7 @@ def test_problems_are_fixed_in_the_stated_order(tmp_path: Path) -> None:
         "stamps not in increasing order (1 place, first at line 4): sorted by stamp",
         (
             "1 row(s) repeat an earlier stamp (line 5): kept the first row of each stamp "
-            "(evo keeps every row)"
+            "(evo keeps every row: --repeated-stamps all)"
         ),
     ]
     assert traj.stamps_s.tolist() == [1.0, 3.0]

@@ -358,8 +358,17 @@ def reading_rules(args: argparse.Namespace) -> ReadSettings:
 
 
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
-    """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``)."""
-    return reading_rules(args).rule_for(getattr(args, "protocol", None) or "")
+    """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``).
+
+    ``all`` only for ``ape`` with evo's ``nearest`` association and no ``--save-aligned``
+    (a writer takes increasing stamps): elsewhere it is refused naming the flag.
+    """
+    every_row = (
+        getattr(args, "command", None) == "ape"
+        and getattr(args, "sync", None) in (None, "nearest")
+        and getattr(args, "save_aligned", None) is None
+    )
+    return reading_rules(args).rule_for(getattr(args, "protocol", None) or "", every_row=every_row)
 
 
 def unknown_covariances_of(args: argparse.Namespace, index: int, needed_by: str) -> str | None:

@@ -513,10 +513,11 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "name": "--repeated-stamps",
             "group": "reading rules",
             "kind": "choice",
-            "choices": ("first", "last", "refuse"),
+            "choices": ("first", "last", "refuse", "all"),
             "description": (
-                "rows with equal stamps: keep the first or the last in the file, or refuse them "
-                "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
+                "rows with equal stamps: keep the first or the last in the file, refuse them, or "
+                "keep all, as evo (ape with --sync nearest only) (default: the first; the last in "
+                "TUM's RPE protocol, as evaluate_rpe.py)"
             ),
         },
         {

@@ -244,6 +244,9 @@ def associate(
     stamps take the same partner (possible only where ``max_diff_s`` is at least half the
     shorter trajectory's interval, as with jittered streams of one rate), the closer pair is
     kept (the earlier on a tie) and a note says how many were dropped; evo keeps both.
+    Where a side's stamps repeat (read with ``repeated_stamps="all"``) every pair is
+    kept, as evo keeps them, and the matched poses' stamps repeat too: only this rule
+    takes such trajectories, the others refuse them.
 
     ``one_to_one`` follows TUM's ``associate.py``: candidates with
     ``|t_ref - (t_est + offset)| < max_diff_s`` come from two binary searches per reference
@@ -309,12 +312,24 @@ def associate(
             "which chooses by `sync=`"
         )
         raise ValidationError(msg, field="sync", reason=msg)
+    # Stamps that repeat (read with repeated_stamps="all", as evo keeps them): only evo's
+    # rule pairs them, each row alone, as evo does; the others need increasing stamps.
+    repeats = any(bool((t[1:] <= t[:-1]).any()) for t in (ref_t, est_t))
+    if repeats and method != "nearest":
+        msg = (
+            f"sync {method!r} needs increasing stamps, and a trajectory repeats one "
+            "(read with `repeated_stamps='all'`, --repeated-stamps all): use sync "
+            "'nearest', evo's rule, or read with 'first' or 'last'"
+        )
+        raise ValidationError(msg, field="sync", reason=msg)
     if method == "interpolate":
         return _interpolate(reference, estimate, max_diff_s, offset_s, max_gap_s)
     if method == "interpolate_longer":
         return _interpolate_longer(reference, estimate, max_diff_s, offset_s)
     if method == "nearest":
-        ref_idx, est_idx, dropped = _nearest_pairs(ref_t, est_t, max_diff_s, offset_s)
+        ref_idx, est_idx, dropped = _nearest_pairs(
+            ref_t, est_t, max_diff_s, offset_s, keep_shared=repeats
+        )
         if dropped:
             notes.append(
                 f"{dropped} pose(s) of the shorter trajectory had the same nearest partner as "
@@ -335,8 +350,8 @@ def associate(
     # Equal rows on both sides (same-rate streams): one read-only array serves both.
     est_rows = ref_rows if np.array_equal(ref_idx, est_idx) else _frozen(est_idx)
     return Association(
-        reference=take_rows(reference, ref_idx),
-        estimate=take_rows(estimate, est_idx),
+        reference=take_rows(reference, ref_idx, repeats=repeats),
+        estimate=take_rows(estimate, est_idx, repeats=repeats),
         reference_index=ref_rows,
         estimate_index=est_rows,
         method=method,
@@ -344,6 +359,9 @@ def associate(
         offset_s=offset_s,
         n_reference=len(reference),
         n_estimate=len(estimate),
+        # Rows shared by two pairs count once as used (repeated stamps: 794 of V1_02's).
+        n_reference_used=np.unique(ref_idx).size if repeats else None,
+        n_estimate_used=np.unique(est_idx).size if repeats else None,
         notes=tuple(notes),
     )
 
@@ -523,8 +541,13 @@ def _resampled(
 # Helpers ---------------------------------------------------------------------------------
 
 
-def take_rows(traj: PoseTrajectory, rows: IntpArray | slice) -> PoseTrajectory:
+def take_rows(
+    traj: PoseTrajectory, rows: IntpArray | slice, *, repeats: bool = False
+) -> PoseTrajectory:
     """Take the poses ``rows`` (strictly increasing, or a slice) of ``traj``.
+
+    ``repeats``: rows may repeat (evo's pairs of trajectories whose stamps repeat, read
+    with ``repeated_stamps="all"``); the poses' stamps then repeat too.
 
     Rows of a valid trajectory in increasing order are a valid trajectory (finite, unit
     quaternions, stamps strictly increasing), so the new arrays (read-only views for a
@@ -532,7 +555,8 @@ def take_rows(traj: PoseTrajectory, rows: IntpArray | slice) -> PoseTrajectory:
     rows, is checked here, and ``traj`` itself is returned when they are all its rows.
     """
     if isinstance(rows, np.ndarray):
-        if rows.size > 1 and not (rows[1:] > rows[:-1]).all():
+        forward = rows[1:] >= rows[:-1] if repeats else rows[1:] > rows[:-1]
+        if rows.size > 1 and not forward.all():
             msg = "association rows must be strictly increasing"  # pragma: no cover - a bug
             raise AssertionError(msg)
         if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):

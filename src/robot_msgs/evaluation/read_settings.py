@@ -5,7 +5,11 @@ rule is a choice that changes numbers, it is declared here once, on its field, w
 flag, as :mod:`robot_msgs.evaluation.settings` declares the evaluation's options.
 
 Repeated stamps (rows with equal stamps): ``"first"`` keeps the first row in the file,
-``"last"`` the last, ``"refuse"`` stops with an error naming the lines. Unset, the rule
+``"last"`` the last, ``"refuse"`` stops with an error naming the lines, ``"all"`` keeps
+every row, as evo does (V1_02: 798 pairs, evo_ape's rmse; 794 with one row a stamp,
+0.0917473 m against evo's 0.0917271 m after SE(3) alignment). Only ``ape`` with evo's
+``nearest`` association takes ``"all"``: everything else needs increasing stamps and
+refuses it (:meth:`ReadSettings.rule_for`). Unset, the rule
 follows the protocol (:meth:`ReadSettings.rule_for`): the last row under
 ``protocol="tum"``, as TUM's ``evaluate_rpe.py`` reads rows into a dict keyed by stamp
 (the last one written wins), the first otherwise. On V1_02 (``V102.txt``, 4 repeated
@@ -76,11 +80,11 @@ class ReadSettings(Msg):
 
     repeated_stamps: (
         Annotated[
-            Literal["first", "last", "refuse"],
+            Literal["first", "last", "refuse", "all"],
             Meta(
                 description="rows with equal stamps: keep the first or the last in the "
-                "file, or refuse them (default: the first; the last in TUM's RPE "
-                "protocol, as evaluate_rpe.py)"
+                "file, refuse them, or keep all, as evo (ape with --sync nearest only) "
+                "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
             ),
             Flag("--repeated-stamps", group=_READING),
         ]
@@ -179,8 +183,26 @@ class ReadSettings(Msg):
             changes["stamps_s"] = _divided(trajectory.stamps_s, divisor)
         return trajectory.replace(**changes) if changes else trajectory
 
-    def rule_for(self, protocol: str) -> Literal["first", "last", "refuse"]:
-        """Return the repeated-stamps rule for an evaluation under ``protocol``."""
+    def rule_for(
+        self, protocol: str, *, every_row: bool = False
+    ) -> Literal["first", "last", "refuse", "all"]:
+        """Return the repeated-stamps rule for an evaluation under ``protocol``.
+
+        ``every_row``: the caller takes trajectories whose stamps repeat (``ape`` with
+        evo's ``nearest`` association); elsewhere ``"all"`` is refused.
+
+        Raises
+        ------
+        ValidationError
+            ``repeated_stamps="all"`` where ``every_row`` is false.
+        """
+        if self.repeated_stamps == "all" and not every_row:
+            reason = (
+                "keeps repeated stamps, which only `ape` with `--sync nearest` (evo's "
+                "association) and no `--save-aligned` takes; use 'first' or 'last' here"
+            )
+            msg = f"`repeated_stamps='all'` {reason}"
+            raise ValidationError(msg, field="repeated_stamps", reason=reason)
         if self.repeated_stamps is not None:
             return self.repeated_stamps
         return "last" if protocol == "tum" else "first"

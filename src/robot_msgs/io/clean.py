@@ -14,8 +14,10 @@ Every reader ends here. The rules, applied in this order:
 4. Of rows with equal stamps, one is kept by the rule ``repeated_stamps``: ``"first"``
    (the default: the first in the file), ``"last"`` (the last in the file, what TUM's
    ``evaluate_rpe.py`` and ``evaluate_ate.py`` keep, as they read rows into a dict keyed
-   by stamp; ``PairSettings(protocol="tum")`` reads with it), or ``"refuse"`` (an
-   error naming the lines).
+   by stamp; ``PairSettings(protocol="tum")`` reads with it), ``"refuse"`` (an
+   error naming the lines), or ``"all"``: every row is kept, in file order, as evo
+   keeps them; the trajectory's stamps then only increase or stay equal, which only
+   evo's ``nearest`` association takes (each row matched alone, as evo matches it).
 
 Each fix emits one :class:`~robot_msgs.errors.DataWarning` that names the file, what
 was found, where (the first few lines) and the rule applied. Nothing is ever fixed
@@ -90,9 +92,9 @@ __all__ = [
 ]
 
 #: Which of the rows with equal stamps a reader keeps (rule 4 of the module docstring).
-RepeatedStamps = Literal["first", "last", "refuse"]
+RepeatedStamps = Literal["first", "last", "refuse", "all"]
 #: The choices of :data:`RepeatedStamps`, in the order the docstring states them.
-REPEATED_STAMPS: tuple[str, ...] = ("first", "last", "refuse")
+REPEATED_STAMPS: tuple[str, ...] = ("first", "last", "refuse", "all")
 
 #: Largest deviation of a quaternion's norm from 1 that a reader repairs by normalising.
 QUATERNION_REFUSE_TOL = 1e-2
@@ -404,7 +406,8 @@ def check_repeated_stamps(rule: object) -> None:
     if not isinstance(rule, str) or rule not in REPEATED_STAMPS:
         msg = (
             f"Expected `repeated_stamps` as one of {', '.join(map(repr, REPEATED_STAMPS))} "
-            f"(which row of equal stamps is kept, or refuse them), got {rule!r:.60}"
+            f"(which row of equal stamps is kept, refuse them, or keep all, as evo), "
+            f"got {rule!r:.60}"
         )
         raise ValidationError(msg, field="repeated_stamps")
 
@@ -459,8 +462,8 @@ def finish_trajectory(
         trajectory's ``stamps_ns``, so they are sorted by the same rule.
     stamps_are_frames : bool
         The stamps are frame indices (KITTI without a times file).
-    repeated_stamps : {"first", "last", "refuse"}
-        Which of the rows with equal stamps is kept (rule 4), or refuse them.
+    repeated_stamps : {"first", "last", "refuse", "all"}
+        Which of the rows with equal stamps is kept (rule 4), refuse them, or keep all.
     rotation_matrices : ndarray, shape (N, 3, 3), float64, optional
         The rotation blocks as read, kept to be used as given (KITTI); they follow
         their rows like ``covariance_6x6``.
@@ -474,7 +477,8 @@ def finish_trajectory(
     Returns
     -------
     PoseTrajectory
-        Finite rows, unit quaternions (signs kept), strictly increasing stamps.
+        Finite rows, unit quaternions (signs kept), strictly increasing stamps (with
+        ``repeated_stamps="all"``: increasing or equal).
 
     Raises
     ------
@@ -629,23 +633,40 @@ def finish_trajectory(
         if repeated_stamps == "refuse":
             msg = f"{source}: {found}: refused (`repeated_stamps='refuse'`)"
             raise FormatError(msg)
-        which = "last" if repeated_stamps == "last" else "first"
-        _limit(
-            source, f"of rows with equal stamps the {which} is kept", found, dup.size, total,
-            stamps.shape[0] - dup.size,
-        )  # fmt: skip
-        # evo keeps every row (V102.txt: 798 poses against 794), which the line says: the
-        # numbers on such a file differ from evo's (README, "agree with evo").
-        report(
-            f"{source}: {found}: kept the {which} row of each stamp (evo keeps every row)",
-            strict=strict,
-            kind="repeated_stamps",
-        )
-        keep = (
-            np.concatenate([~same, [True]]) if which == "last" else np.concatenate([[True], ~same])
-        )
-        rows = np.flatnonzero(keep) if rows is None else rows[keep]
-        stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
+        if repeated_stamps == "all":
+            if covariance_6x6 is not None or rotation_matrices is not None:
+                msg = (
+                    f"{source}: {found}: `repeated_stamps='all'` (--repeated-stamps all) "
+                    "keeps no covariances or rotation blocks; use 'first' or 'last'"
+                )
+                raise FormatError(msg)
+            report(
+                f"{source}: {found}: kept every row, as evo (--repeated-stamps all)",
+                strict=strict,
+                kind="repeated_stamps",
+            )
+        else:
+            which = "last" if repeated_stamps == "last" else "first"
+            _limit(
+                source, f"of rows with equal stamps the {which} is kept", found, dup.size,
+                total, stamps.shape[0] - dup.size,
+            )  # fmt: skip
+            # evo keeps every row (V102.txt: 798 poses against 794), which the line says:
+            # the numbers on such a file differ from evo's (README, "agree with evo"), and
+            # how to get them.
+            report(
+                f"{source}: {found}: kept the {which} row of each stamp (evo keeps every "
+                "row: --repeated-stamps all)",
+                strict=strict,
+                kind="repeated_stamps",
+            )
+            keep = (
+                np.concatenate([~same, [True]])
+                if which == "last"
+                else np.concatenate([[True], ~same])
+            )
+            rows = np.flatnonzero(keep) if rows is None else rows[keep]
+            stamps, xyz, quat = stamps[keep], xyz[keep], quat[keep]
     del same
 
     if stamps.shape[0] >= 2 and not unit_stated:
