@@ -17,10 +17,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import robot_msgs.evaluation.pairs as pairs_module
-from robot_msgs.errors import ValidationError
+from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import PairSettings
 from robot_msgs.evaluation.arguments import check_points
 from robot_msgs.evaluation.pairs import path_distances, select_pairs
+from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.rotations import angle_from_quat_xyzw, quat_xyzw_conjugate, quat_xyzw_multiply
 from robot_msgs.sorted_search import path_pairs
 from robot_msgs.trajectory import PoseTrajectory
@@ -350,3 +351,22 @@ def test_path_distances_past_float64_are_inf_without_a_warning() -> None:
         distances = path_distances(np.array([[1e308, 0.0, 0.0], [-1e308, 0.0, 0.0]]))
         assert distances.tolist() == [0.0, math.inf]
         assert check_points("p", [[1e308, 1e308, 1e308], [1e308, 0.0, 0.0]]).shape == (2, 3)
+
+
+def test_a_delta_in_seconds_on_repeated_stamps_is_refused_naming_the_rule() -> None:
+    """A file read with ``repeated_stamps="all"`` has two poses at a stamp: "1 s later"
+    names no one pose; frames still count rows, as evo counts them."""
+    stamps = np.array([0.0, 1.0, 1.0, 2.0, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        traj = finish_trajectory(
+            stamps,
+            np.zeros((5, 3)),
+            np.tile([0.0, 0.0, 0.0, 1.0], (5, 1)),
+            source="a.tum",
+            where=lambda rows: [f"line {r + 1}" for r in rows],
+            repeated_stamps="all",
+        )
+    with pytest.raises(ValidationError, match="--repeated-stamps all"):
+        select_pairs(traj, PairSettings(delta=1.0, delta_unit="s"))
+    assert select_pairs(traj, PairSettings(delta=2, delta_unit="f")).tolist() == [[0, 2], [2, 4]]

@@ -412,7 +412,7 @@ def _leaf_pairs(
 
 
 def check_seconds(trajectory: PoseTrajectory, pairs: PairSettings) -> None:
-    """Refuse a delta in seconds on a trajectory whose stamps are frame indices.
+    """Refuse a delta in seconds on a trajectory whose stamps are frame indices, or repeat.
 
     KITTI read without its times file: "1 s" counted one frame (4540 pairs where 454
     are). evo refuses seconds on a path without stamps too.
@@ -421,12 +421,23 @@ def check_seconds(trajectory: PoseTrajectory, pairs: PairSettings) -> None:
     ------
     ValidationError
         ``delta_unit='s'`` on such stamps; the error's field is ``PairSettings.delta_unit``.
+        Stamps that repeat (read with ``repeated_stamps="all"``) are refused alike.
     """
     if pairs.delta_unit == "s" and trajectory.stamps_are_frames:
         reason = (
             f"the {pairs.pairs_from}'s stamps are frame indices (a KITTI file read without "
             "its times file), so a delta in seconds would count frames: give the times "
             "files, or `delta_unit='f'` for frames"
+        )
+        raise ValidationError(reason, field="PairSettings.delta_unit", reason=reason)
+    stamps = trajectory.stamps_s
+    if pairs.delta_unit == "s" and bool((stamps[1:] <= stamps[:-1]).any()):
+        # WHY: a file read with repeated_stamps="all" (evo's V102.txt) has no single pose
+        # at a repeated stamp, so "delta seconds later" names no one pose.
+        reason = (
+            f"the {pairs.pairs_from}'s stamps repeat (read with `repeated_stamps='all'`, "
+            "--repeated-stamps all), so a delta in seconds names no one pose: read with "
+            "'first' or 'last'"
         )
         raise ValidationError(reason, field="PairSettings.delta_unit", reason=reason)
 
