@@ -818,6 +818,23 @@ def test_vins_fusion_body_t_cam0_is_euroc_t_bs(tmp_path: Path) -> None:
 
 
 @needs_yaml
+@pytest.mark.parametrize("end", ["\r\n", "\r"])
+def test_a_vins_config_saved_with_windows_or_old_mac_line_ends_is_read(
+    tmp_path: Path, end: str
+) -> None:
+    """The header and tag were found only before LF: with CR LF the ``!!opencv-matrix`` tag
+    stayed ("could not determine a constructor"), with CR the header ("%YAML:1.0 ...
+    found ':'"); PyYAML ends a line at LF, CR LF or CR alike."""
+    path = tmp_path / "euroc_stereo_imu_config.yaml"
+    path.write_bytes(VINS_EUROC_STEREO_IMU_CONFIG.replace("\n", end).encode())
+    assert read_transform(f"{path}:body_T_cam0") == EUROC_CAM0_T_BS
+    bad = VINS_EUROC_STEREO_IMU_CONFIG.replace("T_cam1: !!opencv-matrix", "T_cam1: !!opencv-m")
+    path.write_bytes(bad.replace("\n", end).encode())
+    with pytest.raises(FormatError, match=r"\.yaml, line 32: body_T_cam1: expected the tag"):
+        read_transform(path)
+
+
+@needs_yaml
 def test_a_kalibr_camchain_gives_the_transform_named(tmp_path: Path) -> None:
     """Kalibr's camchain: ``FILE:cam0`` its one transform, ``FILE:cam1`` asks which of two."""
     path = tmp_path / "camchain.yaml"

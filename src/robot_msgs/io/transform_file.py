@@ -84,7 +84,7 @@ _QUATERNION_TOL = 1e-3
 _YAML_KEY = re.compile(r"(?:^|\r)[^#\r\n]*:(?:[ \t\r]|$)", re.MULTILINE)
 #: OpenCV FileStorage's YAML header (VINS-Fusion, Kimera, ORB-SLAM write it), which PyYAML
 #: refuses: YAML's own says ``%YAML 1.1``. Read as a blank line, so lines keep their numbers.
-_OPENCV_HEADER = re.compile(r"\A%YAML:1\.0[ \t]*(?=\r?\n|\Z)")
+_OPENCV_HEADER = re.compile(r"\A%YAML:1\.0[ \t]*(?=\n|\Z)")
 #: A mapping value tagged as OpenCV tags its nodes (``body_T_cam0: !!opencv-matrix``), a tag
 #: the safe loader does not know: ``!!opencv-matrix`` is blanked (its node is the mapping
 #: ``{rows, cols, dt, data}``), any other ``!!opencv-`` tag refused naming its key.
@@ -415,6 +415,9 @@ def _from_text(
         return _from_document(data, where, key, file), None
     if _YAML_KEY.search(text):
         require("yaml", "yaml", feature="YAML transform files")
+        # LF, as PyYAML ends lines at CR LF and CR too: the header and tag (found before LF)
+        # of a config saved on Windows were left to the loader, which refused them
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
         text = _OPENCV_HEADER.sub("", text)  # a blank first line: the lines keep their numbers
         if "!!opencv-" in text:
             text = _OPENCV_TAG.sub(lambda found: _opencv_tag(found, text, where), text)
