@@ -919,6 +919,14 @@ def test_a_bad_key_or_node_ends_in_one_error_line(
 
 
 @needs_yaml
+def test_a_key_holding_a_slash_is_read_as_listed(tmp_path: Path) -> None:
+    """A key ``a/b`` was split at its slash: "no key a/b; the keys: a/b, c"."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"a/b: {np.array(EXPECTED).reshape(4, 4).tolist()}\nc: [[1]]\n")
+    assert read_transform(f"{path}:a/b") == EXPECTED
+
+
+@needs_yaml
 def test_a_camera_estimate_is_brought_to_the_imu_by_kalibr_t_cam_imu(tmp_path: Path) -> None:
     """World-from-camera poses ``P inv(T_cam_imu)`` come back to ``P`` uninverted."""
     path = tmp_path / "camchain.yaml"

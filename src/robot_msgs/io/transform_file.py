@@ -223,7 +223,9 @@ def _matrix_keys(data: dict[Any, Any]) -> list[str]:
 def _child(data: object, key: str, where: str) -> object:
     """Return the node of ``data`` at ``key`` (``cam1/T_cn_cnm1``)."""
     node: Any = data
-    for part in key.split("/"):
+    # a key holding a slash is one part: _matrix_keys lists it so ("no key a/b; ... a/b")
+    whole = isinstance(data, dict) and any(str(k) == key for k in data)
+    for part in [key] if whole else key.split("/"):
         found = [k for k in node if str(k) == part] if isinstance(node, dict) else []
         if not found:
             shown = _matrix_keys(data) if isinstance(data, dict) else []
