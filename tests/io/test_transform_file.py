@@ -919,6 +919,16 @@ def test_a_bad_key_or_node_ends_in_one_error_line(
 
 
 @needs_yaml
+def test_the_tag_is_blanked_not_a_key_spelled_as_it(tmp_path: Path) -> None:
+    """The first ``!!opencv-matrix`` of the line was blanked, here the quoted key's."""
+    path = tmp_path / "s.yaml"
+    data = ", ".join(map(str, EXPECTED))
+    node = "   rows: 4\n   cols: 4\n   dt: d\n   data: [" + data + "]\n"
+    path.write_text('%YAML:1.0\n"!!opencv-matrix": !!opencv-matrix\n' + node)
+    assert read_transform(path) == EXPECTED
+
+
+@needs_yaml
 def test_a_key_holding_a_slash_is_read_as_listed(tmp_path: Path) -> None:
     """A key ``a/b`` was split at its slash: "no key a/b; the keys: a/b, c"."""
     path = tmp_path / "s.yaml"

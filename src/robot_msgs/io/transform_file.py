@@ -199,7 +199,8 @@ def _opencv_tag(found: re.Match[str], text: str, where: str) -> str:
             f"{found[2]:.40}"
         )
         raise FormatError(msg)
-    return found[0].replace(found[2], " " * len(found[2]), 1)
+    start, end = found.start(2) - found.start(), found.end(2) - found.start()
+    return found[0][:start] + " " * (end - start) + found[0][end:]  # the tag's span, not a key
 
 
 def _is_matrix(node: object) -> bool:
