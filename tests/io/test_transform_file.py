@@ -374,26 +374,33 @@ def test_a_bad_t_bs_is_named(tmp_path: Path, text: str, match: str) -> None:
         read_transform(path)
 
 
+def _imu_and_camera(
+    *, seed: int, imu_from_camera: np.ndarray
+) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """50 random world-from-IMU poses (1 s apart) and the camera's, ``P @ imu_from_camera``."""
+    rng = np.random.default_rng(seed)
+    imu = np.tile(np.eye(4), (50, 1, 1))
+    imu[:, :3, :3] = matrix_from_rotation_vector(rng.normal(size=(50, 3)))
+    imu[:, :3, 3] = rng.normal(size=(50, 3))
+    ref, est = (
+        PoseTrajectory(
+            stamps_s=np.arange(50.0),
+            positions_xyz=poses[:, :3, 3],
+            orientations_quat_xyzw=quat_xyzw_from_matrix(poses[:, :3, :3]),
+        )
+        for poses in (imu, imu @ imu_from_camera)
+    )
+    return ref, est
+
+
 @needs_yaml
 def test_a_camera_estimate_is_brought_to_the_imu_by_the_inverse_t_bs(tmp_path: Path) -> None:
     """World-from-camera poses ``P T_BS`` come back to ``P`` with ``--invert-transform-right``."""
     path = tmp_path / "sensor.yaml"
     path.write_text(EUROC_CAM0_SENSOR_YAML, encoding="utf-8")
     t_bs = np.array(EUROC_CAM0_T_BS).reshape(4, 4)
-    rng = np.random.default_rng(3)
-    imu = np.tile(np.eye(4), (50, 1, 1))
-    imu[:, :3, :3] = matrix_from_rotation_vector(rng.normal(size=(50, 3)))
-    imu[:, :3, 3] = rng.normal(size=(50, 3))
-    camera = imu @ t_bs  # world_from_cam = world_from_body @ body_from_cam
-    stamps = np.arange(50.0)
-    est, ref = (
-        PoseTrajectory(
-            stamps_s=stamps,
-            positions_xyz=poses[:, :3, 3],
-            orientations_quat_xyzw=quat_xyzw_from_matrix(poses[:, :3, :3]),
-        )
-        for poses in (camera, imu)
-    )
+    # T_BS is body from camera: world-from-camera poses are world-from-body ones times it
+    ref, est = _imu_and_camera(seed=3, imu_from_camera=t_bs)
     settings = EvaluationSettings(transform_right=read_transform(path), invert_transform_right=True)
     errors = ape(ref, est, settings=settings).stats["translation"]
     assert errors.max < 1e-12
@@ -942,19 +949,8 @@ def test_a_camera_estimate_is_brought_to_the_imu_by_kalibr_t_cam_imu(tmp_path: P
     path = tmp_path / "camchain.yaml"
     path.write_text(KALIBR_EUROC_CAMCHAIN, encoding="utf-8")
     t_cam_imu = np.array(KALIBR_CAM0_T_CAM_IMU).reshape(4, 4)
-    rng = np.random.default_rng(5)
-    imu = np.tile(np.eye(4), (50, 1, 1))
-    imu[:, :3, :3] = matrix_from_rotation_vector(rng.normal(size=(50, 3)))
-    imu[:, :3, 3] = rng.normal(size=(50, 3))
-    camera = imu @ np.linalg.inv(t_cam_imu)  # world_from_cam = world_from_imu @ imu_from_cam
-    est, ref = (
-        PoseTrajectory(
-            stamps_s=np.arange(50.0),
-            positions_xyz=poses[:, :3, 3],
-            orientations_quat_xyzw=quat_xyzw_from_matrix(poses[:, :3, :3]),
-        )
-        for poses in (camera, imu)
-    )
+    # T_cam_imu is camera from IMU: world-from-camera poses are world-from-IMU ones times its inverse
+    ref, est = _imu_and_camera(seed=5, imu_from_camera=np.linalg.inv(t_cam_imu))
     settings = EvaluationSettings(transform_right=read_transform(f"{path}:cam0"))
     assert ape(ref, est, settings=settings).stats["translation"].max < 1e-12
     wrong = ape(ref, est, settings=settings.replace(invert_transform_right=True))
