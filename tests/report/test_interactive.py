@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from robot_msgs.report.build import build_report
 from robot_msgs.report.figure_spec import (
@@ -22,13 +25,14 @@ from robot_msgs.report.figure_spec import (
     trajectories_spec,
 )
 from robot_msgs.report.figures import auto_plane
-from robot_msgs.report.interactive import plotly_figure
+from robot_msgs.report.interactive import _box_stats, plotly_figure
 from robot_msgs.runs.manifest import load_runs
 from robot_msgs.runs.run_settings import default_metrics
 from tests.report.conftest import example_manifest
 
 if TYPE_CHECKING:
     from robot_msgs.report.build import ReportResult
+    from robot_msgs.typing import Float64Array
 
 
 @pytest.fixture(scope="module")
@@ -354,3 +358,30 @@ def test_a_view_of_small_positions_is_laid_out_as_plotly_js_lays_it_out() -> Non
     assert "standoff" not in layout["yaxis"]["title"]
     assert "need" not in layout["meta"]["grid"]
     assert layout["xaxis"]["domain"] == [0.04, 0.46]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    arrays(
+        np.float64,
+        st.integers(1, 30),
+        elements=st.one_of(st.sampled_from([0.0, 1.0, 2.0]), st.floats(-100.0, 100.0)),
+    )
+)
+def test_the_pages_box_statistics_are_matplotlibs(values: Float64Array) -> None:
+    # The static figure draws the box with matplotlib: the page's must be the same box,
+    # ties and one or two values included ([0, 1, 1, 1]: q1 0.75, its lower whisker at
+    # q1, not at 1 inside the box).
+    from matplotlib.cbook import boxplot_stats
+
+    stats = _box_stats(Trace(kind="box", x=("a",) * values.size, y=values))
+    want = boxplot_stats(values)[0]
+    got = [stats[k][0] for k in ("q1", "median", "q3", "lowerfence", "upperfence")]
+    expected = [want[k] for k in ("q1", "med", "q3", "whislo", "whishi")]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+    assert sorted(stats["y"][0]) == sorted(want["fliers"].tolist())
+
+
+def test_a_box_whose_whisker_would_be_inside_it_ends_at_its_quartile() -> None:
+    stats = _box_stats(Trace(kind="box", x=("a",) * 4, y=np.array([0.0, 1.0, 1.0, 1.0])))
+    assert (stats["q1"], stats["lowerfence"], stats["y"]) == ([0.75], [0.75], [[0.0]])
