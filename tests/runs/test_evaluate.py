@@ -1071,3 +1071,17 @@ def _kitti_run_stopped_early_under_two_settings(tmp_path: Path) -> tuple[Path, R
         where="test",
     )
     return folder, settings
+
+
+def test_an_empty_tracking_log_is_no_loss_and_its_notes_say_it_was_empty(
+    tmp_path: Path,
+) -> None:
+    """A 0-byte tracking.csv reads as no event (a logger that writes only on a loss), but
+    so would one a logger never wrote to: '0 losses' alone passed that over unsaid. A
+    header-only log states its columns, so it says nothing more."""
+    ref = _traj(T, _line(T))
+    empty = run_report(_run_folder(tmp_path, "empty", ref, reference=ref, tracking=""))
+    assert (empty.n_losses, empty.success) == (0, True)
+    assert "tracking.csv is empty (0 bytes): read as no tracking event, no loss" in empty.notes
+    headed = _run_folder(tmp_path, "headed", ref, reference=ref, tracking="time_s,event\n")
+    assert not any("empty" in note for note in run_report(headed).notes)

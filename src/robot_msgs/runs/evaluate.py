@@ -115,8 +115,9 @@ __all__ = [
 #: KITTI estimate cut at half its frames was a success), and the note says so.
 #: 19: an empty (0-byte) tracking or resource log is no event or no sample (it failed
 #: the run to evaluate); a log that is a pipe, a device or a folder fails it (it was
-#: passed over, the run's latency missing).
-JUDGING_REVISION = 19
+#: passed over, the run's latency missing); 20: the notes of a run with a 0-byte tracking
+#: log say so (it read as no loss, unsaid).
+JUDGING_REVISION = 20
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.
@@ -734,6 +735,13 @@ def evaluate_run(
             notes.append(f"{' and '.join(whole)}: over the whole run, not the time range")
     if shown:
         notes.append(shown)
+    if run.tracking is not None and run.tracking.empty:
+        # WHY: a 0-byte log reads as no event, as a logger that writes only on a loss
+        # leaves it, but a logger that never wrote leaves it too: '0 losses' alone passed
+        # that over unsaid.
+        notes.append(
+            f"{run.tracking.path.name} is empty (0 bytes): read as no tracking event, no loss"
+        )
     results: dict[str, EvaluationResult] = {}
     if lost_over is not None and run.reference is not None:
         shift = settings.evaluation.offset_s

@@ -54,13 +54,15 @@ class TrackingLog:
 
     For events, ``lost[k]`` is true for a ``lost`` event at ``stamps_s[k]`` and false for
     ``recovered``; events alternate, starting with ``lost``. For validity, ``lost[k]`` is
-    true where the estimate at ``stamps_s[k]`` is not valid.
+    true where the estimate at ``stamps_s[k]`` is not valid. ``empty``: read from a file
+    of no bytes (no event), which the run's notes say.
     """
 
     path: Path
     kind: str
     stamps_s: Float64Array
     lost: BoolArray
+    empty: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,7 +210,9 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
                 row, "event", f"{want} (events alternate, starting with lost)", str(events[row])
             )
         table.refuse_backward("time_s", stamps, "a time >= {}", strict=False)
-        return TrackingLog(path=path, kind="events", stamps_s=stamps, lost=lost)
+        return TrackingLog(
+            path=path, kind="events", stamps_s=stamps, lost=lost, empty=not table.lines
+        )
     flags = np.char.lower(table.columns["valid"])
     is_valid = np.isin(flags, ["1", "true"])
     known = is_valid | np.isin(flags, ["0", "false"])
