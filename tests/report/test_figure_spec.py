@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from robot_msgs.compare.report import Report
 from robot_msgs.compare.run_report import Repeatability, RunReport, TrackingLoss
@@ -35,6 +36,8 @@ from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from robot_msgs.typing import Float64Array
 
 STAMPS = np.array([0.0, 0.1, 0.2, 0.3, 0.4, 2.0, 2.1, 2.2])
 K = np.arange(8.0)
@@ -1383,3 +1386,42 @@ def test_the_error_over_time_shows_the_trial_the_trajectories_show(hand: ReportR
     ]
     shown = "each algorithm's first successful trial; the page's legend shows the others"
     assert spec.title.endswith(f"\n({shown})")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    arrays(
+        np.float64,
+        st.integers(0, 300),
+        elements=st.one_of(
+            st.floats(-1e6, 1e6), st.just(math.nan), st.just(math.inf), st.sampled_from([0.0, 1.0])
+        ),
+    ),
+    st.integers(2, 50),
+)
+def test_a_thinned_series_keeps_its_least_and_greatest_error_and_its_breaks(
+    values: Float64Array, most: int
+) -> None:
+    """A figure of a long run draws the run's true worst error (a peak thinned away would
+    hide the very pose a reader looks for), at poses of the run in their order, broken
+    where the run is (a NaN row and the rows beside it)."""
+    rows = figure_spec.screen_rows(values, most)
+    assert np.all(np.diff(rows) > 0)
+    assert rows.size == 0 or (rows[0] == 0 and rows[-1] == values.size - 1)
+    finite = np.isfinite(values)
+    if finite.any():
+        kept = values[rows][np.isfinite(values[rows])]
+        assert (kept.max(), kept.min()) == (values[finite].max(), values[finite].min())
+    breaks = np.flatnonzero(~finite)
+    beside = np.concatenate([breaks - 1, breaks, breaks + 1])
+    assert set(beside[(beside >= 0) & (beside < values.size)].tolist()) <= set(rows.tolist())
+    if values.size > most and not breaks.size:
+        assert rows.size <= most + 2
+
+
+def test_one_spike_in_a_hundred_thousand_poses_is_drawn() -> None:
+    values = np.full(100_000, 0.01)
+    values[54_321] = 7.0
+    rows = figure_spec.screen_rows(values, figure_spec.SCREEN_POINTS)
+    assert 54_321 in rows.tolist()
+    assert rows.size <= figure_spec.SCREEN_POINTS + 2
