@@ -1384,7 +1384,10 @@ def test_the_error_over_time_shows_the_trial_the_trajectories_show(hand: ReportR
         ("span", "t1 (FAILED: crashed): tracking lost", False),
         ("span", "no reference (gap in the ground truth: no error can be computed)", False),
     ]
-    shown = "each algorithm's first successful trial; the page's legend shows the others"
+    shown = (  # b's only trial failed: its first, not a successful one, is shown
+        "each algorithm's first successful trial, else its first; "
+        "the page's legend shows the others"
+    )
     assert spec.title.endswith(f"\n({shown})")
 
 
@@ -1425,3 +1428,14 @@ def test_one_spike_in_a_hundred_thousand_poses_is_drawn() -> None:
     rows = figure_spec.screen_rows(values, figure_spec.SCREEN_POINTS)
     assert 54_321 in rows.tolist()
     assert rows.size <= figure_spec.SCREEN_POINTS + 2
+
+
+def test_the_error_over_time_of_an_algorithm_that_never_succeeded_says_its_first_is_shown() -> None:
+    """Of two failed trials the first is drawn (no successful one to draw): the title said
+    'each algorithm's first successful trial', which it is not."""
+    ref = _trajectory(0 * K)
+    runs = [_run(f"a/s1/t{t}", _trajectory(0.1 * K), ref, failure="crashed") for t in (1, 2)]
+    spec = figure_spec.error_over_time_spec(_result(runs), "s1")
+    assert spec is not None
+    assert [t.hidden for t in spec.panels[0].traces if t.kind == "line"] == [False, True]
+    assert "each algorithm's first successful trial, else its first;" in spec.title

@@ -501,7 +501,7 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
 #: and its error over time 7.1 MB, and headless Chromium drew it in about a minute.
 SCREEN_POINTS, HIDDEN_POINTS = 1200, 300
 #: What the title of a figure that hides trials says (the static one draws no other).
-_ONE_TRIAL = "each algorithm's first successful trial; the page's legend shows the others"
+_ONE_TRIAL = "each algorithm's first successful trial{}; the page's legend shows the others"
 #: What the title of a figure drawn at fewer points than it has says.
 THINNED = (
     f"long runs drawn at about {SCREEN_POINTS:,} points, {HIDDEN_POINTS} hidden: each "
@@ -685,13 +685,15 @@ def error_over_time_spec(result: ReportResult, sequence: str) -> FigureSpec | No
     )
     what = over_time("APE", frames=frames)
     some = len(shown) < len(apes)
+    # An algorithm with no successful trial shows its first: not 'its first successful'.
+    else_first = "" if all(e.report.success for e in shown.values()) else ", else its first"
     # The static figure's legend lists what it draws: 48 runs' entries made it 11 in
     # high beside four lines; the page's lists them all (page_legend_px).
     listed = [t for t in traces if not t.hidden]
     return FigureSpec(
         title=f"{sequence_name(sequence)}: {what} (shaded: tracking lost; hatched: no reference)"
         + ("\n(" if some or thinned else "")
-        + (_ONE_TRIAL if some else "")
+        + (_ONE_TRIAL.format(else_first) if some else "")
         + ("; " if some and thinned else "")
         + (THINNED if thinned else "")
         + (")" if some or thinned else ""),
