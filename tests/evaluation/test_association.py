@@ -318,6 +318,22 @@ def test_nearest_pairs_every_row_of_repeated_stamps_as_evo(
     )
     assert pairs_of(a) == want
     assert a.estimate.positions_xyz[:, 1].tolist() == [float(e) for _, e in want]
+    assert a.reference.positions_xyz[:, 1].tolist() == [float(r) for r, _ in want]
+
+
+def test_repeated_stamps_on_both_sides_take_the_paired_rows_not_the_whole_file() -> None:
+    """A file against itself: every row paired, one row twice, so the reference is not the file.
+
+    evo pairs both rows of stamp 1 with the last of them (``searchsorted`` to the right):
+    reference rows 0, 2, 2, 3. Taking "as many rows as the file, ending at its last" for
+    the whole file gave rows 0, 1, 2, 3, and an error of 0 where evo_ape finds 0.119 m on
+    V102.txt against itself.
+    """
+    both = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0]))
+    a = associate(both, both)
+    assert pairs_of(a) == [(0, 0), (2, 1), (2, 2), (3, 3)]
+    assert a.reference.positions_xyz[:, 1].tolist() == [0.0, 2.0, 2.0, 3.0]
+    assert a.estimate.positions_xyz[:, 1].tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 def test_repeated_stamps_are_refused_by_the_other_rules() -> None:

@@ -559,8 +559,14 @@ def take_rows(
         if rows.size > 1 and not forward.all():
             msg = "association rows must be strictly increasing"  # pragma: no cover - a bug
             raise AssertionError(msg)
-        if rows.size == len(traj) and (rows.size == 0 or rows[-1] == rows.size - 1):
-            return traj  # every pose, in order (rows >= 0 and strictly increasing)
+        # Every pose, in order (rows >= 0 and strictly increasing); with ``repeats`` a
+        # repeated row skips one, as a file against itself pairs (V102.txt: 4 rows).
+        if (
+            rows.size == len(traj)
+            and (rows.size == 0 or rows[-1] == rows.size - 1)
+            and (not repeats or rows.size < 2 or bool((rows[1:] > rows[:-1]).all()))
+        ):
+            return traj
     cov, matrices, ns = traj.covariance_6x6, traj.rotation_matrices, traj.stamps_ns
     return PoseTrajectory._unchecked(  # noqa: SLF001
         traj.stamps_s[rows],
