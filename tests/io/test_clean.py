@@ -437,3 +437,27 @@ def test_stamps_whose_span_overflows_float64_are_said_without_numpys_warning(
     with pytest.warns(DataWarning, match=said):
         traj = read_trajectory(poses, format="kitti", times_path=times)
     assert traj.stamps_s.tolist() == [-1e308, 0.0, 1e308]
+
+
+def test_all_rows_of_a_file_out_of_stamp_order_are_refused(tmp_path: Path) -> None:
+    """evo pairs an unsorted file by a linear search, which takes the first row of a stamp.
+
+    Sorted, its binary search takes the last row of a stamp, as we do on the file we sort:
+    V102.txt with rows 101 and 102 swapped, as the reference of its own 803 unique
+    stamps moved by 0.01 sin(i) m, gives evo_ape an rmse of 0.012242 m and us 0.013515 m
+    (evo's on the sorted file). Refused, not paired otherwise than evo.
+    """
+    path = write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}", f"1 1 0 0 {ID}"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        with pytest.raises(FormatError, match=r"not in increasing order.*sort the file"):
+            read_tum(path, repeated_stamps="all")
+        assert len(read_tum(path, repeated_stamps="first")) == 2
+        sorted_file = write(tmp_path, [f"1 0 0 0 {ID}", f"1 1 0 0 {ID}", f"2 0 0 0 {ID}"])
+        assert read_tum(sorted_file, repeated_stamps="all").positions_xyz[:, 0].tolist() == [
+            0.0,
+            1.0,
+            0.0,
+        ]
+        unsorted_unique = write(tmp_path, [f"2 0 0 0 {ID}", f"1 0 0 0 {ID}"], name="u.txt")
+        assert len(read_tum(unsorted_unique, repeated_stamps="all")) == 2

@@ -599,7 +599,8 @@ def finish_trajectory(
 
     # Comparisons of neighbours, not an (N,) float np.diff: 1 byte a pose.
     back = stamps[1:] < stamps[:-1]
-    if back.any():
+    was_sorted = bool(back.any())
+    if was_sorted:
         first = int(np.flatnonzero(back)[0]) + 1
         label = where(_input_rows(rows, first))[0]
         count = int(back.sum())
@@ -638,6 +639,17 @@ def finish_trajectory(
                 msg = (
                     f"{source}: {found}: `repeated_stamps='all'` (--repeated-stamps all) "
                     "keeps no covariances or rotation blocks; use 'first' or 'last'"
+                )
+                raise FormatError(msg)
+            if was_sorted:
+                # WHY: evo pairs a file out of order by a linear search, which takes the
+                # first row of a stamp, and a sorted one by a binary search, the last (ours):
+                # the pairs would differ from evo's on this very file.
+                msg = (
+                    f"{source}: {found}, and its stamps are not in increasing order: "
+                    "`repeated_stamps='all'` pairs the rows as evo pairs a sorted file, "
+                    "and evo pairs this one otherwise; sort the file, "
+                    "or use 'first' or 'last'"
                 )
                 raise FormatError(msg)
             report(
