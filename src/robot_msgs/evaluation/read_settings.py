@@ -199,7 +199,8 @@ class ReadSettings(Msg):
         if self.repeated_stamps == "all" and not every_row:
             reason = (
                 "keeps repeated stamps, which only `ape` with `--sync nearest` (evo's "
-                "association) and no `--save-aligned` takes; use 'first' or 'last' here"
+                "association), no `--save-aligned` and no `--transform-right auto` take; use "
+                "'first' or 'last' here"
             )
             msg = f"`repeated_stamps='all'` {reason}"
             raise ValidationError(msg, field="repeated_stamps", reason=reason)
