@@ -336,6 +336,18 @@ def test_repeated_stamps_on_both_sides_take_the_paired_rows_not_the_whole_file()
     assert a.estimate.positions_xyz[:, 1].tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_repeated_stamps_say_that_the_time_integrals_are_nan() -> None:
+    """The matched stamps repeat, so ``Signal.of`` leaves iae/ise/itae NaN: a note says why."""
+    a = associate(read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0]))
+    said = [n for n in a.notes if "iae" in n]
+    assert said == [
+        (
+            "the matched stamps repeat (`repeated_stamps='all'`): no time axis, so "
+            "iae/ise/itae are NaN"
+        )
+    ]
+
+
 def test_repeated_stamps_are_refused_by_the_other_rules() -> None:
     ref, est = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0])
     for sync in ("one_to_one", "interpolate", "interpolate_longer"):

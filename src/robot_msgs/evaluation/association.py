@@ -330,6 +330,11 @@ def associate(
         ref_idx, est_idx, dropped = _nearest_pairs(
             ref_t, est_t, max_diff_s, offset_s, keep_shared=repeats
         )
+        if repeats:  # WHY: Signal.of integrates only over increasing stamps (a bare NaN)
+            notes.append(
+                "the matched stamps repeat (`repeated_stamps='all'`): no time axis, so "
+                "iae/ise/itae are NaN"
+            )
         if dropped:
             notes.append(
                 f"{dropped} pose(s) of the shorter trajectory had the same nearest partner as "
