@@ -1121,6 +1121,24 @@ def test_repeated_stamps_all_gives_evo_apes_numbers(
         assert result["counts"]["matched"] == matched
 
 
+def test_repeated_stamps_all_of_a_file_against_itself_gives_evos_errors_not_zero(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evo pairs both rows of stamp 1 with the last: row 1 against row 2, 2 m apart.
+
+    Errors 0, 2, 0, 0 m: rms 1 m (evo_ape on V102.txt against itself: 0.005540 m). The
+    note "every error is zero" of a file given twice does not hold here.
+    """
+    path = tmp_path / "t.tum"
+    path.write_text("".join(f"{t} {x} 0 0 0 0 0 1\n" for t, x in [(0, 0), (1, 1), (1, 3), (2, 4)]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main(["ape", str(path), str(path), "--repeated-stamps", "all", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert stats_of(result)["translation"]["rms"] == pytest.approx(1.0, abs=1e-12)
+    assert not [n for n in result["notes"] if "every error is zero" in n]
+
+
 @pytest.mark.evo_data
 def test_repeated_stamps_warning_names_the_option(
     evo_data: Path, capsys: pytest.CaptureFixture[str]
