@@ -1121,6 +1121,25 @@ def test_repeated_stamps_all_gives_evo_apes_numbers(
         assert result["counts"]["matched"] == matched
 
 
+def test_repeated_stamps_all_with_rotation_blocks_is_refused_naming_the_flag_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The CLI writes `repeated_stamps='all'` as its flag: "(--repeated-stamps all)" beside
+    it read "--repeated-stamps all (--repeated-stamps all)"."""
+    poses = tmp_path / "k.txt"
+    poses.write_text("1 0 0 0 0 1 0 0 0 0 1 0\n" * 3)
+    times = tmp_path / "t.txt"
+    times.write_text("0\n1\n1\n")
+    args = ["ape", str(poses), str(poses), "--ref-times", str(times), "--est-times", str(times)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        code = main([*args, "--kitti-rotations", "as_given", "--repeated-stamps", "all"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "keeps no covariances or rotation blocks" in err
+    assert err.count("--repeated-stamps all") == 1
+
+
 def test_repeated_stamps_all_of_a_file_against_itself_gives_evos_errors_not_zero(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

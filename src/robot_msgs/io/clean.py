@@ -637,7 +637,7 @@ def finish_trajectory(
         if repeated_stamps == "all":
             if covariance_6x6 is not None or rotation_matrices is not None:
                 msg = (
-                    f"{source}: {found}: `repeated_stamps='all'` (--repeated-stamps all) "
+                    f"{source}: {found}: `repeated_stamps='all'` "
                     "keeps no covariances or rotation blocks; use 'first' or 'last'"
                 )
                 raise FormatError(msg)
