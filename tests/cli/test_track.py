@@ -249,7 +249,9 @@ def test_a_command_without_one_step_is_refused_naming_file_and_channel(
 ) -> None:
     shutil.copy(SERVO / "measured.csv", tmp_path / "m.csv")
     (tmp_path / "c.csv").write_text("t,elbow,wrist\n0,0,0\n1,1,0\n8,1,0\n")
-    code, _, err = _run([str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), "--step-info"], capsys)
+    code, _, err = _run(
+        [str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), "--hold", "--step-info"], capsys
+    )
     assert code == 1
     assert err == (
         f"ERROR: {tmp_path / 'c.csv'}: channel 'wrist': Expected a step in `command`, got 0.0 "
@@ -262,7 +264,13 @@ def test_a_command_without_one_step_is_refused_naming_file_and_channel(
     [
         (["--rise-time-limits", "0.2", "0.8"], "--rise-time-limits sets a step-response figure"),
         (["--delay", "-1"], "--delay -1: expected float >= 0"),
-        (["--step-info", "--rise-time-limits", "0.9", "0.1"], "--rise-time-limits 0.9 0.1:"),
+        (
+            ["--hold", "--step-info", "--rise-time-limits", "0.9", "0.1"],
+            "--rise-time-limits 0.9 0.1:",
+        ),
+        # A command read linearly ramps from the point before its step: figures timed from
+        # the step would be silently wrong, so --step-info asks for --hold.
+        (["--step-info"], "--step-info times the command's step as a step; give --hold too"),
         (["--channels", "elbow", "wrist", "elbow"], "--channels names 'elbow' twice"),
     ],
 )

@@ -61,9 +61,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "(the command read linearly, or held with --hold), its IAE, ISE and ITAE "
             "(trapezoids, as MATLAB's trapz), rms, worst magnitude and final value. Each "
             "file is a CSV with a header: the time in seconds first, then one column per "
-            "channel (joint); the measured file needs the command's channels. With --step-info, "
-            "rise and settling time, overshoot and peak of each channel's response to the "
-            f"command's one step. Example: {_EXAMPLE}"
+            "channel (joint); the measured file needs the command's channels. With --step-info "
+            "(and --hold: the figures time a step), rise and settling time, overshoot and "
+            f"peak of each channel's response to the command's one step. Example: {_EXAMPLE}"
         ),
     )
     parser.add_argument("command", type=Path, metavar="COMMAND", help="the command log (CSV)")
@@ -112,6 +112,11 @@ def run(args: argparse.Namespace) -> int:
             if getattr(settings, field) != getattr(defaults, field):
                 msg = f"{flag} sets a step-response figure; give --step-info too"
                 raise UsageError(msg)
+    if settings.step_info and settings.interpolation != "previous":
+        # Read linearly, the command ramps from the point before its step, so figures timed
+        # from the step (as stepinfo's are) would misstate the response.
+        msg = "--step-info times the command's step as a step; give --hold too"
+        raise UsageError(msg)
     twice = [name for k, name in enumerate(args.channels or ()) if name in args.channels[:k]]
     if twice:
         msg = f"--channels names {twice[0]!r} twice; give each channel once"
