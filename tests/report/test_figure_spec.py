@@ -1367,6 +1367,14 @@ def test_long_runs_are_drawn_at_a_screens_points_and_the_same_poses_in_both_view
     assert "drawn at about 1,200 points, 300 hidden" in over_time.title
     page = plotly_figure(over_time)["data"]
     assert [len(d["x"]) for d in page if d["type"] == "scatter"] == [1200, 300]
+    # The static figure draws no hidden trial, so its title does not speak of one.
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import matplotlib_figure
+
+    for spec in (over_time, trajectories):
+        title = " ".join(matplotlib_figure(spec).get_suptitle().split())
+        assert "drawn at about 1,200 points: each stretch's" in title
+        assert "hidden" not in title
 
 
 def test_the_error_over_time_shows_the_trial_the_trajectories_show(hand: ReportResult) -> None:

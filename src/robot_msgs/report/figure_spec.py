@@ -502,9 +502,11 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
 SCREEN_POINTS, HIDDEN_POINTS = 1200, 300
 #: What the title of a figure that hides trials says (the static one draws no other).
 _ONE_TRIAL = "each algorithm's first successful trial{}; the page's legend shows the others"
+#: What that title says of the hidden trials: a static figure, which draws none, leaves it out.
+THINNED_HIDDEN = f", {HIDDEN_POINTS} hidden"
 #: What the title of a figure drawn at fewer points than it has says.
 THINNED = (
-    f"long runs drawn at about {SCREEN_POINTS:,} points, {HIDDEN_POINTS} hidden: each "
+    f"long runs drawn at about {SCREEN_POINTS:,} points{THINNED_HIDDEN}: each "
     "stretch's least and greatest error; statistics from every pose"
 )
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import MARKS_ALONG, bar_label_tops
+from robot_msgs.report.figure_spec import MARKS_ALONG, THINNED_HIDDEN, bar_label_tops
 from robot_msgs.report.figure_text import draw_quietly
 from robot_msgs.report.figures import coordinate_ticks, figure_bytes, lone_points, new_figure
 
@@ -96,7 +96,10 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
         # Wrapped to the figure's width (about 0.55 em a character): a long line was cut
         # on both sides of a 5.4 in figure (a review).
         fits = max(20, int(spec.size_in[0] * 72 / (size * 0.55)))
-        lines = [textwrap.fill(line, fits) for line in spec.title.split("\n")]
+        # No hidden trace is drawn here: the title leaves out the points of the hidden
+        # ones, which only the interactive figure draws (a review).
+        title = spec.title.replace(THINNED_HIDDEN, "")
+        lines = [textwrap.fill(line, fits) for line in title.split("\n")]
         fig.suptitle("\n".join(lines), fontsize=size)
     _room_for_bar_labels(fig)
     return fig
