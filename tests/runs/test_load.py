@@ -91,6 +91,25 @@ def test_an_estimate_linked_to_nothing_is_a_broken_input_naming_the_link(tmp_pat
     assert load_run(run).estimate is None
 
 
+def test_a_log_linked_to_nothing_fails_its_run_as_a_pipe_does(tmp_path: Path) -> None:
+    """A tracking.csv linked to a moved file read as no log: 0 losses, unsaid (a review),
+    where a log that is a pipe fails its run. Refused the same way, naming the link."""
+    folder = tmp_path / "orb" / "MH_01" / "1"
+    folder.mkdir(parents=True)
+    (folder / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n")
+    log = folder / "tracking.csv"
+    log.symlink_to(tmp_path / "moved" / "tracking.csv")
+    [run] = discover_runs(tmp_path)
+    said = (
+        f"{log}: the run's tracking log is a symbolic link to "
+        f"{tmp_path / 'moved' / 'tracking.csv'}, which does not exist"
+    )
+    with pytest.raises(FormatError, match=f"^{re.escape(said)}$"):
+        load_run(run)
+    log.unlink()  # no log at all: none, as before
+    assert load_run(run).tracking is None
+
+
 def test_the_empty_and_cut_logs_of_a_crashed_run_are_read_as_written_and_it_fails_as_a_run(
     tmp_path: Path,
 ) -> None:

@@ -116,8 +116,9 @@ __all__ = [
 #: 19: an empty (0-byte) tracking or resource log is no event or no sample (it failed
 #: the run to evaluate); a log that is a pipe, a device or a folder fails it (it was
 #: passed over, the run's latency missing); 20: the notes of a run with a 0-byte tracking
-#: log say so (it read as no loss, unsaid).
-JUDGING_REVISION = 20
+#: log say so (it read as no loss, unsaid); 21: a log that is a symbolic link to nothing
+#: fails the run, as a pipe does (it read as no log, unsaid).
+JUDGING_REVISION = 21
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.

@@ -5,8 +5,8 @@ A run's reference and estimate are read together, in one frame
 A missing or empty estimate is a run
 that produced nothing (``estimate`` is ``None``, judged as a failure later); a reference
 that is named but missing is an error, as is any file that cannot be read and an estimate
-that is a symbolic link to nothing. A log cut short by a run that reported stopping (its
-``meta.json`` ``failure`` or a non-zero ``exit_code``: it crashed, was killed) is read as
+or log that is a symbolic link to nothing. A log cut short by a run that reported stopping
+(its ``meta.json`` ``failure`` or a non-zero ``exit_code``: it crashed, was killed) is read as
 written, with a warning: an empty one (0 bytes) as no log, one whose last line has no
 newline and does not read without that line. The same log of a run that reported no
 failure is a broken input, as any malformed file.
@@ -116,13 +116,14 @@ def _named_in_the_run(err: FormatError, inputs: dict[str, InputFile]) -> FormatE
     return FormatError(named)
 
 
-def _refuse_a_broken_link(path: Path, spec: RunSpec) -> None:
-    """Refuse an estimate that is a symbolic link to nothing: a broken input, not a failure.
+def _refuse_a_broken_link(path: Path, named: str, what: str, source: str = "") -> None:
+    """Refuse a run's file that is a symbolic link to nothing: a broken input, not a failure.
 
     A missing estimate is a run that wrote nothing (the algorithm's failure, "no
-    estimate"); a link whose target is gone (moved results, a link made on another
-    machine) was counted as that failure too (a review). The run fails to evaluate,
-    naming the link and where it points, as a missing named reference does.
+    estimate"), a missing log no log; a link whose target is gone (moved results, a link
+    made on another machine) was counted as that too (a review). The run fails to
+    evaluate, naming the link (as ``named``) and where it points, as a missing named
+    reference and a log that is a pipe do.
     """
     if not path.is_symlink():
         return
@@ -134,11 +135,8 @@ def _refuse_a_broken_link(path: Path, spec: RunSpec) -> None:
             errno.ELOOP: "which is a loop of links",
             errno.ENOENT: "which does not exist",
         }.get(err.errno or 0, f"which cannot be reached ({err.strerror or err})")
-        msg = (
-            f"{spec.estimate}: the run's estimate is a symbolic link to {target}, {why} "
-            f"({spec.source})"
-        )
-        raise FormatError(msg) from err
+        msg = f"{named}: the run's {what} is a symbolic link to {target}, {why}"
+        raise FormatError(msg + (f" ({source})" if source else "")) from err
 
 
 def _read_log(path: Path, what: str, reader: Callable[..., _Log], *, stopped: bool) -> _Log | None:
@@ -162,6 +160,7 @@ def _read_log(path: Path, what: str, reader: Callable[..., _Log], *, stopped: bo
         # malformed one is, by both.
         msg = f"{path}: is {kind}, not a regular file: a run's {what} log is read from a file"
         raise FormatError(msg)
+    _refuse_a_broken_link(path, str(path), f"{what} log")
     if not path.is_file():
         return None
     if not stopped:
@@ -239,7 +238,7 @@ def load_run(
         path = _resolve(spec.estimate, spec)
         if spec.folder is not None and path.parent == Path(spec.folder):
             _refuse_a_found_pipe(path)
-        _refuse_a_broken_link(path, spec)
+        _refuse_a_broken_link(path, spec.estimate, "estimate", spec.source)
         if path.exists() and _has_poses(path):
             inputs["estimate"] = InputFile(
                 path=str(path),
