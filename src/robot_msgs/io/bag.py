@@ -683,11 +683,12 @@ def _check_not_being_written(bag: Path, name: str) -> None:
     WHY: rosbags opens each ``.db3`` ``immutable=1`` (read-only, without locks, never
     writing, making no ``-wal`` or ``-shm`` file), so SQLite ignores the files a writer
     keeps beside it. A write-ahead log (rosbag2's ``resilient`` preset records in WAL
-    mode; also what a recorder that stopped without closing leaves) holds committed
-    messages not yet in the file: a ``.db3`` of 300 poses with 300 more committed in its
-    ``-wal`` read as 300, without a word; a recording whose tables are still in the log
-    was "cannot open as a ROS bag (... database missing tables)". A hot rollback journal
-    (a write transaction not finished, some of its pages in the file) was said as damage:
+    mode; also what a recorder that stopped without closing leaves) may hold committed
+    messages not yet in the file (or none, its frames all checkpointed before a crash): a
+    ``.db3`` of 300 poses with 300 more committed in its ``-wal`` read as 300, without a
+    word; a recording whose tables are still in the log was "cannot open as a ROS bag
+    (... database missing tables)". A hot rollback journal (a write transaction not
+    finished, some of its pages in the file) was said as damage:
     "it is damaged (... SQLite's integrity check: wrong # of entries in index ...)", or
     "database disk image is malformed". Both are said as what they are, with the way
     out; nothing is written (the files beside the bag are only looked at).
@@ -711,10 +712,11 @@ def _check_not_being_written(bag: Path, name: str) -> None:
         if wal.is_file() and wal.stat().st_size > 0:
             msg = (
                 f"{name}: the bag is still being written, or its recorder stopped without "
-                f"closing it: {wal.name} beside it holds SQLite writes not yet in {db.name}, "
-                "which a read-only reader leaves out; read the bag when the recording has "
-                f"ended (`sqlite3 {shlex.quote(str(db))} 'PRAGMA wal_checkpoint(TRUNCATE)'` "
-                "folds a stopped recorder's log into the bag, writing it)"
+                f"closing it: {wal.name} beside it is not empty: it may hold SQLite writes "
+                f"not yet in {db.name}, which a read-only reader leaves out; read the bag "
+                f"when the recording has ended (`sqlite3 {shlex.quote(str(db))} "
+                "'PRAGMA wal_checkpoint(TRUNCATE)'` folds a stopped recorder's log into the "
+                "bag, writing it)"
             )
             raise FormatError(msg)
         if journal.is_file():
