@@ -95,6 +95,30 @@ def test_bench_folder_writes_the_outputs_and_prints_the_summary(
     assert _ape_rms(out) == pytest.approx([0.05, 0.10], abs=1e-9)
 
 
+def test_the_progress_lines_are_folded_on_a_terminal_and_whole_in_a_pipe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'bench: 2 runs into <out>' was written straight to the stream: on a 60-column
+    terminal it ran off the edge, where the line before it ('reading the runs of') was
+    folded. Folded as every line said is; in a pipe one line, for grep."""
+    from tests.terminal import Terminal
+
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "the_outputs_of_a_bench_with_a_long_folder_name"
+    argv = ["bench", str(root), "--out", str(out), "--workers", "1", "--align", "none"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f" into {out}" in err  # in a pipe: whole
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main([*argv, "--force"]) == 0
+    lines = terminal.getvalue().splitlines()
+    k = next(k for k, x in enumerate(lines) if re.match(r"bench: [12] runs? into", x))
+    assert len(lines[k]) <= 60, lines[k]
+    assert lines[k + 1].strip().startswith(str(out)), lines[k + 1]
+
+
 def test_bench_on_a_folder_aligns_with_se3_unless_told_otherwise(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -270,9 +270,15 @@ class _Sweep:
         self._kept_said = False
 
     def say(self, text: str) -> None:
-        """Write a line to the progress stream."""
+        """Write a line to the progress stream: escaped, and folded on a terminal.
+
+        WHY: written as it was, 'bench: 18 runs into <folder>' ran off a terminal's edge
+        where the CLI's own lines fold; in a pipe or a log it stays one line, for grep.
+        """
         if self.progress is not None:
-            self.progress.write(text + "\n")
+            from robot_msgs.cli._boundary import escape, folded  # noqa: PLC0415
+
+            self.progress.write(folded(escape(text), self.progress) + "\n")
             self.progress.flush()
 
     def run(self, runner: Executor) -> SweepSummary:
