@@ -123,11 +123,6 @@ def _frame_pairs(n: int, delta: float, *, all_pairs: bool) -> IntpArray:
     return _stack(anchors[:-1], anchors[1:])
 
 
-def _neighbour_angles(quats_xyzw: Float64Array) -> Float64Array:
-    rel = quat_xyzw_multiply(quat_xyzw_conjugate(quats_xyzw[:-1]), quats_xyzw[1:])
-    return angle_from_quat_xyzw(rel)
-
-
 def _consecutive_by_sum(increments: Float64Array, delta: float) -> IntpArray:
     """Follow evo's accumulate-and-reset chain over per-step ``increments`` ``(N - 1,)``.
 
@@ -498,4 +493,5 @@ def select_pairs(trajectory: PoseTrajectory, pairs: PairSettings) -> IntpArray:
     quats = trajectory.orientations_quat_xyzw
     if all_pairs:
         return _angle_all_pairs(quats, delta - tol, delta + tol)
-    return _consecutive_by_sum(_neighbour_angles(quats), delta)
+    rel = quat_xyzw_multiply(quat_xyzw_conjugate(quats[:-1]), quats[1:])
+    return _consecutive_by_sum(angle_from_quat_xyzw(rel), delta)

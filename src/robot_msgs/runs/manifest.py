@@ -50,7 +50,7 @@ import json
 import os
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -328,7 +328,7 @@ class _ManifestFile:
             ):
                 found += 1
                 seen.add(run.sequence)
-                yield _renamed(run, f"{prefix}/{run.name}")
+                yield replace(run, name=f"{prefix}/{run.name}")
         self._warn_unused_references(seen)
         if not found:
             msg = f"{self.where}: no runs: add [[runs]] entries or a [[folders]] root holding runs"
@@ -378,12 +378,6 @@ def read_manifest(path: Path) -> _Read:
     manifest = _ManifestFile(path, PathResolver())
     runs = list(manifest.runs())
     return _Read(runs=runs, settings=manifest.settings, where=f"{manifest.where} [settings]")
-
-
-def _renamed(run: RunSpec, name: str) -> RunSpec:
-    from dataclasses import replace  # noqa: PLC0415
-
-    return replace(run, name=name)
 
 
 class RunReader:
