@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 import reprlib
 import typing
@@ -254,15 +255,12 @@ _INFINITIES = frozenset({math.inf, -math.inf})
 #: Below this many values a set test of the list is faster than NumPy's (measured: a call
 #: to ``np.isinf`` costs what hashing some thousands of floats does).
 _SMALL = 4096
-_NAMES: dict[np.dtype[Any], str] = {}
 
 
+@functools.cache
 def dtype_name(dtype: np.dtype[Any]) -> str:
     """Return ``str(dtype)`` (``"float64"``), cached: NumPy computes it in Python each time."""
-    name = _NAMES.get(dtype)
-    if name is None:
-        name = _NAMES[dtype] = str(dtype)
-    return name
+    return str(dtype)
 
 
 def array_from_json(
@@ -283,9 +281,7 @@ def array_from_json(
     return array_reader(dtype)(value, path)
 
 
-_READERS: dict[np.dtype[Any], Callable[[Any, str], np.ndarray[Any, Any]]] = {}
-
-
+@functools.cache
 def array_reader(dtype: np.dtype[Any]) -> Callable[[Any, str], np.ndarray[Any, Any]]:
     """Return :func:`array_from_json` for ``dtype`` (made once per dtype): ``read(value, path)``.
 
@@ -293,9 +289,6 @@ def array_reader(dtype: np.dtype[Any]) -> Callable[[Any, str], np.ndarray[Any, A
     its source says why) into bytes that the read-only array is made over; anything else,
     or a build without the C module, is read from the lists, which names every flaw.
     """
-    found = _READERS.get(dtype)
-    if found is not None:
-        return found
     name = dtype_name(dtype)
     code = _KIND_CODES.get((dtype.kind, dtype.itemsize), "") if dtype.isnative else ""
     frombuffer, ndarray, pack = np.frombuffer, np.ndarray, _pack
@@ -310,7 +303,6 @@ def array_reader(dtype: np.dtype[Any]) -> Callable[[Any, str], np.ndarray[Any, A
         arr: np.ndarray[Any, Any] = ndarray(shape, dtype, packed)
         return arr
 
-    _READERS[dtype] = read
     return read
 
 

@@ -434,16 +434,13 @@ def from_cdr(data: bytes | bytearray | memoryview, type_name: str) -> Msg:
     >>> from_cdr(bytes.fromhex("000100000100000002000000"), "std/Time")
     Time(sec=1, nanosec=2)
     """
-    decode = _FROM_CDR.get(type_name)
-    if decode is None:
-        decode = _FROM_CDR[type_name] = _decoder_for(type_name)
-    return decode(data)
+    return _decoder_for(type_name)(data)
 
 
 _TO_CDR: dict[type, Callable[[Msg], memoryview]] = {}
-_FROM_CDR: dict[str, Callable[[bytes | bytearray | memoryview], Msg]] = {}
 
 
+@functools.cache
 def _decoder_for(type_name: str) -> Callable[[bytes | bytearray | memoryview], Msg]:
     name = ros_name(type_name)
     if name not in _by_ros_name():
