@@ -107,17 +107,16 @@ M = TypeVar("M", bound="Msg")
 _REGISTRY: dict[str, type[Msg]] = {}
 #: The generated construction check of each class (:mod:`robot_msgs.msg.check`).
 _CHECKS: dict[type, Callable[[Any], None]] = {}
-_specs = specs_of
 
 
 def field_specs(cls: type[Msg]) -> dict[str, str]:
     """Field name to a readable type label, for documentation and error messages."""
-    return {name: spec.label for name, spec in _specs(cls).items()}
+    return {name: spec.label for name, spec in specs_of(cls).items()}
 
 
 def field_schema(cls: type[Msg]) -> dict[str, FieldSpec]:
     """Field name to its compiled :data:`FieldSpec`, in declaration order."""
-    return dict(_specs(cls))
+    return dict(specs_of(cls))
 
 
 # --------------------------------------------------------------------------- the base class
@@ -257,7 +256,7 @@ class Msg(_Struct):
         check = _CHECKS.get(cls)
         if check is None:
             own_rules = cls._validate is not Msg._validate
-            check = _CHECKS[cls] = compile_check(cls, _specs(cls), validate=own_rules)
+            check = _CHECKS[cls] = compile_check(cls, specs_of(cls), validate=own_rules)
         check(self)
 
     def _validate(self) -> None:
@@ -468,7 +467,7 @@ def _check_of(cls_ref: list[type[Msg]]) -> Callable[[Any], None]:
     def compile_now(namespace: dict[str, Any]) -> Callable[[Any], None]:
         cls = cls_ref[0]
         own_rules = cls._validate is not Msg._validate  # noqa: SLF001
-        check = compile_check(cls, _specs(cls), validate=own_rules, namespace=namespace)
+        check = compile_check(cls, specs_of(cls), validate=own_rules, namespace=namespace)
         _CHECKS[cls] = check
         return check
 

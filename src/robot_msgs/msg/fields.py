@@ -72,7 +72,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-_Dims = Dims
 
 
 Scalar = Union[str, float, int, bool, None]  # noqa: UP007  (a runtime alias, usable on 3.10)
@@ -393,7 +392,7 @@ def _text_error(spec: FieldSpec, value: str, path: str) -> ValidationError:
     return field_error(expected=expected, value=value, path=path)
 
 
-def _float32(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> float:  # noqa: ARG001
+def _float32(spec: FieldSpec, value: Any, path: str, dims: Dims) -> float:  # noqa: ARG001
     number = _leaf(_FLOAT, value, path)
     return round_float32(number, path, value)
 
@@ -401,14 +400,14 @@ def _float32(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> float:  # n
 _FLOAT = FieldSpec("float", "float", annotation=float)
 
 
-def _optional(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+def _optional(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:
     if value is None:
         return None
     inner = typing.cast("FieldSpec", spec.inner)  # set for an optional (compile_annotation)
     return check_value(inner, value, path, dims)
 
 
-def _message(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
+def _message(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:  # noqa: ARG001
     if not isinstance(value, spec.msg_type):
         raise field_error(expected=spec.msg_type.__name__, value=value, path=path)
     return value
@@ -449,7 +448,7 @@ def _short_int(value: int) -> bool:
     return SCALAR_INT_BOUNDS[0] < value < SCALAR_INT_BOUNDS[1]
 
 
-def _tuple(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+def _tuple(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:
     inner = typing.cast("FieldSpec", spec.inner)  # set for a tuple (compile_annotation)
     if isinstance(value, np.ndarray) and value.ndim == 1:
         value = value.tolist()  # ROS readers give numeric sequences as arrays
@@ -460,7 +459,7 @@ def _tuple(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
     return tuple(check_value(inner, v, f"{path}[{i}]", dims) for i, v in enumerate(value))
 
 
-def _mapping(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+def _mapping(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:
     inner = typing.cast("FieldSpec", spec.inner)  # set for a mapping (compile_annotation)
     if not isinstance(value, Mapping):
         raise field_error(expected=spec.label, value=value, path=path)
@@ -485,7 +484,7 @@ _STR = FieldSpec("str", "str", annotation=str)
 _SCALAR = FieldSpec("scalar", "str | float | int | bool | None", annotation=Scalar)
 
 
-def _value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
+def _value(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:  # noqa: ARG001
     """Check a settings value: a scalar, or a flat list of scalars (kept as a tuple)."""
     if isinstance(value, tuple | list):
         items = []
@@ -506,11 +505,11 @@ def _value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa:
 _ITEM = FieldSpec("scalar", "str | float | int | bool", annotation=Scalar)
 
 
-def _any(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:  # noqa: ARG001
+def _any(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:  # noqa: ARG001
     return value
 
 
-_CHECKS: dict[str, Callable[[FieldSpec, Any, str, _Dims], Any]] = {
+_CHECKS: dict[str, Callable[[FieldSpec, Any, str, Dims], Any]] = {
     "optional": _optional,
     "msg": _message,
     "tuple": _tuple,
@@ -521,7 +520,7 @@ _CHECKS: dict[str, Callable[[FieldSpec, Any, str, _Dims], Any]] = {
 }
 
 
-def check_value(spec: FieldSpec, value: Any, path: str, dims: _Dims) -> Any:
+def check_value(spec: FieldSpec, value: Any, path: str, dims: Dims) -> Any:
     """Return ``value`` normalised to ``spec``, or raise :class:`ValidationError`.
 
     ``dims`` collects the sizes of named array dimensions met so far in the message.
