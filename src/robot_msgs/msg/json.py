@@ -147,8 +147,6 @@ _JSON_ENCODER = msgspec.json.Encoder(enc_hook=_encode_json)
 
 _INFINITIES = frozenset({math.inf, -math.inf})
 _NAN_TEXT_KINDS = frozenset({"optional", "scalar", "value"})  # where null means None
-#: Field kinds that hold no float (nothing to spell or revive).
-_NO_FLOATS = NO_FLOATS
 
 
 def _non_finite_text(value: float, *, nan: bool) -> Any:
@@ -191,7 +189,7 @@ def _float_fields(cls: type) -> tuple[tuple[str, bool, FieldSpec], ...]:
         found = _FLOAT_FIELDS[cls] = tuple(
             (name, spec.kind in {"float", "float32"}, spec)
             for name, spec in specs_of(cls).items()
-            if spec.kind not in _NO_FLOATS
+            if spec.kind not in NO_FLOATS
         )
     return found
 
@@ -291,7 +289,7 @@ def revived(cls: type[Msg], data: Any) -> Any:
             out = out or dict(data)
             out[name] = new
     for name, spec in specs_of(cls).items():  # NumPy scalars in the other fields
-        if spec.kind in _NO_FLOATS and name in data and isinstance(data[name], np.generic):
+        if spec.kind in NO_FLOATS and name in data and isinstance(data[name], np.generic):
             out = out or dict(data)
             out[name] = data[name].item()
     return data if out is None else out
