@@ -201,12 +201,8 @@ def _message_types_in(annotation: Any) -> list[type[Msg]]:
     """Message classes named anywhere in an annotation (tuple, Mapping, Optional...)."""
     if isinstance(annotation, type) and issubclass(annotation, Msg):
         return [annotation]
-    found: list[type[Msg]] = []
-    for arg in typing.get_args(annotation):
-        for cls in _message_types_in(arg):
-            if cls not in found:
-                found.append(cls)
-    return found
+    found = [cls for arg in typing.get_args(annotation) for cls in _message_types_in(arg)]
+    return list(dict.fromkeys(found))
 
 
 _FIELD_REFS: dict[type[Msg], dict[str, list[type[Msg]]]] = {}
