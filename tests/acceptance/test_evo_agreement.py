@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from robot_msgs.compare import ErrorStats
+    from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
 
     # evo's main_ape, main_rpe, metrics, sync and file_interface modules (evo is untyped).
@@ -41,12 +42,16 @@ RTOL = 1e-9
 
 
 @functools.cache
-def _read(folder: str, path: str, fmt: str, topic: str | None) -> PoseTrajectory:
+def _read(
+    folder: str, path: str, fmt: str, topic: str | None, repeated_stamps: RepeatedStamps = "first"
+) -> PoseTrajectory:
     with warnings.catch_warnings():
         # The TUM files' 4-decimal quaternions are renormalised (evo does the same when it
         # builds its matrices); the readers say so with a DataWarning.
         warnings.simplefilter("ignore", DataWarning)
-        return read_trajectory(Path(folder) / path, format=fmt, topic=topic)
+        return read_trajectory(
+            Path(folder) / path, format=fmt, topic=topic, repeated_stamps=repeated_stamps
+        )
 
 
 def _every(traj: PoseTrajectory, every: int | None) -> PoseTrajectory:
@@ -64,7 +69,13 @@ def _inputs(case: dict[str, Any], folder: Path) -> tuple[PoseTrajectory, PoseTra
     spec = case["inputs"]
     reference, estimate = (
         _every(
-            _read(str(folder), spec[side]["path"], spec[side]["fmt"], spec[side].get("topic")),
+            _read(
+                str(folder),
+                spec[side]["path"],
+                spec[side]["fmt"],
+                spec[side].get("topic"),
+                spec[side].get("repeated_stamps", "first"),
+            ),
             spec[side].get("every"),
         )
         for side in ("reference", "estimate")
@@ -170,10 +181,10 @@ def test_agrees_with_stored_evo_numbers(case: dict[str, Any], evo_data: Path) ->
 
 
 def _live(case: dict[str, Any]) -> bool:
-    """TUM and EuRoC cases, less evo's slow (quadratic) all-pairs angle searches."""
+    """TUM and EuRoC cases (V102.txt also read every row), less evo's slow (quadratic) all-pairs angle searches."""
     pairs = case["ours"].get("pairs", {})
     slow = pairs.get("all_pairs") and pairs.get("delta_unit") in {"rad", "deg"}
-    return case["id"].split("-")[1] in {"fr1_drift", "euroc_v102"} and not slow
+    return case["id"].split("-")[1] in {"fr1_drift", "euroc_v102", "euroc_v102_all"} and not slow
 
 
 LIVE = [case for case in CASES if _live(case)]
@@ -199,6 +210,7 @@ def _evo_read(
     est_name: str,
     file_interface: ModuleType,
     every: int | None = None,
+    every_row: bool = False,
 ) -> tuple[Any, Any]:
     ref_path, est_path = Path(folder) / ref_name, Path(folder) / est_name
     if mode == "euroc":
@@ -207,9 +219,11 @@ def _evo_read(
         traj_ref = file_interface.read_tum_trajectory_file(ref_path)
     traj_est = file_interface.read_tum_trajectory_file(est_path)
     # Rows repeating an earlier stamp (4 in V102.txt): keep the first, as our readers do
-    # (evo keeps both); see derive_inputs() in tests/data/make_evo_reference.py.
-    first_rows = np.sort(np.unique(traj_est.timestamps, return_index=True)[1])
-    traj_est.reduce_to_ids(first_rows)
+    # (evo keeps both); see derive_inputs() in tests/data/make_evo_reference.py. Read
+    # with repeated_stamps="all", every row, as evo.
+    if not every_row:
+        first_rows = np.sort(np.unique(traj_est.timestamps, return_index=True)[1])
+        traj_est.reduce_to_ids(first_rows)
     if every is not None:  # evo read these rows from a derived file (derive_inputs())
         traj_ref.reduce_to_ids(np.arange(0, traj_ref.num_poses, every))
     return traj_ref, traj_est
@@ -227,6 +241,7 @@ def _evo_live(case: dict[str, Any], folder: Path, evo_api: EvoApi) -> dict[str, 
             spec["estimate"]["path"],
             file_interface,
             spec["reference"].get("every"),
+            spec["estimate"].get("repeated_stamps") == "all",
         )
     )
     ours = case["ours"]
@@ -405,4 +420,33 @@ def test_sync_interpolate_longer_flag_agrees_with_evos_interpolation(
             path.write_text("\n".join(rows[:: spec["every"]]) + "\n", encoding="utf-8")
         paths.append(str(path))
     assert main([case["ours"]["metric"], *paths, *_flags(case)]) == 0
+    _assert_printed_evos_numbers(case, capsys.readouterr().out)
+
+
+# evo's own reading of V102.txt, every row (4 repeat an earlier stamp), through the command
+# line: robot-msgs ape/rpe --repeated-stamps all give evo_ape/evo_rpe's numbers (the stored
+# command of each case: evo_rpe's defaults, -d 1 -u f, among them).
+
+EVERY_ROW = [c for c in CASES if c["inputs"]["estimate"].get("repeated_stamps") == "all"]
+
+
+def test_the_reference_covers_every_row_on_ape_and_rpe() -> None:
+    assert {c["ours"]["metric"] for c in EVERY_ROW} == {"ape", "rpe"}
+    assert any(c["command"].endswith("-d 1 -u f") for c in EVERY_ROW)  # evo_rpe's defaults
+    assert all(" V102.txt " in c["command"] for c in EVERY_ROW)  # as written, not deduplicated
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize("case", EVERY_ROW, ids=[case["id"] for case in EVERY_ROW])
+def test_repeated_stamps_all_flag_agrees_with_evo_on_every_row(
+    case: dict[str, Any], evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from robot_msgs.cli import main
+
+    spec = case["inputs"]
+    paths = [str(evo_data / spec[side]["path"]) for side in ("reference", "estimate")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        code = main([case["ours"]["metric"], *paths, *_flags(case), "--repeated-stamps", "all"])
+    assert code == 0
     _assert_printed_evos_numbers(case, capsys.readouterr().out)

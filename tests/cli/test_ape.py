@@ -1178,8 +1178,11 @@ def test_repeated_stamps_warning_names_the_option(
 @pytest.mark.parametrize(
     "extra",
     [
-        ["rpe"],
+        # TUM's evaluate_rpe.py keys the rows by stamp: the last of a stamp is its pose.
+        ["rpe", "--protocol", "tum"],
+        ["rpe", "--sync", "interpolate"],
         ["drift"],
+        ["doctor"],
         ["ape", "--sync", "interpolate"],
         # Its hand-eye fit builds a trajectory of the matched poses, which refused the
         # repeated stamps naming `PoseTrajectory.stamps_s[432]`, not the flag.

@@ -691,6 +691,22 @@ def test_worker_flags_are_named_and_refused_where_they_do_nothing(
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["bench", "report"])
+def test_repeated_stamps_all_is_refused_before_any_run_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A run is read once for all its metrics: bench took `--repeated-stamps all` and failed
+    every run with it (18 of 18 on the example, exit 1, a results table of failures)."""
+    root = _tree(tmp_path / "runs")
+    out = tmp_path / "out"
+    argv = [command, str(root), "--repeated-stamps", "all", "--quiet"]
+    assert main([*argv, "--out", str(out)] if command == "bench" else argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("ERROR: --repeated-stamps all: keeps repeated stamps, which only `ape`")
+    assert not out.exists()
+
+
 def test_a_sweep_in_which_every_run_fails_names_the_first_and_counts_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

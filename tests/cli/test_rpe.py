@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from robot_msgs.cli import main
+from robot_msgs.errors import DataWarning
 from tests.cli.evaluation_files import seed_files, stats_of
 
 if TYPE_CHECKING:
@@ -284,3 +287,45 @@ def test_confidence_is_not_a_flag_of_rpe(
     with pytest.raises(SystemExit, match=r"^0$"):
         main(["rpe", "--help"])
     assert "--confidence" not in capsys.readouterr().out
+
+
+def _repeating(tmp_path: Path) -> Path:
+    """x = 0, 1, 3, 4 m at stamps 0, 1, 1, 2 s: stamp 1 written twice."""
+    path = tmp_path / "t.tum"
+    path.write_text("".join(f"{t} {x} 0 0 0 0 0 1\n" for t, x in [(0, 0), (1, 1), (1, 3), (2, 4)]))
+    return path
+
+
+def test_repeated_stamps_all_pairs_every_row_as_evo_rpe(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`rpe --repeated-stamps all` was refused, though the library gives evo_rpe's numbers.
+
+    By hand: evo pairs both rows of stamp 1 with the last reference row, so the matched
+    reference is x = 0, 3, 3, 4 and the estimate 0, 1, 3, 4; at 1 frame the motions are 3,
+    0, 1 against 1, 2, 1: errors 2, 2, 0 m, rms sqrt(8/3) (evo_rpe tum t.tum t.tum: rmse
+    1.632993, sse 8).
+    """
+    path = _repeating(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main(["rpe", str(path), str(path), "--repeated-stamps", "all", "--json"]) == 0
+    stats = stats_of(json.loads(capsys.readouterr().out))["translation"]
+    assert (stats["n"], stats["max"], stats["min"]) == (3, 2.0, 0.0)
+    assert stats["rms"] == pytest.approx(math.sqrt(8 / 3), rel=1e-15)
+
+
+def test_repeated_stamps_all_with_a_delta_in_seconds_names_the_flag_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The library's `repeated_stamps='all'` is written as its flag by the CLI: its own
+    "--repeated-stamps all" beside it read "(read with --repeated-stamps all,
+    --repeated-stamps all)"."""
+    path = _repeating(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        code = main(["rpe", str(path), str(path), "--repeated-stamps", "all", "--delta-unit", "s"])
+    (error,) = [line for line in capsys.readouterr().err.splitlines() if "ERROR" in line]
+    assert code == 2
+    assert error.startswith("ERROR: --delta-unit s: ")
+    assert error.count("--repeated-stamps all") == 1

@@ -85,6 +85,13 @@ INPUTS: dict[str, dict[str, Any]] = {
         "reference": {"path": "V102_groundtruth.csv", "fmt": "euroc"},
         "estimate": {"path": "V102.txt", "fmt": "tum", "evo_reads": "V102.dedup.txt"},
     },
+    # V102.txt as evo reads it, every row (4 repeat an earlier stamp): robot_msgs reads the
+    # estimate with repeated_stamps="all" (--repeated-stamps all).
+    "euroc_v102_all": {
+        "mode": "euroc",
+        "reference": {"path": "V102_groundtruth.csv", "fmt": "euroc"},
+        "estimate": {"path": "V102.txt", "fmt": "tum", "repeated_stamps": "all"},
+    },
     "kitti00_orb": {
         "mode": "kitti",
         "reference": {
@@ -293,6 +300,14 @@ def cases() -> list[dict[str, Any]]:
         _rpe("fr1_drift", "trans_part", 0.2, "m", **interpolation),
         _ape("fr1_mono", "trans_part", "sim3", **interpolation),
     ]  # fmt: skip
+    # Every row of V102.txt, as evo reads it (--repeated-stamps all): evo_rpe's defaults
+    # (-d 1 -u f), aligned, and a delta in metres over all pairs.
+    out += [
+        _ape("euroc_v102_all", "trans_part", "se3"),
+        _rpe("euroc_v102_all", "trans_part", 1, "f"),
+        _rpe("euroc_v102_all", "trans_part", 1, "f", "se3"),
+        _rpe("euroc_v102_all", "angle_deg", 1, "m", all_pairs=True),
+    ]
     return out
 
 

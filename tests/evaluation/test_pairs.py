@@ -367,6 +367,6 @@ def test_a_delta_in_seconds_on_repeated_stamps_is_refused_naming_the_rule() -> N
             where=lambda rows: [f"line {r + 1}" for r in rows],
             repeated_stamps="all",
         )
-    with pytest.raises(ValidationError, match="--repeated-stamps all"):
+    with pytest.raises(ValidationError, match="read with `repeated_stamps='all'`"):
         select_pairs(traj, PairSettings(delta=1.0, delta_unit="s"))
     assert select_pairs(traj, PairSettings(delta=2, delta_unit="f")).tolist() == [[0, 2], [2, 4]]

@@ -360,16 +360,18 @@ def reading_rules(args: argparse.Namespace) -> ReadSettings:
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``).
 
-    ``all`` only for ``ape`` with evo's ``nearest`` association, no ``--save-aligned``
-    (a writer takes increasing stamps) and no ``--transform-right auto`` (its hand-eye fit
-    builds a trajectory of the matched poses): elsewhere it is refused naming the flag.
+    ``all`` only for ``ape`` and ``rpe`` with evo's ``nearest`` association, no
+    ``--save-aligned`` (a writer takes increasing stamps), no ``--transform-right auto``
+    (its hand-eye fit builds a trajectory of the matched poses) and no ``--protocol tum``
+    (``evaluate_rpe.py`` keys rows by stamp): elsewhere it is refused naming the flag.
     """
     right = getattr(args, "transform_right", None)
     every_row = (
-        getattr(args, "command", None) == "ape"
+        getattr(args, "command", None) in ("ape", "rpe")
         and getattr(args, "sync", None) in (None, "nearest")
         and getattr(args, "save_aligned", None) is None
         and not (isinstance(right, str | os.PathLike) and os.fspath(right) == "auto")
+        and getattr(args, "protocol", None) != "tum"
     )
     return reading_rules(args).rule_for(getattr(args, "protocol", None) or "", every_row=every_row)
 

@@ -342,10 +342,10 @@ def pair_list_from_args(
 #: run's files are read once for all its metrics (:func:`robot_msgs.runs.load_run`), and
 #: unset, by the first row: an RPE with ``protocol = "tum"`` in a manifest keeps the first.
 _RUNS_REPEATED_STAMPS = (
-    "rows with equal stamps: keep the first or the last in the file, or refuse them "
-    "(default: the first, for every metric: a run is read once, so an RPE with protocol "
-    "tum keeps the first too, unlike rpe --protocol tum; last is evaluate_rpe.py's; or "
-    "the manifest's [settings])"
+    "rows with equal stamps: keep the first or the last in the file, or refuse them; "
+    "all, evo's rule, is ape's and rpe's alone (default: the first, for every metric: a "
+    "run is read once, so an RPE with protocol tum keeps the first too, unlike rpe "
+    "--protocol tum; last is evaluate_rpe.py's; or the manifest's [settings])"
 )
 
 

@@ -430,9 +430,8 @@ def check_seconds(trajectory: PoseTrajectory, pairs: PairSettings) -> None:
         # WHY: a file read with repeated_stamps="all" (evo's V102.txt) has no single pose
         # at a repeated stamp, so "delta seconds later" names no one pose.
         reason = (
-            f"the {pairs.pairs_from}'s stamps repeat (read with `repeated_stamps='all'`, "
-            "--repeated-stamps all), so a delta in seconds names no one pose: read with "
-            "'first' or 'last'"
+            f"the {pairs.pairs_from}'s stamps repeat (read with `repeated_stamps='all'`), "
+            "so a delta in seconds names no one pose: read with 'first' or 'last'"
         )
         raise ValidationError(reason, field="PairSettings.delta_unit", reason=reason)
 

@@ -7,9 +7,11 @@ flag, as :mod:`robot_msgs.evaluation.settings` declares the evaluation's options
 Repeated stamps (rows with equal stamps): ``"first"`` keeps the first row in the file,
 ``"last"`` the last, ``"refuse"`` stops with an error naming the lines, ``"all"`` keeps
 every row, as evo does (V1_02: 798 pairs, evo_ape's rmse; 794 with one row a stamp,
-0.0917473 m against evo's 0.0917271 m after SE(3) alignment). Only ``ape`` with evo's
-``nearest`` association takes ``"all"``: everything else needs increasing stamps and
-refuses it (:meth:`ReadSettings.rule_for`). Unset, the rule
+0.0917473 m against evo's 0.0917271 m after SE(3) alignment; ``rpe`` at evo_rpe's
+default delta, 1 frame: 797 pairs, rmse 0.0150767 m, evo_rpe's). Only ``ape`` and ``rpe``
+with evo's ``nearest`` association take ``"all"`` (``rpe`` with a delta not in seconds,
+and not under TUM's protocol, which keys rows by stamp): everything else needs increasing
+stamps and refuses it (:meth:`ReadSettings.rule_for`). Unset, the rule
 follows the protocol (:meth:`ReadSettings.rule_for`): the last row under
 ``protocol="tum"``, as TUM's ``evaluate_rpe.py`` reads rows into a dict keyed by stamp
 (the last one written wins), the first otherwise. On V1_02 (``V102.txt``, 4 repeated
@@ -83,7 +85,8 @@ class ReadSettings(Msg):
             Literal["first", "last", "refuse", "all"],
             Meta(
                 description="rows with equal stamps: keep the first or the last in the "
-                "file, refuse them, or keep all, as evo (ape with --sync nearest only) "
+                "file, refuse them, or keep all, as evo (ape and rpe with --sync nearest "
+                "only) "
                 "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
             ),
             Flag("--repeated-stamps", group=_READING),
@@ -188,8 +191,8 @@ class ReadSettings(Msg):
     ) -> Literal["first", "last", "refuse", "all"]:
         """Return the repeated-stamps rule for an evaluation under ``protocol``.
 
-        ``every_row``: the caller takes trajectories whose stamps repeat (``ape`` with
-        evo's ``nearest`` association); elsewhere ``"all"`` is refused.
+        ``every_row``: the caller takes trajectories whose stamps repeat (``ape`` and
+        ``rpe`` with evo's ``nearest`` association); elsewhere ``"all"`` is refused.
 
         Raises
         ------
@@ -198,9 +201,9 @@ class ReadSettings(Msg):
         """
         if self.repeated_stamps == "all" and not every_row:
             reason = (
-                "keeps repeated stamps, which only `ape` with `--sync nearest` (evo's "
-                "association), no `--save-aligned` and no `--transform-right auto` take; use "
-                "'first' or 'last' here"
+                "keeps repeated stamps, which only `ape` and `rpe` take, with `--sync "
+                "nearest` (evo's association) and no `--save-aligned`, `--transform-right "
+                "auto` or `--protocol tum`; use 'first' or 'last' here"
             )
             msg = f"`repeated_stamps='all'` {reason}"
             raise ValidationError(msg, field="repeated_stamps", reason=reason)
