@@ -336,6 +336,44 @@ def test_repeated_stamps_on_both_sides_take_the_paired_rows_not_the_whole_file()
     assert a.estimate.positions_xyz[:, 1].tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_repeated_stamps_count_the_rows_two_pairs_share() -> None:
+    """By hand: pairs (0, 0), (2, 1), (2, 2), (3, 3) use reference rows 0, 2, 3 (row 2 in
+    two pairs), every estimate row once. "matched 4, unmatched reference 1" of a 4-row
+    reference did not add up; 3 rows matched + 1 unmatched do."""
+    both = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0]))
+    assert associate(both, both).counts() == {
+        "reference": 4,
+        "estimate": 4,
+        "matched": 4,
+        "matched_reference_rows": 3,
+        "shared_reference_rows": 1,
+        "unmatched_reference": 1,
+        "unmatched_estimate": 0,
+    }
+
+
+@settings(max_examples=200, deadline=None)
+@given(repeated_stamps(), repeated_stamps(), st.floats(1e-3, 2.0))
+def test_counts_of_rows_add_up_on_both_sides(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float
+) -> None:
+    """Each side's rows are its matched rows and its unmatched ones; each pair holds one
+    row of each side, so a side's rows in pairs and its shared rows bound the pairs."""
+    ref, est = read_all_rows(ref_t), read_all_rows(est_t)
+    try:
+        a = associate(ref, est, EvaluationSettings(max_diff_s=max_diff))
+    except AssociationError:
+        return
+    counts = a.counts()
+    for side, index in (("reference", a.reference_index), ("estimate", a.estimate_index)):
+        rows = counts.get(f"matched_{side}_rows", counts["matched"])
+        assert rows + counts[f"unmatched_{side}"] == counts[side]
+        assert rows == np.unique(index).size
+        shared = counts.get(f"shared_{side}_rows", 0)
+        assert rows + shared <= counts["matched"]
+        assert (f"shared_{side}_rows" in counts) == (rows < counts["matched"])
+
+
 def test_repeated_stamps_say_that_the_time_integrals_are_nan() -> None:
     """The matched stamps repeat, so ``Signal.of`` leaves iae/ise/itae NaN: a note says why."""
     a = associate(read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0]))

@@ -286,3 +286,26 @@ def test_tum_matched_estimate_keeps_the_exact_nanosecond_stamps() -> None:
         assert matched is not None
         assert matched.stamps_ns is not None
         assert matched.stamps_ns.tolist() == ns.tolist()
+
+
+def test_reference_rows_nearest_several_estimate_stamps_are_counted_once() -> None:
+    """By hand: estimate stamps 0, 0.1, 0.2, 1, 2 s each take the nearest reference stamp
+    of 0, 1, 2 s (within 2 median intervals, 2 s): reference row 0 in three pairs. It said
+    "reference 3, matched 5, unmatched reference 0"; the 3 reference rows matched, 1 of
+    them shared, now stand beside the 5 pairs."""
+    stamps = np.array([0.0, 0.1, 0.2, 1.0, 2.0])
+    quats = np.tile([0.0, 0.0, 0.0, 1.0], (5, 1))
+    est = PoseTrajectory(
+        stamps_s=stamps, positions_xyz=np.zeros((5, 3)), orientations_quat_xyzw=quats
+    )
+    ref = PoseTrajectory(
+        stamps_s=stamps[[0, 3, 4]], positions_xyz=np.zeros((3, 3)), orientations_quat_xyzw=quats[:3]
+    )
+    counts = rpe(ref, est, pairs=PairSettings(protocol="tum")).counts
+    assert {k: v for k, v in counts.items() if "reference" in k or k == "matched"} == {
+        "reference": 3,
+        "matched": 5,
+        "matched_reference_rows": 3,
+        "shared_reference_rows": 1,
+        "unmatched_reference": 0,
+    }

@@ -141,7 +141,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
         lines.append(f"estimate:  {result.estimate}")
     lines += _settings_lines(result.metric, changed_from(result.record(), defaults))
     # Each count kept beside its number: V102's line folded "unmatched reference" from its 15908.
-    counts = [f"{k.replace('_', ' ')} {v}" for k, v in result.counts.items()]
+    counts = _count_words(result.counts)
     words = [f"{count}," for count in counts[:-1]] + counts[-1:]
     lines += wrap(words, initial_indent="poses:     ", subsequent_indent=" " * 11)
     cells = [(s.name, s.unit or "-", *_stats_cells(s.stats, result.metric)) for s in result.signals]
@@ -149,6 +149,33 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     table = ReportTable("", ("signal", "unit", *columns), tuple(cells), (False, False, *[True] * 7))
     lines.append(render_text(table))
     return "\n".join(lines + _notes(result.notes))
+
+
+def _count_words(counts: Mapping[str, int]) -> list[str]:
+    """Say each count as its words and number; rows shared by pairs beside the rows matched.
+
+    Examples
+    --------
+    >>> _count_words({"reference": 16702, "matched": 798, "matched_reference_rows": 794,
+    ...               "shared_reference_rows": 4, "unmatched_reference": 15908})
+    ['reference 16702', 'matched 798', 'matched reference rows 794 (4 in two pairs each)', \
+'unmatched reference 15908']
+    >>> _count_words({"matched": 5, "matched_reference_rows": 3, "shared_reference_rows": 1})
+    ['matched 5', 'matched reference rows 3 (1 in more than one pair)']
+    """
+    words = []
+    for key, value in counts.items():
+        if key.startswith("shared_") and key.endswith("_rows"):
+            continue
+        word = f"{key.replace('_', ' ')} {value}"
+        shared = counts.get(f"shared_{key.removeprefix('matched_')}")
+        if key.startswith("matched_") and shared is not None:
+            # Each pair holds one row of the side: the pairs beyond its rows are second
+            # (or later) uses; as many as the shared rows, each is in exactly two.
+            twice = counts.get("matched", 0) - value == shared
+            word += f" ({shared} in {'two pairs each' if twice else 'more than one pair'})"
+        words.append(word)
+    return words
 
 
 def _settings_lines(
