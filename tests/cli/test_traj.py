@@ -1909,3 +1909,20 @@ def test_a_stamp_divisor_of_stamps_the_reader_converted_already_is_refused(
     poses, start, end, duration, _ = _EVO_RGBDSLAM
     assert (report["poses"], report["start_s"], report["end_s"]) == (poses, start, end)
     assert report["duration_s"] == pytest.approx(duration, rel=0, abs=1e-9)
+
+
+def test_repeated_stamps_all_is_a_usage_error_naming_the_flag_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """traj took `--repeated-stamps all` and refused it per FILE as a file's error: exit 1,
+    one `ERROR: FILE: ...` a FILE; the others refuse a flag's value with exit 2, once."""
+    files = []
+    for name in ("a.tum", "b.tum"):
+        path = tmp_path / name
+        path.write_text("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n1 3 0 0 0 0 0 1\n2 4 0 0 0 0 0 1\n")
+        files.append(str(path))
+    assert main(["traj", *files, "--repeated-stamps", "all"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith("ERROR: --repeated-stamps all: keeps repeated stamps, ")

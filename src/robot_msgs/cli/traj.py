@@ -906,6 +906,9 @@ def run(args: argparse.Namespace) -> int:
         msg = f"{named} {verb} each FILE to --ref REF; give that too"
         raise UsageError(msg)
     rules = reading_rules(args)  # errors name the flag, before any file is read
+    # WHY: `all` was refused per FILE, after the reading began, as a file's error (exit 1);
+    # a flag's value no command takes is a usage error (exit 2), as ape's and drift's.
+    rules.rule_for("")
     ref_side = [f"--w-first {rules.w_first}"] if rules.w_first == "reference" else []
     divisors = " ".join(f"{d:g}" for d in rules.stamp_divisors)
     ref_side += [f"--stamp-divisors {divisors}"] if rules.stamp_divisors[0] != 1.0 else []
