@@ -1186,6 +1186,30 @@ def test_repeated_stamps_all_counts_add_up_naming_the_rows_two_pairs_share(
 
 
 @pytest.mark.evo_data
+def test_repeated_stamps_all_counts_add_up_in_the_table_of_several_estimates(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """V102.txt as REF: its 4 repeated stamps share ground-truth rows, 794 in 798 pairs
+    (the counts above, sides swapped). The table said "poses 16702, matched 798,
+    unmatched est 15908"; the estimate's rows matched now stand beside its unmatched."""
+    truth = str(evo_data / "V102_groundtruth.csv")
+    args = ["ape", str(evo_data / "V102.txt"), truth, truth, "--repeated-stamps", "all"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(out) if line.startswith("poses "))
+    assert [line.split() for line in out[start : start + 5]] == [
+        ["poses", "16702", "16702"],
+        ["matched", "798", "798"],
+        ["est", "rows", "matched", "794", "794"],
+        ["unmatched", "est", "15908", "15908"],
+        ["unmatched", "ref", "9", "9"],
+    ]
+    assert max(map(len, out)) <= 80
+
+
+@pytest.mark.evo_data
 def test_repeated_stamps_warning_names_the_option(
     evo_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

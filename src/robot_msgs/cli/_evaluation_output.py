@@ -236,8 +236,15 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     shared = {k: v for k, v in changed_from(first.record(), defaults).items() if k not in differ}
     lines += _settings_lines(first.metric, shared, first.record())
     # The counts the single-estimate header says (the unmatched were missing here; a review).
-    counted = ("estimate", "matched", "unmatched_estimate", "unmatched_reference")
-    said = ("poses", "matched", "unmatched est", "unmatched ref")
+    counted = ["estimate", "matched", "unmatched_estimate", "unmatched_reference"]
+    said = ["poses", "matched", "unmatched est", "unmatched ref"]
+    # Rows shared by pairs (stamps that repeat): a side's rows matched, so that its rows
+    # add up ("poses 16702, matched 798, unmatched est 15908" with V1_02.txt as REF).
+    for side, short in (("estimate", "est"), ("reference", "ref")):
+        if any(f"matched_{side}_rows" in c.counts for c in comparisons):
+            at = counted.index(f"unmatched_{side}")  # beside the side's unmatched rows
+            counted.insert(at, f"matched_{side}_rows")
+            said.insert(at, f"{short} rows matched")
     headers = ("estimate", "signal", "unit", *(f"{k} (differs)" for k in differ), *said)
     rows = [
         (
@@ -245,7 +252,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
             s.name,
             s.unit or "-",
             *(flags_text({k: r.get(k)}, bare=True) for k in differ),
-            *(str(c.counts.get(k, "-")) for k in counted),
+            *(str(c.counts.get(k, c.counts.get("matched", "-"))) for k in counted),
             *_stats_cells(s.stats, c.metric),
         )
         for c, r in zip(comparisons, records, strict=True)
