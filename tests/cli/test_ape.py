@@ -842,7 +842,7 @@ def test_what_reading_fixed_is_in_each_results_notes(
     first, second = json.loads(capsys.readouterr().out)
     ref_note = (
         f"{ref}: 1 row(s) repeat an earlier stamp (line 13): kept the first row of each stamp "
-        "(evo keeps every row: --repeated-stamps all)"
+        "(evo keeps every row: `repeated_stamps='all'`)"  # the result's words: a field
     )
     nan_note = f"{fixed}: 1 row(s) with NaN or infinite values dropped (line 6)"
     assert first["notes"][:2] == [ref_note, nan_note]

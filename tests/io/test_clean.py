@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import DataWarning, FormatError, ValidationError
 from robot_msgs.io import read_trajectory, read_tum
-from robot_msgs.io.clean import finish_trajectory
+from robot_msgs.io.clean import RepeatedStamps, finish_trajectory
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def test_repeated_stamps_of_distinct_nanoseconds_are_said_so() -> None:
     said = (
         "bag /odom: 1 row(s) repeat an earlier stamp (message 2), 1 of them only in float64 "
         "seconds (another header nanosecond, closer than float64's 238 ns step at "
-        "1700000001.0 s): kept the first row of each stamp (evo keeps every row: --repeated-stamps all)"
+        "1700000001.0 s): kept the first row of each stamp (evo keeps every row: `repeated_stamps='all'`)"
     )
     assert warned == [said]
     assert traj.stamps_ns is not None
@@ -163,7 +163,7 @@ def test_repeated_stamps_say_the_float64_step_of_the_row_whose_nanoseconds_diffe
     said = (
         "bag /odom: 2 row(s) repeat an earlier stamp (message 2, message 4), 1 of them only "
         "in float64 seconds (another header nanosecond, closer than float64's 238 ns step "
-        "at 1073741825.0 s): kept the first row of each stamp (evo keeps every row: --repeated-stamps all)"
+        "at 1073741825.0 s): kept the first row of each stamp (evo keeps every row: `repeated_stamps='all'`)"
     )
     assert warned == [said]
 
@@ -193,6 +193,22 @@ def test_repeated_stamps_keep_the_last_row_when_asked(tmp_path: Path) -> None:
     assert traj.positions_xyz[:, 0].tolist() == [11.0, 21.0]
     by_stamp = {row.split()[0]: row.split()[1] for row in path.read_text().splitlines()}
     assert traj.positions_xyz[:, 0].tolist() == [float(by_stamp["1"]), float(by_stamp["2"])]
+
+
+@pytest.mark.parametrize("rule", ["first", "last", "all"])
+def test_repeated_stamps_are_said_to_a_python_caller_by_the_argument_not_the_flag(
+    tmp_path: Path, rule: RepeatedStamps
+) -> None:
+    """A notebook reading evo's V102.txt was told "(evo keeps every row: --repeated-stamps
+    all)", a flag it cannot pass; the argument is named, and the command line says its flag
+    (tests/cli/test_ape.py)."""
+    path = write(tmp_path, [f"1 10 0 0 {ID}", f"1 11 0 0 {ID}", f"2 20 0 0 {ID}"])
+    with pytest.warns(DataWarning, match="repeat an earlier stamp") as record:
+        read_trajectory(path, repeated_stamps=rule)
+    said = [str(w.message) for w in record if "repeat an earlier stamp" in str(w.message)]
+    assert len(said) == 1
+    assert "`repeated_stamps='all'`" in said[0]
+    assert "--" not in said[0]
 
 
 def test_repeated_stamps_are_refused_when_asked(tmp_path: Path) -> None:
@@ -376,7 +392,7 @@ def test_problems_are_fixed_in_the_stated_order(tmp_path: Path) -> None:
         "stamps not in increasing order (1 place, first at line 4): sorted by stamp",
         (
             "1 row(s) repeat an earlier stamp (line 5): kept the first row of each stamp "
-            "(evo keeps every row: --repeated-stamps all)"
+            "(evo keeps every row: `repeated_stamps='all'`)"
         ),
     ]
     assert traj.stamps_s.tolist() == [1.0, 3.0]

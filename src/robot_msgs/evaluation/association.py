@@ -337,9 +337,9 @@ def associate(
     repeats = any(bool((t[1:] <= t[:-1]).any()) for t in (ref_t, est_t))
     if repeats and method != "nearest":
         msg = (
-            f"sync {method!r} needs increasing stamps, and a trajectory repeats one "
-            "(read with `repeated_stamps='all'`, --repeated-stamps all): use sync "
-            "'nearest', evo's rule, or read with 'first' or 'last'"
+            f"`sync={method!r}` needs increasing stamps, and a trajectory repeats one "
+            "(read with `repeated_stamps='all'`): use `sync='nearest'`, evo's rule, or "
+            "read with 'first' or 'last'"
         )
         raise ValidationError(msg, field="sync", reason=msg)
     if method == "interpolate":

@@ -653,7 +653,7 @@ def finish_trajectory(
                 )
                 raise FormatError(msg)
             report(
-                f"{source}: {found}: kept every row, as evo (--repeated-stamps all)",
+                f"{source}: {found}: kept every row, as evo (`repeated_stamps='all'`)",
                 strict=strict,
                 kind="repeated_stamps",
             )
@@ -668,7 +668,7 @@ def finish_trajectory(
             # how to get them.
             report(
                 f"{source}: {found}: kept the {which} row of each stamp (evo keeps every "
-                "row: --repeated-stamps all)",
+                "row: `repeated_stamps='all'`)",
                 strict=strict,
                 kind="repeated_stamps",
             )
