@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import json
 import math
 import pickle
 import re
 from typing import TYPE_CHECKING, Annotated, Any
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -26,6 +28,7 @@ from robot_msgs.errors import UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Twist, Vector3
 from robot_msgs.msg import FrozenMap, Msg, Shape, message
 from robot_msgs.msg.catalog import examples
+from robot_msgs.msg.registry import registered_types
 from robot_msgs.nav import Path
 from robot_msgs.sensor import JointState, LaserEcho
 from robot_msgs.std import ColorRGBA, Header, Time
@@ -871,3 +874,27 @@ def test_check_empty_or_one_each_takes_empty_and_refuses_another_length(
     with pytest.raises(ValidationError, match=rf"Expected {re.escape(said)}") as err:
         example.replace(**{field: wrong})
     assert err.value.field == f"{type(example).__name__}.{field}"
+
+
+def test_a_signature_shows_types_and_defaults_without_field_metadata() -> None:
+    """``help(EvaluationSettings)`` and a notebook's ``EvaluationSettings?`` showed 8,608
+    characters of signature: each field's ``msgspec.Meta`` description and command-line
+    ``Flag`` inside ``Annotated[...]``. The names, order, kinds and defaults are msgspec's."""
+    from robot_msgs.evaluation import EvaluationSettings
+
+    shown = str(inspect.signature(EvaluationSettings))
+    assert "Meta(" not in shown
+    assert "Flag(" not in shown
+    assert shown.startswith(
+        "(*, align: Literal['none', 'se3', 'sim3', 'scale', 'posyaw', 'origin', "
+        "'origin_scale'] = 'none', n_align: Optional[int] = None, "
+    )
+    assert "project_to_plane: Optional[Literal['xy', 'xz', 'yz']] = None)" in shown
+    for cls in registered_types().values():
+        signature = inspect.signature(cls)
+        struct = type(msgspec.Struct).__signature__.__get__(cls)
+        assert [(p.name, p.kind, p.default) for p in signature.parameters.values()] == [
+            (p.name, p.kind, p.default) for p in struct.parameters.values()
+        ]
+        for p in signature.parameters.values():
+            assert "Annotated" not in repr(p.annotation), (cls, p.name)

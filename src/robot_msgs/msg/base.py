@@ -62,6 +62,7 @@ Vector3(x=nan, y=inf, z=0.0)
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import types
 import typing
@@ -80,6 +81,7 @@ from robot_msgs.msg.json import from_tree, struct_defaults, to_builtins
 from robot_msgs.msg.repr import has_large_array, short_repr
 
 if TYPE_CHECKING:
+    import inspect
     from collections.abc import Callable, Sequence
 
     from typing_extensions import dataclass_transform
@@ -131,6 +133,53 @@ _CONFIG: dict[str, Any] = {
     "forbid_unknown_fields": True,
 }
 
+#: msgspec's signature of a struct class, a descriptor on its metaclass.
+_STRUCT_SIGNATURE = type(msgspec.Struct).__signature__
+
+
+@functools.cache
+def _plain_signature(cls: type) -> inspect.Signature:
+    """Return msgspec's signature of ``cls`` with each field's ``Annotated`` metadata removed.
+
+    WHY: ``help(EvaluationSettings)``, and ``EvaluationSettings?`` in a notebook, showed an
+    8,608-character signature: every field's ``msgspec.Meta`` description and the
+    ``Flag`` of its command-line option inside ``Annotated[...]``. Without them it is 907
+    characters of types and defaults (``align: Literal['none', 'se3', ...] = 'none'``);
+    the descriptions stay in the JSON Schema and the reference pages.
+    """
+    signature: inspect.Signature = _STRUCT_SIGNATURE.__get__(cls)
+    return signature.replace(
+        parameters=[
+            p.replace(annotation=_without_metadata(p.annotation))
+            for p in signature.parameters.values()
+        ]
+    )
+
+
+def _without_metadata(annotation: Any) -> Any:
+    """Return ``annotation`` with each ``Annotated[X, ...]`` in it written ``X``.
+
+    Examples
+    --------
+    >>> _without_metadata(typing.Annotated[float, msgspec.Meta(gt=0)] | None)
+    typing.Optional[float]
+    >>> _without_metadata(tuple[typing.Annotated[float, msgspec.Meta(ge=0)], ...])
+    tuple[float, ...]
+    """
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _without_metadata(typing.get_args(annotation)[0])
+    args = typing.get_args(annotation)
+    plain = tuple(_without_metadata(a) for a in args)
+    if all(p is a for p, a in zip(plain, args, strict=True)):
+        return annotation  # Literal values, plain types: as they are
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[plain]  # noqa: UP007 - built from a tuple
+    if isinstance(annotation, types.GenericAlias):  # tuple[...], Mapping[...]
+        return types.GenericAlias(origin, plain)
+    return annotation.copy_with(plain)  # typing's own aliases
+
+
 if TYPE_CHECKING:
 
     class _Struct:
@@ -146,6 +195,10 @@ else:
 
         def __new__(mcls, name, bases, namespace, **options):  # noqa: ANN001, ANN003, ANN204
             return super().__new__(mcls, name, bases, namespace, **{**_CONFIG, **options})
+
+        @property
+        def __signature__(cls):  # noqa: ANN204 - untyped, as the metaclass above
+            return _plain_signature(cls)
 
     class _Struct(msgspec.Struct, metaclass=_MessageMeta):
         pass
