@@ -1090,3 +1090,19 @@ def test_take_rows_keeps_the_exact_nanosecond_stamps_of_its_rows(rows: slice | I
     cut, _ = time_range(traj, 1502792600.2, None)
     assert cut.stamps_ns is not None
     assert cut.stamps_ns.tolist() == [1502792600223701000, 1502792600343385219]
+
+
+def test_the_repr_of_a_long_association_shows_its_indices_by_their_ends() -> None:
+    """NumPy printed every index up to 1,000 of them: associating fr1_xyz (785 pairs) gave
+    a 10,136-character repr, where each trajectory in it was one short line."""
+    ref, est = traj(np.arange(300.0)), traj(np.arange(10.0, 200.0))
+    shown = repr(associate(ref, est))
+    assert "reference_index=<int64 array (190,) [10, ..., 199]>" in shown
+    assert "estimate_index=<int64 array (190,) [0, ..., 189]>" in shown
+    assert "positions_xyz=<float64 array (190, 3)>" in shown
+    assert (
+        "method='nearest', max_diff_s=0.01, offset_s=0.0, n_reference=300, n_estimate=190" in shown
+    )
+    assert len(shown) < 1000
+    few = repr(associate(traj(np.arange(3.0)), traj(np.arange(3.0))))
+    assert "reference_index=array([0, 1, 2])" in few  # small arrays as NumPy shows them
