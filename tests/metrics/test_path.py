@@ -20,6 +20,7 @@ from robot_msgs.metrics import (
     speed_from_positions,
     straightness,
 )
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -175,6 +176,28 @@ def test_infinity_raises_naming_the_index() -> None:
 def test_bad_shapes_and_types_raise(value: npt.ArrayLike, match: str) -> None:
     with pytest.raises(ValidationError, match=match):
         path_smoothness(value)
+
+
+def test_a_pose_trajectory_given_as_points_is_named_with_its_positions() -> None:
+    """PathSmoothness().update(trajectory) with a PoseTrajectory, as a notebook tries
+    first, was refused "got dtype object"; its points are its ``positions_xyz``."""
+    t = np.arange(5.0)
+    trajectory = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.stack([t, t**2, 0 * t], 1),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (5, 1)),
+    )
+    said = (
+        r"^Expected `trajectory` as a real numeric array, got PoseTrajectory \(its positions "
+        r"are its `positions_xyz`, shape \(N, 3\), metres\)$"
+    )
+    with pytest.raises(ValidationError, match=said):
+        PathSmoothness().update(trajectory)
+    with pytest.raises(ValidationError, match=r"got object$"):
+        path_smoothness(object())  # type: ignore[call-overload]  # what mypy refuses too
+    # Steps (1, 1), (1, 3), (1, 5), (1, 7); their changes (0, 2) three times: 6 over the length.
+    length = math.sqrt(2) + math.sqrt(10) + math.sqrt(26) + math.sqrt(50)
+    assert float(path_smoothness(trajectory.positions_xyz)) == pytest.approx(6 / length, rel=1e-15)
 
 
 def test_path_length_and_straightness_hand_computed() -> None:

@@ -429,6 +429,12 @@ def as_float_array(name: str, value: Any) -> Any:
         raise ValidationError(msg) from err
     if arr.dtype.kind not in "biuf":
         msg = f"Expected `{name}` as a real numeric array, got dtype {arr.dtype}"
+        if arr.ndim == 0 and arr.dtype.kind == "O":
+            # WHY: a PoseTrajectory given to PathSmoothness().update() was "got dtype
+            # object", which named neither what was given nor what to give instead.
+            msg = f"Expected `{name}` as a real numeric array, got {type(value).__name__}"
+            if hasattr(value, "positions_xyz"):
+                msg += " (its positions are its `positions_xyz`, shape (N, 3), metres)"
         raise ValidationError(msg)
     return np.asarray(arr, dtype=np.float64)
 
