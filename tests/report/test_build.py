@@ -385,3 +385,14 @@ def test_an_error_said_naming_its_run_keeps_its_fields() -> None:
         "S.n",
         "run r1: expected 1, got 2; `partial=True` reports the others",
     )
+
+
+def test_the_repr_of_a_report_result_names_its_runs_by_count_and_ends(tmp_path: Path) -> None:
+    """build_report(...) as a notebook cell's last line printed 346,829 characters for the
+    18 example runs: every field of every run, twice."""
+    path = _manifest(tmp_path, [("a", 0.0), ("b", 0.05), ("a", 0.04)])
+    result = build_report(load_runs([path]))
+    assert repr(result) == (
+        "ReportResult(report=<Report: 3 runs, 2 groups, ranked>, runs=<3 runs: 'r0', ..., "
+        "'r2'>, failed={}, not_evaluated={})"
+    )

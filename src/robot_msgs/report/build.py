@@ -31,7 +31,7 @@ from robot_msgs.runs.spans import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from robot_msgs.compare.run_report import RunReport
     from robot_msgs.runs.load import TrajectoryCache
@@ -59,6 +59,38 @@ class ReportResult:
     runs: dict[str, RunEvaluation]
     failed: dict[str, str] = field(default_factory=dict)
     not_evaluated: dict[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        """Return what it holds by counts and run names, not every field of every run.
+
+        WHY: ``build_report(load_runs("example:runs/runs.toml"))`` as a notebook cell's
+        last line printed 346,829 characters (every run's report, comparisons, settings
+        and series summaries, twice); ``result.report`` and ``result.runs[name]`` show them.
+        """
+        report = self.report
+        ranked = "ranked" if report.ranking is not None else "not ranked"
+        parts = [
+            f"report=<Report: {len(report.runs)} runs, {len(report.groups)} groups, {ranked}>",
+            f"runs={_names(self.runs)}",
+            f"failed={_names(self.failed)}",
+            f"not_evaluated={_names(self.not_evaluated)}",
+        ]
+        return f"ReportResult({', '.join(parts)})"
+
+
+def _names(runs: Mapping[str, object]) -> str:
+    """Return ``runs`` by their names: ``<18 runs: 'a', ..., 'z'>``, or ``{}``.
+
+    Examples
+    --------
+    >>> _names({}), _names({"a": 1}), _names(dict.fromkeys("ab")), _names(dict.fromkeys("abc"))
+    ('{}', "<1 run: 'a'>", "<2 runs: 'a', 'b'>", "<3 runs: 'a', ..., 'c'>")
+    """
+    names = [repr(name) for name in runs]
+    if not names:
+        return "{}"
+    shown = names if len(names) <= 2 else [names[0], "...", names[-1]]
+    return f"<{len(names)} run{'s' if len(names) > 1 else ''}: {', '.join(shown)}>"
 
 
 def _left_out_notes(reports: Sequence[RunReport]) -> list[str]:
