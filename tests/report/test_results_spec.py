@@ -92,8 +92,10 @@ def test_errors_over_distance_are_at_the_reference_path_travelled(
     assert over_distance.x_title == "distance travelled along the reference [m]"
     assert over_distance.share_y
     a, b = over_distance.traces
-    assert _close(a.x, STAMPS)  # x = the stamp: 1 m a second, no step back
-    assert _close(a.y, 0.1 * K)
+    # x = the stamp: 1 m a second, no step back; broken at the gap in time, as over time
+    # (a straight line bridged it).
+    assert _close(a.x, GAPPED_T)
+    assert _close(a.y, [0.0, 0.1, 0.2, 0.3, 0.4, NAN, 0.5, 0.6, 0.7])
     # Given distances are drawn in their order along the path; a result without (or
     # with one per error of another series) has only its (no distances) legend entry.
     for missing in (None, STAMPS[:3]):
@@ -101,8 +103,9 @@ def test_errors_over_distance_are_at_the_reference_path_travelled(
         a, b = _panels(given)["error_over_distance"].traces
         assert (a.name, b.name) == ("a (no distances)", "b")
         assert len(a.x) == a.y.size == 0
-        assert _close(b.x, STAMPS)
-        assert _close(b.y, 0.2 * K[::-1])
+        # The poses 7..0 along the path: the gap in time is between poses 5 and 4.
+        assert _close(b.x, [0.0, 0.1, 0.2, NAN, 0.3, 0.4, 2.0, 2.1, 2.2])
+        assert _close(b.y, [1.4, 1.2, 1.0, NAN, 0.8, 0.6, 0.4, 0.2, 0.0])
 
 
 def test_boxes_violins_and_histograms_hold_each_results_errors(

@@ -377,20 +377,27 @@ def lone_points(*series: Float64Array) -> IntpArray:
     return np.flatnonzero(finite & ~before & ~after)
 
 
-def break_gaps(t: Float64Array, values: Float64Array) -> tuple[Float64Array, Float64Array]:
+def break_gaps(
+    t: Float64Array, values: Float64Array, *, by: Float64Array | None = None
+) -> tuple[Float64Array, Float64Array]:
     """Insert a NaN after every gap longer than 5 median steps, so lines do not bridge it.
 
     ``values`` may be ``(N,)`` or ``(N, D)``; both results have the gaps as extra rows.
+    ``by``: the rows' stamps when ``t`` is another axis (the distance travelled), in the
+    rows' order, either way round: a gap is a step of more than 5 median steps in size.
 
     Examples
     --------
     >>> t, v = break_gaps(np.array([0.0, 0.1, 0.2, 3.0]), np.array([1.0, 2.0, 3.0, 4.0]))
     >>> v.tolist()[:3], bool(np.isnan(v[3])), v.tolist()[4]
     ([1.0, 2.0, 3.0], True, 4.0)
+    >>> d, v = break_gaps(np.array([0.0, 1, 2, 3]), np.ones(4), by=np.array([9, 8, 7, 1.0]))
+    >>> d.tolist()
+    [0.0, 1.0, 2.0, nan, 3.0]
     """
     if t.size < 3:
         return t, values
-    steps = np.diff(t)
+    steps = np.diff(t) if by is None else np.abs(np.diff(by))
     gaps = np.flatnonzero(steps > 5.0 * np.median(steps)) + 1
     t_out = np.insert(t, gaps, np.nan)
     v_out = np.insert(np.asarray(values, dtype=np.float64), gaps, np.nan, axis=0)

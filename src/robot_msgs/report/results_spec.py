@@ -316,6 +316,10 @@ def results_spec(
             along, errors = distance[order], series.errors[order]
             if apart:
                 along, errors = _each_alone(along, errors)
+            else:
+                # WHY: a gap in time was a break over time and a straight line over
+                # distance (fr2_desk ORB's 40 s without poses: a line across 2 m).
+                along, errors = break_gaps(along, errors, by=series.stamps_s[order])
             over_distance.append(
                 Trace(
                     kind="line",
