@@ -152,6 +152,25 @@ def test_yaml_keys_that_differ_as_loaded_are_two() -> None:
     }
 
 
+@pytest.mark.parametrize("libyaml", [True, False])
+def test_yaml_keys_as_written_are_their_text_with_their_line(
+    monkeypatch: pytest.MonkeyPatch, libyaml: bool
+) -> None:
+    """YAML 1.1 reads the keys ``on``, ``no``, ``~`` as True, False, None (a transform
+    file's ``FILE:on`` found no key on); as written they are names, compared as written."""
+    yaml = pytest.importorskip("yaml")
+    if not libyaml:
+        monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
+    text = "on: 1\nno: 2\n~: 3\n0x10: 4\n1.0: 5\n'x': {yes: 6, true: 7}\n"
+    data = parse_yaml(text, source="t.yaml", keys_as_written=True)
+    assert data == {"on": 1, "no": 2, "~": 3, "0x10": 4, "1.0": 5, "x": {"yes": 6, "true": 7}}
+    assert [key.line for key in data] == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(FormatError, match=r"^t\.yaml: line 5: key 1\.0 given twice"):
+        parse_yaml(text, source="t.yaml")  # as loaded, on is True: 1 and 1.0 too
+    with pytest.raises(FormatError, match=r"^t\.yaml: line 2: key '1' given twice"):
+        parse_yaml("1: a\n'1': b\n", source="t.yaml", keys_as_written=True)
+
+
 def test_json_bytes_not_utf8_are_said_so() -> None:
     """json's UnicodeDecodeError is a ValueError: it was said as an integer of more than
     4300 digits (bench's summary.json, read as bytes)."""

@@ -302,13 +302,31 @@ class _NumberError(Exception):
         self.value, self.loaded, self.line = value, loaded, line
 
 
+class WrittenKey(str):
+    """A YAML mapping key as written (``on``, not YAML 1.1's ``True``), and its line.
+
+    What :func:`parse_yaml` gives as keys with ``keys_as_written``; it is the ``str`` it
+    spells, and ``line`` is the file line it starts on (1-based).
+    """
+
+    __slots__ = ("line",)
+    line: int
+
+
+#: The tag a scalar key is read by with ``keys_as_written``: its text, as written.
+_WRITTEN_KEY = "tag:robot-msgs,2026:written-key"
+
+
 @functools.cache
-def _unique_keys_loader(yaml: Any, base: Any, numbers: re.Pattern[str] | None = None) -> Any:
+def _unique_keys_loader(
+    yaml: Any, base: Any, numbers: re.Pattern[str] | None = None, *, keys_as_written: bool = False
+) -> Any:
     """PyYAML's safe loader ``base``, refusing a key its mapping holds already (it keeps the last).
 
     The keys are compared as loaded, not as written: ``1`` and ``1.0``, ``yes`` and
     ``true``, ``~`` and ``null`` are one key each; ``1`` and ``'1'`` are two. With
-    ``numbers``, plain scalars follow that rule (:func:`parse_yaml`).
+    ``numbers``, plain scalars follow that rule (:func:`parse_yaml`). With
+    ``keys_as_written``, a scalar key is its text (:class:`WrittenKey`), compared so.
     """
 
     class Loader(base):  # type: ignore[misc]
@@ -317,6 +335,8 @@ def _unique_keys_loader(yaml: Any, base: Any, numbers: re.Pattern[str] | None = 
                 self.flatten_mapping(node)
                 seen: set[object] = set()
                 for key_node, _ in node.value:
+                    if keys_as_written and isinstance(key_node, yaml.ScalarNode):
+                        key_node.tag = _WRITTEN_KEY  # after flatten_mapping: "<<" merged
                     key = self.construct_object(key_node, deep=True)
                     try:
                         twice = key in seen
@@ -347,10 +367,24 @@ def _unique_keys_loader(yaml: Any, base: Any, numbers: re.Pattern[str] | None = 
         Loader.add_constructor("tag:yaml.org,2002:int", number)
         Loader.add_constructor("tag:yaml.org,2002:float", number)
         Loader.add_constructor("tag:yaml.org,2002:str", text)
+    if keys_as_written:
+
+        def written(_loader: Any, node: Any) -> WrittenKey:
+            key = WrittenKey(node.value)
+            key.line = node.start_mark.line + 1
+            return key
+
+        Loader.add_constructor(_WRITTEN_KEY, written)
     return Loader
 
 
-def parse_yaml(text: str, *, source: str = "<yaml>", numbers: re.Pattern[str] | None = None) -> Any:
+def parse_yaml(
+    text: str,
+    *,
+    source: str = "<yaml>",
+    numbers: re.Pattern[str] | None = None,
+    keys_as_written: bool = False,
+) -> Any:
     r"""Parse the YAML document ``text`` with PyYAML's safe loader, nesting and aliases bounded.
 
     The document's events are walked first (no recursion): nesting deeper than
@@ -363,6 +397,11 @@ def parse_yaml(text: str, *, source: str = "<yaml>", numbers: re.Pattern[str] | 
     and 90, are refused naming the line), and a plain scalar matching it is the number
     Python reads (``1e-08``: a float, which YAML 1.1 leaves a string; ``010``: the
     integer 10, which YAML 1.1 reads as 8).
+
+    ``keys_as_written``: a scalar key is its text (a :class:`WrittenKey`, with its line),
+    as a name is: ``on:``, ``no:`` and ``1.0:`` are the keys ``'on'``, ``'no'`` and
+    ``'1.0'``, where YAML 1.1 makes them ``True``, ``False`` and ``1.0``; keys given
+    twice are compared as written.
 
     Raises
     ------
@@ -393,11 +432,14 @@ def parse_yaml(text: str, *, source: str = "<yaml>", numbers: re.Pattern[str] | 
     fast = getattr(yaml, "CSafeLoader", None)
     if fast is not None and not _LIBYAML_READS_OTHERWISE.search(text):
         try:
-            return _load_yaml(yaml, fast, text, source, numbers)
+            loader = _unique_keys_loader(yaml, fast, numbers, keys_as_written=keys_as_written)
+            return _load_yaml(yaml, fast, loader, text, source)
         except FormatError as err:
             if not isinstance(err.__cause__, yaml.YAMLError):
                 raise
-    return _load_yaml(yaml, yaml.SafeLoader, text, source, numbers)
+    base = yaml.SafeLoader
+    loader = _unique_keys_loader(yaml, base, numbers, keys_as_written=keys_as_written)
+    return _load_yaml(yaml, base, loader, text, source)
 
 
 _LIBYAML_READS_OTHERWISE = re.compile("[\t\ufeff!?]|[|>][-+0-9]*#")
@@ -413,10 +455,8 @@ found by comparing the two on 100,000 random documents (a review; ``?``: 88,854 
 """
 
 
-def _load_yaml(
-    yaml: Any, base: Any, text: str, source: str, numbers: re.Pattern[str] | None = None
-) -> Any:
-    """Run :func:`parse_yaml` with the PyYAML loader class ``base``."""
+def _load_yaml(yaml: Any, base: Any, loader: Any, text: str, source: str) -> Any:
+    """Run :func:`parse_yaml`: walk with the PyYAML loader ``base``, load with ``loader``."""
     limit = current_limits().max_depth
     try:
         depth = 0
@@ -431,7 +471,7 @@ def _load_yaml(
                     raise _too_deep(source)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-        return yaml.load(text, Loader=_unique_keys_loader(yaml, base, numbers))
+        return yaml.load(text, Loader=loader)
     except _NumberError as err:
         msg = (
             f"{source}: line {err.line}: {shown_token(err.value)} is not a number as the "

@@ -957,10 +957,11 @@ def test_a_camera_estimate_is_brought_to_the_imu_by_kalibr_t_cam_imu(tmp_path: P
     assert wrong.stats["translation"].min > 0.05  # twice the 6.8 cm lever arm, turned
 
 
-# Not YAML 1.1's booleans and null (`on:` is the key True, read as FILE:True): left.
-_YAML_WORDS = {"yes", "no", "true", "false", "on", "off", "null"}
-_KEYS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True).filter(
-    lambda key: key.lower() not in _YAML_WORDS
+# Names, and the words YAML 1.1 reads as booleans, null and numbers (`on:` was the key
+# True, named so and found only as FILE:True; `0x10:` was refused as a number).
+_YAML_WORDS = ["yes", "No", "ON", "off", "true", "null", "~", "1.0", "0x10", "010", "1_000"]
+_KEYS = st.one_of(
+    st.sampled_from(_YAML_WORDS), st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True)
 )
 
 
@@ -980,3 +981,40 @@ def test_an_opencv_node_reads_back_bit_for_bit(
     path.write_text(text, encoding="utf-8")
     back = np.array(read_transform(f"{path}:{key}")).reshape(4, 4)
     assert back.view(np.int64).tolist() == matrix.view(np.int64).tolist()
+
+
+@needs_yaml
+def test_yaml_1_1_words_as_keys_keep_their_spelling(tmp_path: Path) -> None:
+    """``on:`` and ``no:`` were the keys True and False: the error listed "True, False",
+    and ``FILE:on`` found "no key on; the keys: True, False"."""
+    turn = np.array(EXPECTED).reshape(4, 4).tolist()
+    path = tmp_path / "s.yaml"
+    path.write_text(f"on: {turn}\nno: {np.eye(4).tolist()}\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"got 2: on, no; name one as "):
+        read_transform(path)
+    assert read_transform(f"{path}:on") == EXPECTED
+    assert read_transform(f"{path}:no") == tuple(np.eye(4).ravel())
+
+
+@needs_yaml
+@pytest.mark.parametrize("key", ["yes", "ON", "null", "~", "0x10", "1.0", "1_000", "010"])
+def test_a_key_yaml_1_1_reads_as_a_value_is_found_as_written(tmp_path: Path, key: str) -> None:
+    """``yes`` was True, ``null`` and ``~`` None, ``1.0`` the float 1.0 ("no key 1.0; the
+    keys: 1.0, b"? found: the float's str), ``0x10`` refused as a number."""
+    turn = np.array(EXPECTED).reshape(4, 4).tolist()
+    path = tmp_path / "s.yaml"
+    path.write_text(f"{key}: {turn}\nb: {np.eye(4).tolist()}\n", encoding="utf-8")
+    assert read_transform(f"{path}:{key}") == EXPECTED
+    with pytest.raises(FormatError, match=f"got 2: {re.escape(key)}, b; name one"):
+        read_transform(path)
+
+
+@needs_yaml
+def test_a_key_given_twice_is_named_as_written(tmp_path: Path) -> None:
+    """``on`` and ``yes`` are two names: refused as "key True given twice"."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"on: {np.eye(4).tolist()}\nyes: [[1]]\nyes: [[2]]\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"s\.yaml: line 3: key 'yes' given twice"):
+        read_transform(f"{path}:on")
+    path.write_text(f"on: {np.eye(4).tolist()}\nyes: [[1]]\n", encoding="utf-8")
+    assert read_transform(f"{path}:on") == tuple(np.eye(4).ravel())

@@ -424,7 +424,8 @@ def _from_text(
         text = _OPENCV_HEADER.sub("", text)  # a blank first line: the lines keep their numbers
         if "!!opencv-" in text:
             text = _OPENCV_TAG.sub(lambda found: _opencv_tag(found, text, where), text)
-        data = parse_yaml(text, source=where, numbers=NUMBER_TOKEN)  # the table's rule too
+        # numbers: the table's rule too; keys: names, as written (``on:``, not True)
+        data = parse_yaml(text, source=where, numbers=NUMBER_TOKEN, keys_as_written=True)
         return _from_document(data, where, key, file), None
     # WHY the trajectory readers' table: each cell "1_000" and "١٢" (which float() reads)
     # are refused as they refuse them, and a bad cell is named by its line and column; a
