@@ -340,26 +340,29 @@ def test_a_euroc_sensor_yaml_gives_its_t_bs(tmp_path: Path) -> None:
     [
         (
             "T_BS:\n  cols: 4\n  rows: 4\n  data: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]\n",
-            r"s\.yaml T_BS: expected rows x cols = 16 numbers in data \(rows 4, cols 4\), got 12",
+            r"s\.yaml, line 1: T_BS: expected rows x cols = 16 numbers in data \(rows 4, cols 4\), got 12",
         ),
         (
             "T_BS:\n  cols: 3\n  rows: 3\n  data: [1, 0, 0, 0, 1, 0, 0, 0, 1]\n",
-            r"s\.yaml T_BS: expected a 4x4 matrix, got shape \(3, 3\)",
+            r"s\.yaml, line 1: T_BS: expected a 4x4 matrix, got shape \(3, 3\)",
         ),
-        ("T_BS: [1, 2]\n", r"s\.yaml T_BS: expected a 4x4 matrix, got shape \(2,\)"),
+        ("T_BS: [1, 2]\n", r"s\.yaml, line 1: T_BS: expected a 4x4 matrix, got shape \(2,\)"),
         # 16 numbers said as 2 x 8 (or 0 rows): was "expected rows x cols = 16 ..., got 16"
         (
             "T_BS:\n  rows: 2\n  cols: 8\n  data: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]\n",
-            r"s\.yaml T_BS: expected a 4x4 matrix \(rows 4, cols 4\), got rows 2, cols 8$",
+            r"s\.yaml, line 1: T_BS: expected a 4x4 matrix \(rows 4, cols 4\), got rows 2, cols 8$",
         ),
         (
             "T_BS:\n  rows: 0\n  cols: 4\n  data: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]\n",
-            r"s\.yaml T_BS: expected a 4x4 matrix \(rows 4, cols 4\), got rows 0, cols 4$",
+            r"s\.yaml, line 1: T_BS: expected a 4x4 matrix \(rows 4, cols 4\), got rows 0, cols 4$",
         ),
-        ("T_BS:\n  rows: 4\n  data: [1]\n", r"s\.yaml T_BS: expected keys rows, cols \(integers\)"),
+        (
+            "T_BS:\n  rows: 4\n  data: [1]\n",
+            r"s\.yaml, line 1: T_BS: expected keys rows, cols \(integers\)",
+        ),
         (
             "T_BS:\n  rows: 2\n  cols: 2\n  data: [a, b, c, d]\n",
-            r"s\.yaml T_BS\[0\]\[0\]: expected a number, got 'a'",
+            r"s\.yaml, line 1: T_BS\[0\]\[0\]: expected a number, got 'a'",
         ),
         (
             "T_BS: {rows: 1, cols: 1, data: [1]}\nmatrix: [[1]]\n",
@@ -875,7 +878,7 @@ def test_a_kalibr_camchain_gives_the_transform_named(tmp_path: Path) -> None:
         (
             "%YAML:1.0\nT: !!opencv-matrix\n   rows: 4\n   cols: 4\n   dt: d\n   data: [1, 0, 0]\n",
             ":T",
-            r"s\.yaml T: expected rows x cols = 16 numbers in data \(rows 4, cols 4\), got 3",
+            r"s\.yaml, line 2: T: expected rows x cols = 16 numbers in data \(rows 4, cols 4\), got 3",
         ),
         ("a: [[1]]\n", ":b", r"s\.yaml: no key b; the keys: a"),
         ("%YAML:1.0\nT: !!opencv-matrix\n  rows: 4\n", ":T/x", r"s\.yaml: no key T/x; the keys"),
@@ -901,7 +904,7 @@ def test_a_bad_opencv_node_or_key_is_named(tmp_path: Path, text: str, key: str, 
         (
             ("   cols: 4", "   cols: 3"),
             ":body_T_cam0",
-            "FILE body_T_cam0: expected rows x cols = 12 numbers in data (rows 4, cols 3), got 16",
+            "FILE, line 23: body_T_cam0: expected rows x cols = 12 numbers in data (rows 4, cols 3), got 16",
         ),
     ],
 )
@@ -981,6 +984,173 @@ def test_an_opencv_node_reads_back_bit_for_bit(
     path.write_text(text, encoding="utf-8")
     back = np.array(read_transform(f"{path}:{key}")).reshape(4, 4)
     assert back.view(np.int64).tolist() == matrix.view(np.int64).tolist()
+
+
+# msckf_vio's EuRoC calibration, Kalibr's camchain with each matrix one flat list of 16
+# numbers, row by row, and a T_imu_body added: KumarRobotics/msckf_vio,
+# config/camchain-imucam-euroc.yaml (commit 050c50defa5a7fd9a04c1eed5687b405f02919b5),
+# lines 4-37 as published (its 3 comment lines dropped; line 1 here is its line 4).
+MSCKF_VIO_EUROC_CAMCHAIN = """\
+cam0:
+  T_cam_imu:
+    [0.014865542981794,   0.999557249008346,  -0.025774436697440,   0.065222909535531,
+    -0.999880929698575,   0.014967213324719,   0.003756188357967,  -0.020706385492719,
+     0.004140296794224,   0.025715529947966,   0.999660727177902,  -0.008054602460030,
+                     0,                   0,                   0,   1.000000000000000]
+  camera_model: pinhole
+  distortion_coeffs: [-0.28340811, 0.07395907, 0.00019359, 1.76187114e-05]
+  distortion_model: radtan
+  intrinsics: [458.654, 457.296, 367.215, 248.375]
+  resolution: [752, 480]
+  timeshift_cam_imu: 0.0
+cam1:
+  T_cam_imu:
+    [0.012555267089103,   0.999598781151433,  -0.025389800891747,  -0.044901980682509,
+    -0.999755099723116,   0.013011905181504,   0.017900583825251,  -0.020569771258915,
+     0.018223771455443,   0.025158836311552,   0.999517347077547,  -0.008638135126028,
+                     0,                   0,                   0,   1.000000000000000]
+  T_cn_cnm1:
+    [0.999997256477881,   0.002312067192424,   0.000376008102415,  -0.110073808127187,
+    -0.002317135723281,   0.999898048506644,   0.014089835846648,   0.000399121547014,
+    -0.000343393120525,  -0.014090668452714,   0.999900662637729,  -0.000853702503357,
+                     0,                   0,                   0,   1.000000000000000]
+  camera_model: pinhole
+  distortion_coeffs: [-0.28368365,  0.07451284, -0.00010473, -3.55590700e-05]
+  distortion_model: radtan
+  intrinsics: [457.587, 456.134, 379.999, 255.238]
+  resolution: [752, 480]
+  timeshift_cam_imu: 0.0
+T_imu_body:
+  [1.0000, 0.0000, 0.0000, 0.0000,
+  0.0000, 1.0000, 0.0000, 0.0000,
+  0.0000, 0.0000, 1.0000, 0.0000,
+  0.0000, 0.0000, 0.0000, 1.0000]
+"""
+
+# OpenVINS's EuRoC camchain (Kalibr's nested rows, T_imu_cam: IMU from camera, EuRoC's T_BS
+# printed alike): rpng/open_vins, config/euroc_mav/kalibr_imucam_chain.yaml (commit
+# 14211e2a8fdf713d433c8069b5aaa2119653b07c), its first 9 lines.
+OPENVINS_EUROC_IMUCAM_CHAIN = """\
+%YAML:1.0
+
+cam0:
+  T_imu_cam: #rotation from camera to IMU R_CtoI, position of camera in IMU p_CinI
+    - [0.0148655429818, -0.999880929698, 0.00414029679422, -0.0216401454975]
+    - [0.999557249008, 0.0149672133247, 0.025715529948, -0.064676986768]
+    - [-0.0257744366974, 0.00375618835797, 0.999660727178, 0.00981073058949]
+    - [0.0, 0.0, 0.0, 1.0]
+  cam_overlaps: [1]
+"""
+
+# ORB-SLAM3 1.0's EuRoC stereo-inertial config (OpenCV FileStorage, keys with dots;
+# IMU.T_b_c1 is body from camera 1, EuRoC's T_BS): electech6/ORB_SLAM3_detailed_comments
+# (a fork of UZ-SLAMLab/ORB_SLAM3 1.0), Examples/Stereo-Inertial/EuRoC.yaml (commit
+# 7cafb8806639fef52111f9c486e303eaa2fd0c83), lines 1 and 56-72.
+ORB_SLAM3_EUROC_STEREO_INERTIAL = """\
+%YAML:1.0
+Stereo.ThDepth: 60.0
+Stereo.T_c1_c2: !!opencv-matrix
+  rows: 4
+  cols: 4
+  dt: f
+  data: [0.999997256477797,-0.002317135723275,-0.000343393120620,0.110074137800478,
+         0.002312067192432,0.999898048507103,-0.014090668452683,-0.000156612054392,
+         0.000376008102320,0.014089835846691,0.999900662638081,0.000889382785432,
+         0,0,0,1.000000000000000]
+
+# Transformation from camera 0 to body-frame (imu)
+IMU.T_b_c1: !!opencv-matrix
+  rows: 4
+  cols: 4
+  dt: f
+  data: [0.0148655429818, -0.999880929698, 0.00414029679422, -0.0216401454975,
+         0.999557249008, 0.0149672133247, 0.025715529948, -0.064676986768,
+         -0.0257744366974, 0.00375618835797, 0.999660727178, 0.00981073058949,
+         0.0, 0.0, 0.0, 1.0]
+"""
+
+
+@needs_yaml
+def test_msckf_vio_flat_t_cam_imu_is_the_inverse_of_euroc_t_bs(tmp_path: Path) -> None:
+    """msckf_vio's camchain writes each 4x4 as one list of 16 numbers: refused as
+    "expected a 4x4 matrix, got shape (16,)". Read row by row, its cam0 T_cam_imu is the
+    inverse of EuRoC's cam0 T_BS (another file, other digits): 4.8e-16 off I, NumPy."""
+    path = tmp_path / "camchain-imucam-euroc.yaml"
+    path.write_text(MSCKF_VIO_EUROC_CAMCHAIN, encoding="utf-8")
+    t_cam_imu = read_transform(f"{path}:cam0")
+    assert t_cam_imu[:4] == (
+        0.014865542981794,
+        0.999557249008346,
+        -0.02577443669744,
+        0.065222909535531,
+    )
+    assert t_cam_imu == read_transform(f"{path}:cam0/T_cam_imu")
+    product = np.array(t_cam_imu).reshape(4, 4) @ np.array(EUROC_CAM0_T_BS).reshape(4, 4)
+    assert np.abs(product - np.eye(4)).max() < 1e-12
+    # one chain: cam1 from cam0 is cam1 from IMU after IMU from cam0 (4.6e-16, NumPy)
+    c0, c1, c1_c0 = (
+        np.array(read_transform(f"{path}:{key}")).reshape(4, 4)
+        for key in ("cam0/T_cam_imu", "cam1/T_cam_imu", "cam1/T_cn_cnm1")
+    )
+    assert np.abs(c1 @ np.linalg.inv(c0) - c1_c0).max() < 1e-12
+    assert read_transform(f"{path}:T_imu_body") == tuple(np.eye(4).ravel())
+    said = "got 4: cam0/T_cam_imu, cam1/T_cam_imu, cam1/T_cn_cnm1, T_imu_body;"
+    with pytest.raises(FormatError, match=re.escape(said)):
+        read_transform(path)
+
+
+@needs_yaml
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        # Kalibr's cam0 T_cam_imu printed column by column (Eigen's order): translation last
+        (
+            "columns",
+            (
+                "FILE, line 2: cam0/T_cam_imu: expected 16 numbers of a 4x4 transform, row by "
+                "row, the last 4 being 0, 0, 0, 1, got 0.0657095, -0.0166215, 0.00148686, 1 "
+                "(column by column?)"
+            ),
+        ),
+        ("word", "FILE, line 2: cam0/T_cam_imu[3][0]: expected a number, got 'zero'"),
+    ],
+)
+def test_16_numbers_not_ending_0_0_0_1_are_refused_naming_file_line_and_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: str, said: str
+) -> None:
+    from robot_msgs.cli import main
+
+    rows = np.array(KALIBR_CAM0_T_CAM_IMU).reshape(4, 4)
+    if edit == "columns":
+        data = ", ".join(repr(float(v)) for v in rows.T.ravel())
+    else:
+        data = ", ".join(["0.0"] * 12 + ["zero", "0", "0", "1"])
+    text = "cam0:\n  T_cam_imu: [" + data + "]\n  camera_model: pinhole\n"
+    path = tmp_path / "camchain.yaml"
+    path.write_text(text, encoding="utf-8")
+    tum = tmp_path / "a.tum"
+    tum.write_text("".join(f"{t} {t} 0 0 0 0 0 1\n" for t in range(5)), encoding="utf-8")
+    assert main(["ape", str(tum), str(tum), "--transform-right", f"{path}:cam0"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"ERROR: --transform-right {said.replace('FILE', str(path))}"]
+
+
+def read_transform_text(text: str, folder: Path, key: str) -> tuple[float, ...]:
+    """Read ``FILE:KEY`` of ``text`` written to a file in ``folder``."""
+    path = folder / "read.yaml"
+    path.write_text(text, encoding="utf-8")
+    return read_transform(f"{path}:{key}")
+
+
+@needs_yaml
+def test_openvins_and_orb_slam3_extrinsics_are_euroc_t_bs(tmp_path: Path) -> None:
+    """OpenVINS's nested T_imu_cam and ORB-SLAM3's ``IMU.T_b_c1: !!opencv-matrix`` (a key
+    with a dot) hold EuRoC's cam0 T_BS, printed alike: read as it is, bit for bit."""
+    assert read_transform_text(OPENVINS_EUROC_IMUCAM_CHAIN, tmp_path, "cam0") == EUROC_CAM0_T_BS
+    orb = ORB_SLAM3_EUROC_STEREO_INERTIAL
+    assert read_transform_text(orb, tmp_path, "IMU.T_b_c1") == EUROC_CAM0_T_BS
+    baseline = read_transform_text(orb, tmp_path, "Stereo.T_c1_c2")[3]
+    assert baseline == 0.110074137800478  # the 11 cm stereo baseline, as printed
 
 
 @needs_yaml

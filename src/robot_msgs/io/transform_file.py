@@ -50,8 +50,9 @@ import json
 import math
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard
 
 import numpy as np
 
@@ -159,7 +160,41 @@ def _layouts(data: dict[Any, Any]) -> list[str]:
     return found + [w for w in ("pose", "transform") if isinstance(data.get(w), dict)]
 
 
-def _from_mapping(data: object, where: str) -> np.ndarray:
+@dataclass(frozen=True, slots=True)
+class _Place:
+    """Where a node is: the file (and flag), the keys down to it, the line of the last one.
+
+    Said ``FILE, line 5: cam0/T_cam_imu`` where the line is known (YAML, whose keys
+    carry it), ``FILE cam0/T_cam_imu`` where not (JSON), as the OpenCV tag's error says.
+    """
+
+    file: str
+    keys: str = ""
+    line: int | None = None
+
+    def under(self, key: str, written: object = None, *, join: str = " ") -> _Place:
+        """Return the place of the node under ``key`` (``written``: the key as loaded)."""
+        keys = f"{self.keys}{join}{key}" if self.keys else key
+        return _Place(self.file, keys, getattr(written, "line", None))
+
+    def __str__(self) -> str:
+        """Say the place, as errors begin."""
+        if not self.keys:
+            return self.file
+        return (
+            f"{self.file}, line {self.line}: {self.keys}"
+            if self.line
+            else f"{self.file} {self.keys}"
+        )
+
+
+def _written(data: dict[Any, Any], key: str) -> object:
+    """Return the key of ``data`` equal to ``key`` as loaded (a YAML key: with its line)."""
+    return next((k for k in data if k == key), key)
+
+
+def _from_mapping(data: object, place: _Place) -> np.ndarray:
+    where = str(place)
     if isinstance(data, dict):
         layouts = _layouts(data)
         if len(layouts) > 1:  # one would be taken and the other ignored: a silent choice
@@ -168,19 +203,21 @@ def _from_mapping(data: object, where: str) -> np.ndarray:
         if not any(k in data for k in ("x", "position", "translation", "matrix", "T_BS")):
             for wrapper in ("pose", "transform"):  # TransformStamped, Odometry: one level down
                 if isinstance(data.get(wrapper), dict):
-                    return _from_mapping(data[wrapper], f"{where} {wrapper}")
+                    return _from_mapping(
+                        data[wrapper], place.under(wrapper, _written(data, wrapper))
+                    )
         if all(k in data for k in _FLAT):
             values = [_number(data[k], f"{where} {k}") for k in _FLAT]
             scale = _number(data.get("scale", 1.0), f"{where} scale")
             return _from_pose(values[:3], values[3:], scale, where)
-        for place, turn in (("position", "orientation"), ("translation", "rotation")):
-            if place in data and turn in data:
-                xyz = _vector(data[place], ("x", "y", "z"), f"{where} {place}")
+        for spot, turn in (("position", "orientation"), ("translation", "rotation")):
+            if spot in data and turn in data:
+                xyz = _vector(data[spot], ("x", "y", "z"), f"{where} {spot}")
                 quat = _vector(data[turn], ("x", "y", "z", "w"), f"{where} {turn}")
                 return _from_pose(xyz, quat, 1.0, where)
         for key in ("matrix", "T_BS"):
             if key in data:
-                return _as_matrix(data[key], f"{where} {key}")
+                return _as_matrix(data[key], str(place.under(key, _written(data, key))))
     msg = (
         f"{where}: expected keys x, y, z, qx, qy, qz, qw [scale] (evo), position + orientation "
         "(ROS Pose), translation + rotation (ROS Transform), matrix or T_BS (EuRoC "
@@ -203,11 +240,21 @@ def _opencv_tag(found: re.Match[str], text: str, where: str) -> str:
     return found[0][:start] + " " * (end - start) + found[0][end:]  # the tag's span, not a key
 
 
+def _is_flat(node: object) -> TypeGuard[list[object]]:
+    """Whether ``node`` is 16 values and no list or mapping: a 4x4 matrix, row by row."""
+    return (
+        isinstance(node, list)
+        and len(node) == 16
+        and not any(isinstance(v, list | dict) for v in node)
+    )
+
+
 def _is_matrix(node: object) -> bool:
-    """Whether ``node`` is a 4x4 matrix: an OpenCV node of 4 rows and 4 cols, or 4 lists."""
+    """Whether ``node`` is a 4x4 matrix: an OpenCV node of 4 rows and 4 cols, 4 lists or 16."""
     if isinstance(node, dict):
         return node.get("rows") == 4 and node.get("cols") == 4 and "data" in node
-    return isinstance(node, list) and len(node) == 4 and all(isinstance(r, list) for r in node)
+    rows = isinstance(node, list) and len(node) == 4 and all(isinstance(r, list) for r in node)
+    return rows or _is_flat(node)
 
 
 def _matrix_keys(data: dict[Any, Any]) -> list[str]:
@@ -221,9 +268,10 @@ def _matrix_keys(data: dict[Any, Any]) -> list[str]:
     return found
 
 
-def _child(data: object, key: str, where: str) -> object:
-    """Return the node of ``data`` at ``key`` (``cam1/T_cn_cnm1``)."""
+def _child(data: object, key: str, where: str) -> tuple[object, object]:
+    """Return the node of ``data`` at ``key`` (``cam1/T_cn_cnm1``) and its last key as loaded."""
     node: Any = data
+    written: object = key
     # a key holding a slash is one part: _matrix_keys lists it so ("no key a/b; ... a/b")
     whole = isinstance(data, dict) and any(str(k) == key for k in data)
     for part in [key] if whole else key.split("/"):
@@ -233,28 +281,49 @@ def _child(data: object, key: str, where: str) -> object:
             shown = shown or (sorted(map(str, data))[:8] if isinstance(data, dict) else [])
             msg = f"{where}: no key {key}; the keys: {', '.join(shown) or 'none'}"
             raise FormatError(msg)
-        node = node[found[0]]
-    return node
+        written = found[0]
+        node = node[written]
+    return node, written
 
 
 def _from_document(data: object, where: str, key: str, file: Path) -> np.ndarray:
     """Return the matrix of a JSON or YAML document, at ``key`` when given (``FILE:KEY``)."""
-    node, at, prefix = data, where, ""
+    node, place = data, _Place(where)
     if key:
-        node, at, prefix = _child(data, key, where), f"{where} {key}", f"{key}/"
+        node, written = _child(data, key, where)
+        place = place.under(key, written)
     if isinstance(node, list) or (isinstance(node, dict) and {"rows", "cols"} <= node.keys()):
-        return _as_matrix(node, at)  # nested rows or an OpenCV node, its shape checked there
+        return _as_matrix(node, str(place))  # rows, 16 numbers or an OpenCV node: checked there
     if isinstance(node, dict) and not _layouts(node):
         keys = _matrix_keys(node)
         if len(keys) == 1:
-            return _as_matrix(_child(node, keys[0], at), f"{where} {prefix}{keys[0]}")
+            inner, written = _child(node, keys[0], str(place))
+            return _as_matrix(inner, str(place.under(keys[0], written, join="/")))
         if keys:  # one would be taken and the others ignored: a silent choice
             msg = (
                 f"{where}: expected one transform, got {len(keys)}: "
-                f"{', '.join(prefix + k for k in keys)}; name one as {file}:KEY"
+                f"{', '.join(f'{key}/{k}' if key else k for k in keys)}; name one as {file}:KEY"
             )
             raise FormatError(msg)
-    return _from_mapping(node, at)
+    return _from_mapping(node, place)
+
+
+def _flat_rows(values: list[object], where: str) -> list[list[object]]:
+    """Return 16 values as 4 rows, row-major, refusing a last row other than 0, 0, 0, 1.
+
+    WHY the last row: the 16 numbers of a matrix are also printed column by column
+    (Eigen's order), whose last four are the translation and 1; read row by row, they
+    would make a matrix whose last row alone says it is no transform.
+    """
+    rows = [values[i : i + 4] for i in range(0, 16, 4)]
+    last = [_number(v, f"{where}[3][{j}]") for j, v in enumerate(rows[3])]
+    if last != [0.0, 0.0, 0.0, 1.0]:
+        msg = (
+            f"{where}: expected 16 numbers of a 4x4 transform, row by row, the last 4 being "
+            f"0, 0, 0, 1, got {', '.join(f'{v:g}' for v in last)} (column by column?)"
+        )
+        raise FormatError(msg)
+    return rows
 
 
 def _as_matrix(rows: object, where: str) -> np.ndarray:
@@ -277,6 +346,8 @@ def _as_matrix(rows: object, where: str) -> np.ndarray:
             )
             raise FormatError(msg)
         rows = [data[i : i + n_cols] for i in range(0, len(data), n_cols)]
+    elif _is_flat(rows):  # msckf_vio's T_cam_imu: [16 numbers], as OpenCV's data
+        rows = _flat_rows(rows, where)
     # WHY each cell first: NumPy converts a string with Python's float, so a JSON or YAML
     # cell "1_000" or "١٢" (Arabic-Indic 12) was read as 1000.0 or 12.0.
     for i, row in enumerate(rows if isinstance(rows, list) else []):
