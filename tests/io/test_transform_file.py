@@ -24,6 +24,7 @@ from robot_msgs.rotations import (
     quat_xyzw_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from tests.terminal import Terminal
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -821,7 +822,7 @@ def test_vins_fusion_body_t_cam0_is_euroc_t_bs(tmp_path: Path) -> None:
     assert read_transform(f"{path}:body_T_cam1") == VINS_BODY_T_CAM1
     said = (
         rf"^{re.escape(str(path))}: expected one transform, got 2: body_T_cam0, body_T_cam1; "
-        rf"name one as {re.escape(str(path))}:KEY"
+        r"name one as FILE:KEY$"
     )
     with pytest.raises(FormatError, match=said):
         read_transform(path)
@@ -1188,3 +1189,37 @@ def test_a_key_given_twice_is_named_as_written(tmp_path: Path) -> None:
         read_transform(f"{path}:on")
     path.write_text(f"on: {np.eye(4).tolist()}\nyes: [[1]]\n", encoding="utf-8")
     assert read_transform(f"{path}:on") == tuple(np.eye(4).ravel())
+
+
+@needs_yaml
+def test_several_matrices_are_refused_in_one_short_error_line_folded_on_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 4-camera camchain (EuRoC's, cam1 repeated as cam2 and cam3) holds 7 matrices: the
+    ``ERROR:`` line listed all 7 and the path twice (226 columns, the file named
+    camchain-imucam.yaml); now 3 and "4 more" (157), one line in a pipe, folded to 80
+    columns on a terminal as every error line is."""
+    from robot_msgs.cli import main
+
+    cam1 = KALIBR_EUROC_CAMCHAIN[KALIBR_EUROC_CAMCHAIN.index("cam1:") :]
+    path = tmp_path / "camchain-imucam.yaml"
+    text = KALIBR_EUROC_CAMCHAIN + cam1.replace("cam1:", "cam2:") + cam1.replace("cam1:", "cam3:")
+    path.write_text(text, encoding="utf-8")
+    tum = tmp_path / "a.tum"
+    tum.write_text("".join(f"{t} {t} 0 0 0 0 0 1\n" for t in range(5)), encoding="utf-8")
+    argv = ["ape", str(tum), str(tum), "--transform-right", str(path)]
+    assert main(argv) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ERROR: --transform-right {path}: expected one transform, got 7: cam0/T_cam_imu, "
+        "cam1/T_cam_imu, cam1/T_cn_cnm1 and 4 more; name one as FILE:KEY"
+    )
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(argv) == 1
+    shown = terminal.getvalue().splitlines()
+    assert len(shown) > 1
+    assert all(len(x) <= 80 or str(path) in x for x in shown)
+    assert all(x.startswith(" " * 7) for x in shown[1:])  # under the text, past "ERROR: "
+    assert " ".join(x.strip() for x in shown) == line

@@ -286,7 +286,29 @@ def _child(data: object, key: str, where: str) -> tuple[object, object]:
     return node, written
 
 
-def _from_document(data: object, where: str, key: str, file: Path) -> np.ndarray:
+#: How many of several matrices' keys the error lists (then "and N more"): the
+#: ``ERROR:`` line of a 4-camera camchain (7 keys, its path said twice) ran to 226 columns.
+_KEYS_SHOWN = 3
+
+
+def _several(where: str, keys: list[str]) -> FormatError:
+    """Refuse a document of several matrices and no key, listing a few of them.
+
+    Examples
+    --------
+    >>> print(_several("c.yaml", ["a", "b", "c", "d", "e"]))
+    c.yaml: expected one transform, got 5: a, b, c and 2 more; name one as FILE:KEY
+    >>> print(_several("c.yaml", ["a", "b", "c", "d"]))  # "d", not "1 more"
+    c.yaml: expected one transform, got 4: a, b, c, d; name one as FILE:KEY
+    """
+    shown = [_short(k, 40) for k in keys[: _KEYS_SHOWN if len(keys) > _KEYS_SHOWN + 1 else None]]
+    more = f" and {len(keys) - len(shown)} more" if len(shown) < len(keys) else ""
+    # FILE, not the file again: the line begins with it (a long path was said twice)
+    msg = f"{where}: expected one transform, got {len(keys)}: {', '.join(shown)}{more}; "
+    return FormatError(msg + "name one as FILE:KEY")
+
+
+def _from_document(data: object, where: str, key: str) -> np.ndarray:
     """Return the matrix of a JSON or YAML document, at ``key`` when given (``FILE:KEY``)."""
     node, place = data, _Place(where)
     if key:
@@ -300,11 +322,7 @@ def _from_document(data: object, where: str, key: str, file: Path) -> np.ndarray
             inner, written = _child(node, keys[0], str(place))
             return _as_matrix(inner, str(place.under(keys[0], written, join="/")))
         if keys:  # one would be taken and the others ignored: a silent choice
-            msg = (
-                f"{where}: expected one transform, got {len(keys)}: "
-                f"{', '.join(f'{key}/{k}' if key else k for k in keys)}; name one as {file}:KEY"
-            )
-            raise FormatError(msg)
+            raise _several(where, [f"{key}/{k}" if key else k for k in keys])
     return _from_mapping(node, place)
 
 
@@ -486,7 +504,7 @@ def _from_text(
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")) and file.suffix.lower() not in (".yaml", ".yml"):
         data: Any = parse_json(text, source=where)
-        return _from_document(data, where, key, file), None
+        return _from_document(data, where, key), None
     if _YAML_KEY.search(text):
         require("yaml", "yaml", feature="YAML transform files")
         # LF, as PyYAML ends lines at CR LF and CR too: the header and tag (found before LF)
@@ -497,7 +515,7 @@ def _from_text(
             text = _OPENCV_TAG.sub(lambda found: _opencv_tag(found, text, where), text)
         # numbers: the table's rule too; keys: names, as written (``on:``, not True)
         data = parse_yaml(text, source=where, numbers=NUMBER_TOKEN, keys_as_written=True)
-        return _from_document(data, where, key, file), None
+        return _from_document(data, where, key), None
     # WHY the trajectory readers' table: each cell "1_000" and "١٢" (which float() reads)
     # are refused as they refuse them, and a bad cell is named by its line and column; a
     # typo fell through to the YAML reader ("expected keys ..., got str").
