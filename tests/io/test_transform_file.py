@@ -1223,3 +1223,44 @@ def test_several_matrices_are_refused_in_one_short_error_line_folded_on_a_termin
     assert all(len(x) <= 80 or str(path) in x for x in shown)
     assert all(x.startswith(" " * 7) for x in shown[1:])  # under the text, past "ERROR: "
     assert " ".join(x.strip() for x in shown) == line
+
+
+# ORB-SLAM3's own EuRoC stereo-inertial config, OpenCV FileStorage YAML as OpenCV reads it:
+# `data:[` and `Viewer.PointSize:2`, a key and its value with no space between, which YAML
+# reads as text. UZ-SLAMLab/ORB_SLAM3, Examples/Stereo-Inertial/EuRoC.yaml (commit
+# df16ecc040d35ecbd9f81477e32e80b49460276c), lines 1, 34-42 and 57-61, and its line
+# `Viewer.PointSize:2`. Tbc is body (IMU) from camera 0: EuRoC's T_BS, printed alike.
+ORB_SLAM3_UZ_EUROC_STEREO_INERTIAL = """\
+%YAML:1.0
+# Transformation from camera 0 to body-frame (imu)
+Tbc: !!opencv-matrix
+   rows: 4
+   cols: 4
+   dt: f
+   data: [0.0148655429818, -0.999880929698, 0.00414029679422, -0.0216401454975,
+         0.999557249008, 0.0149672133247, 0.025715529948, -0.064676986768,
+        -0.0257744366974, 0.00375618835797, 0.999660727178, 0.00981073058949,
+         0.0, 0.0, 0.0, 1.0]
+LEFT.D: !!opencv-matrix
+   rows: 1
+   cols: 5
+   dt: d
+   data:[-0.28340811, 0.07395907, 0.00019359, 1.76187114e-05, 0.0]
+Viewer.PointSize:2
+"""
+
+
+@needs_yaml
+def test_orb_slam3_key_and_value_without_a_space_are_read_as_opencv_reads_them(
+    tmp_path: Path,
+) -> None:
+    """ORB-SLAM3's EuRoC config was refused: "invalid YAML (while scanning a simple key ...
+    could not find expected ':')" at its ``data:[...]``; its Tbc is EuRoC's cam0 T_BS."""
+    path = tmp_path / "EuRoC.yaml"
+    path.write_text(ORB_SLAM3_UZ_EUROC_STEREO_INERTIAL, encoding="utf-8")
+    assert read_transform(path) == EUROC_CAM0_T_BS  # its one 4x4: LEFT.D is 1 x 5
+    assert read_transform(f"{path}:Tbc") == EUROC_CAM0_T_BS
+    # YAML's own files keep YAML's reading: without OpenCV's header, "a:[1]" is text
+    path.write_text(ORB_SLAM3_UZ_EUROC_STEREO_INERTIAL.replace("%YAML:1.0\n", ""))
+    with pytest.raises(FormatError, match=r"EuRoC\.yaml: invalid YAML"):
+        read_transform(path)

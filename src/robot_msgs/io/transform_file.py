@@ -86,6 +86,10 @@ _YAML_KEY = re.compile(r"(?:^|\r)[^#\r\n]*:(?:[ \t\r]|$)", re.MULTILINE)
 #: OpenCV FileStorage's YAML header (VINS-Fusion, Kimera, ORB-SLAM write it), which PyYAML
 #: refuses: YAML's own says ``%YAML 1.1``. Read as a blank line, so lines keep their numbers.
 _OPENCV_HEADER = re.compile(r"\A%YAML:1\.0[ \t]*(?=\n|\Z)")
+#: A key of an OpenCV FileStorage YAML file and its colon with no space after it
+#: (``data:[...]``, ``Viewer.PointSize:2``), which OpenCV reads as a key and YAML as text:
+#: ORB-SLAM3's own EuRoC configs write it. A name at a line's start, as OpenCV's keys are.
+_OPENCV_KEY = re.compile(r"^([ \t]*[A-Za-z_][A-Za-z0-9_.]*):(?=[^\s:])", re.MULTILINE)
 #: A mapping value tagged as OpenCV tags its nodes (``body_T_cam0: !!opencv-matrix``), a tag
 #: the safe loader does not know: ``!!opencv-matrix`` is blanked (its node is the mapping
 #: ``{rows, cols, dt, data}``), any other ``!!opencv-`` tag refused naming its key.
@@ -510,7 +514,9 @@ def _from_text(
         # LF, as PyYAML ends lines at CR LF and CR too: the header and tag (found before LF)
         # of a config saved on Windows were left to the loader, which refused them
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-        text = _OPENCV_HEADER.sub("", text)  # a blank first line: the lines keep their numbers
+        text, opencv = _OPENCV_HEADER.subn("", text)  # a blank line 1: lines keep numbers
+        if opencv:  # OpenCV's dialect: "key:value" is a key (ORB-SLAM3's data:[...])
+            text = _OPENCV_KEY.sub(r"\1: ", text)
         if "!!opencv-" in text:
             text = _OPENCV_TAG.sub(lambda found: _opencv_tag(found, text, where), text)
         # numbers: the table's rule too; keys: names, as written (``on:``, not True)
