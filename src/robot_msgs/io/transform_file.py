@@ -16,17 +16,23 @@ What ``--transform-left`` / ``--transform-right`` read; the layouts evo's
   (IMU) frame, ``p_B = T_BS p_S``. An estimate of the camera's poses (world from camera)
   is brought to the body by its inverse: ``--transform-right sensor.yaml
   --invert-transform-right``. A ``matrix`` may be given as such a node too;
-- OpenCV FileStorage YAML (``%YAML:1.0``, ``key: !!opencv-matrix`` nodes), as VINS-Fusion
-  and Kimera write their extrinsics: VINS-Fusion's ``body_T_cam0`` is body (IMU) from
-  camera, ``p_B = T p_C``, as EuRoC's ``T_BS``;
+- OpenCV FileStorage YAML (``%YAML:1.0``, ``key: !!opencv-matrix`` nodes), as VINS-Fusion,
+  Kimera and ORB-SLAM3 write their extrinsics: VINS-Fusion's ``body_T_cam0`` and
+  ORB-SLAM3's ``Tbc`` / ``IMU.T_b_c1`` are body (IMU) from camera, ``p_B = T p_C``, as
+  EuRoC's ``T_BS``. A key and its value with no space between (ORB-SLAM3's ``data:[...]``)
+  are read as OpenCV reads them;
 - Kalibr's camchain (``cam0: T_cam_imu: [[...], ...]``): ``T_cam_imu`` is camera from IMU,
   ``p_C = T p_I``, so a camera-frame estimate is brought to the IMU by it, uninverted
   (``--transform-right camchain.yaml:cam0``); ``T_cn_cnm1`` is cam n from cam n-1.
+  OpenVINS's ``T_imu_cam`` is the inverse, IMU from camera. A matrix may also be one list
+  of 16 numbers, row by row, as msckf_vio writes ``T_cam_imu`` and ``T_imu_body``: its last
+  four must be 0, 0, 0, 1 (16 numbers column by column end with the translation).
 
 A file of several 4x4 matrices (under a key, or one level down: ``cam1/T_cn_cnm1``) is
 read as ``FILE:KEY`` (``config.yaml:body_T_cam1``, ``camchain.yaml:cam1/T_cam_imu``); without
-a key it is refused naming them. A key naming a mapping of one matrix reads that one
-(``camchain.yaml:cam0``).
+a key it is refused naming a few of them. A key naming a mapping of one matrix reads that
+one (``camchain.yaml:cam0``). A YAML key is a name, as written: ``on:`` is the key ``on``
+(YAML 1.1 reads it as True), and a node's errors name the line of its key.
 
 Quaternions are normalised; one that is far from unit (norm off by more than 1e-3) is
 refused, as is anything that is not a Sim(3) matrix. A rotation block off orthonormal by
