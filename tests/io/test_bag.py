@@ -1632,6 +1632,27 @@ def test_a_db3_still_being_written_is_refused_as_such_and_left_as_it_is(
         writer.close()
 
 
+def test_a_db3_whose_log_was_all_checkpointed_before_a_crash_is_read_whole(
+    tmp_path: Path,
+) -> None:
+    """The recorder committed 300 more poses, SQLite checkpointed them into t.db3, and the
+    recorder stopped before closing: t.db3-wal keeps its frames (82 KB), all in the file.
+    It was refused ("may hold SQLite writes not yet in t.db3"); its pages are the file's,
+    so the 600 poses are read, and nothing beside the bag is written."""
+    bag, writer, more = _recording(tmp_path, "WAL")
+    try:
+        assert writer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[0] == 0
+        before = _beside(bag)
+        assert len(before["t.db3-wal"]) > 0
+        read = read_bag(bag, "/trajectory")
+        assert [(t.topic, t.message_count) for t in list_topics(bag)] == [("/trajectory", 600)]
+        assert _beside(bag) == before
+    finally:
+        writer.close()
+    assert len(read) == 600
+    np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
+
+
 def test_the_way_out_of_a_stopped_recorders_log_names_the_file_wherever_it_is_run(
     tmp_path: Path,
 ) -> None:

@@ -36,6 +36,7 @@ from robot_msgs.io.bounded import KeptBag, bags_kept, close_unused_bags, stream_
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
+from robot_msgs.io.sqlite_wal import wal_is_in_database
 from robot_msgs.io.tf import (
     DEFINITION_DIFFERS,
     TF_TYPE,
@@ -684,11 +685,13 @@ def _check_not_being_written(bag: Path, name: str) -> None:
     writing, making no ``-wal`` or ``-shm`` file), so SQLite ignores the files a writer
     keeps beside it. A write-ahead log (rosbag2's ``resilient`` preset records in WAL
     mode; also what a recorder that stopped without closing leaves) may hold committed
-    messages not yet in the file (or none, its frames all checkpointed before a crash): a
-    ``.db3`` of 300 poses with 300 more committed in its ``-wal`` read as 300, without a
-    word; a recording whose tables are still in the log was "cannot open as a ROS bag
-    (... database missing tables)". A hot rollback journal (a write transaction not
-    finished, some of its pages in the file) was said as damage:
+    messages not yet in the file: a ``.db3`` of 300 poses with 300 more committed in its
+    ``-wal`` read as 300, without a word. A log whose frames were all checkpointed before
+    a crash holds none, and is read past when its pages are shown to be the file's
+    (:func:`~robot_msgs.io.sqlite_wal.wal_is_in_database`). A recording whose tables are
+    still in the log was "cannot open as a ROS bag (... database missing tables)". A hot
+    rollback journal (a write transaction not finished, some of its pages in the file) was
+    said as damage:
     "it is damaged (... SQLite's integrity check: wrong # of entries in index ...)", or
     "database disk image is malformed". Both are said as what they are, with the way
     out; nothing is written (the files beside the bag are only looked at).
@@ -709,7 +712,9 @@ def _check_not_being_written(bag: Path, name: str) -> None:
         files = [bag.resolve()] if sqlite else []
     for db in files:
         wal, journal = db.with_name(db.name + "-wal"), db.with_name(db.name + "-journal")
-        if wal.is_file() and wal.stat().st_size > 0:
+        # a log whose commits are all in the file already (checkpointed, then a crash) holds
+        # nothing a read-only reader leaves out: shown page by page, reading only
+        if wal.is_file() and wal.stat().st_size > 0 and not wal_is_in_database(db, wal):
             msg = (
                 f"{name}: the bag is still being written, or its recorder stopped without "
                 f"closing it: {wal.name} beside it is not empty: it may hold SQLite writes "

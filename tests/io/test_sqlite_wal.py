@@ -1,0 +1,147 @@
+"""wal_is_in_database: a -wal's commits shown to be in its database, as SQLite reads the pair."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robot_msgs.io import sqlite_wal
+from robot_msgs.io.sqlite_wal import wal_is_in_database
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _writer(folder: Path) -> sqlite3.Connection:
+    """A database ``t.db3`` in WAL mode, without automatic checkpoints, kept open."""
+    writer = sqlite3.connect(folder / "t.db3", isolation_level=None)
+    assert writer.execute("PRAGMA journal_mode=WAL").fetchone() == ("wal",)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE m (id INTEGER PRIMARY KEY, data BLOB)")
+    return writer
+
+
+def _insert(writer: sqlite3.Connection, rows: int, seed: int) -> None:
+    writer.execute("BEGIN")
+    writer.executemany(
+        "INSERT INTO m (data) VALUES (?)", [(bytes([seed % 256]) * (50 + k),) for k in range(rows)]
+    )
+    writer.execute("COMMIT")
+
+
+def _copy(folder: Path, into: Path, *, wal: bool = True) -> Path:
+    """Copy ``t.db3`` (and its -wal) as a crash leaves them: the writer still open."""
+    into.mkdir(parents=True)
+    for name in ("t.db3", "t.db3-wal") if wal else ("t.db3",):
+        shutil.copyfile(folder / name, into / name)
+    return into / "t.db3"
+
+
+def _rows(db: Path, *, immutable: bool) -> list[tuple[object, ...]]:
+    """The schema and the rows SQLite reads from ``db`` (the table may be in the log only)."""
+    uri = f"file:{db}?immutable=1" if immutable else f"file:{db}"
+    with sqlite3.connect(uri, uri=True) as reader:
+        schema = reader.execute("SELECT name, sql FROM sqlite_master").fetchall()
+        rows = reader.execute("SELECT id, data FROM m ORDER BY id").fetchall() if schema else []
+    return schema + rows
+
+
+def _sqlite_says_the_file_alone_is_the_pair(folder: Path, tmp: Path) -> bool:
+    """SQLite's own answer: the rows it reads from the pair (recovering the log, in a copy)
+    are the rows of the file alone (another copy, read ``immutable``, as rosbags reads)."""
+    pair = _rows(_copy(folder, tmp / "pair"), immutable=False)
+    alone = _rows(_copy(folder, tmp / "alone", wal=False), immutable=True)
+    return pair == alone
+
+
+@pytest.mark.parametrize(
+    ("steps", "in_file"),
+    [
+        (["insert"], False),  # committed, not checkpointed: 300 rows only in the log
+        (["insert", "checkpoint"], True),  # all copied into the file; the log kept as it was
+        (["insert", "checkpoint", "insert"], False),  # a write after: the log restarted
+        (["insert", "checkpoint", "insert", "checkpoint"], True),  # stale frames after it
+    ],
+)
+def test_a_log_is_in_its_database_exactly_when_sqlite_reads_the_file_alone_so(
+    tmp_path: Path, steps: list[str], in_file: bool
+) -> None:
+    """A .db3 whose -wal frames were all checkpointed before a crash was refused as "may
+    hold writes"; SQLite's own reading of the pair is the reference."""
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    writer = _writer(folder)
+    try:
+        for k, step in enumerate(steps):
+            if step == "insert":
+                _insert(writer, 300, k)
+            else:
+                assert writer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[0] == 0
+        copy = _copy(folder, tmp_path / "copy")
+    finally:
+        writer.close()
+    assert (copy.parent / "t.db3-wal").stat().st_size > 0
+    before = {f.name: f.read_bytes() for f in copy.parent.iterdir()}
+    assert wal_is_in_database(copy, copy.with_name("t.db3-wal")) is in_file
+    assert {f.name: f.read_bytes() for f in copy.parent.iterdir()} == before  # read only
+    assert _sqlite_says_the_file_alone_is_the_pair(copy.parent, tmp_path / "sqlite") is in_file
+
+
+@settings(max_examples=25, deadline=None)
+@given(steps=st.lists(st.sampled_from(["insert", "small", "checkpoint"]), min_size=1, max_size=6))
+def test_a_log_said_to_be_in_its_database_is_read_by_sqlite_as_the_file_alone(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[str]
+) -> None:
+    """The law: never True where SQLite reads more from the pair than from the file; and
+    True right after a checkpoint (nothing written since)."""
+    tmp = tmp_path_factory.mktemp("w")
+    folder = tmp / "rec"
+    folder.mkdir()
+    writer = _writer(folder)
+    try:
+        for k, step in enumerate(steps):
+            if step == "checkpoint":
+                writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            else:
+                _insert(writer, 300 if step == "insert" else 1, k)
+        copy = _copy(folder, tmp / "copy")
+    finally:
+        writer.close()
+    said = wal_is_in_database(copy, copy.with_name("t.db3-wal"))
+    if said:
+        assert _sqlite_says_the_file_alone_is_the_pair(copy.parent, tmp / "sqlite")
+    if steps[-1] == "checkpoint":
+        assert said
+
+
+def test_a_log_not_shown_to_be_in_its_database_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checkpointed, so in the file; but a damaged header, a log past the size compared, or
+    a file of another page size is not shown so: left refused (False), read as before."""
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    writer = _writer(folder)
+    try:
+        _insert(writer, 300, 0)
+        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        copy = _copy(folder, tmp_path / "copy")
+    finally:
+        writer.close()
+    wal = copy.with_name("t.db3-wal")
+    assert wal_is_in_database(copy, wal)
+    monkeypatch.setattr(sqlite_wal, "MOST_WAL_BYTES", wal.stat().st_size - 1)
+    assert not wal_is_in_database(copy, wal)
+    monkeypatch.undo()
+    good = wal.read_bytes()
+    wal.write_bytes(good[:20] + bytes([good[20] ^ 1]) + good[21:])  # a salt: header checksum
+    assert not wal_is_in_database(copy, wal)
+    wal.write_bytes(good[:31])
+    assert not wal_is_in_database(copy, wal)
+    wal.write_bytes(good)
+    assert not wal_is_in_database(copy, tmp_path / "none.db3")
