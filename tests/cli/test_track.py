@@ -331,3 +331,31 @@ def test_a_measured_dropout_is_left_out_and_said_in_a_note(
     assert result["step"]["wrist"]["settling_time_s"] == pytest.approx(
         TAU * math.log(50.0), abs=1e-5
     )
+
+
+def test_a_trailing_dropout_makes_final_the_last_measured_error_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The elbow's cells empty from 7.900 s to the end at 8 s: its ``final`` is the
+    analytic error 6.898 s after the step (the last sample measured), 0.01602, not the
+    one at 8 s, 0.01391; the note says which sample it is, so the table's figure is not
+    read as the error at the end of the test."""
+    lines = (SERVO / "measured.csv").read_text().splitlines(keepends=True)
+    for row in range(3950, 4001):  # line row + 2 holds t = row * 2 ms
+        t, _, wrist = lines[row + 1].split(",")
+        lines[row + 1] = f"{t},,{wrist}"
+    (tmp_path / "m.csv").write_text("".join(lines))
+    code, out, err = _run(
+        [str(SERVO / "command.csv"), str(tmp_path / "m.csv"), "--hold", "--json"], capsys
+    )
+    assert code == 0
+    result = json.loads(out)
+    elbow = stats_of(result["tracking"])["elbow"]
+    assert elbow["final"] == pytest.approx(_elbow_error(7.898 - 1.0), abs=1e-9)
+    assert abs(_elbow_error(7.898 - 1.0) - _elbow_error(7.0)) > 1e-3  # the two differ
+    (note,) = result["tracking"]["notes"]
+    assert note.endswith(
+        "; its final is the error at t = 7.898 s, the last measured sample, not at the "
+        "span's end (8.0 s)"
+    )
+    assert "its final is the error at t = 7.898 s" in " ".join(err.split())

@@ -218,7 +218,9 @@ def test_a_channel_never_measured_twice_in_a_row_says_why_its_integrals_are_nan(
     assert gaps.notes == (
         (
             "channel 'channel_0': 2 of 3 matched samples not finite (no measurement), left "
-            "out; no interval has both ends measured: its iae/ise/itae are NaN"
+            "out; no interval has both ends measured: its iae/ise/itae are NaN; its final "
+            "is the error at t = 1.0 s, the last measured sample, not at the span's end "
+            "(2.0 s)"
         ),
     )
     one = tracking([0.0, 2.0], [1.0, 1.0], [1.0, 3.0], [0.0, 0.0])

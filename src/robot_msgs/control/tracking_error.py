@@ -129,36 +129,48 @@ def _errors(
         return [np.interp(t, tc, cmd[:, c]) - meas[inside, c] for c in range(cmd.shape[1])]
 
 
-def _dropout_note(name: str, t: Float64Array, missing: BoolArray) -> str:
+def _dropout_note(name: str, t: Float64Array, missing: BoolArray, origin: float) -> str:
     """Say how many of a channel's errors are missing and what time its integrals cover.
 
     WHY: the integrals are trapezoids over the intervals whose both ends were measured
     (``ErrorStats``' seed page), so a dropout leaves its two intervals out: a first-order
     response (τ = 1 s, 1 ms samples) missing every tenth sample had an IAE of 0.80 where
     its whole span's is 1.00, and the result said nothing of the 2 s of 10 s left out.
+    A dropout at the end makes ``final`` the error at the last measured sample, which
+    the note then says with its time: the table's ``final`` read as the error at the
+    end of the span (a walk).
 
     Parameters
     ----------
     name : str
         The channel.
     t : ndarray, shape (M,), float64, seconds
-        The matched stamps (differences are what count: any origin).
+        The matched stamps, counted from ``origin``.
     missing : ndarray, shape (M,), bool
         Where the channel's error is not finite.
+    origin : float, seconds
+        What ``t`` is counted from (the stamps are ``origin + t``).
     """
     head = (
         f"channel {name!r}: {int(missing.sum())} of {missing.size} matched samples not "
         "finite (no measurement), left out; "
     )
+    tail = ""
+    if missing[-1] and not missing.all():
+        last = int(np.flatnonzero(~missing)[-1])
+        tail = (
+            f"; its final is the error at t = {origin + float(t[last])!r} s, the last "
+            f"measured sample, not at the span's end ({origin + float(t[-1])!r} s)"
+        )
     both = ~missing[:-1] & ~missing[1:]
     if not both.any():
-        return f"{head}no interval has both ends measured: its iae/ise/itae are NaN"
+        return f"{head}no interval has both ends measured: its iae/ise/itae are NaN{tail}"
     with np.errstate(over="ignore"):  # stamps further apart than float64: said as inf s
         covered = float(np.sum((t[1:] - t[:-1])[both]))
         span = float(t[-1] - t[0])
     return (
         f"{head}its iae/ise/itae integrate the {covered:.6g} s of the {span:.6g} s span "
-        f"between two measured samples and leave the other {span - covered:.6g} s out"
+        f"between two measured samples and leave the other {span - covered:.6g} s out{tail}"
     )
 
 
@@ -336,7 +348,7 @@ def tracking(
                 f"(measured {float(meas[inside, c][k])!r})"
             )
             raise ValidationError(msg)
-        dropouts.append(_dropout_note(name, t, missing))
+        dropouts.append(_dropout_note(name, t, missing, origin))
     if origin:
         t += origin  # the measured stamps again, exactly (the delay's note above)
     signals = tuple(
