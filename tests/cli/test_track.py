@@ -67,6 +67,42 @@ def test_a_first_order_error_gets_its_closed_form_integrals(
     assert x["final"] == pytest.approx(decay, rel=1e-9)
 
 
+@pytest.mark.parametrize("dead", [0.0, 0.3], ids=["no dead time", "dead time 0.3 s"])
+def test_step_info_times_itae_from_the_step_as_the_textbook_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], dead: float
+) -> None:
+    """A step from 0 to 1 at t_s = 2 s, held to 12 s, and a first-order response
+    (τ = 0.5 s) after a dead time L given as --delay L: e(t) = e^{-(t - t_s - L)/τ} from
+    the step as the error sees it (the command read at t - L) and 0 before it. By hand,
+    with s = t - t_s - L: ITAE = ∫ s e^{-s/τ} ds from 0 to T = τ²(1 - e^{-T/τ}(1 + T/τ)),
+    which is τ² = 0.25 to 1.1e-8 for T = 10 s; IAE = τ(1 - e^{-T/τ}), plus h/2 for the
+    jump from 0 to 1 over the sample before the step (weighted 0 in the ITAE). Trapezoids
+    of step h = 1 ms are within h²/12 ∫|f''| <= 2.5e-7 of each (f = s e^{-s/τ},
+    ∫|f''| <= 3).
+    Timed from the log's first sample, as before, the ITAE was τ² + (t_s + L)τ: 1.25."""
+    tau, step, end, h = 0.5, 2.0, 12.0, 0.001
+    (tmp_path / "cmd.csv").write_text(f"time,x\n0,0\n{step},1\n{end},1\n")
+    t = np.arange(round((end + dead) / h) + 1) * h
+    y = np.where(t < step + dead, 0.0, 1.0 - np.exp(-(t - step - dead) / tau))
+    rows = "".join(f"{tk!r},{yk!r}\n" for tk, yk in zip(t.tolist(), y.tolist(), strict=True))
+    (tmp_path / "y.csv").write_text("time,x\n" + rows)
+    args = [str(tmp_path / "cmd.csv"), str(tmp_path / "y.csv"), "--hold", "--step-info"]
+    code, out, _ = _run([*args, "--delay", str(dead), "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    x = stats_of(result["tracking"])["x"]
+    assert x["itae"] == pytest.approx(tau**2, abs=2.6e-7)
+    whole = tau * (1.0 - math.exp(-(end - step) / tau))
+    assert x["iae"] == pytest.approx(whole + h / 2, abs=2.6e-7)  # the jump's h/2, as below
+    assert result["tracking"]["parameters"]["itae_from"] == "the command's step"
+    code, out, _ = _run([*args, "--delay", str(dead)], capsys)
+    assert "  itae:     weighs |e| by the time since the command's step (0 before it)" in (
+        out.splitlines()
+    )
+    code, out, _ = _run([*args[:3], "--delay", str(dead)], capsys)  # no --step-info
+    assert "  itae:     weighs |e| by the time since the first matched sample" in out.splitlines()
+
+
 def _elbow_error(t: float) -> float:
     """e = 1 - y of the standard second-order step response, t seconds after the step."""
     wd = WN * math.sqrt(1.0 - ZETA**2)
@@ -80,8 +116,8 @@ def test_the_servo_log_gets_quadratures_of_the_analytic_error_and_its_step_figur
     """The setpoint log held (--hold): e = 0 before the step at 1 s, then the analytic
     error to 8 s. Between the samples at 0.998 s and 1.000 s the error jumps from 0 to
     its step; trapezoids add half a sample period times the step's |e|, e², (t - t0)|e|
-    there (h/2, h/2 and h/2 x 1 s for the elbow; a quarter of that and 0.125 for the
-    wrist), which the expected values add. The trapezoids of the smooth rest are within
+    there (h/2 and h/2 for the elbow; a quarter and an eighth for the wrist), which the
+    expected values add; not to the ITAE, timed from the step with --step-info. The trapezoids of the smooth rest are within
     h²/12 ∫|f''| of each integral: 6.7e-7 for the wrist's |e| and e², less for the elbow's
     (3e-7 measured)."""
     from scipy.integrate import quad
@@ -108,9 +144,9 @@ def test_the_servo_log_gets_quadratures_of_the_analytic_error_and_its_step_figur
 
     assert elbow["iae"] == pytest.approx(integral(lambda s: abs(_elbow_error(s))) + H / 2, abs=1e-6)
     assert elbow["ise"] == pytest.approx(integral(lambda s: _elbow_error(s) ** 2) + H / 2, abs=1e-6)
-    assert elbow["itae"] == pytest.approx(
-        integral(lambda s: (s + 1.0) * abs(_elbow_error(s))) + H / 2, abs=1e-6
-    )
+    # --step-info times ITAE from the step (the textbook's t = 0): the jump's interval
+    # [0.998, 1.000] s adds nothing, its weights 0 at both ends.
+    assert elbow["itae"] == pytest.approx(integral(lambda s: s * abs(_elbow_error(s))), abs=1e-6)
     assert elbow["final"] == pytest.approx(_elbow_error(span), abs=1e-9)
     assert (elbow["max_abs"], wrist["max_abs"]) == (1.0, 0.5)
     # The wrist: e = -0.5 e^{-t/τ} after the step: IAE τ/2 (1 - e^{-7/τ}), ISE τ/8 (...).

@@ -59,6 +59,27 @@ def test_integrals_hand_computed() -> None:
     assert s.itae == 0.5 + 7.0
 
 
+def test_itae_from_a_step_weighs_by_the_time_since_it_and_not_before_it() -> None:
+    """By hand: e = [2, 1, -1, 2] at t = [0, 1, 2, 4], timed from a step at 1 s: weights
+    max(t - 1, 0) = [0, 0, 1, 3], so (t - 1)|e| = [0, 0, 1, 6] and ITAE = 1 * (0 + 0) / 2
+    + 1 * (0 + 1) / 2 + 2 * (1 + 6) / 2 = 7.5; IAE and ISE do not change. Timed from the
+    first sample it is 1 * (0 + 1) / 2 + 1 * (1 + 2) / 2 + 2 * (2 + 8) / 2 = 12. Over more
+    than one block (the block origin is the given time, not the block's first)."""
+    e, t = [2.0, 1.0, -1.0, 2.0], [0.0, 1.0, 2.0, 4.0]
+    s = error_stats(e, t=t, itae_from_s=1.0)
+    assert (s.iae, s.ise, s.itae) == (1.5 + 1.0 + 3.0, 2.5 + 1.0 + 5.0, 7.5)
+    assert error_stats(e, t=t).itae == error_stats(e, t=t, itae_from_s=0.0).itae == 12.0
+    n = 3 * (1 << 16) + 5
+    tt = np.arange(n) * 1e-3
+    ee = np.exp(-tt)
+    many = error_stats(ee, t=tt, itae_from_s=100.0)
+    w = np.maximum(tt - 100.0, 0.0) * ee
+    assert many.itae == pytest.approx(np.trapezoid(w, tt), rel=1e-12)
+    for bad in (math.nan, math.inf, "1", True, 10**400):
+        with pytest.raises(ValidationError, match="Expected `itae_from_s` as finite seconds"):
+            error_stats(e, t=t, itae_from_s=bad)  # type: ignore[arg-type]
+
+
 def test_integral_across_zero_crossing_is_the_trapezoid_not_the_exact_area() -> None:
     # e from -1 to 1 over one second: the trapezoid of |e| is 1 (the exact area of the
     # piecewise-linear |e| would be 0.5), of e² 1 (exact 1/3), of t|e| 0.5 (exact 1/4).

@@ -35,6 +35,46 @@ def test_constant_lag_behind_a_ramp_hand_computed() -> None:
     assert "1 of 4 measured samples lie outside the command span" in result.notes[0]
 
 
+def test_itae_from_the_step_weighs_each_channel_from_its_own_step_by_hand() -> None:
+    """Two channels held (zero-order hold), stepping at 1 s and at 2 s; the output stays
+    0 and has an offset of -0.5 before either step (errors 0.5 there). Errors at t = 0..4:
+    a = [0.5, 1, 1, 1, 1], b = [0.5, 0.5, 2, 2, 2]. ITAE from each step, by hand, weights
+    max(t - t_s, 0): a [0, 0, 1, 2, 3] -> (0 + 0)/2 + (0 + 1)/2 + (1 + 2)/2 + (2 + 3)/2
+    = 4.5; b [0, 0, 0, 2, 4] (x 2 for |e| = 2 after its step) -> (0 + 2)/2 + (2 + 4)/2 = 4.
+    The samples before the step are not weighted negatively, nor at all. A delay d moves
+    the step as the error sees it to t_s + d."""
+    t = [0.0, 1.0, 2.0, 3.0, 4.0]
+    cmd = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 2.0], [1.0, 2.0]])
+    tc = [0.0, 1.0, 2.0, 4.0]
+    meas = np.full((5, 2), -0.5)
+    meas[1:, 0] = 0.0
+    meas[2:, 1] = 0.0
+    result = tracking(
+        tc, cmd, t, meas, channels=["a", "b"], interpolation="previous", itae_from="step"
+    )
+    assert (result.stats["a"].itae, result.stats["b"].itae) == (4.5, 4.0)
+    assert result.parameters["itae_from"] == "the command's step"
+    start = tracking(tc, cmd, t, meas, interpolation="previous")
+    assert "itae_from" not in start.parameters
+    assert start.stats["channel_0"].itae == (0 + 1) / 2 + (1 + 2) / 2 + (2 + 3) / 2 + (3 + 4) / 2
+    with pytest.raises(ValidationError, match=r"Expected `itae_from` in \('start', 'step'\)"):
+        tracking(tc, cmd, t, meas, itae_from="first")  # type: ignore[arg-type]
+    with pytest.raises(
+        ValidationError,
+        match=r"^Expected a step in `command`, got 0\.0 throughout - at channel 'b' "
+        r"\(itae_from='step'\)$",
+    ):
+        tracking(tc, cmd * [1.0, 0.0], t, meas, channels=["a", "b"], itae_from="step")
+    # Delayed by 1 s (the span [1, 5] s), channel a's step is seen at 2 s: by hand
+    # r(t - 1) - y(t) at t = 1..4 is [0, 1, 1, 1], weights [0, 0, 1, 2]: ITAE
+    # (0 + 0)/2 + (0 + 1)/2 + (1 + 2)/2 = 2.
+    late = tracking(
+        tc, cmd, t, meas, channels=["a", "b"], interpolation="previous", itae_from="step",
+        delay_s=1.0,
+    )  # fmt: skip
+    assert late.stats["a"].itae == 2.0
+
+
 def test_a_setpoint_log_written_on_change_is_held_with_interpolation_previous() -> None:
     # Setpoint 0 from 0 s, 1 from 2 s (logged on change, one heartbeat at 4 s); the output
     # stays 0. Held: errors 0, 0, 1, 1, 1 at 0..4 s, IAE (trapezoids) 0 + 0.5 + 1 + 1 = 2.5,

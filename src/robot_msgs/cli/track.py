@@ -59,7 +59,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Compare a logged command with the logged measurement, channel by channel: the "
             "error e = commanded - measured at each measured time within the command's span "
             "(the command read linearly, or held with --hold), its IAE, ISE and ITAE "
-            "(trapezoids, as MATLAB's trapz), rms, worst magnitude and final value. Each "
+            "(trapezoids, as MATLAB's trapz; ITAE weighs |e| by the time since the first "
+            "matched sample, or with --step-info since the command's step), rms, worst "
+            "magnitude and final value (the last measured error). Each "
             "file is a CSV with a header: the time in seconds first, then one column per "
             "channel (joint); the measured file needs the command's channels. With --step-info "
             "(and --hold: the figures time a step), rise and settling time, overshoot and "
@@ -132,6 +134,18 @@ def run(args: argparse.Namespace) -> int:
     # An empty or nan measured cell is a dropout: tracking() leaves it out and its note says
     # what time the integrals still cover (refused, it lost the whole log to one gap).
     measured = read_signal_log(args.measured, channels=command.channels, dropouts=True)
+    steps: dict[str, StepResponse] = {}
+    if settings.step_info:  # first: its errors name the channel whose command has no step
+        for c, name in enumerate(command.channels):
+            with naming(f"{args.command}: channel {name!r}"):
+                steps[name] = step_response_to_command(
+                    command.stamps_s,
+                    command.values[:, c],
+                    measured.stamps_s,
+                    measured.values[:, c],
+                    rise_limits=settings.rise_limits,
+                    settling_threshold=settings.settling_threshold,
+                )
     comparison = tracking(
         command.stamps_s,
         command.values,
@@ -143,19 +157,9 @@ def run(args: argparse.Namespace) -> int:
         estimate=str(args.measured),
         interpolation=settings.interpolation,
         delay_s=settings.delay_s,
+        # A step test's ITAE is timed from its step, as the textbook's and MATLAB's.
+        itae_from="step" if settings.step_info else "start",
     )
-    steps: dict[str, StepResponse] = {}
-    if settings.step_info:
-        for c, name in enumerate(command.channels):
-            with naming(f"{args.command}: channel {name!r}"):
-                steps[name] = step_response_to_command(
-                    command.stamps_s,
-                    command.values[:, c],
-                    measured.stamps_s,
-                    measured.values[:, c],
-                    rise_limits=settings.rise_limits,
-                    settling_threshold=settings.settling_threshold,
-                )
     tables = _tables(comparison, steps, settings, defaults)
     contents: dict[str, str] = {}
     if "json" in outputs:
@@ -216,6 +220,11 @@ def _tables(
         f"measured: {comparison.estimate}",
         f"samples:  {counts}",
         f"settings: {given}",
+        (
+            "itae:     weighs |e| by the time since the command's step (0 before it)"
+            if "itae_from" in comparison.parameters
+            else "itae:     weighs |e| by the time since the first matched sample"
+        ),
     )
     tables = [ReportTable(title, headers, rows, (False, False, *[True] * 7), notes)]
     if steps:

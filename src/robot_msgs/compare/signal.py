@@ -309,6 +309,7 @@ class Signal(Msg):
         delta: float | None = None,
         delta_unit: str | None = None,
         length_m: float | None = None,
+        itae_from_s: float | None = None,
     ) -> Signal:
         """Build a signal from its errors: the statistics, the series and the name.
 
@@ -316,7 +317,7 @@ class Signal(Msg):
         metric whose signals are told apart without a parameter (one RPE delta) names
         them by less. ``integrate``: the stamps are a time axis for ``iae``/``ise``/``itae`` when
         they increase strictly (consecutive pairs, matched poses); overlapping pairs and
-        segments have none.
+        segments have none. ``itae_from_s``: as for :func:`~robot_msgs.compare.error_stats`.
         """
         # WHY real_array, as error_stats reads its input: np.asarray(..., float64) read
         # ["1.5"] as 1.5, a timedelta64 index as counts of its unit, and let NumPy's
@@ -328,7 +329,9 @@ class Signal(Msg):
         )
         t = series.stamps_s
         increasing = t.size < 2 or bool((t[1:] > t[:-1]).all())
-        stats = error_stats(series.errors, t=t if integrate and increasing else None)
+        stats = error_stats(
+            series.errors, t=t if integrate and increasing else None, itae_from_s=itae_from_s
+        )
         if name is None:
             name = signal_name(quantity, delta=delta, delta_unit=delta_unit, length_m=length_m)
         return cls(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -96,8 +97,9 @@ class ErrorStats(Msg):
     ise : float, the signal's unit² × s
         ∫e² dt, trapezoids and NaN as for ``iae``.
     itae : float, the signal's unit × s²
-        ∫(t - t₀)|e| dt, t₀ the series' first time, trapezoids and NaN as for
-        ``iae``.
+        ∫max(t - t₀, 0)|e| dt, t₀ the series' first time or the step the error answers
+        (``error_stats(itae_from_s=...)``: the textbook ITAE of a step response, weight 0
+        before it), trapezoids and NaN as for ``iae``.
     """
 
     n: int
@@ -337,7 +339,7 @@ _MAGNITUDES = ("rms", "std", "max_abs", "p95_abs")
 _BLOCK = 1 << 16
 
 
-def _integrals(e: Float64Array, t: Float64Array) -> tuple[float, float, float]:
+def _integrals(e: Float64Array, t: Float64Array, t0: float) -> tuple[float, float, float]:
     r"""IAE, ISE and ITAE of ``e``: trapezoids over the intervals whose two ends are finite.
 
     .. math::
@@ -346,7 +348,7 @@ def _integrals(e: Float64Array, t: Float64Array) -> tuple[float, float, float]:
         \mathrm{ISE} = \sum_i h_i \frac{e_i^2 + e_{i+1}^2}{2}, \quad
         \mathrm{ITAE} = \sum_i h_i \frac{\tau_i |e_i| + \tau_{i+1} |e_{i+1}|}{2}
 
-    with :math:`h_i = t_{i+1} - t_i` and :math:`\tau = t - t_0`, the trapezoid rule of
+    with :math:`h_i = t_{i+1} - t_i` and :math:`\tau = \max(t - t_0, 0)`, the trapezoid rule of
     MATLAB's and NumPy's ``trapz`` applied to ``|e|``, ``e²`` and ``(t - t₀)|e|``, which is
     what users compare with. An interval with a NaN or infinite end is left out. WHY
     trapezoids of the integrands and not the exact integral of the piecewise-linear
@@ -363,26 +365,28 @@ def _integrals(e: Float64Array, t: Float64Array) -> tuple[float, float, float]:
     (``4^k`` for the ISE), as :func:`_rms` does. WHY: errors of 1e308 over 1 s gave an
     IAE of inf for a trapezoid of 1e308 (a review).
     """
-    iae, ise, itae, counted = _summed_integrals(e, t)
+    iae, ise, itae, counted = _summed_integrals(e, t, t0)
     if counted == 0:
         return math.nan, math.nan, math.nan
     if math.isinf(iae) or math.isinf(ise) or math.isinf(itae):
         largest = float(np.max(np.abs(e[np.isfinite(e)])))
         two = math.ldexp(1.0, math.frexp(largest)[1] - 1)  # largest / two in [1, 2)
-        small = _summed_integrals(e / two, t)
+        small = _summed_integrals(e / two, t, t0)
         iae = small[0] * two if math.isinf(iae) else iae
         ise = small[1] * two * two if math.isinf(ise) else ise
         itae = small[2] * two if math.isinf(itae) else itae
     return iae, ise, itae
 
 
-def _summed_integrals(e: Float64Array, t: Float64Array) -> tuple[float, float, float, int]:
+def _summed_integrals(
+    e: Float64Array, t: Float64Array, t0: float
+) -> tuple[float, float, float, int]:
     """:func:`_integrals`' trapezoid sums, block by block, and the intervals counted."""
     iae = ise = itae = 0.0
     counted = 0
     for start in range(0, e.size - 1, _BLOCK):
         stop = min(start + _BLOCK, e.size - 1) + 1
-        block = _block_integrals(e[start:stop], t[start:stop], t[0])
+        block = _block_integrals(e[start:stop], t[start:stop], t0)
         iae, ise, itae = iae + block[0], ise + block[1], itae + block[2]
         counted += block[3]
     return iae, ise, itae, counted
@@ -402,13 +406,14 @@ def _block_integrals(
         iae = float(np.sum(h * (magnitude[:-1] + magnitude[1:])) / 2.0)
         square = magnitude * magnitude
         ise = float(np.sum(h * (square[:-1] + square[1:])) / 2.0)
-        weighted = (t - t0) * magnitude
+        weighted = np.maximum(t - t0, 0.0) * magnitude
         itae = float(np.sum(h * (weighted[:-1] + weighted[1:])) / 2.0)
         return iae, ise, itae, int(h.size)
     ok = finite[:-1] & finite[1:]
     a, b = np.abs(e[:-1][ok]), np.abs(e[1:][ok])
     h = np.diff(t)[ok]
-    tau_a, tau_b = (t[:-1] - t0)[ok], (t[1:] - t0)[ok]
+    tau = np.maximum(t - t0, 0.0)
+    tau_a, tau_b = tau[:-1][ok], tau[1:][ok]
     iae = float(np.sum(h * (a + b)) / 2.0)
     ise = float(np.sum(h * (a * a + b * b)) / 2.0)
     itae = float(np.sum(h * (tau_a * a + tau_b * b)) / 2.0)
@@ -525,7 +530,7 @@ def _median_and_percentile(values: Float64Array, q: float) -> tuple[float, float
     return _middle(part, n), float(np.max(values)) if top else _between(part, virtual)
 
 
-def error_stats(errors: Any, t: Any = None) -> ErrorStats:
+def error_stats(errors: Any, t: Any = None, *, itae_from_s: float | None = None) -> ErrorStats:
     """Summarise an error signal over its finite samples.
 
     Parameters
@@ -535,6 +540,10 @@ def error_stats(errors: Any, t: Any = None) -> ErrorStats:
     t : array_like, shape (N,), float64, seconds, optional
         Strictly increasing sample times; without them ``iae``, ``ise`` and ``itae``
         are NaN.
+    itae_from_s : float, seconds, optional
+        The time ``itae`` weighs the error from, ∫max(t - t₀, 0)|e| dt:
+        a step the error answers (the textbook ITAE of a step response, timed from the
+        step, not from the first sample); the weight is 0 before it. Default ``t[0]``.
 
     Returns
     -------
@@ -548,7 +557,7 @@ def error_stats(errors: Any, t: Any = None) -> ErrorStats:
     ------
     ValidationError
         Non-numeric input, a shape other than ``(N,)``, ``t`` of another length, or
-        ``t`` not finite and strictly increasing.
+        ``t`` not finite and strictly increasing, ``itae_from_s`` not a finite number.
 
     Examples
     --------
@@ -565,11 +574,23 @@ iae=nan, ise=nan, itae=nan)
             msg = f"Expected `t` of shape {e.shape} like `errors`, got shape {times.shape}"
             raise ValidationError(msg)
         check_series("t", times, increasing=True)
+        t0 = float(times[0]) if times.size else 0.0
+        if itae_from_s is not None:
+            given: object = itae_from_s  # from callers without a type checker, anything
+            t0 = math.nan
+            if isinstance(given, int | float | np.integer | np.floating) and not isinstance(
+                given, bool
+            ):
+                with contextlib.suppress(OverflowError):  # an int past float64
+                    t0 = float(given)
+            if not math.isfinite(t0):
+                msg = f"Expected `itae_from_s` as finite seconds, got {itae_from_s!r:.60}"
+                raise ValidationError(msg)
         if e.size > 1:
             # An integral past float64 is inf, as a square is; over a span past float64 (inf
             # seconds) it is NaN where an error is 0 (inf x 0), not a warning.
             with np.errstate(over="ignore", invalid="ignore"):
-                iae, ise, itae = _integrals(e, times)
+                iae, ise, itae = _integrals(e, times, t0)
     mask = np.isfinite(e)
     finite = e if mask.all() else e[mask]  # no copy of a series without gaps
     n = int(finite.size)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.typing import Float64Array
 
-__all__ = ["step_response", "step_response_to_command"]
+__all__ = ["command_step", "step_response", "step_response_to_command"]
 
 
 def _first_crossing(t: Float64Array, r: Float64Array, level: float) -> float:
@@ -199,6 +199,39 @@ def step_response(
     )
 
 
+def command_step(t_command: Float64Array, command: Float64Array) -> int:
+    """Return the index of the first point of a command's one step: its first new value.
+
+    Parameters
+    ----------
+    t_command : ndarray, shape (N,), float64, seconds
+        The command's times (for the errors' wording).
+    command : ndarray, shape (N,), the signal's unit
+        One value, then one other from the step to the end.
+
+    Raises
+    ------
+    ValidationError
+        No change, or a second one.
+    """
+    changed = np.flatnonzero(command != command[0])
+    if changed.size == 0:
+        msg = f"Expected a step in `command`, got {float(command[0])!r} throughout"
+        raise ValidationError(msg)
+    k = int(changed[0])
+    final = float(command[k])
+    again = np.flatnonzero(command[k:] != final)
+    if again.size:
+        j = k + int(again[0])
+        msg = (
+            f"Expected one step in `command` (from {float(command[0])!r} to {final!r} at "
+            f"t = {float(t_command[k])!r} s), got {float(command[j])!r} at t_command[{j}] = "
+            f"{float(t_command[j])!r} s"
+        )
+        raise ValidationError(msg)
+    return k
+
+
 def step_response_to_command(
     t_command: Any,
     command: Any,
@@ -262,21 +295,8 @@ def step_response_to_command(
     if cmd.shape != tc.shape:
         msg = f"Expected `command` of shape {tc.shape} like `t_command`, got shape {cmd.shape}"
         raise ValidationError(msg)
-    changed = np.flatnonzero(cmd != cmd[0])
-    if changed.size == 0:
-        msg = f"Expected a step in `command`, got {float(cmd[0])!r} throughout"
-        raise ValidationError(msg)
-    k = int(changed[0])
+    k = command_step(tc, cmd)
     final = float(cmd[k])
-    again = np.flatnonzero(cmd[k:] != final)
-    if again.size:
-        j = k + int(again[0])
-        msg = (
-            f"Expected one step in `command` (from {float(cmd[0])!r} to {final!r} at "
-            f"t = {float(tc[k])!r} s), got {float(cmd[j])!r} at t_command[{j}] = "
-            f"{float(tc[j])!r} s"
-        )
-        raise ValidationError(msg)
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
     y = check_series("measured", measured, min_size=1)
     if y.shape != tm.shape:

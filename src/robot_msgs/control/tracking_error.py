@@ -14,8 +14,13 @@ stamps: they are when the loop's output was actually observed, and interpolating
 the hold: a setpoint log is piecewise constant, and one written when the setpoint changes
 (0 at 0 s, 1 at 2 s, 1 at 8 s) read linearly ramps the step over the 2 s before it: the
 IAE of a second-order response (ωn = 2 rad/s, ζ = 0.3) to that step was 2.147 where it is
-1.152 (a walk). ``iae``, ``ise`` and ``itae`` are then integrals over the matched stamps,
-with ``t0`` the first of them.
+1.152 (a walk). ``iae``, ``ise`` and ``itae`` are then integrals over the matched stamps;
+``itae`` weighs each error by the time since the first of them, or with
+``itae_from="step"`` since the command's one step as the error sees it (its first point at
+the new value, plus ``delay_s``), and not before it: the textbook and MATLAB ITAE of a step
+response, ∫ t |e(t)| dt with t = 0 at the step. WHY: a step at 1 s in a log from 0 s
+weighted the whole response by one second more than the textbook does; a first-order
+error e^{-(t - 1)/τ} after a step at 1 s had an ITAE of τ² + τ where it is τ² (a walk).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import numpy as np
 
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.signal import Signal
+from robot_msgs.control.step import command_step
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.series import check_series, real_array
 
@@ -186,6 +192,7 @@ def tracking(
     reference: str = "",
     interpolation: Literal["linear", "previous"] = "linear",
     delay_s: float = 0.0,
+    itae_from: Literal["start", "step"] = "start",
 ) -> Comparison:
     r"""Compare a commanded signal with the measured one, channel by channel.
 
@@ -221,6 +228,11 @@ def tracking(
         The loop's known transport (dead) time ``d``: the measured value at ``t`` is
         scored against the command at ``t - d``, and the span is the command's shifted
         by ``d``. Recorded in ``parameters`` when not 0.
+    itae_from : {"start", "step"}
+        What ``itae`` times each error from: the first matched stamp, or each channel's
+        command step (:func:`~robot_msgs.control.step.command_step`: a command holding one
+        value, then another) read at ``t - d``, so at :math:`t_s + d`, with weight 0
+        before it. ``"step"`` is recorded in ``parameters["itae_from"]``.
 
     Returns
     -------
@@ -237,7 +249,8 @@ def tracking(
     ValidationError
         Shapes, channel counts, times not finite and strictly increasing, command times
         further apart than float64 holds (read linearly), an error past float64
-        (where a sample was measured), or ``delay_s`` not finite and >= 0.
+        (where a sample was measured), ``delay_s`` not finite and >= 0, or with
+        ``itae_from="step"`` a channel's command without one step.
     AssociationError
         No measured stamp within the command span.
 
@@ -262,12 +275,16 @@ def tracking(
     if not isinstance(interpolation, str) or interpolation not in _RESAMPLING:
         msg = f"Expected `interpolation` in {tuple(_RESAMPLING)}, got {interpolation!r:.60}"
         raise ValidationError(msg)
+    if not isinstance(itae_from, str) or itae_from not in ("start", "step"):
+        msg = f"Expected `itae_from` in ('start', 'step'), got {itae_from!r:.60}"
+        raise ValidationError(msg)
     delay = _seconds(delay_s)
     if not 0.0 <= delay < math.inf:
         msg = f"Expected `delay_s` as finite seconds >= 0, got {delay_s!r:.60}"
         raise ValidationError(msg)
     tc = check_series("t_command", t_command, min_size=1, increasing=True)
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
+    given = tc  # the command's times as given, which step errors name
     with np.errstate(over="ignore"):
         # A step past float64 lies within a span past it: the steps are looked at only
         # then, not copied for every command (np.diff's float64 copy was one more array of
@@ -314,6 +331,14 @@ def tracking(
     if bad.size:
         msg = f"Expected finite `command`, got a non-finite value in row {int(bad[0])}"
         raise ValidationError(msg)
+    steps: list[float | None] = [None] * n_channels  # each channel's ITAE origin, seconds
+    for c, name in enumerate(names if itae_from == "step" else ()):
+        try:
+            k = command_step(given, cmd[:, c])
+        except ValidationError as err:
+            msg = f"{err} - at channel {name!r} (itae_from='step')"
+            raise ValidationError(msg) from err
+        steps[c] = origin + float(tc[k])  # the step as the error sees it, at t_s + d
     with np.errstate(over="ignore"):
         tq = tm - origin if origin else tm  # the measured times, counted as the command's
     inside = (tq >= tc[0]) & (tq <= tc[-1])
@@ -352,8 +377,8 @@ def tracking(
     if origin:
         t += origin  # the measured stamps again, exactly (the delay's note above)
     signals = tuple(
-        Signal.of(name, unit_of[name], error, stamps_s=t)
-        for name, error in zip(names, errors, strict=True)
+        Signal.of(name, unit_of[name], error, stamps_s=t, itae_from_s=step)
+        for name, error, step in zip(names, errors, steps, strict=True)
     )
     notes: list[str] = []
     if matched < tm.size:
@@ -373,6 +398,7 @@ def tracking(
             **_SETTINGS,
             "resampling": _RESAMPLING[interpolation],
             **({"delay_s": delay} if delay else {}),
+            **({"itae_from": "the command's step"} if itae_from == "step" else {}),
         },
         estimate=estimate,
         reference=reference,
