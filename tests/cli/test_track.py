@@ -395,3 +395,34 @@ def test_a_trailing_dropout_makes_final_the_last_measured_error_and_says_so(
         "span's end (8.0 s)"
     )
     assert "its final is the error at t = 7.898 s" in " ".join(err.split())
+
+
+def test_a_mode_column_of_text_is_left_out_with_a_note_and_refused_when_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both logs with a controller's ``mode`` column (text): the run failed at its first
+    cell ("expected a number, got 'auto'"). Not named, it is left out, a note says so,
+    and the numbers are those of the logs without it; named with --channels, it is one
+    ERROR line naming file, line and column."""
+    cmd = tmp_path / "c.csv"
+    cmd.write_text("t,elbow,mode\n0,0,auto\n1,1,auto\n8,1,hold\n")
+    lines = (SERVO / "measured.csv").read_text().splitlines()
+    (tmp_path / "m.csv").write_text(
+        "\n".join([f"{lines[0]},mode", *(f"{line},auto" for line in lines[1:])]) + "\n"
+    )
+    code, out, _ = _run([str(cmd), str(tmp_path / "m.csv"), "--hold", "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)
+    assert list(stats_of(result["tracking"])) == ["elbow"]
+    assert result["tracking"]["notes"] == [
+        f"{cmd}:2: column `mode` holds text ('auto'), no channel: left out"
+    ]
+    code, out, _ = _run(
+        [str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--hold", "--json"], capsys
+    )
+    assert stats_of(result["tracking"])["elbow"] == stats_of(json.loads(out)["tracking"])["elbow"]
+    code, out, _ = _run([str(cmd), str(tmp_path / "m.csv"), "--hold"], capsys)
+    assert f"NOTE: {cmd}:2: column `mode` holds text ('auto'), no channel:" in " ".join(out.split())
+    code, out, err = _run([str(cmd), str(tmp_path / "m.csv"), "--channels", "mode"], capsys)
+    assert (code, out) == (1, "")
+    assert err == f"ERROR: {cmd}:2: column `mode`: expected a number, got 'auto'\n"

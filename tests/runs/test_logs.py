@@ -338,3 +338,41 @@ def test_an_empty_event_or_sample_log_reads_as_nothing_happened(tmp_path: Path) 
             read_tracking(_write(tmp_path / "tracking.csv", text))
     with pytest.raises(FormatError, match=r"timing\.csv:1: expected a header line"):
         read_timing(_write(tmp_path / "timing.csv", ""))
+
+
+def test_a_column_of_text_is_no_channel_unless_named_and_then_an_error_naming_its_cell(
+    tmp_path: Path,
+) -> None:
+    """A controller's ``mode`` column beside the channels refused the whole log at its
+    first cell, even with the channels named. Not named, a column whose first cell is
+    text is left out with a note naming it; named, its cell is refused (file, line,
+    column). A column of numbers with one bad cell is still a channel refused there."""
+    path = _write(tmp_path / "m.csv", "# log\nt,mode,elbow\n0,auto,0.5\n1,hold,0.75\n2,auto,1\n")
+    log = read_signal_log(path)
+    assert (log.channels, log.values[:, 0].tolist()) == (("elbow",), [0.5, 0.75, 1.0])
+    assert log.notes == (f"{path}:3: column `mode` holds text ('auto'), no channel: left out",)
+    picked = read_signal_log(path, channels=["elbow"], dropouts=True)
+    assert (picked.channels, picked.notes) == (("elbow",), ())
+    with pytest.raises(
+        FormatError, match=r"m\.csv:3: column `mode`: expected a number, got 'auto'$"
+    ):
+        read_signal_log(path, channels=["mode"])
+    late = _write(tmp_path / "l.csv", "t,x,y\n0,1,2\n1,oops,3\n")
+    with pytest.raises(FormatError, match=r"l\.csv:3: column `x`: expected a number, got 'oops'$"):
+        read_signal_log(late)
+    assert read_signal_log(late, channels=["y"]).values[:, 0].tolist() == [2.0, 3.0]
+    only = _write(tmp_path / "o.csv", "t,mode\n0,auto\n")
+    with pytest.raises(
+        FormatError,
+        match=r"o\.csv:1: expected a time column, then a column per channel, got only 't' "
+        r"and text \('mode'\)$",
+    ):
+        read_signal_log(only)
+    # A non-ASCII digit in a column read lazily is refused as in any other (NumPy took
+    # the Arabic-Indic 5 as 5); in a column of text it is text.
+    cyrillic = _write(tmp_path / "c.csv", "t,mode,x\n0,ручной,1\n1,auto,2\n")
+    assert read_signal_log(cyrillic).channels == ("x",)
+    arabic = _write(tmp_path / "a.csv", "t,mode,x\n0,ручной,1\n1,auto,\u0665\n")
+    for channels in (None, ["x"]):
+        with pytest.raises(FormatError, match=r"a\.csv:3: column `x`: expected a number \("):
+            read_signal_log(arabic, channels=channels)

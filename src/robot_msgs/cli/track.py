@@ -63,7 +63,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "matched sample, or with --step-info since the command's step), rms, worst "
             "magnitude and final value (the last measured error). Each "
             "file is a CSV with a header: the time in seconds first, then one column per "
-            "channel (joint); the measured file needs the command's channels. With --step-info "
+            "channel (joint), a column of text (a mode) left out; the measured file needs "
+            "the command's channels. With --step-info "
             "(and --hold: the figures time a step), rise and settling time, overshoot and "
             f"peak of each channel's response to the command's one step. Example: {_EXAMPLE}"
         ),
@@ -160,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
         # A step test's ITAE is timed from its step, as the textbook's and MATLAB's.
         itae_from="step" if settings.step_info else "start",
     )
+    if command.notes or measured.notes:  # columns of text left out: said with the rest
+        notes = (*command.notes, *measured.notes, *comparison.notes)
+        comparison = comparison.replace(notes=notes)
     tables = _tables(comparison, steps, settings, defaults)
     contents: dict[str, str] = {}
     if "json" in outputs:

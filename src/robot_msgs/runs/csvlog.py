@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -41,6 +41,9 @@ class CsvTable:
     columns: dict[str, AnyArray]
     rows: int
     lines: tuple[str, ...]
+    #: Whether a data line holds a non-ASCII character or a NUL byte (checked per cell
+    #: where a column is read as numbers).
+    odd: bool = False
 
     def line_of(self, row: int) -> int:
         """Find the 1-based line number of data row ``row`` (scans the file: error path only)."""
@@ -109,6 +112,36 @@ class CsvTable:
         """Column ``name`` as float64, or an empty array when the column is absent."""
         return np.asarray(self.columns.get(name, np.empty(0)), dtype=np.float64)
 
+    def numbers(self, name: str, *, gaps: bool = False) -> Float64Array:
+        """Read column ``name``, kept as text (``others="text"``), as a required number column.
+
+        Parameters
+        ----------
+        name : str
+            A column of the header.
+        gaps : bool
+            An empty or ``nan`` cell is NaN (a dropout) instead of refused; ``inf`` stays
+            refused.
+
+        Returns
+        -------
+        ndarray, shape (rows,), float64
+
+        Raises
+        ------
+        FormatError
+            A cell that is not a finite number (or, with ``gaps``, empty or NaN), naming
+            the file, line and column.
+        """
+        column = self.columns[name]
+        if column.dtype.kind != "U":  # read as numbers already, each cell checked
+            return np.asarray(column, dtype=np.float64)
+        if self.odd:
+            header = list(self.columns)
+            rows = [line for line in self.lines if not _COMMENT.match(line)][1:]
+            _refuse_odd_number(self, header, rows, tuple(n for n in header if n != name))
+        return _parsed(self, name, column, required=True, gappy=gaps)
+
 
 def read_csv_table(
     path: Path,
@@ -116,7 +149,7 @@ def read_csv_table(
     required: tuple[str, ...],
     optional: tuple[str, ...] = (),
     text: tuple[str, ...] = (),
-    others: bool = False,
+    others: bool | Literal["text"] = False,
     gaps: bool = False,
     drop_cut_line: bool = False,
     nothing: tuple[str, ...] = (),
@@ -136,7 +169,10 @@ def read_csv_table(
     others : bool
         Take the columns the header names beyond ``required`` and ``optional`` as
         required numeric columns, in the header's order (a signal log names its channels);
-        by default such a column is refused. Every column then needs a name.
+        by default such a column is refused. Every column then needs a name. ``"text"``:
+        such columns are kept as text, whatever they hold, unless every cell of the file is
+        a number (then as numbers); :meth:`CsvTable.numbers` reads the ones the caller
+        takes as numbers (a signal log's channels).
     gaps : bool
         Read an empty or ``nan`` cell of a required numeric column other than the
         header's first as NaN, a missing sample (a signal log's dropout), where it is
@@ -205,6 +241,7 @@ def read_csv_table(
         raise FormatError(msg)
     header = [name.strip() for name in content[0].split(",")]
     header_line = next(i for i, line in enumerate(lines, start=1) if not _COMMENT.match(line))
+    given_text = text
     if others:
         if "" in header:
             msg = (
@@ -212,7 +249,12 @@ def read_csv_table(
                 f"{header.index('') + 1}"
             )
             raise FormatError(msg)
-        required += tuple(n for n in header if n not in required and n not in optional)
+        more = tuple(n for n in header if n not in required and n not in optional)
+        if others == "text":
+            text += more
+            optional += more
+        else:
+            required += more
     # The required columns whose missing samples read as NaN (a dropout), not refused.
     gappy = frozenset(header[1:]) if gaps else frozenset()
     allowed = (*required, *optional)
@@ -232,10 +274,13 @@ def read_csv_table(
         msg = f"{path}:{header_line}: expected a column {missing[0]!r}, got columns {header}{close}"
         raise FormatError(msg)
     body = "\n".join(content[1:])
-    table = CsvTable(path=path, columns={}, rows=len(content) - 1, lines=lines)
-    if not body.isascii() or "\x00" in body:
+    odd = not body.isascii() or "\x00" in body
+    table = CsvTable(path=path, columns={}, rows=len(content) - 1, lines=lines, odd=odd)
+    if odd:
         _refuse_odd_number(table, header, content[1:], text)
-    if table.rows and not any(name in text for name in header):
+    # Columns kept as text unless all is numbers: tried as numbers first, as the others.
+    loose = frozenset(text) - frozenset(given_text)
+    if table.rows and not any(name in text and name not in loose for name in header):
         numbers = _all_numbers(body, len(header))
         # The common case: parsed in C. A non-finite required cell is refused below, from
         # the cells: said from the floats, 1e999 or Infinity was "got 'inf'", a token the
@@ -243,7 +288,7 @@ def read_csv_table(
         if numbers is not None and all(
             (~np.isinf(numbers[:, i]) if name in gappy else np.isfinite(numbers[:, i])).all()
             for i, name in enumerate(header)
-            if name in required
+            if name in required or name in loose
         ):
             for index, name in enumerate(header):
                 table.columns[name] = numbers[:, index]
@@ -263,19 +308,32 @@ def read_csv_table(
         if name in text:
             table.columns[name] = column
             continue
-        empty = column == ""
-        if name in required and name not in gappy:
-            table.refuse(empty, name, "a number", column)
-        try:
-            values = np.where(empty, "nan", column).astype(np.float64)
-        except ValueError as err:
-            raise _not_number(table, name, column) from err
-        if name in gappy:
-            table.refuse(np.isinf(values), name, "a finite number or an empty cell", column)
-        elif name in required:
-            table.refuse(~np.isfinite(values), name, "a finite number", column)
-        table.columns[name] = values
+        table.columns[name] = _parsed(
+            table, name, column, required=name in required, gappy=name in gappy
+        )
     return table
+
+
+def _parsed(
+    table: CsvTable, name: str, column: AnyArray, *, required: bool, gappy: bool
+) -> Float64Array:
+    """Read the text cells ``column`` (shape ``(rows,)``) of column ``name`` as float64.
+
+    An empty cell is NaN: refused in a ``required`` column unless ``gappy``; a non-finite
+    number is refused in a ``required`` one (``inf`` even when ``gappy``).
+    """
+    empty = column == ""
+    if required and not gappy:
+        table.refuse(empty, name, "a number", column)
+    try:
+        values: Float64Array = np.where(empty, "nan", column).astype(np.float64)
+    except ValueError as err:
+        raise _not_number(table, name, column) from err
+    if gappy:
+        table.refuse(np.isinf(values), name, "a finite number or an empty cell", column)
+    elif required:
+        table.refuse(~np.isfinite(values), name, "a finite number", column)
+    return values
 
 
 def _refuse_odd_number(

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import FormatError
+from robot_msgs.io.table import shown_token
 from robot_msgs.runs.csvlog import read_csv_table
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
-    from robot_msgs.typing import BoolArray, Float64Array
+    from robot_msgs.typing import AnyArray, BoolArray, Float64Array
 
 __all__ = [
     "ResourceLog",
@@ -82,6 +83,8 @@ class SignalLog:
     values : ndarray, shape (N, C), float64, each channel's unit
         One column per channel, every value finite (NaN a dropout, when read with
         ``dropouts``).
+    notes : tuple of str
+        What was left out of the file, for the user (a column of text, no channel).
     """
 
     path: Path
@@ -89,6 +92,7 @@ class SignalLog:
     stamps_s: Float64Array
     channels: tuple[str, ...]
     values: Float64Array
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -228,16 +232,21 @@ def read_signal_log(
 
     The **first** column is the time, strictly increasing; every other column is a channel
     (MATLAB's ``writematrix([t y])`` under a header line, pandas' ``to_csv(index=False)``
-    of a frame with its time first). Every cell is a finite number (with ``dropouts``, a
-    channel's may be empty or ``nan``); blank lines and
-    ``#`` lines are skipped (:func:`~robot_msgs.runs.csvlog.read_csv_table`).
+    of a frame with its time first). Every cell of the time and of a channel is a finite
+    number (with ``dropouts``, a channel's may be empty or ``nan``); blank lines and
+    ``#`` lines are skipped (:func:`~robot_msgs.runs.csvlog.read_csv_table`). The columns
+    not among ``channels`` are not read; without ``channels``, a column whose first
+    non-empty cell is not a number (a controller's ``mode``, a state's name) is text, no
+    channel: left out, and a note says so. WHY: a log with a ``mode`` column was refused
+    whole at its first cell, even with the channels named (a walk).
 
     Parameters
     ----------
     path : Path
         The file (or a pipe).
     channels : sequence of str, optional
-        The channels to read, in this order (default: every column after the time).
+        The channels to read, in this order (default: every column after the time that
+        holds numbers).
     dropouts : bool
         Read an empty or ``nan`` channel cell as NaN, a sample the logger missed (a
         measurement's dropout: :func:`~robot_msgs.control.tracking` leaves it out and says
@@ -246,9 +255,10 @@ def read_signal_log(
     Raises
     ------
     FormatError
-        The file, line and column named: a missing channel column, a cell that is not a
-        finite number, a row with another number of cells, times not strictly increasing,
-        a channel named as the time column, no channel column, no data row, an empty file.
+        The file, line and column named: a missing channel column, a cell of the time or
+        of a channel that is not a finite number (a channel named that holds text), a row
+        with another number of cells, times not strictly increasing, a channel named as
+        the time column, no channel column, no data row, an empty file.
 
     Examples
     --------
@@ -258,9 +268,13 @@ def read_signal_log(
     >>> log = read_signal_log(path, channels=["wrist"])
     >>> log.time_column, log.channels, log.values.tolist()
     ('t', ('wrist',), [[0.2], [0.4]])
+    >>> _ = path.write_text("t,mode,elbow\n0.0,auto,0.1\n0.5,hold,0.3\n")
+    >>> log = read_signal_log(path)
+    >>> log.channels, log.notes[0].split(": ", 1)[1]
+    (('elbow',), "column `mode` holds text ('auto'), no channel: left out")
     """
     wanted = tuple(channels or ())
-    table = read_csv_table(path, required=wanted, others=True, gaps=dropouts)
+    table = read_csv_table(path, required=wanted, others="text", gaps=dropouts)
     time_column, *rest = table.columns
     header_line = table.line_of(-1)
     if time_column in wanted:
@@ -269,22 +283,67 @@ def read_signal_log(
             f"{time_column!r} (the first), got {time_column!r} among them"
         )
         raise FormatError(msg)
-    names = wanted or tuple(rest)
-    if not names:
-        msg = (
-            f"{path}:{header_line}: expected a time column, then a column per channel, got "
-            f"only {time_column!r}"
-        )
-        raise FormatError(msg)
     if table.rows == 0:
+        if not rest:
+            msg = (
+                f"{path}:{header_line}: expected a time column, then a column per channel, "
+                f"got only {time_column!r}"
+            )
+            raise FormatError(msg)
         msg = f"{path}:{header_line}: expected rows of numbers after the header, got none"
         raise FormatError(msg)
-    stamps = table.floats(time_column)
+    stamps = table.numbers(time_column)
     table.refuse_backward(time_column, stamps, "a time after {} (strictly increasing)")
-    values = np.column_stack([table.floats(name) for name in names])
+    notes: list[str] = []
+    names = wanted
+    if not wanted:
+        for name in rest:
+            text = _text_cell(table.columns[name])
+            if text is None:
+                names += (name,)
+            else:
+                row, cell = text
+                notes.append(
+                    f"{path}:{table.line_of(row)}: column `{name}` holds text "
+                    f"({shown_token(cell)}), no channel: left out"
+                )
+    if not names:
+        texts = f" and text ({', '.join(map(repr, rest))})" if rest else ""
+        msg = (
+            f"{path}:{header_line}: expected a time column, then a column per channel, got "
+            f"only {time_column!r}{texts}"
+        )
+        raise FormatError(msg)
+    values = np.column_stack([table.numbers(name, gaps=dropouts) for name in names])
     return SignalLog(
-        path=path, time_column=time_column, stamps_s=stamps, channels=names, values=values
+        path=path,
+        time_column=time_column,
+        stamps_s=stamps,
+        channels=names,
+        values=values,
+        notes=tuple(notes),
     )
+
+
+def _text_cell(column: AnyArray) -> tuple[int, str] | None:
+    """Return the row and the cell that make ``column`` text: its first non-empty one, if no number.
+
+    ``column`` is a column of :func:`read_csv_table` with ``others="text"``, shape
+    ``(rows,)``: float64 (every cell of the file a number) or str. None: a column of
+    numbers (or of empty cells), whose every cell is then checked as a channel's.
+    """
+    if column.dtype.kind != "U":
+        return None
+    filled = np.flatnonzero(column != "")
+    if filled.size == 0:
+        return None
+    row = int(filled[0])
+    cell = str(column[row])
+    try:
+        float(cell)
+    except ValueError:
+        return row, cell
+    return None
 
 
 def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
