@@ -426,3 +426,61 @@ def test_a_mode_column_of_text_is_left_out_with_a_note_and_refused_when_named(
     code, out, err = _run([str(cmd), str(tmp_path / "m.csv"), "--channels", "mode"], capsys)
     assert (code, out) == (1, "")
     assert err == f"ERROR: {cmd}:2: column `mode`: expected a number, got 'auto'\n"
+
+
+def _long(wide: str, *, swap_odd: bool = False) -> str:
+    """A wide log (``t,elbow,wrist``) as one row per joint per time, with a velocity
+    column of zeros; each odd sample's joints in the other order when ``swap_odd``."""
+    rows = [line for line in wide.splitlines() if line and not line.startswith("#")]
+    names = rows[0].split(",")[1:]
+    out = ["time,name,position,velocity"]
+    for k, row in enumerate(rows[1:]):
+        t, *values = row.split(",")
+        pairs = list(zip(names, values, strict=True))
+        for name, value in reversed(pairs) if swap_odd and k % 2 else pairs:
+            out.append(f"{t},{name},{value},0")
+    return "\n".join(out) + "\n"
+
+
+def test_joint_state_logs_of_one_row_per_joint_give_the_numbers_of_the_wide_logs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The servo's logs as JointState rows (``time,name,position,velocity``, the joints
+    in either order within a time): the run failed ("column `name`: expected a
+    number"); now every figure equals the wide logs', bit for bit, dropouts included
+    (the wrist's rows missing from 3.000 s to 3.098 s, as its empty cells)."""
+    wide = (SERVO / "measured.csv").read_text()
+    lines = wide.splitlines(keepends=True)
+    for row in range(1500, 1550):  # line row + 2 holds t = row * 2 ms
+        lines[row + 1] = lines[row + 1].rsplit(",", 1)[0] + ",\n"
+    gappy = "".join(lines)
+    (tmp_path / "wide.csv").write_text(gappy)
+    long_rows = _long(gappy, swap_odd=True).splitlines(keepends=True)
+    kept = [line for line in long_rows if not line.endswith("wrist,,0\n")]  # rows dropped
+    assert len(long_rows) - len(kept) == 50
+    (tmp_path / "m.csv").write_text("".join(kept))
+    (tmp_path / "c.csv").write_text(_long((SERVO / "command.csv").read_text()))
+    flags = ["--hold", "--step-info", "--json"]
+    code, out, _ = _run([str(SERVO / "command.csv"), str(tmp_path / "wide.csv"), *flags], capsys)
+    assert code == 0
+    expected = json.loads(out)
+    code, out, _ = _run([str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), *flags], capsys)
+    assert code == 0
+    got = json.loads(out)
+    assert stats_of(got["tracking"]) == stats_of(expected["tracking"])
+    assert got["step"] == expected["step"]
+    assert got["tracking"]["counts"] == expected["tracking"]["counts"]
+    assert got["tracking"]["notes"][:2] == [
+        f"{tmp_path / name}: one row per joint per time: channels by `name`, values of "
+        "`position` (`velocity` not read)"
+        for name in ("c.csv", "m.csv")
+    ]
+    assert got["tracking"]["notes"][2:] == expected["tracking"]["notes"]
+    twice = [*kept[:3], kept[2], *kept[3:]]
+    (tmp_path / "m.csv").write_text("".join(twice))
+    code, out, err = _run([str(tmp_path / "c.csv"), str(tmp_path / "m.csv")], capsys)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"ERROR: {tmp_path / 'm.csv'}:4: expected one row per joint per time, got a second "
+        "row of 'wrist' at t = 0.0 s (the first at line 3)\n"
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
 from robot_msgs.errors import FormatError
@@ -376,3 +377,101 @@ def test_a_column_of_text_is_no_channel_unless_named_and_then_an_error_naming_it
     for channels in (None, ["x"]):
         with pytest.raises(FormatError, match=r"a\.csv:3: column `x`: expected a number \("):
             read_signal_log(arabic, channels=channels)
+
+
+def test_a_joint_state_log_of_one_row_per_joint_per_time_is_pivoted_into_channels(
+    tmp_path: Path,
+) -> None:
+    """``time,name,position,velocity`` (a JointState exported row by row, pandas'
+    ``melt``) was refused ("column `name`: expected a number"). The joints become
+    channels in the order the file names them, whatever their order in each message;
+    a joint without a row at a time is a dropout (with ``dropouts``) or refused."""
+    text = (
+        "time,name,position,velocity\n"
+        "0.0,wrist,0.25,0\n0.0,elbow,0.5,0\n"
+        "0.5,elbow,0.75,1\n0.5,wrist,-1,2\n"
+        "1.0,wrist,3,0\n"  # the elbow missed at 1.0 s
+        "1.5,elbow,1,0\n1.5,wrist,2,0\n"
+    )
+    path = _write(tmp_path / "j.csv", text)
+    log = read_signal_log(path, dropouts=True)
+    assert (log.time_column, log.channels) == ("time", ("wrist", "elbow"))
+    assert log.stamps_s.tolist() == [0.0, 0.5, 1.0, 1.5]
+    assert np.array_equal(
+        log.values, [[0.25, 0.5], [-1.0, 0.75], [3.0, np.nan], [2.0, 1.0]], equal_nan=True
+    )
+    assert log.notes == (
+        (
+            f"{path}: one row per joint per time: channels by `name`, values of `position` "
+            "(`velocity` not read)"
+        ),
+    )
+    picked = read_signal_log(path, channels=["elbow"], dropouts=True)
+    assert picked.channels == ("elbow",)
+    assert np.array_equal(picked.values[:, 0], [0.5, 0.75, np.nan, 1.0], equal_nan=True)
+    with pytest.raises(
+        FormatError,
+        match=r"j\.csv:6: expected a row of each joint at each time, got none of 'elbow' at "
+        r"t = 1\.0 s$",
+    ):
+        read_signal_log(path)
+    effort = _write(tmp_path / "e.csv", "t,name,effort\n0,a,1\n1,a,2\n")
+    assert read_signal_log(effort).values[:, 0].tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "time,name,position\n0,a,1\n0,b,2\n1,a,3\n1,b,4\n1,a,5\n",
+            (
+                r"j\.csv:6: expected one row per joint per time, got a second row of 'a' at "
+                r"t = 1\.0 s \(the first at line 4\)$"
+            ),
+        ),
+        (
+            "time,name,position\n0,a,1\n1,a,3\n0.5,a,4\n",
+            (
+                r"j\.csv:4: column `time`: expected a time >= 1\.0 \(the rows in time order\), "
+                r"got 0\.5$"
+            ),
+        ),
+        (
+            "time,name,position\n0,a,1\n1,,3\n",
+            r"j\.csv:3: column `name`: expected a joint name, got ''$",
+        ),
+        (
+            "time,name,position\n0,a,1\n1,a,x\n",
+            r"j\.csv:3: column `position`: expected a number, got 'x'$",
+        ),
+        (
+            "time,name,position\n0,a,1\n1,a,inf\n",
+            r"j\.csv:3: column `position`: expected a finite number",
+        ),
+        (
+            "time,name,position\n" + "".join(f"{k},j{k},1\n" for k in range(2000)),
+            (
+                r"j\.csv: expected the joints' rows at shared times \(one JointState's\), got 2000 "
+                r"joints at 2000 times in 2000 rows$"
+            ),
+        ),
+    ],
+    ids=["twice", "back in time", "no name", "not a number", "inf", "no shared times"],
+)
+def test_a_hostile_joint_state_log_is_refused_naming_its_file_and_line(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    with pytest.raises(FormatError, match=said):
+        read_signal_log(_write(tmp_path / "j.csv", text), dropouts=True)
+
+
+def test_a_joint_asked_for_and_not_in_a_joint_state_log_is_named_with_the_close_one(
+    tmp_path: Path,
+) -> None:
+    path = _write(tmp_path / "j.csv", "# states\ntime,name,position\n0,elbow,1\n0,wrist,2\n")
+    with pytest.raises(
+        FormatError,
+        match=r"j\.csv:2: expected joint 'elbw' in column `name`, got joints \['elbow', "
+        r"'wrist'\]; did you mean elbow\?$",
+    ):
+        read_signal_log(path, channels=["elbw"])

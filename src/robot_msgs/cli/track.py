@@ -1,7 +1,8 @@
 """``robot-msgs track COMMAND MEASURED``: a control loop's tracking error from two logs.
 
 Each log is a CSV file with a header: the time in seconds first, then a column per
-channel (:func:`~robot_msgs.runs.logs.read_signal_log`). The error ``commanded -
+channel, or one row per joint per time (``time,name,position``)
+(:func:`~robot_msgs.runs.logs.read_signal_log`). The error ``commanded -
 measured`` of each channel is summarised by :func:`~robot_msgs.control.tracking`
 (IAE, ISE, ITAE, rms, worst magnitude, final error) and, with ``--step-info``, the measured
 response to the command's one step by
@@ -63,7 +64,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "matched sample, or with --step-info since the command's step), rms, worst "
             "magnitude and final value (the last measured error). Each "
             "file is a CSV with a header: the time in seconds first, then one column per "
-            "channel (joint), a column of text (a mode) left out; the measured file needs "
+            "channel (joint), a column of text (a mode) left out; or one row per joint "
+            "per time, time,name,position (a JointState's rows). The measured file needs "
             "the command's channels. With --step-info "
             "(and --hold: the figures time a step), rise and settling time, overshoot and "
             f"peak of each channel's response to the command's one step. Example: {_EXAMPLE}"
@@ -75,8 +77,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--channels",
         nargs="+",
         metavar="NAME",
-        help="the channels to compare, by column name (default: every column of COMMAND "
-        "after its time)",
+        help="the channels to compare, by column name, or joint name in a log of a row "
+        "per joint (default: every column of numbers of COMMAND after its time, or "
+        "every joint)",
     )
     parser.add_argument(
         "--unit",

@@ -20,6 +20,7 @@ from robot_msgs.errors import FormatError, did_you_mean
 from robot_msgs.io.table import non_ascii_note, shown_token
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from robot_msgs.typing import AnyArray, BoolArray, Float64Array
@@ -146,7 +147,7 @@ class CsvTable:
 def read_csv_table(
     path: Path,
     *,
-    required: tuple[str, ...],
+    required: tuple[str, ...] | Callable[[list[str]], tuple[str, ...]],
     optional: tuple[str, ...] = (),
     text: tuple[str, ...] = (),
     others: bool | Literal["text"] = False,
@@ -160,8 +161,10 @@ def read_csv_table(
     ----------
     path : Path
         The file, or ``example:NAME`` for a log shipped with the package.
-    required : tuple of str
+    required : tuple of str, or callable
         Columns that must be present; numeric ones must hold a finite number in every row.
+        A callable: of the header's names, returning them (what a file needs depends on
+        its layout).
     optional : tuple of str
         Columns that may be absent; empty cells in them read as NaN.
     text : tuple of str
@@ -241,6 +244,8 @@ def read_csv_table(
         raise FormatError(msg)
     header = [name.strip() for name in content[0].split(",")]
     header_line = next(i for i, line in enumerate(lines, start=1) if not _COMMENT.match(line))
+    if callable(required):
+        required = required(header)
     given_text = text
     if others:
         if "" in header:

@@ -2,7 +2,8 @@
 
 Their layouts are documented in :mod:`robot_msgs.runs.folders`; errors name the file, the
 line and the column. :func:`read_signal_log` reads a control loop's logged command or
-measurement (a time column, then a column per channel) with the same reader and rules.
+measurement (a time column, then a column per channel, or a row per joint per time) with
+the same reader and rules.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.errors import FormatError
+from robot_msgs.errors import FormatError, did_you_mean
 from robot_msgs.io.table import shown_token
 from robot_msgs.runs.csvlog import read_csv_table
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
+    from robot_msgs.runs.csvlog import CsvTable
     from robot_msgs.typing import AnyArray, BoolArray, Float64Array
 
 __all__ = [
@@ -33,6 +35,11 @@ __all__ = [
     "read_timing",
     "read_tracking",
 ]
+
+
+#: The value columns of a log of one row per joint per time (``sensor_msgs/JointState``'s
+#: fields), the first present read.
+_JOINT_FIELDS = ("position", "velocity", "effort")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -240,6 +247,13 @@ def read_signal_log(
     channel: left out, and a note says so. WHY: a log with a ``mode`` column was refused
     whole at its first cell, even with the channels named (a walk).
 
+    A header with a ``name`` column beside ``position``, ``velocity`` or ``effort`` (after
+    the time) is a log of one row per joint per time, a ``sensor_msgs/JointState``
+    exported row by row: pivoted into a channel per joint (``channels`` are then joint
+    names) in the order the file first names them; a joint without a row at a time is a
+    missing sample (a dropout, with ``dropouts``), two rows of one joint at one time are
+    refused. It was refused at its first name (a walk).
+
     Parameters
     ----------
     path : Path
@@ -272,12 +286,25 @@ def read_signal_log(
     >>> log = read_signal_log(path)
     >>> log.channels, log.notes[0].split(": ", 1)[1]
     (('elbow',), "column `mode` holds text ('auto'), no channel: left out")
+    >>> _ = path.write_text("time,name,position\n0,elbow,0.1\n0,wrist,0.2\n1,wrist,0.4\n"
+    ...                     "1,elbow,0.3\n")
+    >>> log = read_signal_log(path)
+    >>> log.channels, log.stamps_s.tolist(), log.values.tolist()
+    (('elbow', 'wrist'), [0.0, 1.0], [[0.1, 0.2], [0.3, 0.4]])
     """
     wanted = tuple(channels or ())
-    table = read_csv_table(path, required=wanted, others="text", gaps=dropouts)
+    table = read_csv_table(
+        path,
+        required=lambda header: () if _joint_fields(header[1:]) else wanted,
+        optional=("name",),
+        text=("name",),
+        others="text",
+        gaps=dropouts,
+    )
     time_column, *rest = table.columns
     header_line = table.line_of(-1)
-    if time_column in wanted:
+    fields = _joint_fields(rest)
+    if time_column in wanted and not fields:
         msg = (
             f"{path}:{header_line}: expected channels other than the time column "
             f"{time_column!r} (the first), got {time_column!r} among them"
@@ -292,6 +319,8 @@ def read_signal_log(
             raise FormatError(msg)
         msg = f"{path}:{header_line}: expected rows of numbers after the header, got none"
         raise FormatError(msg)
+    if fields:
+        return _joint_rows(table, time_column, wanted, fields, dropouts=dropouts)
     stamps = table.numbers(time_column)
     table.refuse_backward(time_column, stamps, "a time after {} (strictly increasing)")
     notes: list[str] = []
@@ -321,6 +350,115 @@ def read_signal_log(
         stamps_s=stamps,
         channels=names,
         values=values,
+        notes=tuple(notes),
+    )
+
+
+def _joint_fields(columns: list[str]) -> list[str]:
+    """Return the joint-state fields among ``columns`` beside a ``name``: a long log's."""
+    return [f for f in _JOINT_FIELDS if f in columns] if "name" in columns else []
+
+
+def _joint_rows(
+    table: CsvTable,
+    time_column: str,
+    wanted: tuple[str, ...],
+    fields: list[str],
+    *,
+    dropouts: bool,
+) -> SignalLog:
+    """Pivot a log of one row per joint per time (``time,name,position``) into channels.
+
+    A ``sensor_msgs/JointState`` exported row by row (a bag to CSV, pandas' ``melt``): the
+    rows of one message share its time, the rows are in time order, and each joint is a
+    channel named by its ``name``, in the order of first appearance, its values those of
+    the first of ``fields`` (``position``, ``velocity``, ``effort``); the other columns
+    are not read. A joint without a row at some time is a missing sample: a dropout
+    with ``dropouts``, else refused, as an empty cell of a column per channel. Two rows
+    of one joint at one time are refused (which to take is no reader's guess).
+    Vectorised: one ``numpy.unique`` of the names, one scatter into the ``(times,
+    channels)`` array; the file is only scanned to name a line in an error.
+
+    Raises
+    ------
+    FormatError
+        Times going back, an empty name, a value cell that is not a finite number, two
+        rows of a joint at one time, a joint asked for without a row, a joint missing
+        at a time (without ``dropouts``), or joints so rarely at the same times that
+        fewer than one cell in 16 of the pivoted array would be filled.
+    """
+    path = table.path
+    field = fields[0]
+    t = table.numbers(time_column)
+    table.refuse_backward(time_column, t, "a time >= {} (the rows in time order)", strict=False)
+    names = table.columns["name"]
+    table.refuse(names == "", "name", "a joint name", names)
+    values = table.numbers(field, gaps=dropouts)
+    first_row = np.ones(t.size, dtype=bool)  # each time's first row
+    first_row[1:] = t[1:] != t[:-1]
+    sample = np.cumsum(first_row) - 1
+    stamps = t[first_row]
+    joints, first, inverse = np.unique(names, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # the joints in the order the file names them
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    joint = rank[inverse]
+    every = tuple(str(j) for j in joints[order])
+    key = sample * len(every) + joint
+    by_key = np.argsort(key, kind="stable")
+    twice = np.flatnonzero(key[by_key][1:] == key[by_key][:-1])
+    if twice.size:
+        k = int(np.argmin(by_key[twice + 1]))  # the second row met first in the file
+        row, before = int(by_key[twice[k] + 1]), int(by_key[twice[k]])
+        msg = (
+            f"{path}:{table.line_of(row)}: expected one row per joint per time, got a "
+            f"second row of {str(names[row])!r} at t = {float(t[row])!r} s (the first at "
+            f"line {table.line_of(before)})"
+        )
+        raise FormatError(msg)
+    absent = [name for name in wanted if name not in every]
+    if absent:
+        msg = (
+            f"{path}:{table.line_of(-1)}: expected joint {absent[0]!r} in column `name`, "
+            f"got joints {list(every)}{did_you_mean(absent[0], every)}"
+        )
+        raise FormatError(msg)
+    chosen = wanted or every
+    if stamps.size * len(chosen) > 16 * t.size + 1024:
+        # A file of a million names at a million times is a 10^12-cell array: refused
+        # before it is made, as no joint state at all.
+        msg = (
+            f"{path}: expected the joints' rows at shared times (one JointState's), got "
+            f"{len(chosen)} joints at {stamps.size} times in {t.size} rows"
+        )
+        raise FormatError(msg)
+    column = np.full(len(every), -1)
+    column[[every.index(name) for name in chosen]] = np.arange(len(chosen))
+    taken = column[joint] >= 0
+    pivoted = np.full((stamps.size, len(chosen)), np.nan)
+    pivoted[sample[taken], column[joint[taken]]] = values[taken]
+    if not dropouts:
+        hole = np.isnan(pivoted)
+        if hole.any():
+            at, c = divmod(int(np.flatnonzero(hole)[0]), len(chosen))
+            row = int(np.flatnonzero(first_row)[at])
+            msg = (
+                f"{path}:{table.line_of(row)}: expected a row of each joint at each time, "
+                f"got none of {chosen[c]!r} at t = {float(stamps[at])!r} s"
+            )
+            raise FormatError(msg)
+    notes = []
+    if len(fields) > 1:
+        notes.append(
+            f"{path}: one row per joint per time: channels by `name`, values of `{field}` "
+            f"({', '.join(f'`{f}`' for f in fields[1:])} not read)"
+        )
+    return SignalLog(
+        path=path,
+        time_column=time_column,
+        stamps_s=stamps,
+        channels=chosen,
+        values=pivoted,
         notes=tuple(notes),
     )
 
