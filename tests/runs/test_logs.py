@@ -385,7 +385,8 @@ def test_a_joint_state_log_of_one_row_per_joint_per_time_is_pivoted_into_channel
     """``time,name,position,velocity`` (a JointState exported row by row, pandas'
     ``melt``) was refused ("column `name`: expected a number"). The joints become
     channels in the order the file names them, whatever their order in each message;
-    a joint without a row at a time is a dropout (with ``dropouts``) or refused."""
+    a joint without a row at a time is a dropout (with ``dropouts``) or refused; the
+    times are those of the chosen joints' rows."""
     text = (
         "time,name,position,velocity\n"
         "0.0,wrist,0.25,0\n0.0,elbow,0.5,0\n"
@@ -408,13 +409,19 @@ def test_a_joint_state_log_of_one_row_per_joint_per_time_is_pivoted_into_channel
     )
     picked = read_signal_log(path, channels=["elbow"], dropouts=True)
     assert picked.channels == ("elbow",)
-    assert np.array_equal(picked.values[:, 0], [0.5, 0.75, np.nan, 1.0], equal_nan=True)
+    # The times are the chosen joints': the elbow alone has none at 1.0 s (as an arm's
+    # joints beside a gripper's published apart are not missing at the gripper's times).
+    assert picked.stamps_s.tolist() == [0.0, 0.5, 1.5]
+    assert picked.values[:, 0].tolist() == [0.5, 0.75, 1.0]
     with pytest.raises(
         FormatError,
         match=r"j\.csv:6: expected a row of each joint at each time, got none of 'elbow' at "
         r"t = 1\.0 s$",
     ):
         read_signal_log(path)
+    apart = "time,name,position\n0,a,1\n0,b,2\n0.05,g,9\n0.1,a,3\n0.1,b,4\n0.15,g,9\n"
+    arm = read_signal_log(_write(tmp_path / "g.csv", apart), channels=["a", "b"])
+    assert (arm.stamps_s.tolist(), arm.values.tolist()) == ([0.0, 0.1], [[1, 2], [3, 4]])
     effort = _write(tmp_path / "e.csv", "t,name,effort\n0,a,1\n1,a,2\n")
     assert read_signal_log(effort).values[:, 0].tolist() == [1.0, 2.0]
 

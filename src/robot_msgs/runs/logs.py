@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from robot_msgs.runs.csvlog import CsvTable
-    from robot_msgs.typing import AnyArray, BoolArray, Float64Array
+    from robot_msgs.typing import AnyArray, BoolArray, Float64Array, Int64Array
 
 __all__ = [
     "ResourceLog",
@@ -373,8 +373,9 @@ def _joint_rows(
     rows of one message share its time, the rows are in time order, and each joint is a
     channel named by its ``name``, in the order of first appearance, its values those of
     the first of ``fields`` (``position``, ``velocity``, ``effort``); the other columns
-    are not read. A joint without a row at some time is a missing sample: a dropout
-    with ``dropouts``, else refused, as an empty cell of a column per channel. Two rows
+    are not read. The times are those of the chosen joints' rows; a chosen joint without
+    a row at one of them is a missing sample: a dropout with ``dropouts``, else refused,
+    as an empty cell of a column per channel. Two rows
     of one joint at one time are refused (which to take is no reader's guess).
     Vectorised: one ``numpy.unique`` of the names, one scatter into the ``(times,
     channels)`` array; the file is only scanned to name a line in an error.
@@ -394,10 +395,7 @@ def _joint_rows(
     names = table.columns["name"]
     table.refuse(names == "", "name", "a joint name", names)
     values = table.numbers(field, gaps=dropouts)
-    first_row = np.ones(t.size, dtype=bool)  # each time's first row
-    first_row[1:] = t[1:] != t[:-1]
-    sample = np.cumsum(first_row) - 1
-    stamps = t[first_row]
+    sample = _time_index(t)
     joints, first, inverse = np.unique(names, return_index=True, return_inverse=True)
     order = np.argsort(first)  # the joints in the order the file names them
     rank = np.empty_like(order)
@@ -424,24 +422,29 @@ def _joint_rows(
         )
         raise FormatError(msg)
     chosen = wanted or every
-    if stamps.size * len(chosen) > 16 * t.size + 1024:
+    column = np.full(len(every), -1)
+    column[[every.index(name) for name in chosen]] = np.arange(len(chosen))
+    # The times are those of the chosen joints' rows: an arm's joints beside a gripper
+    # stamped apart (two publishers on one topic) are not missing at the gripper's times.
+    rows = np.flatnonzero(column[joint] >= 0)
+    sample = _time_index(t[rows])
+    times = int(sample[-1]) + 1
+    if times * len(chosen) > 16 * rows.size + 1024:
         # A file of a million names at a million times is a 10^12-cell array: refused
         # before it is made, as no joint state at all.
         msg = (
             f"{path}: expected the joints' rows at shared times (one JointState's), got "
-            f"{len(chosen)} joints at {stamps.size} times in {t.size} rows"
+            f"{len(chosen)} joints at {times} times in {rows.size} rows"
         )
         raise FormatError(msg)
-    column = np.full(len(every), -1)
-    column[[every.index(name) for name in chosen]] = np.arange(len(chosen))
-    taken = column[joint] >= 0
-    pivoted = np.full((stamps.size, len(chosen)), np.nan)
-    pivoted[sample[taken], column[joint[taken]]] = values[taken]
+    stamps = t[rows][np.r_[True, sample[1:] != sample[:-1]]]
+    pivoted = np.full((times, len(chosen)), np.nan)
+    pivoted[sample, column[joint[rows]]] = values[rows]
     if not dropouts:
         hole = np.isnan(pivoted)
         if hole.any():
             at, c = divmod(int(np.flatnonzero(hole)[0]), len(chosen))
-            row = int(np.flatnonzero(first_row)[at])
+            row = int(rows[np.searchsorted(sample, at)])  # the time's first row
             msg = (
                 f"{path}:{table.line_of(row)}: expected a row of each joint at each time, "
                 f"got none of {chosen[c]!r} at t = {float(stamps[at])!r} s"
@@ -461,6 +464,13 @@ def _joint_rows(
         values=pivoted,
         notes=tuple(notes),
     )
+
+
+def _time_index(t: Float64Array) -> Int64Array:
+    """Return, for each row of ``t`` (shape ``(R,)``, non-decreasing), its distinct time's index."""
+    new = np.ones(t.size, dtype=np.int64)
+    new[1:] = t[1:] != t[:-1]
+    return np.cumsum(new) - 1
 
 
 def _text_cell(column: AnyArray) -> tuple[int, str] | None:
