@@ -329,3 +329,23 @@ def test_repeated_stamps_all_with_a_delta_in_seconds_names_the_flag_once(
     assert code == 2
     assert error.startswith("ERROR: --delta-unit s: ")
     assert error.count("--repeated-stamps all") == 1
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe"])
+def test_repeated_stamps_all_with_save_is_refused_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`--save` with `--repeated-stamps all` wrote a result no release reads back: its matched
+    trajectories repeat stamps, and `robot-msgs res` of it said "Expected strictly increasing
+    stamps (previous 1.0), got float 1.0 - at `EvaluationResult.reference.stamps_s[2]`"."""
+    path, out = _repeating(tmp_path), tmp_path / "out.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        argv = [command, str(path), str(path), "--repeated-stamps", "all", "--save", str(out)]
+        code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1
+    assert err.startswith("ERROR: --repeated-stamps all: keeps repeated stamps, ")
+    assert "`--save`" in err
+    assert not out.exists()

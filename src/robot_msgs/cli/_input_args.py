@@ -361,7 +361,9 @@ def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``).
 
     ``all`` only for ``ape`` and ``rpe`` with evo's ``nearest`` association, no
-    ``--save-aligned`` (a writer takes increasing stamps), no ``--transform-right auto``
+    ``--save-aligned`` (a writer takes increasing stamps), no ``--save`` (the saved
+    result's matched trajectories would repeat stamps, which no loader reads back), no
+    ``--transform-right auto``
     (its hand-eye fit builds a trajectory of the matched poses) and no ``--protocol tum``
     (``evaluate_rpe.py`` keys rows by stamp): elsewhere it is refused naming the flag.
     """
@@ -370,6 +372,9 @@ def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
         getattr(args, "command", None) in ("ape", "rpe")
         and getattr(args, "sync", None) in (None, "nearest")
         and getattr(args, "save_aligned", None) is None
+        # WHY: the result saved held the matched trajectories, stamps repeating, which
+        # load_result (and `robot-msgs res`) refused: "Expected strictly increasing stamps".
+        and getattr(args, "save", None) is None
         and not (isinstance(right, str | os.PathLike) and os.fspath(right) == "auto")
         and getattr(args, "protocol", None) != "tum"
     )

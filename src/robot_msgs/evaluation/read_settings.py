@@ -202,8 +202,8 @@ class ReadSettings(Msg):
         if self.repeated_stamps == "all" and not every_row:
             reason = (
                 "keeps repeated stamps, which only `ape` and `rpe` take, with `--sync "
-                "nearest` (evo's association) and no `--save-aligned`, `--transform-right "
-                "auto` or `--protocol tum`; use 'first' or 'last' here"
+                "nearest` (evo's association) and no `--save`, `--save-aligned`, "
+                "`--transform-right auto` or `--protocol tum`; use 'first' or 'last' here"
             )
             msg = f"`repeated_stamps='all'` {reason}"
             raise ValidationError(msg, field="repeated_stamps", reason=reason)
