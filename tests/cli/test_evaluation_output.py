@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from robot_msgs.cli import main
-from robot_msgs.cli._evaluation_output import format_table, naming
+from robot_msgs.cli._evaluation_output import format_results_table, format_table, naming
 from robot_msgs.compare import Comparison, Signal
 from robot_msgs.errors import AssociationError, UsageError
 from tests.terminal import Terminal
@@ -80,3 +80,23 @@ def test_a_note_beside_json_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     assert all(len(x) <= 80 for x in shown)
     assert all(x.startswith(" " * 6) for x in shown[1:])  # under the text, past "NOTE: "
     assert " ".join(x.strip() for x in shown) == line
+
+
+def test_results_table_says_a_count_a_comparison_lacks_as_a_dash() -> None:
+    """Only a side's rows matched stand for its pairs where no row is shared; the fallback
+    to ``matched`` of 5f0ac84 took every count: a comparison that does not count its
+    unmatched poses read "unmatched est 3, unmatched ref 3", as many as its pairs."""
+    signal = Signal.of("translation", "m", [0.1, 0.1], stamps_s=[0.0, 1.0])
+    shared = {"estimate": 4, "matched": 4, "matched_estimate_rows": 3, "unmatched_estimate": 1}
+    comparisons = [
+        Comparison(metric="ape", signals=(signal,), estimate=name, counts=counts)
+        for name, counts in (("a", shared), ("b", {"estimate": 5, "matched": 3}))
+    ]
+    text = format_results_table(comparisons, {})
+    cells: dict[str, list[str]] = {"a": [], "b": []}
+    for line in text.splitlines():  # the table folds: each block's cells past the unit
+        if line[:2] in {"a ", "b "}:
+            cells[line[0]] += line.split()[3:]
+    # poses, matched, est rows matched, unmatched est, unmatched ref (then n and stats)
+    assert cells["a"][:5] == ["4", "4", "3", "1", "-"]
+    assert cells["b"][:5] == ["5", "3", "3", "-", "-"]

@@ -178,6 +178,17 @@ def _count_words(counts: Mapping[str, int]) -> list[str]:
     return words
 
 
+def _unshared(counts: Mapping[str, int], key: str) -> int | str:
+    """Return what a comparison lacking ``key`` says of it: its pairs, or ``"-"``.
+
+    A side's rows matched are its pairs where no row is shared (:meth:`Association.counts`
+    leaves the key out then); any other count it lacks is unknown.
+    """
+    if key.startswith("matched_") and key.endswith("_rows"):
+        return counts.get("matched", "-")
+    return "-"
+
+
 def _settings_lines(
     metric: str, changed: Mapping[str, Value], record: Mapping[str, Value] | None = None
 ) -> list[str]:
@@ -252,7 +263,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
             s.name,
             s.unit or "-",
             *(flags_text({k: r.get(k)}, bare=True) for k in differ),
-            *(str(c.counts.get(k, c.counts.get("matched", "-"))) for k in counted),
+            *(str(c.counts.get(k, _unshared(c.counts, k))) for k in counted),
             *_stats_cells(s.stats, c.metric),
         )
         for c, r in zip(comparisons, records, strict=True)
