@@ -67,3 +67,27 @@ def test_start_up_is_never_cut_at_its_hyphen() -> None:
         lines = _summary(executor=executor, throughput=math.nan).text().splitlines()
         assert not any(line.endswith("start-") for line in lines)
         assert "start-up included" in " ".join(lines)
+
+
+def test_every_line_fits_80_columns_the_errors_too() -> None:
+    """A sweep of 2010 runs printed its summary at 80 columns but each run that failed
+    to evaluate on one line of up to 268 (the error names its file); wrapped as the rest,
+    every word kept whole and each line after the first indented."""
+    path = "/data/sweeps/2026-12/hostile/fr1_xyz/dangling/estimate.tum"
+    error = (
+        f"FormatError: {path}: the run's estimate is a symbolic link to "
+        "/data/moved/estimate.tum, which does not exist (/data/sweeps/2026-12/hostile)"
+    )
+    summary = _summary(
+        n_ok=99, n_failed=1, errors={"hostile/fr1_xyz/dangling": error},
+        stopped="no worker returned anything for 600 s (--stall-timeout): " + path,
+        notes=("the records of 12 runs made by robot_msgs 0.1.0 were computed again " * 2,),
+    )  # fmt: skip
+    lines = summary.text().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    text = " ".join(line.strip() for line in lines)
+    assert f"failed to evaluate: hostile/fr1_xyz/dangling: {error}" in text
+    assert f"stopped: {summary.stopped}" in text
+    assert f"note: {summary.notes[0].strip()}" in text
+    named = next(k for k, line in enumerate(lines) if line.startswith("failed to evaluate:"))
+    assert lines[named + 1].startswith("  ")

@@ -174,7 +174,7 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     said = " ".join(text.split())  # wrapped at 80 columns
     assert "4 runs: 3 evaluated (2 succeeded), 1 failed to evaluate, 0 not evaluated" in said
     assert "run failures: 1 killed by SIGSEGV (exit code -11)" in text
-    assert f"failed to evaluate: orb/MH_01/2: {error}" in text
+    assert f"failed to evaluate: orb/MH_01/2: {error}" in said
     assert "--resume computes" not in text  # a run's own failure is its stored result
     assert _json(tmp_path / "out" / "summary.json")["complete"] is False
 

@@ -364,7 +364,8 @@ def test_a_run_that_cannot_be_read_fails_the_bench_unless_partial_results_are_al
         f"orb/MH_01/2: FormatError: {bad_file}, line 2"
     )
     assert errors[0].endswith("; --allow-partial accepts a partial sweep")
-    assert "failed to evaluate: orb/MH_01/2: FormatError: " in captured.out
+    printed = " ".join(captured.out.split())  # the summary wraps at 80 columns
+    assert "failed to evaluate: orb/MH_01/2: FormatError: " in printed
     assert "oops" in captured.out
     assert main([*argv, "--out", str(tmp_path / "partial"), "--allow-partial"]) == 0
     captured = capsys.readouterr()
@@ -398,7 +399,7 @@ def test_an_invalid_meta_json_fails_its_run_alone_and_is_evaluated_again_once_me
         captured.err
     )
     assert f"failed to evaluate: orb/MH_01/2: FormatError: {meta}:1:22: expected JSON" in (
-        captured.out
+        " ".join(captured.out.split())  # the summary wraps at 80 columns
     )
     assert _ape_rms(out) == [pytest.approx(0.05, abs=1e-9), None]  # the failed run: no number
     assert main([*argv, "--resume"]) == 1  # without --allow-partial: one ERROR line
@@ -741,9 +742,10 @@ def test_a_full_disk_exits_74_naming_the_runs_not_stored(
     monkeypatch.setattr(store, "write_atomic", full)  # every record: a simulated full disk
     assert main(["bench", str(root), "--out", str(out), "--serial", "--allow-partial"]) == 74
     printed = capsys.readouterr()
-    assert "stopped: a run's record could not be stored: " in printed.out
-    assert "not evaluated: orb/MH_01/1: RecordNotStored: " in printed.out
-    assert "not evaluated: orb/MH_01/2: NotRun: not evaluated: the sweep stopped: " in printed.out
+    said = " ".join(printed.out.split())  # the summary wraps at 80 columns
+    assert "stopped: a run's record could not be stored: " in said
+    assert "not evaluated: orb/MH_01/1: RecordNotStored: " in said
+    assert "not evaluated: orb/MH_01/2: NotRun: not evaluated: the sweep stopped: " in said
     error = printed.err.splitlines()[-1]
     assert error.startswith("ERROR: the sweep stopped: a run's record could not be stored: ")
     assert error.endswith(

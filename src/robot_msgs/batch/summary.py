@@ -142,14 +142,17 @@ class SweepSummary:
             ("not evaluated", self.infrastructure),
         ):
             shown = list(named.items())[:SHOWN_PER_KIND]
-            lines.extend(f"{kind}: {label}: {error}" for label, error in shown)
+            # Wrapped as the lines above: an error naming its file ran to 268 columns.
+            for label, error in shown:
+                lines += wrap(f"{kind}: {label}: {error}", subsequent_indent="  ")
             if len(named) > len(shown):
                 lines.append(f"{kind}: ... and {len(named) - len(shown)} more (summary.json)")
         if self.stopped:
-            lines.append(f"stopped: {self.stopped}")
+            lines += wrap(f"stopped: {self.stopped}", subsequent_indent="  ")
         if self.n_not_evaluated:
             n = self.n_not_evaluated
             lines.append(f"--resume computes the {n} run{'s' if n > 1 else ''} not evaluated")
-        lines.extend(f"note: {note}" for note in self.notes)
+        for note in self.notes:
+            lines += wrap(f"note: {note}", subsequent_indent="  ")
         lines.append(f"table: {self.table or 'not written'}")
         return "\n".join(lines)
