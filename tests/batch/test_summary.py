@@ -91,3 +91,21 @@ def test_every_line_fits_80_columns_the_errors_too() -> None:
     assert f"note: {summary.notes[0].strip()}" in text
     named = next(k for k, line in enumerate(lines) if line.startswith("failed to evaluate:"))
     assert lines[named + 1].startswith("  ")
+
+
+def test_names_from_files_never_act_on_the_terminal() -> None:
+    """A run folder named ``t<ESC>[31mred<LF>line`` (junk estimate) printed the escape raw
+    in the summary, turning the terminal red, while the ERROR line wrote ``\\x1b``; a
+    meta.json ``failure`` is a file's text too. Both are escaped as in the tables."""
+    name = "orb/MH_01/t\x1b[31mred\nline"
+    summary = _summary(
+        n_ok=99, n_failed=1, errors={name: f"FormatError: /d/{name}/estimate.tum: bad"},
+        run_failures={"segfault\x1b]0;owned\x07": 1}, table="o\x1b[2J/results.parquet",
+    )  # fmt: skip
+    text = summary.text()
+    assert not any(c in text for c in "\x1b\x07")
+    said = " ".join(text.split())
+    escaped = "orb/MH_01/t\\x1b[31mred\\x0aline"
+    assert f"failed to evaluate: {escaped}: FormatError: /d/{escaped}/estimate.tum: bad" in said
+    assert "run failures: 1 segfault\\x1b]0;owned\\x07" in said
+    assert text.splitlines()[-1] == "table: o\\x1b[2J/results.parquet"

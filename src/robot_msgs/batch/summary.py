@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from robot_msgs.report.text import wrap
+from robot_msgs.report.text import controls_escaped, wrap
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -133,10 +133,10 @@ class SweepSummary:
             f"{parts}; {self.n_reused} reused, "
             f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: {rate}"
         )
-        lines = wrap(head)  # words whole: start-up is not start-/up
+        lines = _said(head, "")  # words whole: start-up is not start-/up
         if self.run_failures:  # the count first: a reason may end in a number (exit code 3)
             reasons = "; ".join(f"{v} {k}" for k, v in sorted(self.run_failures.items()))
-            lines += wrap(f"run failures: {reasons}", subsequent_indent="  ")
+            lines += _said(f"run failures: {reasons}")
         for kind, named in (
             ("failed to evaluate", self.errors),
             ("not evaluated", self.infrastructure),
@@ -144,15 +144,25 @@ class SweepSummary:
             shown = list(named.items())[:SHOWN_PER_KIND]
             # Wrapped as the lines above: an error naming its file ran to 268 columns.
             for label, error in shown:
-                lines += wrap(f"{kind}: {label}: {error}", subsequent_indent="  ")
+                lines += _said(f"{kind}: {label}: {error}")
             if len(named) > len(shown):
                 lines.append(f"{kind}: ... and {len(named) - len(shown)} more (summary.json)")
         if self.stopped:
-            lines += wrap(f"stopped: {self.stopped}", subsequent_indent="  ")
+            lines += _said(f"stopped: {self.stopped}")
         if self.n_not_evaluated:
             n = self.n_not_evaluated
             lines.append(f"--resume computes the {n} run{'s' if n > 1 else ''} not evaluated")
         for note in self.notes:
-            lines += wrap(f"note: {note}", subsequent_indent="  ")
-        lines.append(f"table: {self.table or 'not written'}")
+            lines += _said(f"note: {note}")
+        lines.append(controls_escaped(f"table: {self.table or 'not written'}"))  # one line
         return "\n".join(lines)
+
+
+def _said(text: str, indent: str = "  ") -> list[str]:
+    r"""Lines of at most 80 columns saying ``text``, each control character escaped.
+
+    WHY escaped: a run's name, a meta.json ``failure`` and an error quoting a path come
+    from files; a run folder named with ESC [31m turned the terminal red and one with a
+    newline printed as a space (the ``ERROR:`` line showed both as ``\\x1b``, ``\\x0a``).
+    """
+    return wrap(controls_escaped(text), subsequent_indent=indent)
