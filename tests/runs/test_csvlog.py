@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import tracemalloc
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -123,6 +124,26 @@ def test_a_log_is_bounded_as_every_input(tmp_path: Path) -> None:
     with input_limits(max_bytes=1000), pytest.raises(FormatError, match=r"--max-bytes"):
         read_csv_table(log, required=("time_s", "cpu_percent"))
     assert read_csv_table(log, required=("time_s", "cpu_percent")).columns["time_s"].size == 1000
+
+
+def test_a_log_without_a_line_end_in_its_head_is_refused_unread(tmp_path: Path) -> None:
+    """A 1 GiB sparse timing.csv (zeros, no newline) was read whole, within --max-bytes:
+    2.1 GB and 45 s in a sweep before its header was refused. 64 MiB here held 128 MiB
+    (its bytes and text); refused from its first 64 KiB, about 1 MiB (imports included)."""
+    log = tmp_path / "timing.csv"
+    with log.open("wb") as handle:
+        handle.truncate(64 << 20)  # sparse: no disk used
+    tracemalloc.start()
+    try:
+        with pytest.raises(FormatError, match=r"timing\.csv:1: expected a header line .* 64 KiB"):
+            read_timing(log)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20
+    # A header ended within the head reads as before, however long the file.
+    rows = "".join(f"{k},{k / 10},{k / 10 + 0.01},{k / 10 + 0.02}\n" for k in range(5000))
+    assert read_timing(_write(log, TIMING_HEADER + rows)).frame.tolist() == list(range(5000))
 
 
 def test_a_log_saved_with_a_utf8_byte_order_mark_reads_as_without_it(tmp_path: Path) -> None:
