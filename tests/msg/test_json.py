@@ -314,6 +314,21 @@ def test_forms_nested_past_the_recursion_limit_are_our_error(
         decode_json_tree(text, cls)
     with pytest.raises(ValidationError, match=said):
         cls.from_dict(tree)
+    # The registry's road, the type named by "_type": a RecursionError escaped it (a walk)
+    typed = json.dumps({"_type": cls.TYPE, **form("HOLE")})
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(typed.replace('"HOLE"', "[" * depth + "1" + "]" * depth))
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"_type": ' + "[" * 100_000])
+def test_text_nested_past_the_recursion_limit_is_our_error_before_its_type_is_known(
+    text: str,
+) -> None:
+    """``robot_msgs.from_json`` parses before it knows the type: lists 10^5 deep raised
+    Python's RecursionError there (a walk), where every other JSON road says it is ours."""
+    said = r"Expected a message nested less deep than Python's recursion limit \(\d+\)"
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(text)
 
 
 def test_every_type_is_read_under_the_ros_name_to_ros_gives_it() -> None:

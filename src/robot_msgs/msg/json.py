@@ -323,13 +323,13 @@ def from_tree(cls: type[M], data: Any) -> M:
         except _ODD_INPUT as err:
             raise _fault(cls, fixed, cls.__name__) from err
     except RecursionError as err:  # a hostile form: lists in lists, thousands deep
-        raise _too_deep(cls) from err
+        raise _too_deep(cls.__name__) from err
 
 
-def _too_deep(cls: type) -> ValidationError:
-    """Say that a form is nested deeper than the reader (Python's recursion) goes."""
+def _too_deep(what: str) -> ValidationError:
+    """Say that a form of ``what`` (a class name) is nested deeper than the reader goes."""
     msg = (
-        f"Expected a {cls.__name__} nested less deep than Python's recursion limit "
+        f"Expected a {what} nested less deep than Python's recursion limit "
         f"({sys.getrecursionlimit()}), got one deeper"
     )
     return ValidationError(msg)
@@ -606,7 +606,7 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
         msg = f"Expected JSON text for {cls.__name__}, got {shown!r}...: {err}"
         raise ValidationError(msg) from err
     except RecursionError as err:  # msgspec's parser stops at Python's recursion limit
-        raise _too_deep(cls) from err
+        raise _too_deep(cls.__name__) from err
     refuse_repeated_keys(text, cls.__name__)  # before any field: which of two is meant?
     fixed = reviver(cls)(tree)
     try:

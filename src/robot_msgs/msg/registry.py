@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from robot_msgs.errors import UnknownTypeError, ValidationError, did_you_mean, shown_token
 from robot_msgs.msg.arrays import field_error
 from robot_msgs.msg.base import declared_types
-from robot_msgs.msg.json import decode_json, encode_json, ros_names
+from robot_msgs.msg.json import _too_deep, decode_json, encode_json, ros_names
 from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
@@ -217,6 +217,9 @@ def from_json(data: bytes | str, cls: type[Msg] | None = None) -> Msg:
         head = data[:40] if isinstance(data, str) else bytes(data[:40]).decode("utf-8", "replace")
         msg = f"Expected JSON text of a message, got {head!r}...: {err}"  # the text, not b'...'
         raise ValidationError(msg) from err
+    except RecursionError as err:  # msgspec's parser stops at Python's recursion limit
+        unread = "message"  # its type is named in the text not read
+        raise _too_deep(unread) from err
     refuse_repeated_keys(text, "a message")
     return from_dict(value)
 
