@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
@@ -472,3 +473,27 @@ def test_an_array_where_a_message_stands_is_our_error(
     """msgspec reads an array as a mapping (``array["_type"]``): an IndexError escaped."""
     with pytest.raises(ValidationError, match=said):
         robot_msgs.type_for(cls_name).from_dict(form)  # type: ignore[arg-type]  # hostile
+
+
+NO_MESSAGE = r"Expected a robot_msgs message or message class \(Msg\), got "
+
+
+@pytest.mark.parametrize("given", [None, 5, {"_type": "geometry/Point"}])
+def test_to_json_refuses_what_is_no_message_naming_its_type(given: object) -> None:
+    """``to_json(None)``, or of a message's dict, raised a bare ``StopIteration`` with
+    no text (a walk)."""
+    with pytest.raises(ValidationError, match=rf"{NO_MESSAGE}{type(given).__name__}$"):
+        robot_msgs.to_json(given)  # type: ignore[arg-type]  # the walk's mistake
+
+
+@pytest.mark.parametrize(
+    ("cls", "shown"), [(int, "int"), (dict, "dict"), ("geometry/Point", "str 'geometry/Point'")]
+)
+@pytest.mark.parametrize("text", [b"5", b"null", b'{"_type": "geometry/Point"}'])
+def test_from_json_refuses_a_class_that_is_no_message_type(
+    cls: object, shown: str, text: bytes
+) -> None:
+    """``from_json(b"5", int)`` returned ``5``, ``from_json(text, int)`` of a message raised
+    a bare ``StopIteration`` and a type name given as ``cls`` an AttributeError (a walk)."""
+    with pytest.raises(ValidationError, match=rf"{NO_MESSAGE}{re.escape(shown)}$"):
+        robot_msgs.from_json(text, cls)  # type: ignore[arg-type]  # the walk's mistake

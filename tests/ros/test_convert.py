@@ -275,6 +275,17 @@ def test_a_ros_type_without_equivalent_and_a_field_lost_are_errors() -> None:
         from_ros(header)
 
 
+@pytest.mark.parametrize("given", [None, 5, {"_type": "geometry/Point"}])
+def test_what_is_no_message_is_refused_on_the_way_to_ros_naming_its_type(given: object) -> None:
+    """``to_ros(None)`` and ``to_cdr(None)`` said "type object 'NoneType' has no attribute
+    'ROS2'", an AttributeError, where ``from_ros(None)`` is ours (a walk)."""
+    said = rf"Expected a robot_msgs message or message class \(Msg\), got {type(given).__name__}$"
+    with pytest.raises(ValidationError, match=said):
+        to_ros(given)  # type: ignore[arg-type]  # the walk's mistake
+    with pytest.raises(ValidationError, match=said):
+        to_cdr(given)  # type: ignore[arg-type]
+
+
 def test_to_ros_flattens_matrices_to_ros_fixed_arrays() -> None:
     from robot_msgs.geometry import PoseWithCovariance
 

@@ -67,6 +67,7 @@ __all__ = [
     "finite_fields",
     "hashable_value",
     "immutable",
+    "message_base",
     "specs_of",
     "values_equal",
 ]
@@ -612,6 +613,35 @@ _FINITE_FIELDS: dict[type, tuple[str, ...]] = {}
 _SPECS: dict[type, dict[str, FieldSpec]] = {}
 
 
+def message_base(cls: object) -> type:
+    """Return :class:`~robot_msgs.msg.Msg`, the base of the message class ``cls``.
+
+    The one test that what a message road was given is a message class, on its first
+    use of the class (a road keeps what it made per class).
+
+    Raises
+    ------
+    ValidationError
+        ``cls`` is no message class. WHY: ``to_json(None)`` raised a bare
+        ``StopIteration``, ``to_ros(None)`` an ``AttributeError`` and ``from_json(b"5",
+        int)`` returned ``5`` (a walk).
+
+    Examples
+    --------
+    >>> message_base(int)
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected a robot_msgs message or message class (Msg), got int
+    """
+    if isinstance(cls, type):
+        for k in reversed(cls.__mro__):
+            if "TYPE" in vars(k):
+                return k
+    got = cls.__name__ if isinstance(cls, type) else f"{type(cls).__name__} {cls!r:.60}"
+    msg = f"Expected a robot_msgs message or message class (Msg), got {got}"
+    raise ValidationError(msg)
+
+
 def specs_of(cls: Any) -> dict[str, FieldSpec]:
     """Return a message class's compiled field specs, by field, in declaration order.
 
@@ -620,7 +650,7 @@ def specs_of(cls: Any) -> dict[str, FieldSpec]:
     """
     cached = _SPECS.get(cls)
     if cached is None:
-        base = next(k for k in reversed(cls.__mro__) if "TYPE" in vars(k))  # the base, Msg
+        base = message_base(cls)
         hints = typing.get_type_hints(cls, include_extras=True)
         cached = {name: compile_annotation(hints[name], base) for name in cls.__struct_fields__}
         _SPECS[cls] = cached

@@ -39,7 +39,7 @@ from robot_msgs.msg.arrays import (
     field_error,
 )
 from robot_msgs.msg.check import deferred_check
-from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, specs_of
+from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, message_base, specs_of
 from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
 from robot_msgs.msg.primitives import MissingFloat
@@ -720,5 +720,6 @@ def _typed_decoder(cls: type[M]) -> msgspec.json.Decoder[M]:
     """Return msgspec's JSON decoder of ``cls`` with the array hook, made once per class."""
     found = _DECODERS.get(cls)
     if found is None:
+        message_base(cls)  # msgspec decodes any type: from_json(b"5", int) gave 5
         found = _DECODERS[cls] = msgspec.json.Decoder(cls, dec_hook=_decode)
     return typing.cast("msgspec.json.Decoder[M]", found)

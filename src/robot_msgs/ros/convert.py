@@ -42,6 +42,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
+from robot_msgs.msg.fields import message_base
 from robot_msgs.optional import require
 from robot_msgs.ros.cdr import CdrStore
 from robot_msgs.ros.definitions import decode_generated, encode_generated, generated_name
@@ -185,6 +186,7 @@ def to_ros(msg: Msg) -> Any:
     >>> to_ros(Time(sec=3, nanosec=5))
     builtin_interfaces__msg__Time(sec=3, nanosec=5, __msgtype__='builtin_interfaces/msg/Time')
     """
+    message_base(type(msg))  # to_ros(None): "type object 'NoneType' has no attribute 'ROS2'"
     return _to_ros(msg, generated_name(type(msg)), humble_typestore(), type(msg).__name__)
 
 
@@ -399,6 +401,7 @@ def to_cdr(msg: Msg) -> memoryview:
     cls = type(msg)
     encode = _TO_CDR.get(cls)
     if encode is None:
+        message_base(cls)  # to_cdr(None) said "type object 'NoneType' has no attribute 'ROS2'"
         ros2 = cls.ROS2
         encode = cdr_store().encoder(ros2) if ros2 is not None else _generated_encoder(cls)
         _TO_CDR[cls] = encode
