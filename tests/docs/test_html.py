@@ -308,6 +308,23 @@ def test_a_ros_type_shows_its_ros_2_name(site: dict[str, str]) -> None:
     assert "no ROS equivalent" not in text
 
 
+def test_a_type_without_ros_equivalent_shows_the_definition_bags_record_it_under(
+    site: dict[str, str],
+) -> None:
+    """The page said only "no ROS equivalent", while ``to_ros``, ``to_cdr`` and the bags
+    record ``ErrorStats`` as ``robot_msgs/msg/ErrorStats`` under a definition generated
+    from its fields that no page showed (a walk): ROS's own tools need that text to read
+    such a bag. The definition below is the seed's fields table typed out by hand in ROS's
+    words (``int`` is ROS's ``int64``, ``float`` its ``float64``)."""
+    text = visible_text(site["compare/ErrorStats.html"])
+    assert "no ROS equivalent · recorded in bags as robot_msgs/msg/ErrorStats" in text
+    floats = ("rms", "mean", "median", "std", "min", "max", "max_abs", "p95_abs", "final")
+    by_hand = ["int64 n", *(f"float64 {name}" for name in (*floats, "iae", "ise", "itae"))]
+    at = text.index("ROS 2 message definition (generated)")
+    assert text[at:].split("\n")[2 : 2 + len(by_hand)] == by_hand
+    assert "robot_msgs/msg/" not in visible_text(site["geometry/PoseStamped.html"])
+
+
 def test_no_page_shows_a_developer_note(site: dict[str, str]) -> None:
     shown = [path for path, html in site.items() if re.search(r"\bWHY\b", visible_text(html))]
     assert shown == []

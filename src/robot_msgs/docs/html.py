@@ -32,6 +32,7 @@ from robot_msgs.docs.introspect import (
     package_facts,
 )
 from robot_msgs.docs.rst import docstring_html, inline
+from robot_msgs.ros.definitions import generated_name
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
@@ -337,7 +338,8 @@ def _functions(doc: TypeDoc) -> str:
 
 def _ros2_facts(doc: TypeDoc) -> str:
     if doc.ros2 is None:
-        return _ros2(None)
+        name = generated_name(doc.cls)
+        return f"{_ros2(None)} · recorded in bags as <code>{escape(name)}</code> (definition below)"
     link = f' · <a href="{escape(doc.ros2_url)}">definition (Humble)</a>' if doc.ros2_url else ""
     return f"{_ros2(doc.ros2)}{link}"
 
@@ -350,9 +352,21 @@ _EVERY_ROS_TYPE = (
 )
 
 
+_GENERATED = (
+    ":func:`robot_msgs.ros.to_ros`, :func:`robot_msgs.ros.to_cdr` and the bag writers record "
+    "it under this definition, generated from its fields; :func:`robot_msgs.ros.from_ros`, "
+    ":func:`robot_msgs.ros.from_cdr` and the bag readers read it back."
+)
+
+
 def _differences(doc: TypeDoc) -> str:
-    if doc.ros2 is None:
-        return ""
+    if doc.ros2 is None:  # the definition it is recorded under instead
+        note = inline(_GENERATED, _page_links)
+        return (
+            '<h2 id="ros-definition">ROS 2 message definition (generated)</h2>\n'
+            f'<p class="note">{note}</p>\n'
+            f"<pre><code>{escape(doc.ros_definition)}</code></pre>"
+        )
     items = "\n".join(f"<li>{inline(d, _page_links)}</li>" for d in doc.ros2_differences)
     listed = f'<ul class="differences">\n{items}\n</ul>' if items else "<p>None besides those.</p>"
     return (

@@ -42,6 +42,7 @@ from robot_msgs.errors import UnknownTypeError
 from robot_msgs.msg import Msg, encode_json, field_specs
 from robot_msgs.msg.catalog import catalogued, example
 from robot_msgs.msg.registry import registered_types
+from robot_msgs.ros.definitions import definition
 
 __all__ = [
     "COMMIT_FILE",
@@ -120,6 +121,9 @@ class TypeDoc:
     ros2_differences: tuple[str, ...] = ()
     held_by: tuple[tuple[type[Msg], tuple[type[Msg], ...]], ...] = ()
     """Each of ``used_by`` with the types that in turn refer to it (one level up)."""
+    ros_definition: str = ""
+    """The ``.msg`` text a type without ROS 2 equivalent is recorded under in bags
+    (:mod:`robot_msgs.ros.definitions`, as ``robot_msgs/msg/NAME``); empty for the others."""
 
     @property
     def constructors(self) -> tuple[MemberDoc, ...]:
@@ -546,6 +550,7 @@ def describe(cls: type[Msg]) -> TypeDoc:
         held_by=held_by(cls),
         ros2_url=ros2_url(cls),
         ros2_differences=ros2_differences(cls),
+        ros_definition="" if cls.ROS2 else definition(cls),
     )
 
 
