@@ -11,7 +11,8 @@ robot_msgs field                       ROS field(s)
 =====================================  ================================================
 ``float`` / ``int`` / ``bool`` / ``str``  ``float64`` / ``int64`` / ``bool`` / ``string``
 ``Int32``, ``Float32``, ...            the same primitive
-another message                        its ROS 2 type, or its generated type
+another message                        its ROS 2 type, or its generated type, as
+                                       ``pkg/Name`` (``robot_msgs/Signal``)
 ``X | None``                           ``X[<=1]`` (empty is ``None``)
 ``tuple[X, ...]``                      ``X[]``
 ``Mapping[str, X]``                    ``string[] NAME_keys`` and ``X[] NAME_values``
@@ -85,8 +86,8 @@ def _base(spec: FieldSpec) -> str | None:
         return "string"
     if spec.kind in _DIRECT:
         return _DIRECT[spec.kind]
-    if spec.kind == "msg":
-        return generated_name(spec.msg_type)
+    if spec.kind == "msg":  # spelt as .msg files and the bags' definitions spell it
+        return ros_names(spec.msg_type)[1]
     return None
 
 
