@@ -190,3 +190,20 @@ def test_text_posing_by_its_class_in_an_object_array_is_refused() -> None:
     value = np.array([1.0, _PosingAsText()], dtype=object)
     with pytest.raises(ValidationError, match=r"Expected `s` as numbers, got ndarray"):
         check_series("s", value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mask=st.lists(st.booleans(), min_size=1, max_size=6), dtype=st.sampled_from(["f8", "i8"]))
+def test_a_masked_value_is_refused_and_an_array_with_none_masked_is_read(
+    mask: list[bool], dtype: str
+) -> None:
+    """``np.asarray`` drops a ``numpy.ma`` mask, so masked samples were read as samples:
+    ``error_stats`` of ``[1.0, 100.0]`` with 100.0 masked said mean 50.5 (a walk)."""
+    data = np.arange(1, len(mask) + 1, dtype=dtype) * 10
+    value = np.ma.masked_array(data, mask=mask)
+    if any(mask):
+        said = rf"Expected `s` without masked values .*, got {sum(mask)} masked$"
+        with pytest.raises(ValidationError, match=said):
+            check_series("s", value)
+    else:
+        assert check_series("s", value).tolist() == data.astype(float).tolist()

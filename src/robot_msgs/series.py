@@ -22,6 +22,7 @@ __all__ = [
     "check_series",
     "input_eps",
     "is_complex",
+    "masked_count",
     "real_array",
     "real_float",
     "refuse_non_real",
@@ -71,8 +72,24 @@ def real_float(value: object) -> float:
     return float(value)  # type: ignore[arg-type]  # anything float() takes
 
 
+def masked_count(value: object) -> int:
+    """Return how many values of a NumPy masked array are masked (0 for anything else).
+
+    WHY: ``np.asarray`` drops the mask, so masked values were read as values:
+    ``error_stats`` of ``[1.0, 100.0]`` with 100.0 masked said mean 50.5, and a
+    ``LaserScan`` kept its masked ranges (a walk). Read without importing ``numpy.ma``.
+
+    Examples
+    --------
+    >>> masked_count(np.ma.masked_array([1.0, 100.0], mask=[False, True])), masked_count([1.0])
+    (1, 0)
+    """
+    mask = getattr(value, "mask", None) if isinstance(value, np.ndarray) else None
+    return 0 if mask is None else int(np.count_nonzero(mask))
+
+
 def refuse_non_real(name: str, value: object) -> None:
-    """Raise :class:`ValidationError` for complex numbers, datetimes or timedeltas.
+    """Raise :class:`ValidationError` for complex numbers, datetimes, timedeltas or masked values.
 
     ``value`` is an array, a NumPy scalar, a tensor, or a list or tuple (read by the
     dtype NumPy gives it: a list of NumPy complex numbers or timedeltas was taken as real
@@ -98,6 +115,13 @@ def refuse_non_real(name: str, value: object) -> None:
     robot_msgs.errors.ValidationError: Expected `t` as numbers (times in seconds), got dtype \
 timedelta64[ms], whose values are counts of ms: divide by np.timedelta64(1, 's') first
     """
+    masked = masked_count(value)
+    if masked:
+        msg = (
+            f"Expected `{name}` without masked values (numpy.ma's mask is not read: fill or "
+            f"leave out those samples first), got {masked} masked"
+        )
+        raise ValidationError(msg)
     dtype = getattr(value, "dtype", None)
     if dtype is None and isinstance(value, list | tuple):
         try:

@@ -306,3 +306,26 @@ def test_a_value_nested_past_the_recursion_limit_is_refused_with_our_error(depth
         Point(x=deep)  # type: ignore[arg-type]
     with pytest.raises(ValidationError, match=r"got .* - at `LaserScan\.ranges`"):
         LaserScan(ranges=deep)  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(mask=st.lists(st.booleans(), min_size=1, max_size=6))
+def test_a_masked_array_is_refused_where_a_value_is_masked_and_read_where_none_is(
+    mask: list[bool],
+) -> None:
+    """``np.asarray`` drops a ``numpy.ma`` mask: a ``LaserScan`` built from a masked array
+    kept its masked ranges as ranges (a walk); with none masked it is its data."""
+    data = np.arange(1, len(mask) + 1, dtype=np.float32)
+    value = np.ma.masked_array(data, mask=mask)
+    if any(mask):
+        said = (
+            rf"Expected \(N,\) float32 without masked values \(numpy.ma's mask is not read\), "
+            rf"got array of shape \({len(mask)},\) float32 with {sum(mask)} masked "
+            r"- at `LaserScan.ranges`"
+        )
+        with pytest.raises(ValidationError, match=said):
+            LaserScan(ranges=value)
+        with pytest.raises(ValidationError, match=said):
+            LaserScan.from_dict({"ranges": value})
+    else:
+        assert LaserScan(ranges=value) == LaserScan(ranges=data)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.series import masked_count
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -70,7 +71,9 @@ class Shape:
 
 def _got(value: object) -> str:
     if isinstance(value, np.ndarray):
-        return f"array of shape {value.shape} {value.dtype}"
+        masked = masked_count(value)
+        held = f" with {masked} masked" if masked else ""
+        return f"array of shape {value.shape} {value.dtype}{held}"
     try:
         text = repr(value)
     except RecursionError:  # lists in lists thousands deep: repr gives up, reprlib does not
@@ -96,6 +99,9 @@ def _as_array(want: np.dtype[Any], label: str, value: Any, path: str) -> np.ndar
         return np.frombuffer(value, dtype=np.uint8)
     if want.kind in "iu" and isinstance(value, list | tuple):
         return _ints(want, value, path)
+    if masked_count(value):  # np.asarray drops the mask: masked values were kept as values
+        expected = f"{label} without masked values (numpy.ma's mask is not read)"
+        raise field_error(expected=expected, value=value, path=path)
     try:
         arr = np.asarray(value)
     except (TypeError, ValueError) as err:
