@@ -8,6 +8,7 @@ import json
 import math
 import pickle
 import re
+from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -25,7 +26,15 @@ from robot_msgs.compare import (
 )
 from robot_msgs.compare.signal import ErrorSeries
 from robot_msgs.errors import UnknownTypeError, ValidationError
-from robot_msgs.geometry import Point, Pose, PoseWithCovariance, Quaternion, Twist, Vector3
+from robot_msgs.geometry import (
+    Point,
+    Point32,
+    Pose,
+    PoseWithCovariance,
+    Quaternion,
+    Twist,
+    Vector3,
+)
 from robot_msgs.msg import FrozenMap, Msg, Shape, message
 from robot_msgs.msg.catalog import examples
 from robot_msgs.msg.registry import registered_types
@@ -493,6 +502,22 @@ def test_float_beyond_the_float_range_is_a_validation_error_naming_the_field() -
         Point(x=10**400)
     with pytest.raises(ValidationError, match=r"at `Point\.y`"):
         Point.from_dict({"x": 0.0, "y": -(10**400), "z": 0.0})
+
+
+@pytest.mark.parametrize("value", [Decimal("1e400"), Decimal("-1e309"), Decimal("sNaN")])
+@pytest.mark.parametrize("make", [Point, Point32])
+def test_a_decimal_no_float_holds_is_refused_as_an_int_beyond_the_range_is(
+    value: Decimal, make: Callable[..., Point | Point32]
+) -> None:
+    """A ``Decimal`` is read as the float it rounds to (``Decimal("0.1")`` is 0.1); one
+    beyond float64 became ``inf`` without a word, where ``10**400`` is refused, and a
+    signalling NaN escaped as Python's ValueError "cannot convert signaling NaN to float"
+    (a walk)."""
+    with pytest.raises(ValidationError, match=r"Expected float \(\|x\| < 1\.8e308\), got Decimal"):
+        make(x=value)
+    assert make(x=Decimal("0.1")) == make(x=0.1)
+    assert math.isinf(make(x=Decimal("-Infinity")).x)  # an infinity given is one
+    assert math.isnan(make(x=Decimal("NaN")).x)
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ has no notion of it:
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import math
 import struct
 import types
@@ -359,7 +360,11 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
     plain = value.item() if isinstance(value, np.generic) else value
     try:
         out = msgspec.convert(plain, spec.annotation)
-    except (msgspec.ValidationError, UnicodeEncodeError) as err:
+        # A Decimal is read as the float it rounds to; one past float64 became inf, as no
+        # int does (msgspec refuses 10**400), and sNaN raised ValueError (a walk)
+        if type(out) is float and out in _INFINITIES and plain != out:
+            raise msgspec.ValidationError  # noqa: TRY301 - refused as msgspec's refusals
+    except (msgspec.ValidationError, UnicodeEncodeError, ValueError) as err:
         raise field_error(expected=_expected(spec, plain), value=value, path=path) from err
     if type(out) is str and (not encodable(out) or (spec.kind == "scalar" and out in NON_FINITE)):
         raise _text_error(spec, value, path)
@@ -373,10 +378,13 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
     return out
 
 
+_INFINITIES = (math.inf, -math.inf)
+
+
 def _expected(spec: FieldSpec, plain: Any) -> str:
     """Say what was expected: the type alone when the value is not even of it."""
     kind = spec.kind
-    if kind == "float" and type(plain) is int:
+    if kind == "float" and type(plain) in (int, decimal.Decimal):
         return "float (|x| < 1.8e308)" if spec.label == "float" else spec.label
     if kind in {"int", "float", "str", "bool"}:
         wanted = {"int": (int,), "float": (float, int), "str": (str,), "bool": (bool,)}[kind]
