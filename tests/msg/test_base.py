@@ -333,6 +333,10 @@ def test_module_level_from_dict_refuses_a_type_name_that_is_not_a_string(
     # str() made 5 the name '5', quoted as if the document had said "5"
     with pytest.raises(ValidationError, match=rf"Expected a message type name \(str\), got {got}"):
         robot_msgs.from_dict({"_type": named, "x": 1.0})
+    # type_for itself: None said "'NoneType' object has no attribute 'replace'", a list
+    # "unhashable type" (a walk)
+    with pytest.raises(UnknownTypeError, match=rf"Expected a message type name \(str\), got {got}"):
+        robot_msgs.type_for(named)  # type: ignore[arg-type]  # the walk's mistake
 
 
 def test_as_dict_gives_plain_field_values() -> None:

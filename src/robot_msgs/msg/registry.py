@@ -94,7 +94,8 @@ def type_for(type_name: str) -> type[Msg]:
     Raises
     ------
     UnknownTypeError
-        No type is registered under ``type_name``; the message lists the known ones.
+        No type is registered under ``type_name`` (the message lists the known ones), or
+        ``type_name`` is no ``str``.
 
     Examples
     --------
@@ -105,6 +106,10 @@ def type_for(type_name: str) -> type[Msg]:
     >>> type_for("robot_msgs/msg/ErrorStats").TYPE  # the name to_ros gives it
     'compare/ErrorStats'
     """
+    given: object = type_name  # from callers without a type checker, anything
+    if not isinstance(given, str):  # None said "'NoneType' object has no attribute 'replace'"
+        msg = f"Expected a message type name (str), got {type(given).__name__} {given!r:.60}"
+        raise UnknownTypeError(msg)
     _import_families()
     known = declared_types()
     found = known.get(type_name)

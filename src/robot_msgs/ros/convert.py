@@ -437,6 +437,11 @@ def from_cdr(data: bytes | bytearray | memoryview, type_name: str) -> Msg:
     >>> from_cdr(bytes.fromhex("000100000100000002000000"), "std/Time")
     Time(sec=1, nanosec=2)
     """
+    given: object = type_name  # from callers without a type checker, anything
+    if not isinstance(given, str):  # 3 said "'int' object has no attribute 'split'"
+        from robot_msgs.msg.registry import type_for  # noqa: PLC0415 - the registry imports all
+
+        type_for(given)  # type: ignore[arg-type]  # its refusal of a name that is no str
     return _decoder_for(type_name)(data)
 
 
