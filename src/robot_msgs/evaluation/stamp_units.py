@@ -43,7 +43,8 @@ __all__ = [
 
 
 def _median_step(stamps: Float64Array) -> float:
-    return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.nan
+    """Return the median interval of ``stamps`` (s), shape (N,); inf with fewer than two."""
+    return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.inf
 
 
 class SmallerUnit(NamedTuple):

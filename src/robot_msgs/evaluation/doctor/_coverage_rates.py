@@ -19,10 +19,10 @@ from robot_msgs.evaluation.doctor._rules import (
     _MATCHED_SHARE,
     _PARTIAL_COVERAGE,
     _SHOWN_WINDOWS,
-    _median_step,
     _percent,
     _round,
 )
+from robot_msgs.evaluation.stamp_units import _median_step
 from robot_msgs.runs.losses import coverage
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def _stops_early(
         return False
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     missed = r1 - (float(estimate.stamps_s[-1]) + settings.offset_s)
-    gap = DEFAULT_GAP_INTERVALS * _median_step(estimate)
+    gap = DEFAULT_GAP_INTERVALS * _median_step(estimate.stamps_s)
     return missed > gap and missed >= _GAP_SHARE * (r1 - r0)
 
 
@@ -63,7 +63,7 @@ def _coverage(
     fix (:func:`_stops_early`).
     """
     stamps = estimate.stamps_s + settings.offset_s
-    step = _median_step(estimate)
+    step = _median_step(estimate.stamps_s)
     gap = DEFAULT_GAP_INTERVALS * step
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     stops = _stops_early(reference, estimate, settings)
@@ -193,7 +193,7 @@ def _reference_gaps(
     e0, e1 = float(stamps[0]), float(stamps[-1])
     # Ten steps of the slower side: fr2_desk's ground truth (300 Hz) pauses 84 times for
     # 0.03-0.05 s, over which its ORB estimate's 30 Hz poses still find a partner.
-    step = max(_median_step(reference), float(np.median(np.diff(stamps))))
+    step = max(_median_step(reference.stamps_s), _median_step(stamps))
     # And no gap the matching bridges: fr2_desk_ORB's poses in its ground truth's 0.3-12 s
     # gaps were said to "match none" with --sync interpolate --max-gap 15, which matched
     # all 2893 (nearest matches a pose within max_diff_s of either end of a gap).
@@ -207,7 +207,7 @@ def _reference_gaps(
     # Less the estimate's own gaps (said apart, as its own): the same 10 s cut out of both
     # sides was "38% of the estimate's span ... match none", where it has no pose at all.
     # ``gone`` is the time in the estimate's gaps before each knot (piecewise linear).
-    own_step = float(np.median(np.diff(stamps)))
+    own_step = _median_step(stamps)
     own = np.flatnonzero(np.diff(stamps) > DEFAULT_GAP_INTERVALS * own_step)
     if own.size:
         knots = np.stack([stamps[own], stamps[own + 1]], 1).ravel()
@@ -240,7 +240,7 @@ def _rate_mismatch(
     n_est = int(((shifted >= r0) & (shifted <= r1)).sum())
     n_ref = int(((reference.stamps_s >= shifted[0]) & (reference.stamps_s <= shifted[-1])).sum())
     slower = min(n_est, n_ref)
-    steps = _median_step(reference), _median_step(estimate)
+    steps = _median_step(reference.stamps_s), _median_step(estimate.stamps_s)
     if (
         slower == 0
         or association.n_matched >= _MATCHED_SHARE * slower

@@ -8,8 +8,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from robot_msgs.evaluation.pipeline import SCALE_NOTED
 
 if TYPE_CHECKING:
@@ -201,7 +199,3 @@ _PLANAR_AXIS = 0.95
 #: Both sides stamped 0, 1, 2...: one moving this many times farther a stamp than the
 #: other is frame indices at two rates (fr1_xyz's 100 and 30 Hz: 3.6), not 1 Hz seconds.
 _FRAME_RATES = 2.0
-
-
-def _median_step(traj: PoseTrajectory) -> float:
-    return float(np.median(np.diff(traj.stamps_s))) if len(traj) > 1 else math.inf
