@@ -17,6 +17,7 @@ from robot_msgs.limits import (
     input_limits,
     max_workers,
     parse_size,
+    usable_cpus,
 )
 
 
@@ -26,6 +27,18 @@ def test_the_stated_defaults() -> None:
     assert (limits.max_depth, limits.max_zip_entries) == (64, 10_000)
     assert MAX_DPI == 600
     assert max_workers() % WORKERS_PER_CPU == 0
+
+
+def test_the_cpus_counted_are_those_this_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pinned to 3 of the machine's CPUs (taskset -c 0,2,5): 3, and 4 workers a CPU.
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert (usable_cpus(), max_workers()) == (3, 12)
+    # No affinity call (macOS, Windows): the CPUs the OS says; 1 where it cannot say.
+    monkeypatch.delattr("os.sched_getaffinity", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    assert (usable_cpus(), max_workers()) == (6, 24)
+    monkeypatch.setattr("os.cpu_count", lambda: None)
+    assert (usable_cpus(), max_workers()) == (1, 4)
 
 
 def test_a_raised_bound_holds_in_its_block_and_its_thread_only() -> None:

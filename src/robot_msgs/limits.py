@@ -62,6 +62,7 @@ __all__ = [
     "max_workers",
     "parse_size",
     "retries_flag",
+    "usable_cpus",
     "workers_flag",
 ]
 
@@ -170,6 +171,18 @@ def parse_size(text: str) -> int:
     return int(value)
 
 
+def usable_cpus() -> int:
+    """Count the CPUs this process may use (``os.sched_getaffinity`` where it exists).
+
+    Examples
+    --------
+    >>> usable_cpus() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
 def max_workers() -> int:
     """Return the most workers ``--workers`` may ask for: :data:`WORKERS_PER_CPU` per CPU.
 
@@ -178,8 +191,7 @@ def max_workers() -> int:
     >>> max_workers() >= WORKERS_PER_CPU
     True
     """
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return WORKERS_PER_CPU * max(cpus or 1, 1)
+    return WORKERS_PER_CPU * usable_cpus()
 
 
 def bounded_int(low: int, high: int | Callable[[], int], *, what: str) -> type[argparse.Action]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from robot_msgs.batch.executors import ChunkDone, SerialExecutor, check_count, default_workers
+from robot_msgs.batch.executors import ChunkDone, SerialExecutor, check_count
 from robot_msgs.batch.inputs import settings_identity
 from robot_msgs.batch.plan import ChunkPlan, SweepState
 from robot_msgs.batch.worker import ChunkResult, Job
@@ -74,4 +74,3 @@ def test_counts_are_checked_naming_the_setting() -> None:
         check_count("retries", -1, least=0)
     with pytest.raises(ValidationError, match=r"Expected `workers` >= 1, got True"):
         check_count("workers", True)
-    assert default_workers() >= 1

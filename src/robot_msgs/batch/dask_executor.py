@@ -50,12 +50,12 @@ from robot_msgs.batch.executors import (
     Stopped,
     Waiting,
     check_count,
-    default_workers,
     sigint_ignored,
     stops_held,
 )
 from robot_msgs.batch.worker import run_chunk
 from robot_msgs.errors import ExecutorError, ValidationError
+from robot_msgs.limits import usable_cpus
 from robot_msgs.optional import require, require_installed
 
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ class DaskExecutor:
         connect_timeout_s: float = CONNECT_TIMEOUT_S,
     ) -> None:
         self.scheduler = None if scheduler is None else check_scheduler_address(scheduler)
-        self.workers = check_count("workers", default_workers() if workers is None else workers)
+        self.workers = check_count("workers", usable_cpus() if workers is None else workers)
         self.dashboard = dashboard
         self.connect_timeout_s = connect_timeout_s
         require_installed("distributed", "dask", feature="Batch evaluation on Dask")

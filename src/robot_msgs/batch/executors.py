@@ -22,7 +22,6 @@ a feed that is still being filled (runs still being read) says so with ``pending
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import threading
 import time
@@ -54,7 +53,6 @@ __all__ = [
     "Stopped",
     "Waiting",
     "check_count",
-    "default_workers",
     "sigint_ignored",
     "stops_held",
 ]
@@ -150,12 +148,6 @@ class Executor(Protocol):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None: ...
-
-
-def default_workers() -> int:
-    """Count the CPUs this process may use (``os.sched_getaffinity`` where it exists)."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
 
 class SerialExecutor:

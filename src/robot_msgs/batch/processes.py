@@ -39,12 +39,12 @@ from robot_msgs.batch.executors import (
     ChunkLost,
     Waiting,
     check_count,
-    default_workers,
     stops_held,
 )
 from robot_msgs.batch.inputs import function_id
 from robot_msgs.batch.worker import run_chunk
 from robot_msgs.errors import ExecutorError
+from robot_msgs.limits import usable_cpus
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -160,7 +160,7 @@ class LocalExecutor:
     isolates = True
 
     def __init__(self, *, workers: int | None = None) -> None:
-        self.workers = check_count("workers", default_workers() if workers is None else workers)
+        self.workers = check_count("workers", usable_cpus() if workers is None else workers)
         self._context = _context()
         self._pool: list[_Worker] = []
         self._idle: list[_Worker] = []  # started, loaded with ``_loaded``, holding no chunk

@@ -15,10 +15,11 @@ whole-file road, where the one set of rules and error messages lives.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
+
+from robot_msgs.limits import usable_cpus
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -65,7 +66,7 @@ class LineTooLongError(ValueError):
 
 
 #: Cores this process may use: with one, pieces are parsed in this thread alone.
-CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+CORES = usable_cpus()
 
 
 class CompiledTable(Protocol):

@@ -14,13 +14,13 @@ turn of 0.01 m steps at coordinates near 1e8 m keeps about 7 significant digits,
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, overload
 
 import numpy as np
 
+from robot_msgs.limits import usable_cpus
 from robot_msgs.metrics.base import (
     StreamingMean,
     array_namespace,
@@ -68,9 +68,7 @@ BLOCK_POINTS = 32768
 
 def _threads(n_tasks: int) -> int:
     """Worker threads for ``n_tasks`` blocks: the CPUs this process may use, at most."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
-    return max(1, min(cpus, n_tasks))
+    return max(1, min(usable_cpus(), n_tasks))
 
 
 def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
