@@ -167,16 +167,11 @@ def wide_text_error(data: bytes, *, source: str) -> FormatError | None:
     >>> wide_text_error(b'{"a": 1}', source="r.json") is None
     True
     """
-    import json  # noqa: PLC0415 - its detection, for a file that is not UTF-8
+    from robot_msgs.msg.json_text import wide_encoding  # noqa: PLC0415 - the error path only
 
-    encoding = json.detect_encoding(data)
-    if encoding.startswith("utf-8"):
+    name = wide_encoding(data)
+    if not name:
         return None
-    try:
-        data.decode(encoding)
-    except UnicodeDecodeError:  # binary data that merely starts with a NUL
-        return None
-    name = encoding.upper().replace("-LE", "LE").replace("-BE", "BE")
     msg = (
         f"{source}: the file is {name} text, not UTF-8; save it as UTF-8 "
         f"(e.g. iconv -f {name} -t UTF-8)"

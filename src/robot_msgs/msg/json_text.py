@@ -51,6 +51,7 @@ __all__ = [
     "refuse_repeated_keys",
     "repeated_key",
     "repeated_key_in_python",
+    "wide_encoding",
 ]
 
 #: The byte-order mark (U+FEFF) as UTF-8, which every road that reads JSON text ignores at
@@ -323,12 +324,22 @@ def _refused(node: Any, path: str) -> tuple[str, str, str] | None:
     return None
 
 
-def _wide(text: bytes, encoding: str) -> str:
-    """Return iconv's name of the UTF-16 or UTF-32 ``encoding`` of ``text``; empty if none.
+def wide_encoding(text: bytes) -> str:
+    """Return iconv's name of the UTF-16 or UTF-32 encoding of ``text``; empty if none.
 
-    ``encoding`` is :func:`json.detect_encoding`'s; only text that decodes whole is
-    said to be wide (as :func:`robot_msgs.documents.wide_text_error` says it of a file).
+    Such text starts with a byte-order mark or with NULs beside ASCII
+    (:func:`json.detect_encoding`); only text that decodes whole is said to be wide, in
+    a message's JSON (:func:`parse_error`) as in a file
+    (:func:`robot_msgs.documents.wide_text_error`).
+
+    Examples
+    --------
+    >>> wide_encoding('{"a": 1}'.encode("utf-32")), wide_encoding(b'{"a": 1}')
+    ('UTF-32', '')
     """
+    import json  # noqa: PLC0415 - the error path only: start-up stays free of it
+
+    encoding = json.detect_encoding(text)
     if encoding.startswith("utf-8"):
         return ""
     try:
@@ -366,7 +377,7 @@ def parse_error(
     """
     import json  # noqa: PLC0415 - the error path only: start-up stays free of it
 
-    wide = _wide(text, json.detect_encoding(text))
+    wide = wide_encoding(text)
     if wide:  # msgspec: "invalid character (byte 0)", and the text shown as mojibake
         root = name if isinstance(name, str) else "a message"
         msg = (
