@@ -49,6 +49,7 @@ from robot_msgs.msg.arrays import (
     field_error,
     immutable,
 )
+from robot_msgs.msg.json_text import lone_surrogate
 from robot_msgs.msg.primitives import BOUNDS, MissingFloat, Ros
 
 __all__ = [
@@ -326,13 +327,7 @@ def compile_annotation(annotation: Any, base: type) -> FieldSpec:
 
 def encodable(text: str) -> bool:
     """Whether UTF-8 can encode ``text`` (no lone surrogate): what CDR and JSON need."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+    return lone_surrogate(text) is None
 
 
 _F32 = struct.Struct("<f")

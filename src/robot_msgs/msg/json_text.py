@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BOM",
+    "lone_surrogate",
     "out_of_range_in",
     "parse_error",
     "refuse_repeated_keys",
@@ -270,8 +271,14 @@ def _beyond(node: Any, path: str) -> str | None:
     return None
 
 
-def _lone(text: str) -> str | None:
-    """Return the first lone surrogate of ``text`` (which UTF-8 cannot encode), or None."""
+def lone_surrogate(text: str) -> str | None:
+    r"""Return the first lone surrogate of ``text`` (which UTF-8 cannot encode), or None.
+
+    Examples
+    --------
+    >>> lone_surrogate("x\udc00y\ud800"), lone_surrogate("\xe9 \U0001f600"), lone_surrogate("")
+    ('\udc00', None, None)
+    """
     if text.isascii():
         return None
     try:
@@ -311,10 +318,10 @@ def _refused(node: Any, path: str) -> tuple[str, str, str] | None:
     if kind is _LongInteger:
         return path, node, "integer"
     if kind is str:
-        return None if _lone(node) is None else (path, node, "string")
+        return None if lone_surrogate(node) is None else (path, node, "string")
     for key, value in _children(node, kind):
         step = path + _step(key)
-        if type(key) is str and _lone(key) is not None:
+        if type(key) is str and lone_surrogate(key) is not None:
             return step, key, "key"
         if type(value) is float and value not in _INFINITIES:
             continue  # most of a saved result: no call for each
@@ -411,7 +418,7 @@ def parse_error(
             f"{len(value)} ({value[:20]}...) - at `{path}`"
         )
     else:
-        lone = ascii(_lone(value))[1:-1]
+        lone = ascii(lone_surrogate(value))[1:-1]
         msg = (
             f"Expected a {what} UTF-8 can encode, got {ascii(value)[:60]} holding a lone "
             f"surrogate ({lone}, half of a UTF-16 pair) - at `{path}`"
