@@ -176,7 +176,7 @@ def open_bag(path: str | os.PathLike[str]) -> Iterator[Any]:
                 closer = None  # the block closes it
         yield checked
     except Exception as err:
-        said = _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
+        said = _said(err, (opened, bag), name)
         failure = read_failure(err, name, said, reader=checked)
         if failure is None:
             raise
@@ -196,10 +196,6 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
     That path is a link named by the content for a bag file named otherwise.
     """
     opened = bag
-
-    def why(err: BaseException) -> str:
-        return _short(str(err).replace(str(opened), name).replace(str(bag), name), 160)
-
     if not bag.exists():
         if bag.is_symlink() and _is_link_loop(bag):  # exists() is False for a loop too
             raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), name)
@@ -227,7 +223,7 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
         if isinstance(err, MemoryError):  # a damaged length field: rosbags allocates it
             msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
             raise FormatError(msg) from err
-        msg = f"{name}: cannot open as a ROS bag{_failure(err, why(err))}"
+        msg = f"{name}: cannot open as a ROS bag{_failure(err, _said(err, (opened, bag), name))}"
         raise FormatError(msg) from err
     with named:
         try:
@@ -241,6 +237,11 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
             yield reader, opened
         finally:
             reader.close()
+
+
+def _said(err: BaseException, paths: tuple[Path, Path], name: str) -> str:
+    """Return ``err``'s words (160 characters at most), ``paths`` (link opened, bag) as ``name``."""
+    return _short(str(err).replace(str(paths[0]), name).replace(str(paths[1]), name), 160)
 
 
 class _Damaged(Exception):  # noqa: N818 - said as "it is damaged" by _failure
