@@ -637,8 +637,10 @@ def _against_reference(
     read: dict[str, PoseTrajectory],
     by_key: dict[str, dict[str, Any]],
     out: TextIO,
+    *,
+    aligning: bool,
 ) -> list[tuple[str, PoseTrajectory]]:
-    """Align each FILE to REF when asked; return the estimates to draw, by name.
+    """Align each FILE to REF when asked (``aligning``); return the estimates to draw, by name.
 
     With ``--transform-right auto`` each FILE is first moved by its estimated transform
     (:func:`~robot_msgs.evaluation.estimate_extrinsic`, as the evaluation moves it before
@@ -650,10 +652,9 @@ def _against_reference(
     """
     ref, keys = named
     estimates = [(key, read[key]) for key in keys if key in read]
-    synced = _synced(args)
-    moving = settings.align != "none" or settings.transform_right_auto or synced
-    if ref is None or ref not in read or not moving:
+    if ref is None or ref not in read or not aligning:
         return estimates
+    synced = _synced(args)
     from robot_msgs.cli._evaluation_output import naming  # noqa: PLC0415
     from robot_msgs.evaluation.entry import evaluate  # noqa: PLC0415
 
@@ -1013,7 +1014,8 @@ def run(args: argparse.Namespace) -> int:
             for written in report.get("written", []):
                 print(f"wrote {controls_escaped(written)}", file=out)
     ref_key = ref_input.label if ref_input is not None else None
-    drawn = _against_reference(args, settings, (ref_key, keys), read, by_key, out)
+    named = ref_key, keys
+    drawn = _against_reference(args, settings, named, read, by_key, out, aligning=aligning)
     if args.save is not None and aligning:  # the help says "align each FILE to REF first"
         for key, moved in drawn:
             where = located[key]
