@@ -217,11 +217,7 @@ def umeyama(
            [ 1.,  0.,  0.],
            [ 0.,  0.,  1.]]), array([5., 5., 5.]), 2.0)
     """
-    x = check_points("source_xyz", source_xyz)
-    y = check_points("target_xyz", target_xyz)
-    if x.shape != y.shape:
-        msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
-        raise ValidationError(msg)
+    x, y = _point_pairs(source_xyz, target_xyz)
     scaled: object = with_scale  # from callers without a type checker, anything
     if isinstance(scaled, np.ndarray):  # an array: "truth value ... is ambiguous"
         msg = f"Expected `with_scale` as True or False, got {scaled!r:.60}"
@@ -230,6 +226,18 @@ def umeyama(
     # own: a 10 m line at 1 km rounded to float32 was fitted, turned 1.1 deg about itself.
     eps = max(input_eps(source_xyz), input_eps(target_xyz))
     return _noncollinear_umeyama(x, y, with_scale=bool(with_scale), eps=eps)[:3]
+
+
+def _point_pairs(
+    source_xyz: Float64Array, target_xyz: Float64Array
+) -> tuple[Float64Array, Float64Array]:
+    """Return both point sets checked (:func:`check_points`), of one shape ``(N, 3)``."""
+    x = check_points("source_xyz", source_xyz)
+    y = check_points("target_xyz", target_xyz)
+    if x.shape != y.shape:
+        msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
+        raise ValidationError(msg)
+    return x, y
 
 
 def _static_tol(eps: float) -> float:
@@ -363,11 +371,7 @@ def _fit_sums(
     source_xyz: Float64Array, target_xyz: Float64Array
 ) -> tuple[int, float, float, Float64Array, float]:
     """Return ``N``, ``σx``, ``σy``, the cross-covariance's singular values and ``det`` sign fix."""
-    x = check_points("source_xyz", source_xyz)
-    y = check_points("target_xyz", target_xyz)
-    if x.shape != y.shape:
-        msg = f"Expected target_xyz of shape {x.shape} like source_xyz, got {y.shape}"
-        raise ValidationError(msg)
+    x, y = _point_pairs(source_xyz, target_xyz)
     try:
         _, _, sxx, syy, cov = _moments(x, y)
     except AlignmentError:  # sums past float64: no residual to trust
@@ -834,11 +838,7 @@ def fit_alignment_and_scale(
     if method == "none":
         return Alignment(method="none", rotation=identity, translation_m=zero), free
     if method in ("se3", "sim3"):
-        R, t, s, free = _noncollinear_umeyama(
-            check_points("source_xyz", x),
-            check_points("target_xyz", y),
-            with_scale=method == "sim3",
-        )
+        R, t, s, free = _noncollinear_umeyama(*_point_pairs(x, y), with_scale=method == "sim3")
     elif method == "scale":
         s = _umeyama(x, y, with_scale=True)[2]
         R, t = identity, zero
