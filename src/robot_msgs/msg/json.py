@@ -315,15 +315,19 @@ def from_tree(cls: type[M], data: Any) -> M:
             return msgspec.convert(data, cls, dec_hook=_decode)
         except (msgspec.ValidationError, *_ODD_INPUT):
             pass
-        fixed = revived(cls, data)
-        try:
-            return msgspec.convert(fixed, cls, dec_hook=_decode)
-        except msgspec.ValidationError as err:
-            raise _fault(cls, fixed, cls.__name__, err) from err
-        except _ODD_INPUT as err:
-            raise _fault(cls, fixed, cls.__name__) from err
+        return _converted(cls, revived(cls, data))
     except RecursionError as err:  # a hostile form: lists in lists, thousands deep
         raise _too_deep(cls.__name__) from err
+
+
+def _converted(cls: type[M], fixed: Any) -> M:
+    """Convert a revived JSON form with msgspec; a refusal names the field at fault."""
+    try:
+        return msgspec.convert(fixed, cls, dec_hook=_decode)
+    except msgspec.ValidationError as err:
+        raise _fault(cls, fixed, cls.__name__, err) from err
+    except _ODD_INPUT as err:
+        raise _fault(cls, fixed, cls.__name__) from err
 
 
 def _too_deep(what: str) -> ValidationError:
@@ -608,11 +612,7 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
     except RecursionError as err:  # msgspec's parser stops at Python's recursion limit
         raise _too_deep(cls.__name__) from err
     refuse_repeated_keys(text, cls.__name__)  # before any field: which of two is meant?
-    fixed = reviver(cls)(tree)
-    try:
-        return msgspec.convert(fixed, cls, dec_hook=_decode)
-    except msgspec.ValidationError as err:
-        raise _fault(cls, fixed, cls.__name__, err) from err
+    return _converted(cls, reviver(cls)(tree))
 
 
 def _utf8(data: bytes | bytearray | memoryview | str, cls: type) -> bytes:
