@@ -1210,6 +1210,29 @@ def test_repeated_stamps_all_counts_add_up_in_the_table_of_several_estimates(
 
 
 @pytest.mark.evo_data
+def test_interpolate_counts_add_up_naming_the_reference_rows_it_reads(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It said "reference 3000, matched 785, unmatched reference 1430": 785 + 1430 is not
+    3000, as each interpolated pose reads the 2 ground-truth rows around its stamp.
+
+    Counted apart with NumPy on the files' stamps (np.loadtxt, np.searchsorted): 3 of
+    rgbdslam's 788 stamps lie in the ground truth's 0.11 s gap (refused, longer than 10
+    median intervals); the 785 others lie between 785 distinct pairs of neighbouring rows,
+    none on a row's own stamp: 1570 rows read, 3000 - 1570 = 1430 read by none.
+    """
+    gt, est = evo_data / "freiburg1_xyz-groundtruth.txt", evo_data / "freiburg1_xyz-rgbdslam.txt"
+    assert main(["ape", str(gt), str(est), "--sync", "interpolate"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(out) if line.startswith("poses:"))
+    assert out[start : start + 3] == [
+        "poses:     reference 3000, estimate 788, matched 785,",
+        "           matched reference rows 1570 (each interpolation reads 2),",
+        "           unmatched reference 1430, unmatched estimate 3, refused gap 3",
+    ]
+
+
+@pytest.mark.evo_data
 def test_repeated_stamps_warning_names_the_option(
     evo_data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

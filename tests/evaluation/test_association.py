@@ -374,6 +374,27 @@ def test_counts_of_rows_add_up_on_both_sides(
         assert (f"shared_{side}_rows" in counts) == (rows < counts["matched"])
 
 
+_STAMPS = st.lists(st.integers(0, 400), min_size=2, max_size=40, unique=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_STAMPS, _STAMPS, st.sampled_from(["interpolate", "interpolate_longer"]))
+def test_counts_of_rows_add_up_where_a_side_is_resampled(
+    ref_steps: list[int], est_steps: list[int], sync: Literal["interpolate", "interpolate_longer"]
+) -> None:
+    """A resampled side's rows are those its interpolations read and those none reads."""
+    ref_t, est_t = np.sort(ref_steps) * 0.05, np.sort(est_steps) * 0.05 + 0.013
+    try:
+        a = associate(traj(ref_t), traj(est_t), EvaluationSettings(sync=sync, max_diff_s=0.1))
+    except AssociationError:
+        return
+    counts = a.counts()
+    for side in ("reference", "estimate"):
+        rows = counts.get(f"matched_{side}_rows", counts["matched"])
+        assert rows + counts[f"unmatched_{side}"] == counts[side]
+        assert (f"matched_{side}_rows" in counts) == (rows != counts["matched"])
+
+
 def test_repeated_stamps_say_that_the_time_integrals_are_nan() -> None:
     """The matched stamps repeat, so ``Signal.of`` leaves iae/ise/itae NaN: a note says why."""
     a = associate(read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0]))
@@ -592,6 +613,30 @@ def test_interpolate_refuses_long_gaps_and_clamps_within_max_diff_of_the_span() 
     assert wide.refused_gap == 0
 
 
+def test_interpolate_counts_the_reference_rows_its_interpolations_read() -> None:
+    """By hand: reference rows at 0..5 s; estimate stamps 0.5 and 2.5 are each interpolated
+    between two rows (0, 1 and 2, 3), so 4 rows are read and 2 (4, 5) are not: "matched 2,
+    unmatched reference 2" of a 6-row reference did not add up; 4 rows read + 2 do. At 1.0
+    (a row's own stamp) and 2.5 the rows read are 1, 2, 3; at 0.25 and 0.75 both read rows
+    0 and 1, as many as the pairs, and nothing is added."""
+    ref = traj(np.arange(6.0))
+    interpolate = EvaluationSettings(sync="interpolate")
+    assert associate(ref, traj(np.array([0.5, 2.5])), interpolate).counts() == {
+        "reference": 6,
+        "estimate": 2,
+        "matched": 2,
+        "matched_reference_rows": 4,
+        "unmatched_reference": 2,
+        "unmatched_estimate": 0,
+        "refused_gap": 0,
+    }
+    exact = associate(ref, traj(np.array([1.0, 2.5])), interpolate).counts()
+    assert (exact["matched_reference_rows"], exact["unmatched_reference"]) == (3, 3)
+    one = associate(ref, traj(np.array([0.25, 0.75])), interpolate).counts()
+    assert "matched_reference_rows" not in one
+    assert (one["matched"], one["unmatched_reference"]) == (2, 4)
+
+
 # Interpolate the longer (evo's --sync_method interpolation) ---------------------------------
 
 
@@ -624,6 +669,7 @@ def test_interpolate_longer_resamples_the_longer_side_at_nearests_matches_hand_c
         "reference": 4,
         "estimate": 6,
         "matched": 3,
+        "matched_estimate_rows": 4,  # 0.0, 0.75 and 1.25 (around 1.0), 2.0: 4 + 2 is 6
         "unmatched_reference": 1,  # 1.625
         "unmatched_estimate": 2,  # 2.5 and 3.0 enter no interpolation
     }

@@ -162,6 +162,8 @@ def _count_words(counts: Mapping[str, int]) -> list[str]:
 'unmatched reference 15908']
     >>> _count_words({"matched": 5, "matched_reference_rows": 3, "shared_reference_rows": 1})
     ['matched 5', 'matched reference rows 3 (1 in more than one pair)']
+    >>> _count_words({"reference": 3000, "matched": 785, "matched_reference_rows": 1570})
+    ['reference 3000', 'matched 785', 'matched reference rows 1570 (each interpolation reads 2)']
     """
     words = []
     for key, value in counts.items():
@@ -169,7 +171,10 @@ def _count_words(counts: Mapping[str, int]) -> list[str]:
             continue
         word = f"{key.replace('_', ' ')} {value}"
         shared = counts.get(f"shared_{key.removeprefix('matched_')}")
-        if key.startswith("matched_") and shared is not None:
+        if key.startswith("matched_") and shared is None:  # a resampled side's
+            twice = value == 2 * counts.get("matched", 0)
+            word += " (each interpolation reads 2)" if twice else " (read by the interpolations)"
+        elif key.startswith("matched_"):
             # Each pair holds one row of the side: the pairs beyond its rows are second
             # (or later) uses; as many as the shared rows, each is in exactly two.
             twice = counts.get("matched", 0) - value == shared

@@ -204,7 +204,10 @@ offset (`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`"
         reference stamp), ``matched_<side>_rows`` counts its rows in a pair and
         ``shared_<side>_rows`` those in more than one, so that ``<side>`` is
         ``matched_<side>_rows + unmatched_<side>`` (V1_02 read as evo: 794 of 16702
-        reference rows in the 798 pairs, 4 of them in two).
+        reference rows in the 798 pairs, 4 of them in two). A resampled side
+        (``interpolate``, ``interpolate_longer``) has ``matched_<side>_rows`` where its
+        rows the interpolations read are not as many as the pairs (fr1_xyz's ground
+        truth at rgbdslam's stamps: 1570 rows, 2 for each of the 785).
         """
         used_reference = self.n_matched if self.n_reference_used is None else self.n_reference_used
         used_estimate = self.n_matched if self.n_estimate_used is None else self.n_estimate_used
@@ -219,6 +222,10 @@ offset (`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`"
                 uses = np.unique(index, return_counts=True)[1]
                 rows[f"matched_{side}_rows"] = used
                 rows[f"shared_{side}_rows"] = int(np.count_nonzero(uses > 1))
+            elif self.method.startswith("interpolate") and used != self.n_matched:
+                # A resampled side: each interpolation reads the 2 rows around its stamp
+                # (fr1_xyz: "reference 3000, matched 785, unmatched reference 1430").
+                rows[f"matched_{side}_rows"] = used
         out = {
             "reference": self.n_reference,
             "estimate": self.n_estimate,
