@@ -61,6 +61,7 @@ __all__ = [
     "input_limits",
     "max_workers",
     "parse_size",
+    "raised_with",
     "retries_flag",
     "usable_cpus",
     "workers_flag",
@@ -148,6 +149,21 @@ def input_limits(
         yield _LIMITS.get()
     finally:
         _LIMITS.reset(token)
+
+
+def raised_with(bound: str) -> str:
+    """Say how a caller raises ``bound``, a field of :class:`InputLimits`, in an error.
+
+    The library names the call (the command line says its flag instead:
+    :func:`robot_msgs.cli._flag_text.flags_in_text`). WHY: readers called from Python
+    were told ``robot-msgs --max-bytes SIZE``, a flag a Python caller cannot pass.
+
+    Examples
+    --------
+    >>> raised_with("max_document")
+    '`robot_msgs.limits.input_limits(max_document=...)`'
+    """
+    return f"`robot_msgs.limits.input_limits({bound}=...)`"
 
 
 def parse_size(text: str) -> int:

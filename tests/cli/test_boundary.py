@@ -631,6 +631,8 @@ def test_max_bytes_raises_the_bound_for_one_command(
     assert main(["--max-bytes", "2M", "res", str(with_entry)]) == 1
     err = capsys.readouterr().err
     assert "'error_array.npy': declares 3145728 bytes, past the bound of 2097152 bytes" in err
+    # Said with the flag (the library names input_limits(max_bytes=...), a call's words).
+    assert err.rstrip().endswith("raise the bound (`robot-msgs --max-bytes SIZE`)")
     assert main(["--max-bytes", "8M", "res", str(with_entry)]) == 1  # read, then not a .npy
     assert "error_array.npy: not a NumPy .npy array" in capsys.readouterr().err
     with pytest.raises(SystemExit, match=r"^2$"):  # argparse: not a size

@@ -21,6 +21,7 @@ from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_
 from robot_msgs.io.bag import _a_bug, open_bag
 from robot_msgs.io.bag_messages import read_records
 from robot_msgs.io.clean import reading_notes
+from robot_msgs.limits import input_limits
 from tests.hostile import deadline
 
 if TYPE_CHECKING:
@@ -549,6 +550,21 @@ def test_a_bag_folder_holding_a_special_file_is_refused(
         list_topics(bag)
     with deadline(10), pytest.raises(FormatError, match=rf"{target.name} is {what}"):
         read_trajectory(bag, topic="/pose")
+
+
+def test_a_metadata_yaml_past_the_bound_names_the_argument_that_raises_it(
+    bags: BagMaker,
+) -> None:
+    """The library told a Python caller "robot-msgs --max-bytes SIZE", a flag it cannot pass."""
+    bag = _pose_bag(bags, "sqlite3")
+    size = (bag / "metadata.yaml").stat().st_size
+    said = (
+        rf"metadata\.yaml: is {size} bytes, more than the 100 bytes read from one input; if "
+        r"it is what you meant, raise the bound "
+        r"\(`robot_msgs\.limits\.input_limits\(max_bytes=\.\.\.\)`\)$"
+    )
+    with input_limits(max_bytes=100), pytest.raises(FormatError, match=said):
+        list_topics(bag)
 
 
 def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_path: Path) -> None:

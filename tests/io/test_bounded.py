@@ -147,22 +147,32 @@ def test_a_document_past_its_bound_names_the_flag_that_raises_it(
 
     file = tmp_path / "runs.toml"
     file.write_text("# " + "x" * 200 + "\n")
+    # The library names the argument a Python caller raises it with (it was told
+    # "robot-msgs --max-bytes SIZE", a flag it cannot pass); the command line, the flag.
     with (
         input_limits(max_document=100),
         pytest.raises(
             FormatError,
-            match=r"more than the 100 bytes read from one input; .*--max-document SIZE\)",
+            match=r"more than the 100 bytes read from one input; .*raise the bound "
+            r"\(`robot_msgs\.limits\.input_limits\(max_document=\.\.\.\)`\)$",
         ),
     ):
         read_input(file, document=True)
-    with input_limits(max_bytes=100), pytest.raises(FormatError, match=r"--max-bytes SIZE\)$"):
+    with (
+        input_limits(max_bytes=100),
+        pytest.raises(
+            FormatError, match=r"\(`robot_msgs\.limits\.input_limits\(max_bytes=\.\.\.\)`\)$"
+        ),
+    ):
         read_input(file, limit=current_limits().max_bytes)
     file.write_text("# " + "x" * (17 << 20) + "\n")
     assert main(["report", str(file)]) == 1
-    assert "(robot-msgs --max-document SIZE)" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "raise the bound (`robot-msgs --max-document SIZE`)" in said
+    assert "input_limits" not in said
     # With both bounds equal the advice was told apart by size, and said --max-bytes.
     assert main(["--max-bytes", "16M", "report", str(file)]) == 1
-    assert "(robot-msgs --max-document SIZE)" in capsys.readouterr().err
+    assert "(`robot-msgs --max-document SIZE`)" in capsys.readouterr().err
     assert main(["--max-document", "32M", "report", str(file)]) == 1  # read now: no runs
     assert "more than the" not in capsys.readouterr().err
 

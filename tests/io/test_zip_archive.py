@@ -43,7 +43,8 @@ def test_a_bomb_is_refused_by_its_declared_size_before_inflating(tmp_path: Path)
         pytest.raises(
             FormatError,
             match=r"bomb\.zip: 'error_array\.npy': declares 67108864 bytes, past the bound of "
-            r"1048576 bytes .*raise the bound \(robot-msgs --max-bytes SIZE\)",
+            r"1048576 bytes .*raise the bound "
+            r"\(`robot_msgs\.limits\.input_limits\(max_bytes=\.\.\.\)`\)$",
         ),
     ):
         archive.read("error_array.npy")

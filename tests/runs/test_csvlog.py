@@ -121,7 +121,10 @@ def test_a_log_is_bounded_as_every_input(tmp_path: Path) -> None:
 
     log = tmp_path / "resources.csv"
     log.write_text("time_s,cpu_percent\n" + "0.0,50\n" * 1000, encoding="utf-8")
-    with input_limits(max_bytes=1000), pytest.raises(FormatError, match=r"--max-bytes"):
+    with (
+        input_limits(max_bytes=1000),
+        pytest.raises(FormatError, match=r"input_limits\(max_bytes=\.\.\.\)"),
+    ):
         read_csv_table(log, required=("time_s", "cpu_percent"))
     assert read_csv_table(log, required=("time_s", "cpu_percent")).columns["time_s"].size == 1000
 

@@ -51,6 +51,9 @@ _ARGUMENT_FLAGS = {
     "verify": "--verify",
     "dpi": "--dpi",
     "labels": "--label",
+    # The bounds on inputs (robot_msgs.limits.input_limits), given before the command.
+    "max_bytes": "--max-bytes",
+    "max_document": "--max-document",
     "layout": "--save-layout",  # a bag's messages (write_trajectory_bag); its warning names it
     "partial": "--allow-partial",
     "topic": "--topic",
@@ -252,9 +255,11 @@ _FIELD = re.compile(r"^(?:\w+\.)?(\w+)")
 #: `force=True`, or `max_diff_s=` (any value). A bare `name` is not one: a manifest key.
 _NAMED = re.compile(r"`(\w+)=([^`]*)`")
 #: A library function a message sends the caller to, as a call would name it
-#: (`diagnose()`), and the command that does its work on the command line.
-_CALLED = re.compile(r"`(\w+)\(\)`")
-_FUNCTION_COMMANDS = {"diagnose": "robot-msgs doctor"}
+#: (`diagnose()`, `robot_msgs.limits.input_limits(max_bytes=...)`: an argument the caller
+#: gives), and the command line's words for it: the command that does its work, and what
+#: it calls a value given to a flag (the argument's flag is :func:`flag_of`'s).
+_CALLED = re.compile(r"`(?:\w+\.)*(\w+)\((?:(\w+)=\.\.\.)?\)`")
+_FUNCTION_COMMANDS = {"diagnose": ("robot-msgs doctor", ""), "input_limits": ("robot-msgs", "SIZE")}
 
 
 def flags_in_text(
@@ -268,9 +273,11 @@ def flags_in_text(
     Library messages name what to change as a call would (`` `align='origin'` ``,
     `` `force=True` ``, `` `t_start_s=` `` for any value); on the command line those are
     flags. A function they send the caller to (`` `diagnose()` ``) is its command
-    (`` `robot-msgs doctor` ``). Other backticked names (a manifest's keys, a field
-    path) stay. With ``command`` and ``offered`` (a command's option strings), a setting
-    whose flag it has not is said with the command that has it: ``traj`` has no
+    (`` `robot-msgs doctor` ``), and with an argument to give, the command's flag
+    (`` `input_limits(max_bytes=...)` ``: `` `robot-msgs --max-bytes SIZE` ``). Other
+    backticked names (a manifest's keys, a field path) stay. With ``command`` and
+    ``offered`` (a command's option strings), a setting whose flag it has not is said
+    with the command that has it: ``traj`` has no
     ``--offset auto``, and its messages named it as traj's (the library cannot tell which
     command calls it: one place says it, here). ``offered`` is passed in, not imported:
     the command line's parsers import this module.
@@ -290,6 +297,8 @@ def flags_in_text(
     'different settings of --offset SECONDS and --offset auto'
     >>> flags_in_text("the doctor (`diagnose()`) estimates it; `prepare()` chooses")
     'the doctor (`robot-msgs doctor`) estimates it; `prepare()` chooses'
+    >>> flags_in_text("raise it (`robot_msgs.limits.input_limits(max_bytes=...)`)")
+    'raise it (`robot-msgs --max-bytes SIZE`)'
     >>> from robot_msgs.cli import _options_of
     >>> flags_in_text("the offset (`offset_s=`, or `offset_auto=True`)", command="traj",
     ...               offered=_options_of)
@@ -337,7 +346,11 @@ def flags_in_text(
 
     def called(match: re.Match[str]) -> str:
         found = _FUNCTION_COMMANDS.get(match.group(1))
-        return match.group(0) if found is None else f"`{found}`"
+        argument = match.group(2)
+        if found is None or (argument is not None and not (flag_of(argument) and found[1])):
+            return match.group(0)  # not a call the command line has words for
+        command, value = found
+        return f"`{command} {flag_of(argument)} {value}`" if argument else f"`{command}`"
 
     return _CALLED.sub(called, _NAMED.sub(flag, text))
 

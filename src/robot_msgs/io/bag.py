@@ -32,7 +32,13 @@ from robot_msgs.errors import (
     caller_stacklevel,
     did_you_mean,
 )
-from robot_msgs.io.bounded import KeptBag, bags_kept, close_unused_bags, stream_kind
+from robot_msgs.io.bounded import (
+    KeptBag,
+    bags_kept,
+    close_unused_bags,
+    stream_kind,
+    too_large,
+)
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
@@ -777,11 +783,8 @@ def _check_folder_files(bag: Path, name: str) -> None:
         raise FormatError(msg) from err
     limit = current_limits().max_bytes
     if meta.is_file() and meta.stat().st_size > limit:
-        msg = (
-            f"{name}: metadata.yaml is {meta.stat().st_size} bytes, more than the {limit} "
-            "read from one input (robot-msgs --max-bytes SIZE raises the bound)"
-        )
-        raise FormatError(msg)
+        shown, got = f"{name}: metadata.yaml", f"is {meta.stat().st_size} bytes"
+        raise too_large(shown, got, limit)
 
 
 def _a_bug(err: BaseException) -> bool:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from robot_msgs.errors import FormatError
-from robot_msgs.limits import current_limits
+from robot_msgs.limits import current_limits, raised_with
 
 if TYPE_CHECKING:
     import threading
@@ -53,6 +53,7 @@ __all__ = [
     "named_open_error",
     "read_input",
     "stream_kind",
+    "too_large",
 ]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -266,7 +267,7 @@ def read_input(
         Return only the first ``head`` bytes (a pipe is still read whole, once).
     document : bool
         A document (a manifest, ``meta.json``, a transform file): bounded by
-        ``max_document`` instead of ``limit``, and its error names that bound's flag.
+        ``max_document`` instead of ``limit``, and its error says how to raise that bound.
 
     Raises
     ------
@@ -317,7 +318,7 @@ def read_input(
             raise IsADirectoryError(errno.EISDIR, msg)
         if stat.S_ISREG(info.st_mode):
             if limit is not None and info.st_size > limit and (head is None or head > limit):
-                raise _too_large(shown, f"is {info.st_size} bytes", limit, document=document)
+                raise too_large(shown, f"is {info.st_size} bytes", limit, document=document)
             with open(fd, "rb", closefd=False) as handle:
                 return handle.read(head)  # None: to the end
         if not stat.S_ISFIFO(info.st_mode):  # swapped after the check: refuse it still
@@ -431,12 +432,12 @@ def _release_fifo(path: str | os.PathLike[str], thread: threading.Thread) -> Non
             return
 
 
-def _too_large(shown: str, got: str, limit: int, *, document: bool = False) -> FormatError:
-    """Say that ``shown`` is past ``limit`` bytes, and the flag that raises that bound."""
-    flag = "--max-document" if document else "--max-bytes"
+def too_large(shown: str, got: str, limit: int, *, document: bool = False) -> FormatError:
+    """Say that ``shown`` is past ``limit`` bytes, and how a caller raises that bound."""
+    bound = raised_with("max_document" if document else "max_bytes")
     msg = (
         f"{shown}: {got}, more than the {limit} bytes read from one input; if it is what "
-        f"you meant, raise the bound (robot-msgs {flag} SIZE)"
+        f"you meant, raise the bound ({bound})"
     )
     return FormatError(msg)
 
@@ -458,7 +459,7 @@ def _read_stream(fd: int, shown: str, bound: int, *, document: bool = False) -> 
     while piece := os.read(fd, _PIECE):
         size += len(piece)
         if size > bound:
-            raise _too_large(shown, "a stream", bound, document=document)
+            raise too_large(shown, "a stream", bound, document=document)
         pieces.append(piece)
     data = b"".join(pieces)
     kept = _KEPT.get()

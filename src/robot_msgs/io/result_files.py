@@ -48,7 +48,7 @@ from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.documents import _short, json_depth, json_kind, parse_json, wide_text_error
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.bounded import read_input
+from robot_msgs.io.bounded import read_input, too_large
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
 from robot_msgs.limits import current_limits
@@ -472,12 +472,7 @@ def _read_parquet(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
         msg = f"{path}: not a readable Parquet file ({_short(err)})"
         raise FormatError(msg) from err
     if inflated > limits.max_bytes:
-        msg = (
-            f"{path}: its columns inflate to {inflated} bytes, more than the "
-            f"{limits.max_bytes} read from one result; if it is what you meant, raise "
-            "the bound (robot-msgs --max-bytes SIZE)"
-        )
-        raise FormatError(msg)
+        raise too_large(str(path), f"its columns inflate to {inflated} bytes", limits.max_bytes)
     try:
         table = parquet.read()
     except Exception as err:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError
 from robot_msgs.io.bounded import named_open_error, read_input, stream_kind
-from robot_msgs.limits import current_limits
+from robot_msgs.limits import current_limits, raised_with
 
 if TYPE_CHECKING:
     import os
@@ -160,7 +160,7 @@ class ZipArchive:
             The most bytes this entry may hold (default ``max_bytes``).
         document : bool
             The entry is a document (evo's JSON, a result's skeleton): bounded by
-            ``max_document``, and its error names that bound's flag.
+            ``max_document``, and its error says how to raise that bound.
 
         Raises
         ------
@@ -183,10 +183,10 @@ class ZipArchive:
             limit = self._limits.max_document
         own = self._limits.max_bytes if limit is None else limit
         bound = min(own, self._left())
-        # The entry's own bound or what is left of the zip's: that bound's flag is said.
-        flag = "--max-document" if document and bound == own else "--max-bytes"
+        # The entry's own bound or what is left of the zip's: how to raise that one is said.
+        raising = "max_document" if document and bound == own else "max_bytes"
         if info.file_size > bound:
-            raise self._too_large(where, f"declares {info.file_size} bytes", own, flag)
+            raise self._too_large(where, f"declares {info.file_size} bytes", own, raising)
         pieces: list[bytes] = []
         size = 0
         try:
@@ -195,7 +195,7 @@ class ZipArchive:
                     size += len(piece)
                     if size > bound:
                         got = f"inflates to more than {bound} bytes"
-                        raise self._too_large(where, got, own, flag)
+                        raise self._too_large(where, got, own, raising)
                     pieces.append(piece)
         except _BROKEN as err:
             if isinstance(err, FormatError):
@@ -208,12 +208,12 @@ class ZipArchive:
     def _left(self) -> int:
         return max(self._limits.max_bytes - self._read_total, 0)
 
-    def _too_large(self, where: str, got: str, own: int, flag: str) -> FormatError:
+    def _too_large(self, where: str, got: str, own: int, bound: str) -> FormatError:
         total = self._limits.max_bytes
         msg = (
             f"{where}: {got}, past the bound of {own} bytes an entry and {total} bytes all "
             "the entries of one zip may inflate to (a zip bomb inflates without end); if it "
-            f"is what you meant, raise the bound (robot-msgs {flag} SIZE)"
+            f"is what you meant, raise the bound ({raised_with(bound)})"
         )
         return FormatError(msg)
 
