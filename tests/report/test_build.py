@@ -396,3 +396,24 @@ def test_the_repr_of_a_report_result_names_its_runs_by_count_and_ends(tmp_path: 
         "ReportResult(report=<Report: 3 runs, 2 groups, ranked>, runs=<3 runs: 'r0', ..., "
         "'r2'>, failed={}, not_evaluated={})"
     )
+
+
+def test_the_repr_of_a_report_names_its_runs_and_groups_by_count_and_ends(
+    tmp_path: Path,
+) -> None:
+    """A Report's repr was 117,720 characters for the 18 example runs: every field of every
+    run report and group summary. It shows them as its ReportResult does, by count and ends."""
+    path = _manifest(tmp_path, [("a", 0.0), ("b", 0.05), ("a", 0.04)])
+    report = build_report(load_runs([path])).report
+    shown = repr(report)
+    assert shown.startswith(
+        "Report(runs=<3 runs: 'r0', ..., 'r2'>, groups=<2 groups: 'a/s', 'b/s'>, "
+        "ranking=Ranking(metric='ape', "
+    )
+    assert "RunReport(" not in shown
+    assert "GroupSummary(" not in shown
+    two = repr(report.replace(runs=report.runs[:2], groups=()))
+    assert two.startswith("Report(runs=<2 runs: 'r0', 'r1'>, ranking=")  # groups=(): default
+    # One run's report is shown in full, as before: eval gives it back.
+    one = report.replace(runs=report.runs[:1], groups=report.groups[:1])
+    assert repr(one).startswith("Report(runs=(RunReport(name='r0', success=True, algorithm='a'")

@@ -13,6 +13,7 @@ from robot_msgs.compare.ranking import Ranking
 from robot_msgs.compare.run_report import Repeatability, RunReport
 from robot_msgs.compare.signal import Signal, find_signal
 from robot_msgs.msg import Msg, Scalar, Value, message
+from robot_msgs.msg.repr import by_names, short_repr
 
 __all__ = ["GroupSummary", "Report"]
 
@@ -122,3 +123,20 @@ class Report(Msg):
     settings: Mapping[str, Value] = field(default_factory=dict)
     tool_version: str = ""
     notes: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        """Return the short form of a report of runs: the runs and groups by count and names.
+
+        WHY: the 18 example runs' report was 117,720 characters, every field of every run
+        report and group summary; ``report.runs[i]`` and ``report.groups[i]`` show them.
+        A report of one run keeps the full form (``eval`` gives it back), as a message
+        with small arrays does.
+        """
+        return short_repr(self) if len(self.runs) > 1 else Msg.__repr__(self)
+
+    def _repr_field(self, name: str, value: Any) -> str | None:  # noqa: ARG002 - the hook's
+        if name == "runs":
+            return by_names([run.name for run in self.runs], "run")
+        if name == "groups":
+            return by_names([f"{g.algorithm}/{g.sequence}" for g in self.groups], "group")
+        return None

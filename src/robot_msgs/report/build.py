@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from robot_msgs._version import __version__
 from robot_msgs.compare.report import Report
 from robot_msgs.errors import DataWarning, RobotMsgsError
+from robot_msgs.msg.repr import by_names
 from robot_msgs.report.groups import summarise_groups
 from robot_msgs.runs.evaluate import UNRATED_NOTE, RunEvaluation, evaluate_run, metric_left_out
 from robot_msgs.runs.load import load_run
@@ -31,7 +32,7 @@ from robot_msgs.runs.spans import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Sequence
 
     from robot_msgs.compare.run_report import RunReport
     from robot_msgs.runs.load import TrajectoryCache
@@ -71,26 +72,16 @@ class ReportResult:
         ranked = "ranked" if report.ranking is not None else "not ranked"
         parts = [
             f"report=<Report: {len(report.runs)} runs, {len(report.groups)} groups, {ranked}>",
-            f"runs={_names(self.runs)}",
-            f"failed={_names(self.failed)}",
-            f"not_evaluated={_names(self.not_evaluated)}",
+            *(
+                f"{name}={by_names(list(runs), 'run', empty='{}')}"
+                for name, runs in (
+                    ("runs", self.runs),
+                    ("failed", self.failed),
+                    ("not_evaluated", self.not_evaluated),
+                )
+            ),
         ]
         return f"ReportResult({', '.join(parts)})"
-
-
-def _names(runs: Mapping[str, object]) -> str:
-    """Return ``runs`` by their names: ``<18 runs: 'a', ..., 'z'>``, or ``{}``.
-
-    Examples
-    --------
-    >>> _names({}), _names({"a": 1}), _names(dict.fromkeys("ab")), _names(dict.fromkeys("abc"))
-    ('{}', "<1 run: 'a'>", "<2 runs: 'a', 'b'>", "<3 runs: 'a', ..., 'c'>")
-    """
-    names = [repr(name) for name in runs]
-    if not names:
-        return "{}"
-    shown = names if len(names) <= 2 else [names[0], "...", names[-1]]
-    return f"<{len(names)} run{'s' if len(names) > 1 else ''}: {', '.join(shown)}>"
 
 
 def _left_out_notes(reports: Sequence[RunReport]) -> list[str]:
