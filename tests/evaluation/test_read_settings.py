@@ -6,10 +6,13 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from robot_msgs.cli._flag_text import flags_in_text
+from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation import ReadSettings
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.examples import resolve_path
@@ -67,3 +70,25 @@ def test_stamps_written_in_ms_divided_are_the_seconds_file_s_to_the_last_bit(
     assert read.stamps_s.tolist() == by_hand
     assert read.stamps_s.tolist() == read_trajectory(source).stamps_s.tolist()
     assert read.nanoseconds().tolist() == [int(Decimal(f[0]) * 10**9) for f in typed]
+
+
+def test_repeated_stamps_all_where_refused_is_said_with_fields_not_flags() -> None:
+    """A manifest's ``repeated_stamps = "all"`` (load_runs, build_report) and the doctor's
+    were told "`--sync nearest` ... `--transform-right auto` or `--protocol tum`": flags a
+    Python caller cannot pass. The library names the fields; the command line, the flags."""
+    with pytest.raises(ValidationError, match=r"^`repeated_stamps=.all.` keeps") as err:
+        ReadSettings(repeated_stamps="all").rule_for("evo")
+    said = str(err.value)
+    assert "--" not in said
+    assert said == (
+        "`repeated_stamps='all'` keeps repeated stamps, which only `ape` and `rpe` take, with "
+        "`sync='nearest'` (evo's association), no `transform_right_auto=True` or "
+        "`protocol='tum'`, and neither the result nor the aligned estimate saved; use 'first' or "
+        "'last' here"
+    )
+    assert err.value.field == "repeated_stamps"
+    assert flags_in_text(err.value.reason) == (
+        "keeps repeated stamps, which only `ape` and `rpe` take, with --sync nearest (evo's "
+        "association), no --transform-right auto or --protocol tum, and neither the result nor "
+        "the aligned estimate saved; use 'first' or 'last' here"
+    )

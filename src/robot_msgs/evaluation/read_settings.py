@@ -200,10 +200,13 @@ class ReadSettings(Msg):
             ``repeated_stamps="all"`` where ``every_row`` is false.
         """
         if self.repeated_stamps == "all" and not every_row:
+            # WHY fields, not flags: a manifest's setting (load_runs) and the doctor's are
+            # refused here too, and a Python caller was told `--sync nearest`; the command
+            # line says the flags (flags_in_text).
             reason = (
-                "keeps repeated stamps, which only `ape` and `rpe` take, with `--sync "
-                "nearest` (evo's association) and no `--save`, `--save-aligned`, "
-                "`--transform-right auto` or `--protocol tum`; use 'first' or 'last' here"
+                "keeps repeated stamps, which only `ape` and `rpe` take, with `sync='nearest'` "
+                "(evo's association), no `transform_right_auto=True` or `protocol='tum'`, and "
+                "neither the result nor the aligned estimate saved; use 'first' or 'last' here"
             )
             msg = f"`repeated_stamps='all'` {reason}"
             raise ValidationError(msg, field="repeated_stamps", reason=reason)
