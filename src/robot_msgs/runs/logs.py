@@ -414,7 +414,9 @@ def _joint_rows(
             f"line {table.line_of(before)})"
         )
         raise FormatError(msg)
-    absent = [name for name in wanted if name not in every]
+    # A dict, not ``every.index``: 30000 joints took 27 s in tuple lookups (quadratic).
+    index = {name: i for i, name in enumerate(every)}
+    absent = [name for name in wanted if name not in index]
     if absent:
         msg = (
             f"{path}:{table.line_of(-1)}: expected joint {absent[0]!r} in column `name`, "
@@ -423,7 +425,7 @@ def _joint_rows(
         raise FormatError(msg)
     chosen = wanted or every
     column = np.full(len(every), -1)
-    column[[every.index(name) for name in chosen]] = np.arange(len(chosen))
+    column[[index[name] for name in chosen]] = np.arange(len(chosen))
     # The times are those of the chosen joints' rows: an arm's joints beside a gripper
     # stamped apart (two publishers on one topic) are not missing at the gripper's times.
     rows = np.flatnonzero(column[joint] >= 0)
