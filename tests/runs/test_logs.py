@@ -498,3 +498,19 @@ def test_a_joint_state_message_of_a_hundred_thousand_joints_is_pivoted_by_name(
     assert log.channels == tuple(wanted)
     expected = [[float(t * n + k) for k in reversed(range(n))] for t in (0, 1)]
     assert log.values.tolist() == expected
+
+
+def test_a_joint_asked_for_twice_is_read_twice_as_a_wide_logs_channel_is(
+    tmp_path: Path,
+) -> None:
+    """``channels=["a", "a"]`` of a wide log gives column ``a`` twice; of a JointState
+    log it was refused with "got none of 'a'" at a line holding an ``a`` (the joint's
+    column scattered twice, the first left empty)."""
+    wide = read_signal_log(_write(tmp_path / "w.csv", "t,a,b\n0,1,2\n1,3,4\n"), channels=["a", "a"])
+    path = _write(tmp_path / "j.csv", "time,name,position\n0,a,1\n0,b,2\n1,b,4\n1,a,3\n")
+    for dropouts in (False, True):
+        log = read_signal_log(path, channels=["a", "b", "a"], dropouts=dropouts)
+        assert log.channels == ("a", "b", "a")
+        assert log.values.tolist() == [[1.0, 2.0, 1.0], [3.0, 4.0, 3.0]]
+        twice = read_signal_log(path, channels=["a", "a"], dropouts=dropouts)
+        assert (twice.channels, twice.values.tolist()) == (wide.channels, wide.values.tolist())

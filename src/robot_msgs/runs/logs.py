@@ -424,34 +424,40 @@ def _joint_rows(
         )
         raise FormatError(msg)
     chosen = wanted or every
+    # A joint asked for twice is one column of the pivot, repeated after it (as a wide
+    # log's channel named twice): scattered twice, the first copy stayed empty.
+    distinct = tuple(dict.fromkeys(chosen))
     column = np.full(len(every), -1)
-    column[[index[name] for name in chosen]] = np.arange(len(chosen))
+    column[[index[name] for name in distinct]] = np.arange(len(distinct))
     # The times are those of the chosen joints' rows: an arm's joints beside a gripper
     # stamped apart (two publishers on one topic) are not missing at the gripper's times.
     rows = np.flatnonzero(column[joint] >= 0)
     sample = _time_index(t[rows])
     times = int(sample[-1]) + 1
-    if times * len(chosen) > 16 * rows.size + 1024:
+    if times * len(distinct) > 16 * rows.size + 1024:
         # A file of a million names at a million times is a 10^12-cell array: refused
         # before it is made, as no joint state at all.
         msg = (
             f"{path}: expected the joints' rows at shared times (one JointState's), got "
-            f"{len(chosen)} joints at {times} times in {rows.size} rows"
+            f"{len(distinct)} joints at {times} times in {rows.size} rows"
         )
         raise FormatError(msg)
     stamps = t[rows][np.r_[True, sample[1:] != sample[:-1]]]
-    pivoted = np.full((times, len(chosen)), np.nan)
+    pivoted = np.full((times, len(distinct)), np.nan)
     pivoted[sample, column[joint[rows]]] = values[rows]
     if not dropouts:
         hole = np.isnan(pivoted)
         if hole.any():
-            at, c = divmod(int(np.flatnonzero(hole)[0]), len(chosen))
+            at, c = divmod(int(np.flatnonzero(hole)[0]), len(distinct))
             row = int(rows[np.searchsorted(sample, at)])  # the time's first row
             msg = (
                 f"{path}:{table.line_of(row)}: expected a row of each joint at each time, "
-                f"got none of {chosen[c]!r} at t = {float(stamps[at])!r} s"
+                f"got none of {distinct[c]!r} at t = {float(stamps[at])!r} s"
             )
             raise FormatError(msg)
+    if len(distinct) < len(chosen):
+        place = {name: i for i, name in enumerate(distinct)}
+        pivoted = pivoted[:, [place[name] for name in chosen]]
     notes = []
     if len(fields) > 1:
         notes.append(
