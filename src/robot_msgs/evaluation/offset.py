@@ -44,7 +44,9 @@ optimum are taken on all poses. The standard uncertainty is the least-squares on
 
 with ``n`` poses, ``p`` fitted parameters (7 or 8 with the offset) and ``ρ`` the lag-1
 autocorrelation of the residuals at the optimum (the second factor widens it for errors
-that persist from pose to pose, as SLAM errors do; an AR(1) approximation). It is never
+that persist from pose to pose, as SLAM errors do; an AR(1) approximation: a drift that
+accumulates, a random walk, is none, and over a long run leaves this too small; the
+doctor times such a run by :func:`windowed_offset`). It is never
 said smaller than what the search resolves, the largest of: the pull of the reference's
 own noise on the minimum (interpolated between two poses it carries less of it; on
 the reference's stamps all: :func:`_interpolation_bias`); the golden-section tolerance
@@ -111,6 +113,7 @@ if TYPE_CHECKING:
 __all__ = [
     "coarse_offsets",
     "estimate_offset",
+    "full_windows",
     "held_between_jumps",
     "shared_costs",
     "windowed_offset",
@@ -286,35 +289,53 @@ def windowed_offset(
     *,
     tail_z: float = 3.0,
 ) -> TimeOffset | None:
-    """Time ``estimate`` again near ``around`` with one fit per window: drift left out.
+    """Time ``estimate`` again with one fit per window: drift left out.
 
     :func:`estimate_offset` fits one rigid motion to the whole run. A drifting estimate
     (KITTI 00's ORB-SLAM, 4.5 km) leaves residuals of metres that vary slowly with the
     path and so with its velocity: they pull the optimum and persist from pose to pose,
     and its uncertainty, widened for that as an AR(1) would need, said
     -0.095 s ± 0.059 s for the run 0.1 s late (not significant). Here the estimate's
-    span is cut into windows of :data:`_WINDOW_S` (at least :data:`_MIN_WINDOWS`, equal),
-    each fitted on its own (Umeyama, as :func:`estimate_offset`'s ``settings`` choose),
-    and the offset minimises the sum of the windows' squared residuals, sampled
-    :data:`_WINDOW_SAMPLES` times per reference interval over ``around``'s offset ±3 of
-    its standard uncertainties, on the estimate poses that meet the reference over all
-    of it; a parabola over ±2 samples gives the sum's curvature ``H`` and each window's
-    slope ``g_w`` at the optimum. The uncertainty is the sandwich one with the windows as
-    independent clusters (their residuals correlate within one, not across):
-    ``σ² = K/(K-1) Σ (g_w - ḡ)² / H²`` over the ``K`` windows. WHY: measured on the evo
-    test data, the run 0.1 s late is timed -0.1028 s ± 0.0058 s (truth -0.1: its frames
-    are the reference's), and on their own clocks fr1_xyz, fr2_desk, V1_02 and KITTI 00
-    ORB within 1.1 σ of 0.
+    span is cut into windows of :data:`_WINDOW_S` (at least :data:`_MIN_WINDOWS`,
+    equal), each fitted on its own (Umeyama, as :func:`estimate_offset`'s ``settings`` choose), and
+    the offset minimises the sum of the windows' squared residuals, sampled
+    :data:`_WINDOW_SAMPLES` times per reference interval (a grid of at most
+    :data:`_MOST_WINDOW_SAMPLES` first, then finer about its lowest point) over ±3 of
+    ``around``'s standard uncertainties (at least 3 samples) about both ``around``'s
+    offset and ``settings.offset_s``, on the estimate poses that meet the reference
+    over all of it; a parabola over ±2 samples gives the sum's curvature ``H`` and each
+    window's slope ``g_w`` at the optimum. WHY about both: a drifting run on time whose
+    whole run is pulled 4-6 of its σ off (below) has its windows' minimum near
+    ``settings.offset_s``, outside ``around``'s range: it was found at the range's
+    edge, and the windows said nothing.
+
+    Statistics. The uncertainty is the sandwich one with the windows as independent
+    clusters: ``σ² = K/(K-1) Σ (g_w - ḡ)² / H²`` over the ``K`` windows. It assumes
+    nothing of the residuals within a window (correlated, of any spread) and that
+    windows are independent. That holds for a drift with independent increments, as
+    odometry integrates its errors (a random walk in position or in heading): each
+    window's own rigid fit takes out the drift accumulated before it, and what is left
+    in it depends on that window's increments and noise alone. The whole run's
+    uncertainty assumes residuals that decorrelate geometrically from pose to pose
+    (AR(1)); a random walk's do not, however long the run, so its σ is too small for
+    a drifting run, and the more so the longer (its residuals are the walk itself).
+    WHY: synthetic cars (10 Hz, 100-470 s, on time, a position random walk of 1-5 m
+    or a heading random walk of 1-3°, 5 cm noise; ``benchmarks/bench_offset_null.py``)
+    were found off by the whole run in 9 of 100 and 5 of 100 (0.015-0.37 s at 3.0-6.1
+    σ); by windows, none of 500 (|z| > 2 in 3.6 %, a normal's 4.6 %). Measured on the
+    evo test data, KITTI 00 ORB 0.1 s late is timed -0.1027 s ± 0.006 s (truth -0.1: its
+    frames are the reference's), and on their own clocks fr1_xyz, fr2_desk, V1_02 and
+    KITTI 00 ORB within 1.1 σ of 0.
 
     That variance has only ``K - 1`` degrees of freedom, so the offset over it follows
     Student's t, not a normal: ``σ`` is widened by ``t_{K-1}(Φ(z)) / z`` at
     ``z = tail_z`` (the Cornish-Fisher series, Abramowitz & Stegun 26.7.5; 0.05 % low at
     ``K = 8``), so that ``tail_z`` of them is exceeded by chance as rarely as ``tail_z``
-    standard normals (Cameron & Miller 2015, "A practitioner's guide to cluster-robust
-    inference", section VI: few clusters want t(G-1) critical values). WHY: synthetic
-    pairs with no offset, a random-walk drift and 8 windows (runs of 40-80 s) were
-    found off at 3 σ in 15 of 800 draws, 1.9 % against the normal's 0.27 % (a review;
-    the whole run: none); widened, in 3.
+    standard normals, 0.27 % at 3 (Cameron & Miller 2015, "A practitioner's guide to
+    cluster-robust inference", section VI: few clusters want t(G-1) critical values).
+    WHY: synthetic pairs with no offset, a random-walk drift and 8 windows (runs of
+    40-80 s) were found off at 3 σ in 15 of 800 draws, 1.9 % against the normal's
+    0.27 % (a review; the whole run: none); widened, in 3.
 
     Parameters
     ----------
@@ -338,13 +359,14 @@ def windowed_offset(
     """
     cost = _Cost(reference, estimate, settings)
     finest = float(median(np.diff(reference.stamps_s)))
-    half = 3.0 * around.std_s
+    fine = finest / _WINDOW_SAMPLES
+    half = max(3.0 * around.std_s, 3.0 * fine)  # the parabola's ±2 samples and one more
     if not (math.isfinite(half) and finest > 0 and len(estimate) >= _MIN_POSES):
         return None
-    h = max(finest / _WINDOW_SAMPLES, 2.0 * half / (_MOST_WINDOW_SAMPLES - 1))
-    taus = around.offset_s + h * np.arange(-math.ceil(half / h), math.ceil(half / h) + 1)
+    low = min(around.offset_s, settings.offset_s) - half
+    high = max(around.offset_s, settings.offset_s) + half
     every = np.arange(len(estimate))
-    rows = every[cost.match(float(taus[0]), every)[0] & cost.match(float(taus[-1]), every)[0]]
+    rows = every[cost.match(low, every)[0] & cost.match(high, every)[0]]
     te = cost.te[rows]
     count = max(_MIN_WINDOWS, int((cost.te[-1] - cost.te[0]) // _WINDOW_S))
     edges = np.linspace(cost.te[0], cost.te[-1], count + 1)
@@ -364,17 +386,27 @@ def windowed_offset(
                 out[i] = _fit(x[at], y[at], with_scale=cost.with_scale)[0] * np.count_nonzero(at)
         return out
 
-    per = np.array([sums(float(tau)) for tau in taus])
-    total = per.sum(axis=1)
-    if not np.isfinite(total).any():
-        return None
-    best = int(np.nanargmin(total))
-    if best < 2 or best > taus.size - 3:
-        return None
+    while True:  # a coarser grid over a wide range first, then finer about its lowest point
+        h = max(fine, (high - low) / (_MOST_WINDOW_SAMPLES - 1))
+        taus = low + h * np.arange(math.ceil((high - low) / h) + 1)
+        per = np.array([sums(float(tau)) for tau in taus])
+        total = per.sum(axis=1)
+        if not np.isfinite(total).any():
+            return None
+        best = int(np.nanargmin(total))
+        if best < 2 or best > taus.size - 3:
+            return None
+        if h <= fine:
+            break
+        low, high = float(taus[best] - 3.0 * h), float(taus[best] + 3.0 * h)
     near = slice(best - 2, best + 3)
     shifts = taus[near] - taus[best]
     if not np.isfinite(per[near]).all():
         return None
+    # In units of the largest: the offset and its uncertainty do not change, and a
+    # circle of 1e100 m (costs of 1e203 m²) squares no slope past float64's range.
+    per = per / max(float(np.max(np.abs(per[near]))), np.finfo(float).tiny)
+    total = per.sum(axis=1)
     a, b, _ = np.polyfit(shifts, total[near], 2)
     if not a > 0:
         return None
@@ -384,6 +416,24 @@ def windowed_offset(
     std = math.sqrt(kept.size / (kept.size - 1) * float(np.sum((g - g.mean()) ** 2))) / (2.0 * a)
     std *= _student_over_normal(tail_z, kept.size - 1)
     return around.replace(offset_s=float(taus[best]) + at, std_s=max(std, _TOL_S))
+
+
+def full_windows(estimate: PoseTrajectory) -> bool:
+    """Say whether ``estimate`` spans :data:`_MIN_WINDOWS` whole windows (80 s).
+
+    Shorter, :func:`windowed_offset` cuts it into 8 shorter windows: its drift, over a
+    shorter run, pulls the whole run's offset less (:func:`windowed_offset`'s WHY).
+
+    Examples
+    --------
+    >>> def run(t: Float64Array) -> PoseTrajectory:
+    ...     still = np.tile([0.0, 0, 0, 1], (t.size, 1))
+    ...     return PoseTrajectory(stamps_s=t, positions_xyz=0 * still[:, :3],
+    ...                           orientations_quat_xyzw=still)
+    >>> full_windows(run(np.arange(0.0, 79.95, 0.1))), full_windows(run(np.arange(0.0, 80.05, 0.1)))
+    (False, True)
+    """
+    return estimate.duration_s >= _MIN_WINDOWS * _WINDOW_S
 
 
 def _student_over_normal(z: float, dof: int) -> float:
