@@ -1734,9 +1734,10 @@ def test_kitti_frames_of_two_lengths_are_stamp_units_matched_by_index(tmp_path: 
     assert late_by is not None
     assert late_by.fix == {"offset_s": 100.0}
     # Said in frames: "+100.0000 s ± 0.02 s (matching tolerance 0.02 s)" was (a review).
+    # Beside it, where the motion lines up: 0.3 of the way to the next frame.
     assert late_by.summary.startswith(
         "the estimate's frame indices are 100 frames early against the reference's "
-        "(matched by index)"
+        "(matched by index; the motion lines up at +100.30 ± "
     )
     assert re.search(r"\d s\b", late_by.summary) is None
     assert late_by.summary.endswith("finds none: found searching -343 .. +444 frames")
@@ -2354,6 +2355,44 @@ def test_kitti_sptam_rows_one_frame_early_are_found_and_said_one_frame(evo_data:
         settings = EvaluationSettings(offset_s=offset_s)
         result = rpe(*given, settings=settings, relation="angle_deg")
         assert result.stats["angle_deg"].rms == pytest.approx(evo_rmse_deg, abs=1e-6)
+
+
+def test_kitti_sptam_read_without_times_is_one_frame_early_in_frames(evo_data: Path) -> None:
+    """KITTI 00's S-PTAM and its ground truth read without times: frame indices. Its whole
+    run, +1.3 ± 1.7 frames, said nothing, and windows were never tried on frame indices.
+    By windows of 100 frames its motion lines up one frame on (with times: +0.0996 s ±
+    0.006 s, 0.96 of its 0.1036 s frame). The fix said, one frame, pairs each row with the
+    next reference row: evo's 0.114578 deg (``evo_rpe kitti KITTI_00_gt.txt`` without
+    its first row ``KITTI_00_SPTAM.txt`` without its last ``--delta 1 --delta_unit f -r
+    angle_deg``); as written, evo's 0.296390 deg. ORB, on its own frame, says nothing."""
+    inputs = [
+        InputFile(path=str(evo_data / name)) for name in ("KITTI_00_gt.txt", "KITTI_00_SPTAM.txt")
+    ]
+    orb = InputFile(path=str(evo_data / "KITTI_00_ORB.txt"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        reference, estimate = read_inputs(inputs)
+        given = read_inputs(inputs, reading=ReadSettings(kitti_rotations="as_given"))
+        on_time = read_inputs([inputs[0], orb])[1]
+    assert estimate.stamps_are_frames
+    found = diagnose(reference, estimate).finding("time_offset")
+    assert found is not None
+    assert found.severity == "warning"
+    assert found.fix == {"offset_s": 1.0}
+    assert found.summary.startswith(
+        "the estimate's frame indices are 1 frame early against the reference's (matched by "
+        "index; the motion lines up at +"
+    )
+    said = re.search(
+        r"lines up at ([-+\d.]+) ± (\S+) frames: the rows may be paired one", found.summary
+    )
+    assert said is not None, found.summary
+    assert abs(float(said[1]) - 1.0) < 3.0 * float(said[2])
+    for offset_s, evo_rmse_deg in ((0.0, 0.296390), (1.0, 0.114578)):
+        settings = EvaluationSettings(offset_s=offset_s)
+        result = rpe(*given, settings=settings, relation="angle_deg")
+        assert result.stats["angle_deg"].rms == pytest.approx(evo_rmse_deg, abs=1e-6)
+    assert diagnose(reference, on_time).finding("time_offset") is None
 
 
 def test_a_tf_id_written_backwards_is_said_once_by_the_doctor(evo_data: Path) -> None:

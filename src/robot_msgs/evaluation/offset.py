@@ -276,6 +276,7 @@ def shared_costs(
 
 
 _WINDOW_S = 10.0  # the estimate's span per window of :func:`windowed_offset`, seconds
+_WINDOW_FRAMES = 100.0  # ... in frames, where its stamps are frame indices (KITTI's 10 s)
 _MIN_WINDOWS = 8  # at least: their spread is the uncertainty's
 _WINDOW_SAMPLES = 4  # samples of the windowed cost per reference interval
 _MOST_WINDOW_SAMPLES = 201
@@ -296,8 +297,9 @@ def windowed_offset(
     path and so with its velocity: they pull the optimum and persist from pose to pose,
     and its uncertainty, widened for that as an AR(1) would need, said
     -0.095 s ± 0.059 s for the run 0.1 s late (not significant). Here the estimate's
-    span is cut into windows of :data:`_WINDOW_S` (at least :data:`_MIN_WINDOWS`,
-    equal), each fitted on its own (Umeyama, as :func:`estimate_offset`'s ``settings`` choose), and
+    span is cut into windows of :data:`_WINDOW_S` (:data:`_WINDOW_FRAMES` of frame
+    indices, KITTI read without times; at least :data:`_MIN_WINDOWS`, equal), each
+    fitted on its own (Umeyama, as :func:`estimate_offset`'s ``settings`` choose), and
     the offset minimises the sum of the windows' squared residuals, sampled
     :data:`_WINDOW_SAMPLES` times per reference interval (a grid of at most
     :data:`_MOST_WINDOW_SAMPLES` first, then finer about its lowest point) over ±3 of
@@ -368,7 +370,7 @@ def windowed_offset(
     every = np.arange(len(estimate))
     rows = every[cost.match(low, every)[0] & cost.match(high, every)[0]]
     te = cost.te[rows]
-    count = max(_MIN_WINDOWS, int((cost.te[-1] - cost.te[0]) // _WINDOW_S))
+    count = max(_MIN_WINDOWS, int((cost.te[-1] - cost.te[0]) // _window(estimate)))
     edges = np.linspace(cost.te[0], cost.te[-1], count + 1)
     window = np.clip(np.searchsorted(edges, te, "right") - 1, 0, count - 1)
     sizes = np.bincount(window, minlength=count)
@@ -418,8 +420,13 @@ def windowed_offset(
     return around.replace(offset_s=float(taus[best]) + at, std_s=max(std, _TOL_S))
 
 
+def _window(estimate: PoseTrajectory) -> float:
+    """Return :func:`windowed_offset`'s window span in ``estimate``'s stamp units."""
+    return _WINDOW_FRAMES if estimate.stamps_are_frames else _WINDOW_S
+
+
 def full_windows(estimate: PoseTrajectory) -> bool:
-    """Say whether ``estimate`` spans :data:`_MIN_WINDOWS` whole windows (80 s).
+    """Say whether ``estimate`` spans :data:`_MIN_WINDOWS` whole windows (80 s, 800 frames).
 
     Shorter, :func:`windowed_offset` cuts it into 8 shorter windows: its drift, over a
     shorter run, pulls the whole run's offset less (:func:`windowed_offset`'s WHY).
@@ -433,7 +440,7 @@ def full_windows(estimate: PoseTrajectory) -> bool:
     >>> full_windows(run(np.arange(0.0, 79.95, 0.1))), full_windows(run(np.arange(0.0, 80.05, 0.1)))
     (False, True)
     """
-    return estimate.duration_s >= _MIN_WINDOWS * _WINDOW_S
+    return estimate.duration_s >= _MIN_WINDOWS * _window(estimate)
 
 
 def _student_over_normal(z: float, dof: int) -> float:

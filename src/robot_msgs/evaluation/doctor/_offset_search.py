@@ -327,8 +327,9 @@ def _time_offset(
     found only wider is a warning whose fix widens ``offset_search_s``.
     """
     first, found, how, refused = _offset_searched(reference, estimate, settings)
-    if found is not None and first is found and not (how or settings.offset_auto):
-        first = found = _windowed(reference, estimate, settings, found)
+    if found is not None and not (how or settings.offset_auto):
+        windowed = _windowed(reference, estimate, settings, found)
+        first, found = (windowed if first is found else first), windowed
     if found is None and refused:
         # WHY: the wider search's own refusal (its offsets too far apart for a fast
         # motion, 4 000 s long) was dropped, and the poses matched at the wrong offset
@@ -363,9 +364,11 @@ def _time_offset(
     if found.at_edge:
         unknown = _unknown_offset(found, settings, unit)
         return unknown.replace(summary=unknown.summary + fitted), settings.offset_s
+    measured = found.offset_s
     if frames:
         # Frame indices are matched whole: KITTI's ORB 541 frames late was advised
-        # 540.94863, which matched nothing (a review).
+        # 540.94863, which matched nothing (a review). The motion's own offset is said
+        # beside it, and both must stand out from the noise.
         found = found.replace(offset_s=float(round(found.offset_s)))
     delta = found.offset_s - settings.offset_s
     given = 0.0 if settings.offset_auto else settings.offset_s  # offset_auto: a search's centre
@@ -374,7 +377,7 @@ def _time_offset(
     # Below a tenth of a millisecond (the digit shown) no offset is worth a word: a file
     # against itself said "off by -0.0000 s ± 1e-08 s" (a review).
     floor = max(_SIGNIFICANT * found.std_s, _OFFSET_FLOOR_S)
-    significant = abs(delta) > floor
+    significant = abs(delta) > floor and abs(measured - settings.offset_s) > floor
     widened = first is None or abs(first.offset_s - found.offset_s) > floor
     if settings.offset_auto and how == _SCALED:
         # WHY: fr2_desk_ORB at half scale, 2 s late, `offset_auto` over ±3 s: the
@@ -430,7 +433,7 @@ def _time_offset(
             severity="warning" if warning else "info",
             summary=f"the estimate's {off_by} "
             + (
-                "(matched by index)"
+                _by_index(measured, found)
                 if frames
                 else f"(matching tolerance {settings.max_diff_s:g} s)"
             )
@@ -450,9 +453,9 @@ def _windowed(
 ) -> TimeOffset:
     """Return ``found`` timed by windows (:func:`windowed_offset`), which then decide.
 
-    Only a firm offset found as written, on stamps that are times, with no note but
-    "poorly determined" (the whole run's other doubts: little overlap, a poor fit, a
-    second minimum). The windows' offset and uncertainty replace the whole
+    Only a firm offset found as written (frame indices too, in windows of 100 frames),
+    with no note but "poorly determined" (the whole run's other doubts: little overlap,
+    a poor fit, a second minimum). The windows' offset and uncertainty replace the whole
     run's, significant or not (unless poorly determined themselves), except where the
     whole run is significant and the estimate spans fewer than 8 whole windows
     (:func:`~robot_msgs.evaluation.offset.full_windows`: under 80 s): there the whole
@@ -465,7 +468,8 @@ def _windowed(
     windows of 10 s, -0.1027 s ± 0.006 s. KITTI 00's S-PTAM (its whole run noted poorly
     determined: ± 0.18 s) is timed so too: by windows +0.0996 s ± 0.006 s, its rows one
     frame (0.104 s) early (evo_rpe over one frame: 0.296 deg paired as written, 0.115 deg
-    paired one frame on). WHY the windows decide: synthetic drifting cars on time (100-470 s,
+    paired one frame on), and read without times +1.00 ± 0.06 frames, where nothing was
+    said. WHY the windows decide: synthetic drifting cars on time (100-470 s,
     ``benchmarks/bench_offset_null.py``) were found off by their whole run in 14 of 300
     (4.7 %, against the 0.27 % a 3 σ test allows), and the windows, consulted only for
     a whole run not significant, could not overrule one; now none of 500. WHY not under
@@ -474,9 +478,8 @@ def _windowed(
     run's ±0.004 s), and the whole run of drifting hand-held runs of 40-80 s on time
     was found off in none of 800 (feda0d8).
     """
-    frames = reference.stamps_are_frames and estimate.stamps_are_frames
     other_notes = len(found.notes) > found.poorly_determined  # its note, if any, is the one
-    if frames or found.at_edge or found.flat or other_notes:
+    if found.at_edge or found.flat or other_notes:
         return found
     if _told(found, settings) and not full_windows(estimate):
         return found
@@ -499,6 +502,7 @@ def _late(offset_s: float, std_s: float, given_s: float = 0.0, *, frames: bool =
     "0.1052 s early" beside a fix of ``--offset -0.094791`` (a review).
     """
     unit, digits = (" frames", ".0f") if frames else (f" s ± {std_s:.1g} s", ".4f")
+    unit = " frame" if frames and abs(offset_s) == 1.0 else unit
     text = f"{abs(offset_s):{digits}}{unit} {_way(offset_s)} against the reference's"
     if given_s:
         unit = " frames" if frames else " s"
@@ -518,6 +522,20 @@ def _one_frame(offset_s: float, estimate: PoseTrajectory) -> str:
     if not (step > 0 and abs(abs(offset_s) - step) <= _ONE_FRAME * step):
         return ""
     return f", ≈ one frame ({step:.3g} s): the rows may be paired one frame apart"
+
+
+def _by_index(measured: float, found: TimeOffset) -> str:
+    """Say that frame indices are matched by index, where the motion lines up, and one frame.
+
+    WHY: KITTI 00's S-PTAM read without times (frame indices) is timed by windows of 100
+    frames at +1.004 ± 0.056 frames (with its times +0.0996 s ± 0.006 s, 0.96 of its
+    0.1036 s frame): its rows are one frame early, said as with times, where nothing was.
+    """
+    one = ": the rows may be paired one frame apart" if abs(found.offset_s) == 1.0 else ""
+    return (
+        f"(matched by index; the motion lines up at {measured:+.2f} ± {found.std_s:.1g} "
+        f"frames{one})"
+    )
 
 
 def _exact(value: float) -> str:
