@@ -555,21 +555,22 @@ def nearest_rotation_matrix(
 def rotation_from_covariance(
     covariance: Float64Array,
 ) -> tuple[Float64Array, Float64Array, Float64Array]:
-    r"""Find the rotation ``R`` maximising :math:`\operatorname{tr}(R^\top C)`, ``C`` ``(3, 3)``.
+    r"""Find the rotation ``R`` maximising :math:`\operatorname{tr}(R^\top C)`, ``C (..., 3, 3)``.
 
     The least-squares rotation of Kabsch and Umeyama (IEEE TPAMI 13(4), 1991, eq. 39-43):
     with :math:`C = U D V^\top`, :math:`R = U S V^\top` where ``S`` is the identity, or
     ``diag(1, 1, -1)`` when :math:`\det U \det V < 0` (the fit would be a reflection).
     For points with ``y_k ≈ R x_k``, ``C`` is :math:`\sum_k y_k x_k^\top` (any positive
-    multiple). The alignment, the clock-offset search and the hand-eye solver share it.
+    multiple). The alignment, the clock-offset search and the hand-eye solver share it;
+    a stack of ``C`` (the clock-offset windows') gives a stack of each.
 
     Returns
     -------
-    rotation : ndarray, shape (3, 3)
+    rotation : ndarray, shape (..., 3, 3)
         ``R``, proper (determinant +1).
-    singular_values : ndarray, shape (3,)
+    singular_values : ndarray, shape (..., 3)
         ``D``'s diagonal, descending.
-    signs : ndarray, shape (3,)
+    signs : ndarray, shape (..., 3)
         ``S``'s diagonal: ``tr(D S)`` is the largest :math:`\operatorname{tr}(R^\top C)`.
 
     Examples
@@ -579,10 +580,9 @@ def rotation_from_covariance(
     True
     """
     u, d, vt = np.linalg.svd(covariance)
-    signs = np.ones(3)
-    if np.linalg.det(u) * np.linalg.det(vt) < 0.0:
-        signs[2] = -1.0
-    rotation: Float64Array = (u * signs) @ vt
+    signs = np.ones(d.shape)
+    signs[..., 2] = np.where(np.linalg.det(u) * np.linalg.det(vt) < 0.0, -1.0, 1.0)
+    rotation: Float64Array = (u * signs[..., None, :]) @ vt
     return rotation, d, signs
 
 

@@ -12,7 +12,13 @@ import pytest
 from robot_msgs.compare import Alignment, check_same_settings
 from robot_msgs.errors import AssociationError, DataWarning
 from robot_msgs.evaluation import EvaluationSettings, ape, diagnose, estimate_offset, rpe
-from robot_msgs.evaluation.offset import _student_over_normal, shared_costs, windowed_offset
+from robot_msgs.evaluation.offset import (
+    _fit,
+    _student_over_normal,
+    _window_costs,
+    shared_costs,
+    windowed_offset,
+)
 from robot_msgs.io import read_trajectory
 from robot_msgs.rotations import matrix_from_quat_xyzw
 from robot_msgs.trajectory import PoseTrajectory
@@ -805,3 +811,25 @@ def test_a_long_drifting_run_on_time_is_not_found_off_by_its_whole_run() -> None
     assert late is not None
     offset = float(late.evidence["offset_s"])  # type: ignore[arg-type]
     assert abs(offset + 0.1) < 3.0 * float(late.evidence["std_s"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("with_scale", [False, True])
+def test_the_windows_fitted_at_once_are_each_window_fitted_alone(with_scale: bool) -> None:
+    """The windows' costs, fitted at once (one stack of covariances), against ``_fit`` on
+    each window's rows alone: the same to 1e-9, NaN for a window of fewer than 3 poses."""
+    rng = np.random.default_rng(4)
+    x = 300.0 + 100.0 * rng.normal(size=(3000, 3))
+    turn = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    y = 0.7 * x @ turn.T + rng.normal(size=x.shape)
+    window = np.sort(rng.integers(0, 30, x.shape[0]))
+    window[window == 7] = 8
+    window[:2] = 7  # two poses only
+    window.sort()
+    at_once = _window_costs(x, y, window, 31, with_scale=with_scale)
+    for k in range(31):
+        rows = window == k
+        if np.count_nonzero(rows) < 3:
+            assert np.isnan(at_once[k])
+            continue
+        alone = _fit(x[rows], y[rows], with_scale=with_scale)[0] * np.count_nonzero(rows)
+        assert at_once[k] == pytest.approx(alone, rel=1e-9)
