@@ -48,10 +48,12 @@ Each check is the package's own, run once here (one road per idea):
   reference poses (what the checks of matched poses need) lie within the estimate's span
   (the wider search so refused, or the first where none wider is made: the same warning,
   with that reason); an offset found as written, with no note but "poorly determined",
-  that is not significant is timed once more with one fit per window of 10 s
-  (:func:`~robot_msgs.evaluation.offset.windowed_offset`: a long run's drift left out),
-  kept when that one is; an offset within 10 % of the estimate's median step is said
-  to be about one frame (the rows may be paired one frame apart);
+  is timed once more with one fit per window of 10 s (100 frames of frame indices;
+  :func:`~robot_msgs.evaluation.offset.windowed_offset`: a long run's drift left out),
+  which then decides, significant or not, except where the whole run is significant
+  and spans fewer than 8 whole windows; an offset within 10 % of the estimate's median
+  step is said to be about one frame (the rows may be paired one frame apart), and
+  frame indices, paired whole, say where the motion lines up;
 - ``rate_mismatch``: the association's counts (:func:`~robot_msgs.evaluation.associate`);
 - ``coverage``: :func:`robot_msgs.runs.losses.coverage` on the estimate's stamps, gaps
   longer than 10 median intervals counted as lost; an estimate whose last pose is such a
