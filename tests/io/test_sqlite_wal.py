@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import stat
 from typing import TYPE_CHECKING
 
 import pytest
@@ -145,3 +147,36 @@ def test_a_log_not_shown_to_be_in_its_database_is_not(
     assert not wal_is_in_database(copy, wal)
     wal.write_bytes(good)
     assert not wal_is_in_database(copy, tmp_path / "none.db3")
+
+
+def test_a_log_that_grows_past_the_size_compared_after_it_is_looked_at_is_not_read_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size was looked at (stat), then the whole file read: a log a live recorder
+    lengthens in between was read past MOST_WAL_BYTES, unbounded. The bytes read are what
+    is compared: at most MOST_WAL_BYTES + 1 of them, and a longer log is left refused."""
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    writer = _writer(folder)
+    try:
+        _insert(writer, 300, 0)
+        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        copy = _copy(folder, tmp_path / "copy")
+    finally:
+        writer.close()
+    wal = copy.with_name("t.db3-wal")
+    size = wal.stat().st_size
+    assert wal_is_in_database(copy, wal)
+    monkeypatch.setattr(sqlite_wal, "MOST_WAL_BYTES", size - 1)
+    real_stat = type(wal).stat
+
+    def looked_at_before_it_grew(path: Path, **kwargs: bool) -> os.stat_result:
+        info = real_stat(path, **kwargs)
+        if path.name != "t.db3-wal":
+            return info
+        fields = list(info)
+        fields[stat.ST_SIZE] = 32  # its header only, when looked at
+        return os.stat_result(fields)
+
+    monkeypatch.setattr(type(wal), "stat", looked_at_before_it_grew)
+    assert not wal_is_in_database(copy, wal)
