@@ -6,6 +6,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import tracemalloc
 from typing import TYPE_CHECKING
 
 import pytest
@@ -180,3 +181,40 @@ def test_a_log_that_grows_past_the_size_compared_after_it_is_looked_at_is_not_re
 
     monkeypatch.setattr(type(wal), "stat", looked_at_before_it_grew)
     assert not wal_is_in_database(copy, wal)
+
+
+def test_a_log_of_large_pages_is_summed_a_bounded_chunk_of_bytes_at_a_time(
+    tmp_path: Path,
+) -> None:
+    """The frames were summed 1024 at a time, whatever their page size: 64 KiB pages (the
+    largest) summed a 64 MiB log at once, some 7 times its size in words (474 MB for
+    the largest log compared). Chunks are of _CHUNK_BYTES: the memory beyond the log's
+    own bytes is bounded by them (16 times), not by the log."""
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    writer = sqlite3.connect(folder / "t.db3", isolation_level=None)
+    try:
+        writer.execute("PRAGMA page_size=65536")
+        assert writer.execute("PRAGMA journal_mode=WAL").fetchone() == ("wal",)
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("CREATE TABLE m (data BLOB)")
+        writer.execute("BEGIN")
+        writer.executemany(
+            "INSERT INTO m VALUES (?)", [(bytes([k % 256]) * 60_000,) for k in range(600)]
+        )
+        writer.execute("COMMIT")
+        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        copy = _copy(folder, tmp_path / "copy")
+    finally:
+        writer.close()
+    wal = copy.with_name("t.db3-wal")
+    size = wal.stat().st_size
+    chunk = 4 * 2**20  # sqlite_wal._CHUNK_BYTES
+    assert size > 8 * chunk  # 600 pages of 64 KiB: 39 MB
+    tracemalloc.start()
+    try:
+        assert wal_is_in_database(copy, wal)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < size + 16 * chunk  # 73 MB; 276 MB when summed 1024 frames at a time

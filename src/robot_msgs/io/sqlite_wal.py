@@ -38,8 +38,9 @@ _VERSION = 3007000
 #: automatic checkpoint of 1000 pages); a larger one is left refused, unread.
 MOST_WAL_BYTES = 64 * 2**20
 _MASK = 0xFFFFFFFF
-#: Frames summed at once: 1024 of 4 KiB pages take 33 MB of words.
-_CHUNK = 1024
+#: Bytes of frames summed at once (1024 frames of 4 KiB pages), some 8 times that in words:
+#: a count of frames instead took 1024 of 64 KiB pages at once, 7 times the log's size.
+_CHUNK_BYTES = 4 * 2**20
 
 
 def _powers(n: int) -> np.ndarray:
@@ -74,13 +75,14 @@ def _frame_sums(frames: np.ndarray, order: str, powers: np.ndarray) -> np.ndarra
     steps = powers.shape[0] - 1
     weights = powers[::-1][1:].transpose(1, 0, 2).reshape(2, -1)  # M**(m-1-k), k = 0..m-1
     out = np.empty((len(frames), 2), dtype=np.uint64)
-    for at in range(0, len(frames), _CHUNK):  # a chunk at a time: 4 words of memory per byte
-        part = frames[at : at + _CHUNK]
+    chunk = max(1, _CHUNK_BYTES // frames.shape[1])
+    for at in range(0, len(frames), chunk):  # a chunk at a time: 4 words of memory per byte
+        part = frames[at : at + chunk]
         summed = np.concatenate([part[:, :8], part[:, _FRAME_HEADER:]], axis=1)
         words = summed.view(order).astype(np.uint64).reshape(-1, steps, 2)
         u = np.stack([words[..., 0], (words[..., 0] + words[..., 1]) & _MASK], axis=-1)
         # uint64 products and sums wrap modulo 2**64, which keeps them right modulo 2**32
-        out[at : at + _CHUNK] = (u.reshape(len(part), -1) @ weights.T) & _MASK
+        out[at : at + chunk] = (u.reshape(len(part), -1) @ weights.T) & _MASK
     return out
 
 
