@@ -1264,3 +1264,32 @@ def test_orb_slam3_key_and_value_without_a_space_are_read_as_opencv_reads_them(
     path.write_text(ORB_SLAM3_UZ_EUROC_STEREO_INERTIAL.replace("%YAML:1.0\n", ""))
     with pytest.raises(FormatError, match=r"EuRoC\.yaml: invalid YAML"):
         read_transform(path)
+
+
+def test_an_opencv_files_text_that_begins_name_colon_is_not_made_a_key(tmp_path: Path) -> None:
+    """Every line that began ``name:x`` in a ``%YAML:1.0`` file was given a space after its
+    colon: a plain string's second line (``kalibr:2024 data``), read before, was refused
+    as "mapping values are not allowed here" at ``kalibr: 2024 data``, text never
+    written; a block scalar's and a quoted string's lines were changed. Only where a
+    mapping's key stands is ``key:value`` a key, as ORB-SLAM3's ``data:[...]`` still is."""
+    path = tmp_path / "extrinsics.yaml"
+    path.write_text(
+        "%YAML:1.0\n"
+        "note: calibrated with\n"
+        "  kalibr:2024 data\n"
+        "how: |\n"
+        "  see:http://x\n"
+        "T: !!opencv-matrix\n"
+        "   rows: 4\n"
+        "   cols: 4\n"
+        "   dt: d\n"
+        "   data:[1, 0, 0, 1,\n"
+        "         0, 1, 0, 2,\n"
+        "         0, 0, 1, 3,\n"
+        "         0, 0, 0, 1]\n"
+        "Viewer.PointSize:2\n",
+        encoding="utf-8",
+    )
+    translated = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 1.0, 3.0, 0.0, 0.0, 0.0, 1.0)
+    assert read_transform(f"{path}:T") == translated
+    assert read_transform(path) == translated

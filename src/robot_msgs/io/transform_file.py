@@ -92,10 +92,12 @@ _YAML_KEY = re.compile(r"(?:^|\r)[^#\r\n]*:(?:[ \t\r]|$)", re.MULTILINE)
 #: OpenCV FileStorage's YAML header (VINS-Fusion, Kimera, ORB-SLAM write it), which PyYAML
 #: refuses: YAML's own says ``%YAML 1.1``. Read as a blank line, so lines keep their numbers.
 _OPENCV_HEADER = re.compile(r"\A%YAML:1\.0[ \t]*(?=\n|\Z)")
-#: A key of an OpenCV FileStorage YAML file and its colon with no space after it
-#: (``data:[...]``, ``Viewer.PointSize:2``), which OpenCV reads as a key and YAML as text:
-#: ORB-SLAM3's own EuRoC configs write it. A name at a line's start, as OpenCV's keys are.
-_OPENCV_KEY = re.compile(r"^([ \t]*[A-Za-z_][A-Za-z0-9_.]*):(?=[^\s:])", re.MULTILINE)
+#: A key of an OpenCV FileStorage YAML file (a name at a line's start, as OpenCV's keys
+#: are) and its colon: with no space after it (``data:[...]``, ``Viewer.PointSize:2``),
+#: OpenCV reads a key and YAML text; ORB-SLAM3's own EuRoC configs write it. Group 2: the
+#: value, which opens a mapping below when it is empty or only a tag or anchor.
+_OPENCV_KEY = re.compile(r"([ ]*[A-Za-z_][A-Za-z0-9_.]*):(?:(?=[^\s:])|[ \t]|$)(.*)")
+_OPENS_MAPPING = re.compile(r"[ \t]*(?:[!&]\S*[ \t]*)*(?:#.*)?")
 #: A mapping value tagged as OpenCV tags its nodes (``body_T_cam0: !!opencv-matrix``), a tag
 #: the safe loader does not know: ``!!opencv-matrix`` is blanked (its node is the mapping
 #: ``{rows, cols, dt, data}``), any other ``!!opencv-`` tag refused naming its key.
@@ -507,6 +509,41 @@ def _file_and_key(path: str | os.PathLike[str]) -> tuple[Path, str]:
     return file, ""
 
 
+def _opencv_keys(text: str) -> str:
+    """Return ``text`` with a space after each OpenCV ``key:value`` key's colon.
+
+    WHY only where a block mapping's key stands (the first line, a line under a key
+    whose value is empty or a tag, a sibling of an open mapping's keys): a line of a
+    block scalar, a multi-line string or a flow list that began ``name:`` was rewritten
+    too, and ``note: calibrated with`` / ``  kalibr:2024 data`` (one plain string, read
+    before) was refused as "mapping values are not allowed here" at text never written.
+    """
+    lines = text.split("\n")
+    indents: list[int] = []  # the indents of the open block mappings' keys, outermost first
+    last, opens = -1, True  # the last content line's indent; whether a mapping opens below it
+    for n, line in enumerate(lines):
+        body = line.lstrip(" ")
+        if not body.strip() or body.startswith("#"):
+            continue
+        indent = len(line) - len(body)
+        if body.rstrip() == "---":  # a document's start: its first line is a key's place
+            indents, last, opens = [], -1, True
+            continue
+        while indents and indents[-1] > indent:
+            indents.pop()
+        key = _OPENCV_KEY.fullmatch(line)
+        if key and ((indent > last and opens) or (indents and indents[-1] == indent)):
+            if line[key.end(1) + 1 : key.end(1) + 2] not in ("", " ", "\t"):
+                lines[n] = f"{key[1]}: {line[key.end(1) + 1 :]}"
+            if not indents or indents[-1] < indent:
+                indents.append(indent)
+            opens = _OPENS_MAPPING.fullmatch(key[2]) is not None
+        else:
+            opens = False
+        last = indent
+    return "\n".join(lines)
+
+
 def _from_text(
     text: str, file: Path, where: str, key: str = ""
 ) -> tuple[np.ndarray, list[int] | None]:
@@ -522,7 +559,7 @@ def _from_text(
         text = text.replace("\r\n", "\n").replace("\r", "\n")
         text, opencv = _OPENCV_HEADER.subn("", text)  # a blank line 1: lines keep numbers
         if opencv:  # OpenCV's dialect: "key:value" is a key (ORB-SLAM3's data:[...])
-            text = _OPENCV_KEY.sub(r"\1: ", text)
+            text = _opencv_keys(text)
         if "!!opencv-" in text:
             text = _OPENCV_TAG.sub(lambda found: _opencv_tag(found, text, where), text)
         # numbers: the table's rule too; keys: names, as written (``on:``, not True)
