@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs.csvlog import read_csv_table
-from robot_msgs.runs.logs import read_resources, read_timing
+from robot_msgs.runs.logs import read_resources, read_signal_log, read_timing
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -132,13 +132,15 @@ def test_a_log_is_bounded_as_every_input(tmp_path: Path) -> None:
 def test_a_log_without_a_line_end_in_its_head_is_refused_unread(tmp_path: Path) -> None:
     """A 1 GiB sparse timing.csv (zeros, no newline) was read whole, within --max-bytes:
     2.1 GB and 45 s in a sweep before its header was refused. 64 MiB here held 128 MiB
-    (its bytes and text); refused from its first 64 KiB, about 1 MiB (imports included)."""
+    (its bytes and text); refused from its first MiB, about 1 MiB (the head alone)."""
     log = tmp_path / "timing.csv"
     with log.open("wb") as handle:
         handle.truncate(64 << 20)  # sparse: no disk used
     tracemalloc.start()
     try:
-        with pytest.raises(FormatError, match=r"timing\.csv:1: expected a header line .* 64 KiB"):
+        with pytest.raises(
+            FormatError, match=r"timing\.csv:1: expected a header line .* first 1 MiB"
+        ):
             read_timing(log)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
@@ -147,6 +149,27 @@ def test_a_log_without_a_line_end_in_its_head_is_refused_unread(tmp_path: Path) 
     # A header ended within the head reads as before, however long the file.
     rows = "".join(f"{k},{k / 10},{k / 10 + 0.01},{k / 10 + 0.02}\n" for k in range(5000))
     assert read_timing(_write(log, TIMING_HEADER + rows)).frame.tolist() == list(range(5000))
+
+
+def test_a_wide_header_or_a_long_first_comment_is_a_log_not_a_file_without_lines(
+    tmp_path: Path,
+) -> None:
+    """A head of 64 KiB without a line end was refused as no CSV log: a signal log of
+    6000 channels (a 108 KB header, read before) and one whose first line is a 70 KB
+    comment (a logger's settings) were refused too. A megabyte is no header."""
+    names = [f"channel_{k:05d}_pos" for k in range(6000)]
+    lines = [
+        "t," + ",".join(names),
+        "0," + ",".join(["0.5"] * 6000),
+        "1," + ",".join(["-2"] * 6000),
+    ]
+    log = read_signal_log(_write(tmp_path / "wide.csv", "\n".join(lines) + "\n"))
+    assert log.channels == tuple(names)
+    assert log.values.shape == (2, 6000)
+    assert set(log.values[0].tolist()) == {0.5}
+    assert set(log.values[1].tolist()) == {-2.0}
+    commented = "# settings: " + "k=v;" * 17_500 + "\nt,elbow\n0,0.1\n1,0.3\n"
+    assert read_signal_log(_write(tmp_path / "c.csv", commented)).values.tolist() == [[0.1], [0.3]]
 
 
 def test_a_log_saved_with_a_utf8_byte_order_mark_reads_as_without_it(tmp_path: Path) -> None:
