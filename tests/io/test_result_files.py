@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +18,7 @@ import pytest
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.control import tracking
 from robot_msgs.errors import (
+    DataWarning,
     FormatError,
     MissingDependencyError,
     OutputExistsError,
@@ -964,3 +966,35 @@ def test_the_result_class_itself_is_refused_as_a_class(tmp_path: Path) -> None:
     ):
         save_result(tmp_path / "t.json", EvaluationResult)  # type: ignore[arg-type]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz", ".parquet"])
+def test_a_result_whose_matched_stamps_repeat_is_refused_by_the_writer(
+    tmp_path: Path, suffix: str
+) -> None:
+    """A result of files read with ``repeated_stamps="all"`` holds trajectories whose stamps
+    repeat (x = 0, 1, 3, 4 m at 0, 1, 1, 2 s): save_result wrote it and load_result refused
+    the file ("Expected strictly increasing stamps (previous 1.0), got float 1.0 - at
+    `EvaluationResult.reference.stamps_s[2]`"). The writer now refuses it so, writing
+    nothing: every file it writes loads back equal."""
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow")
+    path = tmp_path / "t.tum"
+    path.write_text("".join(f"{t} {x} 0 0 0 0 0 1\n" for t, x in [(0, 0), (1, 1), (1, 3), (2, 4)]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        traj = read_trajectory(path, repeated_stamps="all")
+        result = ape(traj, traj)
+    assert result.reference.stamps_s.tolist() == [0.0, 1.0, 1.0, 2.0]
+    with pytest.raises(
+        ValidationError,
+        match=r"Expected strictly increasing stamps \(previous 1\.0\), got float 1\.0 - at "
+        r"`EvaluationResult\.reference\.stamps_s\[2\]`",
+    ):
+        save_result(tmp_path / f"r{suffix}", result)
+    assert list(tmp_path.iterdir()) == [path]
+    # Read once a stamp, the same files round-trip.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        once = ape(read_trajectory(path, repeated_stamps="last"), read_trajectory(path))
+    assert load_result(save_result(tmp_path / f"r{suffix}", once)) == once

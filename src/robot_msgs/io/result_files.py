@@ -218,7 +218,9 @@ def save_result(
     OutputExistsError
         ``path`` exists and ``force`` is not set.
     ValidationError
-        ``result`` is no ``EvaluationResult``: :func:`load_result` would refuse the file.
+        ``result`` is no ``EvaluationResult``, or one of its trajectories has stamps
+        that repeat (files read with ``repeated_stamps="all"``): :func:`load_result`
+        would refuse the file. The message is the loader's, naming the field.
 
     Examples
     --------
@@ -244,6 +246,7 @@ def save_result(
             "message (robot_msgs.msg.encode_json writes any message as JSON)"
         )
         raise ValidationError(msg)
+    _refuse_unordered_stamps(result)
     fmt = result_format(path, saving=True)
     if fmt == "json":
         text = bytearray()
@@ -254,6 +257,31 @@ def save_result(
     skeleton = _skeleton(result, arrays)
     data = _npz_bytes(skeleton, arrays) if fmt == "npz" else _parquet_bytes(skeleton, arrays)
     return write_atomic(path, data, force=force)
+
+
+def _refuse_unordered_stamps(result: EvaluationResult) -> None:
+    """Refuse a result whose trajectories' rows the loader refuses, as the loader says it.
+
+    WHY: the matched trajectories of files read with ``repeated_stamps="all"`` repeat
+    stamps (built unchecked); saved, every format was refused by :func:`load_result`:
+    "Expected strictly increasing stamps (previous 1.0), got float 1.0 - at
+    `EvaluationResult.reference.stamps_s[2]`". The CLI refuses ``--save`` with ``all``;
+    a library caller was not told until the file was read.
+    """
+    for name in ("reference", "matched_estimate", "compared_estimate"):
+        trajectory = getattr(result, name)
+        if trajectory is None:
+            continue
+        try:
+            trajectory._validate_rows()  # noqa: SLF001 - the loader's own rule, vectorised
+        except ValidationError as err:
+            placed = err.placed(type(trajectory).__name__, f"{type(result).__name__}.{name}")
+            after = (
+                ": load_result would refuse the file (a trajectory read with "
+                "repeated_stamps='all'? read it with 'first' or 'last' to save)"
+            )
+            said = placed.within("", after)
+            raise said from None
 
 
 def _read_npz(path: Path) -> tuple[str, list[np.ndarray[Any, Any]]]:
