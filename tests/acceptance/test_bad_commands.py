@@ -277,10 +277,12 @@ CASES = [
     Case("report-per-run-alignment", _manifest(f'[[runs]]\npath = "{RUN1}"\nalign = "se3"\n'),
          ["report", "runs.toml"],
          error=r"^runs\.toml \[\[runs\]\] #1: a per-run `align` is refused"),
+    # A missing run folder is its run's failure (the others are evaluated), as in bench.
     Case("report-missing-run-folder", _manifest('[[runs]]\npath = "runs/orb/MH_01/9"\n'),
          ["report", "runs.toml"],
-         error=r"^runs\.toml \[\[runs\]\] #1: `path` .*runs/orb/MH_01/9 is not a run folder "
-         r"\(no such directory\)"),
+         error=r"^run runs/orb/MH_01/9 \(runs\.toml \[\[runs\]\] #1\): runs\.toml \[\[runs\]\] #1: "
+         r"`path` .*runs/orb/MH_01/9 is not a run folder \(no such directory\); --allow-partial "
+         r"reports the others$"),
     Case("report-invalid-toml", _manifest("[[runs]\n"), ["report", "runs.toml"],
          error=r"^runs\.toml: invalid TOML: .*\(at line 1, column 7\)"),
     Case("report-no-such-input", {}, ["report", "nothing"],
@@ -327,7 +329,11 @@ CASES = [
          error=r"^runs\.toml \[settings\] evaluate\[0\]: `delta`: expected float > 0"),
     Case("bench-missing-run-folder", _manifest('[[runs]]\npath = "runs/orb/MH_01/9"\n'),
          ["bench", "runs.toml", "--out", "out", *SERIAL],
-         error=r"^runs\.toml \[\[runs\]\] #1: `path` .* is not a run folder"),
+         error=r"^1 of 1 runs did not finish \(1 failed to evaluate, 0 not evaluated\): "
+         r"runs/orb/MH_01/9: FormatError: runs\.toml \[\[runs\]\] #1: `path` .* is not a run "
+         r"folder \(no such directory\); --allow-partial accepts a partial sweep$",
+         made=SWEEP_OUTPUTS,
+         stdout=r"^1 runs: 0 evaluated \(0 succeeded\), 1 failed to evaluate, 0 not evaluated;"),
     Case("bench-out-is-a-file", {**_runs(), "out": "keep\n"},
          ["bench", "runs", "--out", "out", *SERIAL],
          error=r"^--out out: is a file, not a folder", keep=("out",)),

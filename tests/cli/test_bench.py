@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import socket
 import sys
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -894,3 +895,37 @@ def test_a_kept_ranking_that_is_not_one_is_an_error_naming_it(
     assert main([*argv, "--resume"]) == 0
     assert "2 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
     assert (out / name).read_text() != content
+
+
+def test_a_manifest_entry_whose_folder_is_missing_fails_its_run_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One [[runs]] entry naming a deleted trial stopped the sweep before any run (ERROR,
+    nothing evaluated). It is one failed run, named with its entry; the others are
+    evaluated (RMS 0.05 and 0.10 m by construction), the exit code says the failure, and
+    --resume evaluates it once its folder is there."""
+    root = _tree(tmp_path / "runs")
+    entry = '[[runs]]\npath = "runs/orb/MH_01/{0}"\nalgorithm = "orb"\nsequence = "MH_01"\ntrial = {0}\n'
+    manifest = tmp_path / "runs.toml"
+    refs = '[references]\nMH_01 = "runs/MH_01/reference.tum"\n'
+    manifest.write_text(refs + "".join(entry.format(k) for k in (1, 9, 2)))
+    out = tmp_path / "out"
+    argv = ["bench", str(manifest), "--serial", "--quiet", "--align", "none", "--out", str(out)]
+    assert main(argv) == 1
+    printed = capsys.readouterr()
+    said = (
+        f"{manifest} [[runs]] #2: `path` {root}/orb/MH_01/9 is not a run folder (no such directory)"
+    )
+    (error,) = [line for line in printed.err.splitlines() if line.startswith("ERROR:")]
+    assert error == (
+        "ERROR: 1 of 3 runs did not finish (1 failed to evaluate, 0 not evaluated): "
+        f"runs/orb/MH_01/9: FormatError: {said}; --allow-partial accepts a partial sweep"
+    )
+    assert f"failed to evaluate: runs/orb/MH_01/9: FormatError: {said}" in " ".join(
+        printed.out.split()
+    )
+    assert _ape_rms(out) == [pytest.approx(0.05, abs=1e-9), None, pytest.approx(0.10, abs=1e-9)]
+    shutil.copytree(root / "orb" / "MH_01" / "1", root / "orb" / "MH_01" / "9")
+    assert main([*argv, "--resume"]) == 0
+    assert "2 reused, 1 computed" in " ".join(capsys.readouterr().out.split())
+    assert _ape_rms(out) == pytest.approx([0.05, 0.05, 0.10], abs=1e-9)

@@ -695,3 +695,26 @@ def test_a_kitti_run_without_times_or_rate_is_said_with_the_flags_of_its_limits(
     out = " ".join(capsys.readouterr().out.split())
     assert out.count("states no input_rate_hz") == 1
     assert "(--end-tolerance, --coverage-gap) are counted one frame a second" in out
+
+
+def test_a_manifest_entry_whose_folder_is_missing_fails_its_run_alone(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A [[runs]] entry naming a deleted trial stopped the report of every run, even with
+    --allow-partial; it fails alone as a broken meta.json does (bench does the same)."""
+    shutil.rmtree(runs_copy / "dvo" / "fr1_xyz" / "trial_2")
+    manifest = str(runs_copy / "runs.toml")
+    folder = runs_copy / "dvo" / "fr1_xyz" / "trial_2"
+    said = f"{manifest} [[runs]] #4: `path` {folder} is not a run folder (no such directory)"
+    assert main(["report", manifest, "--no-progress", "--quiet"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ERROR: run dvo/fr1_xyz/trial_2 ({manifest} [[runs]] #4): {said}; "
+        "--allow-partial reports the others"
+    )
+    partial = _report_json(capsys, manifest, "--allow-partial")
+    assert len(partial["runs"]) == 17  # type: ignore[arg-type]
+    assert partial["notes"][0].startswith(  # type: ignore[index]
+        f"1 of 18 runs have no report: they failed to evaluate (dvo/fr1_xyz/trial_2: "
+        f"FormatError: {said}"
+    )

@@ -12,7 +12,7 @@ import pytest
 from robot_msgs.compare import Configuration
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings
-from robot_msgs.runs import RunSettings, load_runs, read_manifest
+from robot_msgs.runs import RunSettings, load_run, load_runs, read_manifest
 from robot_msgs.runs.manifest import resolve_input
 from tests.runs.tree import make_tree
 
@@ -167,7 +167,6 @@ def test_metrics_from_flags_and_from_the_table_are_refused_together(tmp_path: Pa
             '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nalign = "se3"\n',
             r"#1: a per-run `align` is refused: every run is evaluated with the one",
         ),
-        ("[[runs]]\npath = 'absent'\n", r"#1: `path` .*absent is not a run folder"),
         (
             '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = 1\nestimate = "e"\nexit_code = "1"\n',
             r"#1: `exit_code`: expected an integer",
@@ -216,6 +215,29 @@ def test_invalid_manifests_raise_naming_the_file_and_entry(
     with pytest.raises(FormatError, match=match) as info:
         load_runs([path])
     assert str(path) in str(info.value)
+
+
+def test_an_entry_whose_run_folder_is_missing_is_a_run_that_fails_alone(tmp_path: Path) -> None:
+    """One [[runs]] entry naming a folder that is not there (a trial deleted, a typo)
+    stopped the reading of every run, so bench and report evaluated none; it is now a
+    run that fails to evaluate, naming the entry and the folder, as a broken meta.json."""
+    for trial in (1, 2):
+        (tmp_path / f"t{trial}").mkdir()
+        (tmp_path / f"t{trial}" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    entry = '[[runs]]\npath = "{}"\nalgorithm = "orb"\nsequence = "s"\ntrial = {}\n'
+    path = _write(tmp_path, "".join(entry.format(f"t{k}", k) for k in (1, 9, 2)))
+    runs = load_runs([path]).runs
+    assert [(run.name, run.label) for run in runs] == [
+        ("t1", "orb/s/1"),
+        ("t9", "orb/s/9"),
+        ("t2", "orb/s/2"),
+    ]
+    assert [bool(run.error) for run in runs] == [False, True, False]
+    said = f"{path} [[runs]] #2: `path` {tmp_path / 't9'} is not a run folder (no such directory)"
+    assert runs[1].error == said
+    with pytest.raises(FormatError, match="is not a run folder") as info:
+        load_run(runs[1])
+    assert str(info.value) == said
 
 
 def test_two_runs_with_the_same_keys_or_name_are_refused(tmp_path: Path) -> None:

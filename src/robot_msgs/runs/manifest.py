@@ -203,9 +203,6 @@ def _entry(
             raise FormatError(msg) from err
         if listing is None or listing.folder != folder:
             listing = list_folder(folder)
-        if not listing.found:
-            msg = f"{where}: `path` {folder} is not a run folder (no such directory)"
-            raise FormatError(msg)
         if name is None and given.startswith(EXAMPLE_PREFIX):
             name = given.removeprefix(EXAMPLE_PREFIX)
         elif name is None:
@@ -213,6 +210,20 @@ def _entry(
                 name = folder.relative_to(base).as_posix()
             except ValueError:
                 name = str(folder)
+        if not listing.found:
+            # WHY a run's failure: raised, one trial deleted (or a typo) stopped the
+            # reading of every run, so bench and report evaluated none. It fails alone,
+            # as a broken meta.json does, and --resume evaluates it once it is there.
+            why = f"{where}: `path` {folder} is not a run folder (no such directory)"
+            return run_from_keys(
+                keys,
+                name=name,
+                where=where,
+                folder=folder,
+                references=refs,
+                listing=listing,
+                error=why,
+            )
         return run_from_folder(
             folder,
             name=name,
@@ -482,8 +493,8 @@ class RunReader:
         FormatError
             An invalid manifest entry or run folder; a root or manifest without runs; a
             run with the name, or the keys and configuration, of an earlier one. (An
-            invalid ``meta.json`` fails its run alone, when it is evaluated:
-            :attr:`RunSpec.error`.)
+            invalid ``meta.json``, or a ``[[runs]]`` entry's missing folder, fails its run
+            alone, when it is evaluated: :attr:`RunSpec.error`.)
         """
         if self._started:
             msg = "a RunReader is read once; make another to read the runs again"
