@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from robot_msgs.compare import Configuration
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings
 from robot_msgs.runs import RunSettings, load_run, load_runs, read_manifest
-from robot_msgs.runs.manifest import resolve_input
+from robot_msgs.runs.manifest import RunReader, resolve_input
 from tests.runs.tree import make_tree
 
 if TYPE_CHECKING:
@@ -248,6 +249,28 @@ def test_two_runs_with_the_same_keys_or_name_are_refused(tmp_path: Path) -> None
     path = _write(tmp_path, run.format("e1.tum", "x") + run.format("e2.tum", "x").replace("1", "2"))
     with pytest.raises(FormatError, match=r"two runs are named 'x'"):
         load_runs([path])
+
+
+def test_two_entries_of_one_name_are_refused_before_any_run_is_read(tmp_path: Path) -> None:
+    """A manifest naming one folder twice was refused when its second entry was reached:
+    a sweep of 1501 entries (#3 and #1501 one folder) had stored 21 records by then, and
+    stopped. Both entries are in the manifest: refused on opening it, naming both."""
+    for trial in (1, 2):
+        (tmp_path / f"t{trial}").mkdir()
+        (tmp_path / f"t{trial}" / "estimate.tum").write_text("0 0 0 0 0 0 0 1\n")
+    entries = ["path = 't1'", "path = 't2'", "path = 't1'", "path = 't2'\nname = 'other'"]
+    path = _write(tmp_path, "".join(f"[[runs]]\n{entry}\n" for entry in entries))
+    said = f"two runs are named 't1': {path} [[runs]] #1 and {path} [[runs]] #3; give each"
+    with pytest.raises(FormatError, match=re.escape(said)):
+        RunReader([path])
+    named = ["name = 'a'\npath = 't1'", "name = 'b'\npath = 't2'", "name = 'a'\npath = 't2'"]
+    path = _write(tmp_path, "".join(f"[[runs]]\n{entry}\n" for entry in named))
+    with pytest.raises(FormatError, match=r"two runs are named 'a': .*#1 and .*#3; give each"):
+        RunReader([path])
+    keyed = '[[runs]]\nalgorithm = "a"\nsequence = "s"\ntrial = {}\nestimate = "e.tum"\n'
+    path = _write(tmp_path, keyed.format(1) + keyed.format(2) + keyed.format(1))
+    with pytest.raises(FormatError, match=r"two runs are named 'a/s/1': .*#1 and .*#3; give each"):
+        RunReader([path])
 
 
 def test_runs_of_another_version_or_parameters_may_share_a_trial(tmp_path: Path) -> None:

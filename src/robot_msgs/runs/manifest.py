@@ -203,13 +203,8 @@ def _entry(
             raise FormatError(msg) from err
         if listing is None or listing.folder != folder:
             listing = list_folder(folder)
-        if name is None and given.startswith(EXAMPLE_PREFIX):
-            name = given.removeprefix(EXAMPLE_PREFIX)
-        elif name is None:
-            try:
-                name = folder.relative_to(base).as_posix()
-            except ValueError:
-                name = str(folder)
+        if name is None:
+            name = _folder_name(base, given)
         if not listing.found:
             # WHY a run's failure: raised, one trial deleted (or a typo) stopped the
             # reading of every run, so bench and report evaluated none. It fails alone,
@@ -239,6 +234,19 @@ def _entry(
         raise FormatError(msg)
     label = f"{keys['algorithm']}/{keys['sequence']}/{keys['trial']}"
     return run_from_keys(keys, name=name or label, where=where, references=refs)
+
+
+def _folder_name(base: Path, given: str) -> str:
+    """Name a run declared by its folder ``given`` (absolute, or ``example:NAME``).
+
+    The folder relative to the manifest's folder ``base``, else as given.
+    """
+    if given.startswith(EXAMPLE_PREFIX):
+        return given.removeprefix(EXAMPLE_PREFIX)
+    try:
+        return Path(given).relative_to(base).as_posix()
+    except ValueError:
+        return str(Path(given))
 
 
 class _ManifestFile:
@@ -277,6 +285,48 @@ class _ManifestFile:
         self.defaults = _table(data, "defaults", dict, where)
         self.entries = _table(data, "runs", list, where)
         self.folders = _table(data, "folders", list, where)
+        self._refuse_one_name_twice()
+
+    def _name_of(self, entry: object) -> str | None:
+        """Return the name an entry's run will have, as :func:`_entry` gives it.
+
+        ``None`` for an invalid entry (said when it is read).
+        """
+        if not isinstance(entry, dict):
+            return None
+        keys = self.defaults | entry
+        if "name" in keys:
+            return keys["name"] if isinstance(keys["name"], str) else None
+        given = keys.get("path")
+        if isinstance(given, str) and given:
+            try:
+                return _folder_name(self.base, self.resolver.absolute(self.base, given, ""))
+            except FormatError:
+                return None
+        if "path" in keys or not all(k in keys for k in ("algorithm", "sequence", "trial")):
+            return None
+        return f"{keys['algorithm']}/{keys['sequence']}/{keys['trial']}"
+
+    def _refuse_one_name_twice(self) -> None:
+        """Refuse two ``[[runs]]`` entries whose runs would have one name, naming both.
+
+        WHY here: found when the second was read, a sweep had evaluated the runs before
+        it (1501 entries, #3 and #1501 one folder: 21 records stored, then stopped). Both
+        entries are in the file; :class:`~robot_msgs.runs.spec.RunChecker` still checks
+        what only the run folders say (the keys of their ``meta.json``).
+        """
+        first: dict[str, int] = {}
+        for i, entry in enumerate(self.entries, start=1):
+            name = self._name_of(entry)
+            if name is None:
+                continue
+            if name in first:
+                msg = (
+                    f"two runs are named {name!r}: {self.where} [[runs]] #{first[name]} and "
+                    f"{self.where} [[runs]] #{i}; give each a distinct `name`"
+                )
+                raise FormatError(msg)
+            first[name] = i
 
     def _folder_of(self, entry: object) -> Path | None:
         """Return the run folder an entry names, to list ahead (``None``: none, or invalid)."""
