@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.io import sqlite_wal
 from robot_msgs.io.sqlite_wal import wal_is_in_database
+from tests.hostile import deadline
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -218,3 +219,25 @@ def test_a_log_of_large_pages_is_summed_a_bounded_chunk_of_bytes_at_a_time(
     finally:
         tracemalloc.stop()
     assert peak < size + 16 * chunk  # 73 MB; 276 MB when summed 1024 frames at a time
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_a_log_or_database_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A FIFO given to wal_is_in_database as the -wal or the database: its open waited
+    for a writer, for ever (the check beside a bag looks at the -wal first; a caller of
+    the function itself did not). Refused at once (False)."""
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    writer = _writer(folder)
+    try:
+        _insert(writer, 300, 0)
+        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        copy = _copy(folder, tmp_path / "copy")
+    finally:
+        writer.close()
+    wal, fifo = copy.with_name("t.db3-wal"), tmp_path / "fifo"
+    assert wal_is_in_database(copy, wal)
+    os.mkfifo(fifo)
+    with deadline(60):
+        assert not wal_is_in_database(copy, fifo)
+        assert not wal_is_in_database(fifo, wal)

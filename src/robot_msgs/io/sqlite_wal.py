@@ -22,6 +22,8 @@ byte, and the file has that size, the log adds nothing.
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -86,6 +88,25 @@ def _frame_sums(frames: np.ndarray, order: str, powers: np.ndarray) -> np.ndarra
     return out
 
 
+def _open_file(path: Path) -> int:
+    """Open ``path`` to read: a descriptor; OSError where it is not a regular file.
+
+    WHY: a FIFO's open waits for a writer, for ever; ``O_NONBLOCK`` opens it at once,
+    and the file opened (not the name, which may be swapped after a look) is checked.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not regular:
+        os.close(fd)
+        msg = f"{path}: not a regular file"
+        raise OSError(msg)
+    return fd
+
+
 def wal_is_in_database(db: Path, wal: Path) -> bool:
     """Whether SQLite would read from ``db`` and ``wal`` together what ``db`` holds alone.
 
@@ -101,8 +122,8 @@ def wal_is_in_database(db: Path, wal: Path) -> bool:
     bool
         True when the log's committed frames are all in ``db`` already (module docstring),
         or it holds none; False when it may hold writes ``db`` lacks, or cannot be shown
-        not to (unreadable, not a log, larger than :data:`MOST_WAL_BYTES`). Neither file is
-        written.
+        not to (unreadable, not a log, larger than :data:`MOST_WAL_BYTES`, not a regular
+        file: a FIFO is refused, not waited on). Neither file is written.
 
     Examples
     --------
@@ -123,9 +144,9 @@ def wal_is_in_database(db: Path, wal: Path) -> bool:
         if wal.stat().st_size > MOST_WAL_BYTES:
             return False
         # WHY a bounded read: a live recorder lengthens the log after its size is looked at
-        with wal.open("rb") as file:
+        with open(_open_file(wal), "rb") as file:
             log = file.read(MOST_WAL_BYTES + 1)
-        with db.open("rb") as file:
+        with open(_open_file(db), "rb") as file:
             first = file.read(100)
             size = file.seek(0, 2)
     except OSError:
@@ -174,7 +195,7 @@ def wal_is_in_database(db: Path, wal: Path) -> bool:
     if any(not 1 <= p <= pages for p in newest):
         return False
     try:
-        with db.open("rb") as file:
+        with open(_open_file(db), "rb") as file:
             for page_number, k in newest.items():
                 file.seek((page_number - 1) * page_size)
                 if file.read(page_size) != frames[k, _FRAME_HEADER:].tobytes():
