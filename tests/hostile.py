@@ -16,6 +16,8 @@ import os
 import shutil
 import signal
 import struct
+import subprocess
+import sys
 import threading
 import zipfile
 from typing import TYPE_CHECKING, Any, Literal
@@ -183,6 +185,39 @@ def fifo_with_writer(path: Path, data: bytes) -> Iterator[Path]:
                 fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
                 os.close(fd)
         writer.join(timeout=5)
+
+
+_HOLD_OPEN = """
+import sqlite3, sys
+writer = sqlite3.connect(sys.argv[1], isolation_level=None)
+for statement in sys.argv[2:]:
+    writer.execute(statement)
+print("open", flush=True)
+sys.stdin.read()
+"""
+
+
+@contextlib.contextmanager
+def sqlite_held_open(db: Path, *statements: str) -> Iterator[subprocess.Popen[str]]:
+    """Another process (SQLite, through python's sqlite3) that runs ``statements`` on
+    ``db`` and keeps its connection open, as a recorder still running does, until the
+    block ends or the test kills it (``kill -9``: a crash, nothing closed)."""
+    child = subprocess.Popen(  # noqa: S603 - this interpreter, fixed code
+        [sys.executable, "-c", _HOLD_OPEN, str(db), *statements],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "open\n", "the child's statements failed"
+        yield child
+    finally:
+        child.kill()
+        child.wait()
+        for stream in (child.stdin, child.stdout):
+            if stream is not None:
+                stream.close()
 
 
 def garbage_cdr_bag(folder: Path, *, storage: str = "mcap") -> Path:

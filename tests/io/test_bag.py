@@ -8,6 +8,7 @@ import math
 import os
 import re
 import struct
+import sys
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ from robot_msgs.io.bag import _a_bug, open_bag
 from robot_msgs.io.bag_messages import read_records
 from robot_msgs.io.clean import reading_notes
 from robot_msgs.limits import input_limits
-from tests.hostile import deadline
+from tests.hostile import deadline, sqlite_held_open
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -1589,12 +1590,8 @@ def _beside(db3: Path) -> dict[str, bytes]:
     return {f.name: f.read_bytes() for f in sorted(db3.parent.glob(db3.name + "*"))}
 
 
-def _recording(folder: Path, journal: str) -> tuple[Path, Any, PoseTrajectory]:
-    """``t.db3`` of 300 poses and a writer (sqlite3, journal mode ``journal``) still open,
-    which has written 300 more poses, 30 s later: committed in WAL mode (not checkpointed),
-    in an unfinished transaction whose pages spilled into the file in DELETE mode."""
-    import sqlite3
-
+def _and_later(folder: Path) -> tuple[Path, PoseTrajectory, Path]:
+    """``t.db3`` of 300 poses, and 300 more, 30 s later, in ``later.db3``."""
     from robot_msgs.io import write_trajectory
 
     bag, traj = _db3_bag(folder)
@@ -1605,6 +1602,16 @@ def _recording(folder: Path, journal: str) -> tuple[Path, Any, PoseTrajectory]:
     )
     later = folder / "later.db3"
     write_trajectory(later, more)
+    return bag, more, later
+
+
+def _recording(folder: Path, journal: str) -> tuple[Path, Any, PoseTrajectory]:
+    """``t.db3`` of 300 poses and a writer (sqlite3, journal mode ``journal``) still open,
+    which has written 300 more poses, 30 s later: committed in WAL mode (not checkpointed),
+    in an unfinished transaction whose pages spilled into the file in DELETE mode."""
+    import sqlite3
+
+    bag, more, later = _and_later(folder)
     writer = sqlite3.connect(bag, isolation_level=None)
     assert writer.execute(f"PRAGMA journal_mode={journal}").fetchone() == (journal.lower(),)
     writer.execute("PRAGMA wal_autocheckpoint=0")
@@ -1667,6 +1674,46 @@ def test_a_db3_whose_log_was_all_checkpointed_before_a_crash_is_read_whole(
         writer.close()
     assert len(read) == 600
     np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fcntl: the lock is not asked about")
+def test_a_db3_whose_recorder_still_runs_is_refused_though_its_log_is_all_in_the_file(
+    tmp_path: Path,
+) -> None:
+    """A recorder still running (SQLite, in another process) committed 300 more poses and
+    checkpointed them: its -wal is all in t.db3, as a crashed one's is, and the bag was
+    read as the 600 poses so far, without a word, while it went on writing. It holds
+    t.db3-shm locked: refused, naming it. Killed (-9, a crash), the bag reads whole.
+    Nothing beside the bag is written."""
+    bag, more, later = _and_later(tmp_path)
+    statements = (
+        "PRAGMA journal_mode=WAL",
+        "PRAGMA wal_autocheckpoint=0",
+        "ATTACH '{}' AS later".format(str(later).replace("'", "''")),
+        (
+            "INSERT INTO main.messages (topic_id, timestamp, data) "
+            "SELECT topic_id, timestamp, data FROM later.messages"
+        ),
+        "PRAGMA wal_checkpoint(PASSIVE)",
+    )
+    with sqlite_held_open(bag, *statements) as recorder:
+        before = _beside(bag)
+        assert len(before["t.db3-wal"]) > 0
+        for attempt in (lambda: read_bag(bag, "/trajectory"), lambda: list_topics(bag)):
+            with pytest.raises(FormatError, match=(
+                rf"^{re.escape(str(bag))}: the bag is still being recorded \(process "
+                rf"{recorder.pid} holds it open: a lock on t\.db3-shm beside it\): a read "
+                r"now would leave out what it writes next; read the bag when the recording "
+                r"has ended$"
+            )):  # fmt: skip
+                attempt()
+        assert _beside(bag) == before
+        recorder.kill()
+        recorder.wait()
+    read = read_bag(bag, "/trajectory")
+    assert len(read) == 600
+    np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
+    assert _beside(bag) == before
 
 
 def test_the_way_out_of_a_stopped_recorders_log_names_the_file_wherever_it_is_run(

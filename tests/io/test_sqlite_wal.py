@@ -6,6 +6,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import sys
 import tracemalloc
 from typing import TYPE_CHECKING
 
@@ -14,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.io import sqlite_wal
-from robot_msgs.io.sqlite_wal import wal_is_in_database
-from tests.hostile import deadline
+from robot_msgs.io.sqlite_wal import shm_lock_holder, wal_is_in_database
+from tests.hostile import deadline, sqlite_held_open
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -221,11 +222,44 @@ def test_a_log_of_large_pages_is_summed_a_bounded_chunk_of_bytes_at_a_time(
     assert peak < size + 16 * chunk  # 73 MB; 276 MB when summed 1024 frames at a time
 
 
+def _files(folder: Path) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in sorted(folder.iterdir())}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fcntl: the lock is not asked about")
+def test_a_database_another_process_holds_open_is_said_held_until_it_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite itself, a connection held open in another process, is the reference. It
+    checkpointed: its log is all in the file, as a crashed writer's is, so the log alone
+    cannot tell a recorder still running (read short) from one that crashed. While it
+    is open its lock on t.db3-shm names it; killed (-9: nothing closed, the -wal and
+    -shm left as they were), no process holds one. Nothing is written or made."""
+    db, wal = tmp_path / "t.db3", tmp_path / "t.db3-wal"
+    assert shm_lock_holder(db) is None  # no -shm
+    statements = ("PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=0", "CREATE TABLE m (x)")
+    done = ("INSERT INTO m VALUES (1)", "PRAGMA wal_checkpoint(PASSIVE)")
+    with sqlite_held_open(db, *statements, *done) as recorder:
+        before = _files(tmp_path)
+        assert list(before) == ["t.db3", "t.db3-shm", "t.db3-wal"]
+        assert wal_is_in_database(db, wal)
+        assert shm_lock_holder(db) == recorder.pid
+        monkeypatch.setattr(sqlite_wal, "_FLOCK", None)  # a platform not asked about
+        assert shm_lock_holder(db) is None
+        monkeypatch.undo()
+        assert _files(tmp_path) == before
+        recorder.kill()
+        recorder.wait()
+    assert shm_lock_holder(db) is None
+    assert wal_is_in_database(db, wal)
+    assert _files(tmp_path) == before
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
-def test_a_log_or_database_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+def test_a_log_database_or_shm_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
     """A FIFO given to wal_is_in_database as the -wal or the database: its open waited
     for a writer, for ever (the check beside a bag looks at the -wal first; a caller of
-    the function itself did not). Refused at once (False)."""
+    the function itself did not). Refused at once (False); a FIFO -shm holds no lock."""
     folder = tmp_path / "rec"
     folder.mkdir()
     writer = _writer(folder)
@@ -238,6 +272,8 @@ def test_a_log_or_database_that_is_a_fifo_is_refused_without_waiting(tmp_path: P
     wal, fifo = copy.with_name("t.db3-wal"), tmp_path / "fifo"
     assert wal_is_in_database(copy, wal)
     os.mkfifo(fifo)
+    os.mkfifo(copy.with_name("t.db3-shm"))
     with deadline(60):
         assert not wal_is_in_database(copy, fifo)
         assert not wal_is_in_database(fifo, wal)
+        assert shm_lock_holder(copy) is None

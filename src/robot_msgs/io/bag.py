@@ -42,7 +42,7 @@ from robot_msgs.io.bounded import (
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
-from robot_msgs.io.sqlite_wal import wal_is_in_database
+from robot_msgs.io.sqlite_wal import shm_lock_holder, wal_is_in_database
 from robot_msgs.io.tf import (
     DEFINITION_DIFFERS,
     TF_TYPE,
@@ -695,13 +695,16 @@ def _check_not_being_written(bag: Path, name: str) -> None:
     messages not yet in the file: a ``.db3`` of 300 poses with 300 more committed in its
     ``-wal`` read as 300, without a word. A log whose frames were all checkpointed before
     a crash holds none, and is read past when its pages are shown to be the file's
-    (:func:`~robot_msgs.io.sqlite_wal.wal_is_in_database`). A recording whose tables are
-    still in the log was "cannot open as a ROS bag (... database missing tables)". A hot
-    rollback journal (a write transaction not finished, some of its pages in the file) was
-    said as damage:
-    "it is damaged (... SQLite's integrity check: wrong # of entries in index ...)", or
-    "database disk image is malformed". Both are said as what they are, with the way
-    out; nothing is written (the files beside the bag are only looked at).
+    (:func:`~robot_msgs.io.sqlite_wal.wal_is_in_database`), unless a process still holds
+    the bag open (:func:`~robot_msgs.io.sqlite_wal.shm_lock_holder`: a lock on the
+    ``-shm``; not asked on Windows): a recorder still running that has just checkpointed
+    was read short, without a word, as the 300 poses it had written so far. A recording
+    whose tables are still in the log was "cannot open as a ROS bag (... database missing
+    tables)". A hot rollback journal (a write transaction not finished, some of its pages
+    in the file) was said as damage: "it is damaged (... SQLite's integrity check: wrong
+    # of entries in index ...)", or "database disk image is malformed". Both are said as
+    what they are, with the way out; nothing is written (the files beside the bag are only
+    looked at).
     """
     if bag.is_dir():
         try:
@@ -719,6 +722,15 @@ def _check_not_being_written(bag: Path, name: str) -> None:
         files = [bag.resolve()] if sqlite else []
     for db in files:
         wal, journal = db.with_name(db.name + "-wal"), db.with_name(db.name + "-journal")
+        holder = shm_lock_holder(db)
+        if holder is not None:  # a live connection: it may write at any moment
+            who = f"process {holder}" if holder else "another process"
+            msg = (
+                f"{name}: the bag is still being recorded ({who} holds it open: a lock on "
+                f"{db.name}-shm beside it): a read now would leave out what it writes next; "
+                "read the bag when the recording has ended"
+            )
+            raise FormatError(msg)
         # a log whose commits are all in the file already (checkpointed, then a crash) holds
         # nothing a read-only reader leaves out: shown page by page, reading only
         if wal.is_file() and wal.stat().st_size > 0 and not wal_is_in_database(db, wal):

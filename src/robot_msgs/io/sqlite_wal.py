@@ -18,12 +18,23 @@ salts are the header's and each checksum holds, up to the last commit frame amon
 the database it sees is the file's pages with each page replaced by its last such frame,
 cut at that commit's size. When every one of those pages is the file's page, byte for
 byte, and the file has that size, the log adds nothing.
+
+That says what a log holds now, not whether a live process is about to add to it: a
+recorder still running that has just checkpointed leaves a log all in the file.
+:func:`shm_lock_holder` tells it from one that crashed, by asking (reading nothing,
+taking no lock) whether a process holds SQLite's lock in the ``-shm``
+(https://www.sqlite.org/walformat.html, "Locks"; SQLite's ``os_unix.c``): every open
+connection of the unix VFS holds a shared POSIX lock on its "DMS" byte, 128 (the lock
+bytes start at 120; eight slots, then DMS), which the kernel drops when the process ends,
+however it ends.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import struct
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,7 +42,7 @@ import numpy as np
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["wal_is_in_database"]
+__all__ = ["shm_lock_holder", "wal_is_in_database"]
 
 _HEADER = 32
 _FRAME_HEADER = 24
@@ -43,6 +54,19 @@ _MASK = 0xFFFFFFFF
 #: Bytes of frames summed at once (1024 frames of 4 KiB pages), some 8 times that in words:
 #: a count of frames instead took 1024 of 64 KiB pages at once, 7 times the log's size.
 _CHUNK_BYTES = 4 * 2**20
+#: The byte of the ``-shm`` every open connection holds a shared lock on (SQLite's
+#: ``UNIX_SHM_DMS``: the lock bytes start at 120, 8 slots, then DMS).
+_SHM_DMS = 128
+#: ``struct flock`` as ``fcntl(F_GETLK)`` reads and writes it: (type, whence, start,
+#: length, pid) on Linux; (start, length, pid, type, whence) on macOS and the BSDs. Where
+#: neither is known the lock is not asked about.
+_FLOCK: str | None
+if sys.platform.startswith("linux"):
+    _FLOCK = "hhqqi"
+elif sys.platform == "darwin" or "bsd" in sys.platform:
+    _FLOCK = "qqihh"
+else:
+    _FLOCK = None
 
 
 def _powers(n: int) -> np.ndarray:
@@ -107,6 +131,59 @@ def _open_file(path: Path) -> int:
     return fd
 
 
+def shm_lock_holder(db: Path) -> int | None:
+    """Return the process holding ``db`` open through SQLite's ``-shm`` beside it, if any.
+
+    Asked with ``fcntl(F_GETLK)``, which says whether a lock would conflict without
+    taking one; the ``-shm`` is opened read-only and nothing is written or made.
+
+    Parameters
+    ----------
+    db : Path
+        The database file (a ``.db3``); its ``-shm`` is ``db`` named with ``-shm`` added.
+
+    Returns
+    -------
+    int or None
+        The id of a process (0 where the kernel does not say which, e.g. one in another
+        PID namespace) holding a lock on the ``-shm``'s DMS byte: an open connection, a
+        recorder still running. None when no other process holds one (a crashed or
+        closed writer's lock is gone with it), when there is no ``-shm`` or it is not a
+        regular file, and where this cannot be asked: on Windows (no ``fcntl``; SQLite
+        locks there otherwise) and on platforms whose ``struct flock`` is not known.
+        Locks held by this process itself are not seen (POSIX locks are the process's).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> db = pathlib.Path(tempfile.mkdtemp()) / "t.db3"
+    >>> shm_lock_holder(db) is None  # no -shm
+    True
+    """
+    if _FLOCK is None:
+        return None
+    try:
+        import fcntl  # noqa: PLC0415  # unix only
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    probe = (fcntl.F_WRLCK, os.SEEK_SET, _SHM_DMS, 1, 0)  # conflicts with any lock on it
+    fields = probe if _FLOCK.startswith("h") else (*probe[2:], *probe[:2])
+    asked = struct.pack(_FLOCK, *fields).ljust(128, b"\0")  # room for any struct flock
+    try:
+        fd = _open_file(db.with_name(db.name + "-shm"))
+    except OSError:
+        return None
+    try:
+        said = fcntl.fcntl(fd, fcntl.F_GETLK, asked)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    got = struct.unpack_from(_FLOCK, said)
+    kind, pid = (got[0], got[4]) if _FLOCK.startswith("h") else (got[3], got[2])
+    return None if kind == fcntl.F_UNLCK else max(int(pid), 0)
+
+
 def wal_is_in_database(db: Path, wal: Path) -> bool:
     """Whether SQLite would read from ``db`` and ``wal`` together what ``db`` holds alone.
 
@@ -123,7 +200,8 @@ def wal_is_in_database(db: Path, wal: Path) -> bool:
         True when the log's committed frames are all in ``db`` already (module docstring),
         or it holds none; False when it may hold writes ``db`` lacks, or cannot be shown
         not to (unreadable, not a log, larger than :data:`MOST_WAL_BYTES`, not a regular
-        file: a FIFO is refused, not waited on). Neither file is written.
+        file: a FIFO is refused, not waited on). Neither file is written. Whether a live
+        process may add to the log is :func:`shm_lock_holder`'s question.
 
     Examples
     --------
