@@ -1716,6 +1716,23 @@ def test_a_db3_whose_recorder_still_runs_is_refused_though_its_log_is_all_in_the
     assert _beside(bag) == before
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no fcntl: the lock is not asked about")
+def test_a_finished_db3_a_viewer_holds_open_is_read(tmp_path: Path) -> None:
+    """A finished bag in WAL mode that a viewer (``sqlite3``, another process) holds open,
+    only reading: the viewer keeps t.db3-shm locked, but its -wal is empty, so nothing is
+    left out. The lock alone refused it as "still being recorded (process N holds it
+    open...)", which a recorder still running is only while it has a log to fold in."""
+    bag, traj = _db3_bag(tmp_path)
+    statements = ("PRAGMA journal_mode=WAL", "SELECT count(*) FROM messages")
+    with sqlite_held_open(bag, *statements):
+        before = _beside(bag)
+        assert before.get("t.db3-wal", b"") == b""
+        assert "t.db3-shm" in before
+        read = read_bag(bag, "/trajectory")
+        assert _beside(bag) == before
+    np.testing.assert_array_equal(read.positions_xyz, traj.positions_xyz)
+
+
 def test_the_way_out_of_a_stopped_recorders_log_names_the_file_wherever_it_is_run(
     tmp_path: Path,
 ) -> None:

@@ -696,9 +696,10 @@ def _check_not_being_written(bag: Path, name: str) -> None:
     ``-wal`` read as 300, without a word. A log whose frames were all checkpointed before
     a crash holds none, and is read past when its pages are shown to be the file's
     (:func:`~robot_msgs.io.sqlite_wal.wal_is_in_database`), unless a process still holds
-    the bag open (:func:`~robot_msgs.io.sqlite_wal.shm_lock_holder`: a lock on the
-    ``-shm``; not asked on Windows): a recorder still running that has just checkpointed
-    was read short, without a word, as the 300 poses it had written so far. A recording
+    the bag open with a log (:func:`~robot_msgs.io.sqlite_wal.shm_lock_holder`: a lock on
+    the ``-shm``; not asked on Windows): a recorder still running that has just
+    checkpointed was read short, without a word, as the 300 poses it had written so far.
+    A finished bag a viewer holds open (an empty ``-wal``) is read. A recording
     whose tables are still in the log was "cannot open as a ROS bag (... database missing
     tables)". A hot rollback journal (a write transaction not finished, some of its pages
     in the file) was said as damage: "it is damaged (... SQLite's integrity check: wrong
@@ -722,8 +723,11 @@ def _check_not_being_written(bag: Path, name: str) -> None:
         files = [bag.resolve()] if sqlite else []
     for db in files:
         wal, journal = db.with_name(db.name + "-wal"), db.with_name(db.name + "-journal")
-        holder = shm_lock_holder(db)
-        if holder is not None:  # a live connection: it may write at any moment
+        logged = wal.is_file() and wal.stat().st_size > 0
+        # a live connection with a log: a recorder may write at any moment. Without a log
+        # (none, or 0 bytes: a finished bag a viewer such as `sqlite3` holds open) it is read
+        holder = shm_lock_holder(db) if logged else None
+        if holder is not None:
             who = f"process {holder}" if holder else "another process"
             msg = (
                 f"{name}: the bag is still being recorded ({who} holds it open: a lock on "
@@ -733,7 +737,7 @@ def _check_not_being_written(bag: Path, name: str) -> None:
             raise FormatError(msg)
         # a log whose commits are all in the file already (checkpointed, then a crash) holds
         # nothing a read-only reader leaves out: shown page by page, reading only
-        if wal.is_file() and wal.stat().st_size > 0 and not wal_is_in_database(db, wal):
+        if logged and not wal_is_in_database(db, wal):
             msg = (
                 f"{name}: the bag is still being written, or its recorder stopped without "
                 f"closing it: {wal.name} beside it is not empty: it may hold SQLite writes "
