@@ -473,6 +473,29 @@ def test_a_hostile_joint_state_log_is_refused_naming_its_file_and_line(
         read_signal_log(_write(tmp_path / "j.csv", text), dropouts=True)
 
 
+@pytest.mark.parametrize(
+    "header", ["Time,Name,Position", "stamp,joint,pos", "time,Name,position,velocity,effort"]
+)
+def test_a_joint_state_log_headed_otherwise_is_told_the_header_it_needs(
+    tmp_path: Path, header: str
+) -> None:
+    """Read as a column per channel, it was refused at its second row: "expected a time
+    after 0.0 (strictly increasing)", which says nothing of the header (a review)."""
+    extra = ",0" * (header.count(",") - 2)
+    rows = "".join(f"{t},{j},{t + k}{extra}\n" for t in (0, 1) for k, j in enumerate("ab"))
+    path = _write(tmp_path / "j.csv", f"# joint states\n{header}\n{rows}")
+    time = header.split(",", maxsplit=1)[0]
+    said = (
+        rf"j\.csv:2: expected a log of one row per joint per time to be headed "
+        rf"`{time},name,position` \(and `velocity`, `effort`; lower case\), got `{header}`$"
+    )
+    with pytest.raises(FormatError, match=said):
+        read_signal_log(path)
+    # A wide log with channels so named, its times increasing, reads as before.
+    wide = _write(tmp_path / "w.csv", "t,joint,pos\n0,1,2\n1,3,4\n")
+    assert read_signal_log(wide).values.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+
+
 def test_a_joint_asked_for_and_not_in_a_joint_state_log_is_named_with_the_close_one(
     tmp_path: Path,
 ) -> None:

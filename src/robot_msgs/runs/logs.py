@@ -40,6 +40,12 @@ __all__ = [
 #: The value columns of a log of one row per joint per time (``sensor_msgs/JointState``'s
 #: fields), the first present read.
 _JOINT_FIELDS = ("position", "velocity", "effort")
+#: Other spellings of a joint-state log's ``name`` and value columns (``Time,Name,Position``,
+#: ``stamp,joint,pos``): a header of them is told the names it needs.
+_JOINT_NAME_LIKE = frozenset({"name", "names", "joint", "joints", "joint_name", "joint_names"})
+_JOINT_FIELD_LIKE = frozenset(
+    {"position", "positions", "pos", "velocity", "velocities", "vel", "effort", "efforts"}
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -271,7 +277,9 @@ def read_signal_log(
     FormatError
         The file, line and column named: a missing channel column, a cell of the time or
         of a channel that is not a finite number (a channel named that holds text), a row
-        with another number of cells, times not strictly increasing, a channel named as
+        with another number of cells, times not strictly increasing (where the header
+        looks like a joint-state log's spelt otherwise, ``Time,Name,Position``, the header
+        it needs is said), a channel named as
         the time column, no channel column, no data row, an empty file.
 
     Examples
@@ -322,6 +330,16 @@ def read_signal_log(
     if fields:
         return _joint_rows(table, time_column, wanted, fields, dropouts=dropouts)
     stamps = table.numbers(time_column)
+    lower = {name.lower() for name in rest}
+    if lower & _JOINT_NAME_LIKE and lower & _JOINT_FIELD_LIKE and (stamps[1:] <= stamps[:-1]).any():
+        # A JointState log spelt otherwise was refused at its second row of one time,
+        # "expected a time after 0.0 (strictly increasing)", naming no header (a review).
+        msg = (
+            f"{path}:{header_line}: expected a log of one row per joint per time to be headed "
+            f"`{time_column},name,position` (and `velocity`, `effort`; lower case), got "
+            f"`{','.join(table.columns)}`"
+        )
+        raise FormatError(msg)
     table.refuse_backward(time_column, stamps, "a time after {} (strictly increasing)")
     notes: list[str] = []
     names = wanted
