@@ -497,3 +497,19 @@ def test_from_json_refuses_a_class_that_is_no_message_type(
     a bare ``StopIteration`` and a type name given as ``cls`` an AttributeError (a walk)."""
     with pytest.raises(ValidationError, match=rf"{NO_MESSAGE}{re.escape(shown)}$"):
         robot_msgs.from_json(text, cls)  # type: ignore[arg-type]  # the walk's mistake
+
+
+@pytest.mark.parametrize(
+    ("cls", "shown"),
+    [([1], "list [1]"), ({"a": 1}, "dict {'a': 1}"), ("geometry/Point", "str 'geometry/Point'")],
+)
+@pytest.mark.parametrize("text", [b'{"x": null}', b'{"x": 1.0}', '{"x": "\ud800"}'])
+@pytest.mark.parametrize("road", [robot_msgs.from_json, decode_json_tree])
+def test_every_json_road_refuses_a_class_that_is_no_message_type_before_reading(
+    road: Callable[[Any, Any], Any], cls: object, shown: str, text: bytes | str
+) -> None:
+    """The check sat in the typed decoder alone: an unhashable ``cls`` raised "unhashable
+    type: 'list'", and text holding ``null`` or a lone surrogate, read on other roads,
+    "'str' object has no attribute '__name__'" (a review)."""
+    with pytest.raises(ValidationError, match=rf"{NO_MESSAGE}{re.escape(shown)}$"):
+        road(text, cls)

@@ -575,10 +575,11 @@ def decode_json(data: bytes | str, cls: type[M]) -> M:
     >>> decode_json(b'{"_type": "geometry_msgs/msg/Point", "x": null, "y": "Infinity"}', Point)
     Point(x=nan, y=inf, z=0.0)
     """
+    decoder = _typed_decoder(cls)  # first: it refuses what is no message class
     text = _utf8(data, cls)
     if b"null" not in text or not (_null_is_nan(cls) or _nan_after_key(cls, text)):
         try:
-            read = _typed_decoder(cls).decode(text)
+            read = decoder.decode(text)
         except (msgspec.DecodeError, RecursionError):
             pass  # read again below, where every error is made
         else:
@@ -599,6 +600,7 @@ def decode_json_tree(data: bytes | str, cls: type[M]) -> M:
     >>> decode_json_tree(b'{"x": "-Infinity"}', Point)
     Point(x=-inf, y=0.0, z=0.0)
     """
+    _typed_decoder(cls)  # its check of the class: no message class is read on
     text = _utf8(data, cls)
     try:
         tree = msgspec.json.decode(text)
@@ -718,7 +720,10 @@ _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}
 
 def _typed_decoder(cls: type[M]) -> msgspec.json.Decoder[M]:
     """Return msgspec's JSON decoder of ``cls`` with the array hook, made once per class."""
-    found = _DECODERS.get(cls)
+    try:
+        found = _DECODERS.get(cls)
+    except TypeError:  # unhashable, so no class: "unhashable type: 'list'" escaped
+        found = None
     if found is None:
         message_base(cls)  # msgspec decodes any type: from_json(b"5", int) gave 5
         found = _DECODERS[cls] = msgspec.json.Decoder(cls, dec_hook=_decode)
