@@ -305,9 +305,12 @@ def test_what_is_no_message_is_refused_on_the_way_to_ros_naming_its_type(given: 
         to_cdr(given)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("named", "got"), [(3, "int 3"), (None, "NoneType None")])
+@pytest.mark.parametrize(
+    ("named", "got"), [(3, "int 3"), (None, "NoneType None"), ([1], r"list \[1\]")]
+)
 def test_a_type_name_that_is_not_a_string_is_refused_by_from_cdr(named: object, got: str) -> None:
-    """``from_cdr(data, 3)`` said "'int' object has no attribute 'split'" (a walk)."""
+    """``from_cdr(data, 3)`` said "'int' object has no attribute 'split'" (a walk); a list,
+    given to the cached ``_decoder_for``, "unhashable type: 'list'" (a review)."""
     with pytest.raises(UnknownTypeError, match=rf"Expected a message type name \(str\), got {got}"):
         from_cdr(to_cdr(Time(sec=1)), named)  # type: ignore[arg-type]  # the walk's mistake
 
