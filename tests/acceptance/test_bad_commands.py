@@ -277,10 +277,11 @@ CASES = [
     Case("report-per-run-alignment", _manifest(f'[[runs]]\npath = "{RUN1}"\nalign = "se3"\n'),
          ["report", "runs.toml"],
          error=r"^runs\.toml \[\[runs\]\] #1: a per-run `align` is refused"),
-    # A missing run folder is its run's failure (the others are evaluated), as in bench.
+    # A missing run folder is its run's failure (the others are evaluated), as in bench;
+    # the entry is named once.
     Case("report-missing-run-folder", _manifest('[[runs]]\npath = "runs/orb/MH_01/9"\n'),
          ["report", "runs.toml"],
-         error=r"^run runs/orb/MH_01/9 \(runs\.toml \[\[runs\]\] #1\): runs\.toml \[\[runs\]\] #1: "
+         error=r"^run runs/orb/MH_01/9: runs\.toml \[\[runs\]\] #1: "
          r"`path` .*runs/orb/MH_01/9 is not a run folder \(no such directory\); --allow-partial "
          r"reports the others$"),
     Case("report-invalid-toml", _manifest("[[runs]\n"), ["report", "runs.toml"],

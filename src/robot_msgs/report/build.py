@@ -121,11 +121,13 @@ def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsE
 
     ``report`` on a manifest whose run read ``/dev/zero`` said "/dev/zero: is a character
     device" and not which entry named it; the same class is raised, so callers catch it
-    as before. An ``OSError`` names its file already, and is kept as it is.
+    as before. An ``OSError`` names its file already, and is kept as it is. An error that
+    begins with the run's entry (a ``[[runs]]`` entry's missing folder) is not given it
+    again: "run X (m.toml [[runs]] #2): m.toml [[runs]] #2: ..." said it twice.
     """
     if not isinstance(err, RobotMsgsError):
         return err
-    where = f" ({source})" if source else ""
+    where = f" ({source})" if source and not str(err).startswith(f"{source}:") else ""
     return err.within(f"run {name}{where}: ", "; `partial=True` reports the others")
 
 
