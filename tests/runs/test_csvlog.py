@@ -192,6 +192,22 @@ def test_a_log_in_utf16_is_said_to_be_one(tmp_path: Path) -> None:
         read_csv_table(path, required=("time_s", "cpu_percent"))
 
 
+@pytest.mark.parametrize(("codec", "name"), [("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE")])
+@pytest.mark.parametrize("log", ["timing", "signal"])
+def test_a_log_in_utf16_without_a_byte_order_mark_is_said_to_be_one(
+    tmp_path: Path, codec: str, name: str, log: str
+) -> None:
+    """Without a mark, UTF-16 is valid UTF-8 (ASCII and NULs): 'expected 4 comma-separated
+    cells ..., got 1' (the NUL-led lines) said not why. The trajectory readers and the
+    JSON documents say UTF-16 of it; a CSV log, timing.csv or a `track` log, now too."""
+    path = tmp_path / "log.csv"
+    timing = log == "timing"
+    text = TIMING_HEADER + "0,10.0,10.01,10.05\n" if timing else "time_s,x\n0,1.5\n1,2.5\n"
+    path.write_bytes(text.encode(codec))
+    with pytest.raises(FormatError, match=rf"log\.csv: the file is {name} text, not UTF-8"):
+        read_timing(path) if timing else read_signal_log(path)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from(["\u0665", "\uff15", "\U0001d7d3", "5\x00", "\x005", "\u00b2"]),

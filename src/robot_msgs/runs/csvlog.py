@@ -231,12 +231,14 @@ def read_csv_table(
     except FileNotFoundError as err:
         msg = f"{path}: no such file"
         raise FormatError(msg) from err
+    # Asked first: UTF-16 without a byte-order mark is valid UTF-8 (ASCII and NULs), and
+    # was refused by its cells ("expected 2 comma-separated cells ..., got 1").
+    wide = wide_text_error(data, source=str(path))
+    if wide is not None:
+        raise wide
     try:
         raw = data.decode("utf-8-sig")  # a UTF-8 BOM (Excel's "CSV UTF-8") is dropped
     except UnicodeDecodeError as err:
-        wide = wide_text_error(data, source=str(path))
-        if wide is not None:
-            raise wide from err
         msg = f"{path}: expected UTF-8 text, got undecodable bytes"
         raise FormatError(msg) from err
     if not data and nothing:
