@@ -330,11 +330,11 @@ CASES = [
          error=r"^runs\.toml \[settings\] evaluate\[0\]: `delta`: expected float > 0"),
     Case("bench-missing-run-folder", _manifest('[[runs]]\npath = "runs/orb/MH_01/9"\n'),
          ["bench", "runs.toml", "--out", "out", *SERIAL],
-         error=r"^1 of 1 runs did not finish \(1 failed to evaluate, 0 not evaluated\): "
+         error=r"^1 of 1 run did not finish \(1 failed to evaluate, 0 not evaluated\): "
          r"runs/orb/MH_01/9: FormatError: runs\.toml \[\[runs\]\] #1: `path` .* is not a run "
          r"folder \(no such directory\); --allow-partial accepts a partial sweep$",
          made=SWEEP_OUTPUTS,
-         stdout=r"^1 runs: 0 evaluated \(0 succeeded\), 1 failed to evaluate, 0 not evaluated;"),
+         stdout=r"^1 run: 0 evaluated \(0 succeeded\), 1 failed to evaluate, 0 not evaluated;"),
     Case("bench-out-is-a-file", {**_runs(), "out": "keep\n"},
          ["bench", "runs", "--out", "out", *SERIAL],
          error=r"^--out out: is a file, not a folder", keep=("out",)),

@@ -109,3 +109,12 @@ def test_names_from_files_never_act_on_the_terminal() -> None:
     assert f"failed to evaluate: {escaped}: FormatError: /d/{escaped}/estimate.tum: bad" in said
     assert "run failures: 1 segfault\\x1b]0;owned\\x07" in said
     assert text.splitlines()[-1] == "table: o\\x1b[2J/results.parquet"
+
+
+def test_a_sweep_of_one_run_says_run_not_runs() -> None:
+    """A sweep of one run said "1 runs:" (a review); one lost said "the 1 run"."""
+    one = _summary(n_runs=1, n_ok=0, n_succeeded=0, n_lost=1, n_computed=1)
+    text = " ".join(one.text().split())
+    assert text.startswith("1 run: 0 evaluated (0 succeeded), 0 failed to evaluate, 1 not ")
+    assert "--resume computes the 1 run not evaluated" in text
+    assert _summary(n_runs=0, n_ok=0).text().startswith("0 runs: 0 evaluated")

@@ -163,7 +163,7 @@ def test_run_failures_and_evaluation_failures_are_kept_apart(tmp_path: Path) -> 
     assert set(by_group) == {(APE, "MH_01"), (RPE, "MH_01")}  # MH_09 has no APE to aggregate
     mh01 = by_group[APE, "MH_01"]
     # The run that failed to evaluate counts for no algorithm, as report leaves it out.
-    left_out = "1 runs that failed to evaluate or were not evaluated (ValueError 1) left out"
+    left_out = "1 run that failed to evaluate or was not evaluated (ValueError 1) left out"
     assert (mh01.n_runs, dict(mh01.failures), mh01.notes) == (
         2,
         {"killed by SIGSEGV (exit code -11)": 1},
@@ -357,7 +357,7 @@ def test_crashed_records_are_recomputed_on_resume(tmp_path: Path) -> None:
         for a in _json(tmp_path / "out" / "aggregates.json")
         if a["group"]["evaluation"] == APE
     ]
-    left_out = "1 runs that failed to evaluate or were not evaluated (WorkerCrash 1) left out"
+    left_out = "1 run that failed to evaluate or was not evaluated (WorkerCrash 1) left out"
     assert (agg.n_runs, agg.notes) == (1, (left_out,))
     assert "--resume computes the 1 run not evaluated" in summary.text()
     poison.unlink()

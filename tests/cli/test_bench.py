@@ -190,7 +190,7 @@ def test_bench_ranks_and_aggregates_two_versions_of_one_algorithm_apart(
          a["signals"][0]["stats"]["median"], a["notes"])
         for a in aggregates
     ]  # fmt: skip
-    left_out = "1 runs that failed to evaluate or were not evaluated (FormatError 1) left out"
+    left_out = "1 run that failed to evaluate or was not evaluated (FormatError 1) left out"
     assert medians == [
         ("orb 1.0", "s1", 2, pytest.approx(0.20), []),
         ("orb 1.0", "s2", 1, pytest.approx(0.40), []),

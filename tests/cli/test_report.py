@@ -529,11 +529,11 @@ def test_a_run_that_cannot_be_evaluated_stops_the_report_unless_allow_partial(
         assert isinstance(made["notes"], list)
         assert made["notes"][1:] == fewer["notes"]
     assert partial["notes"][0].startswith(  # type: ignore[index]
-        "1 of 18 runs have no report: they failed to evaluate (dvo/fr1_xyz/trial_2: "
+        "1 of 18 runs has no report: it failed to evaluate (dvo/fr1_xyz/trial_2: "
         f"FormatError: {broken}: "
     )
     assert stored["notes"][0] == (  # type: ignore[index]
-        "1 of 18 runs of the sweep have no report (1 failed to evaluate, 0 not evaluated; "
+        "1 of 18 runs of the sweep has no report (1 failed to evaluate, 0 not evaluated; "
         f"{out / 'summary.json'} names them)"
     )
 
@@ -571,7 +571,7 @@ def test_an_invalid_meta_json_stops_only_its_run_with_allow_partial(
         partial = _report_json(capsys, manifest, "--allow-partial")
         assert len(partial["runs"]) == 17  # type: ignore[arg-type]
         assert partial["notes"][0].startswith(  # type: ignore[index]
-            f"1 of 18 runs have no report: they failed to evaluate (dvo/fr1_xyz/trial_2: "
+            f"1 of 18 runs has no report: it failed to evaluate (dvo/fr1_xyz/trial_2: "
             f"FormatError: {meta}"
         )
         assert main(["report", manifest, "--allow-partial", "--no-progress", "--quiet"]) == 0
@@ -713,6 +713,6 @@ def test_a_manifest_entry_whose_folder_is_missing_fails_its_run_alone(
     partial = _report_json(capsys, manifest, "--allow-partial")
     assert len(partial["runs"]) == 17  # type: ignore[arg-type]
     assert partial["notes"][0].startswith(  # type: ignore[index]
-        f"1 of 18 runs have no report: they failed to evaluate (dvo/fr1_xyz/trial_2: "
+        f"1 of 18 runs has no report: it failed to evaluate (dvo/fr1_xyz/trial_2: "
         f"FormatError: {said}"
     )

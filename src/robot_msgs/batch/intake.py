@@ -22,6 +22,7 @@ from robot_msgs.batch.inputs import input_files, run_key, stamp
 from robot_msgs.batch.outputs import OutputsKey
 from robot_msgs.batch.worker import RunSummary
 from robot_msgs.errors import ValidationError
+from robot_msgs.report.text import counted
 from robot_msgs.runs.manifest import Manifest
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class RunIntake:
             self.done = True
             took = time.monotonic() - self.started
             if self._streamed and took >= BATCH_S:  # said when it took time
-                self.say(f"bench: read {len(self.runs)} runs in {took:.1f} s")
+                self.say(f"bench: read {counted(len(self.runs), 'run')} in {took:.1f} s")
             return []
         if isinstance(item, BaseException):
             self.done = True

@@ -67,6 +67,7 @@ from robot_msgs.batch.results_table import TableWriter
 from robot_msgs.batch.tasks import INFRASTRUCTURE
 from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.files import open_atomic, write_atomic
+from robot_msgs.report.text import counted
 from robot_msgs.runs.rank import RankingTally
 from robot_msgs.strict_json import dumps
 
@@ -666,6 +667,9 @@ def _aggregate(
     if left_out:
         reasons = ", ".join(f"{why} {n}" for why, n in left_out.items())
         n = sum(left_out.values())
-        said = f"{n} runs that failed to evaluate or were not evaluated ({reasons}) left out"
+        runs = counted(
+            n, "run that failed to evaluate or was", "runs that failed to evaluate or were"
+        )
+        said = f"{runs} not evaluated ({reasons}) left out"
         agg = agg.replace(notes=(*agg.notes, said))
     return agg

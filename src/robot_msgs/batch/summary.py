@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from robot_msgs.report.text import controls_escaped, wrap
+from robot_msgs.report.text import controls_escaped, counted, wrap
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -128,7 +128,7 @@ class SweepSummary:
             else ""
         )
         head = (
-            f"{self.n_runs} runs: {self.n_ok} evaluated ({self.n_succeeded} succeeded), "
+            f"{counted(self.n_runs, 'run')}: {self.n_ok} evaluated ({self.n_succeeded} succeeded), "
             f"{self.n_failed} failed to evaluate, {self.n_not_evaluated} not evaluated"
             f"{parts}; {self.n_reused} reused, "
             f"{self.n_computed} computed in {self.compute_s:.1f} s on {self.executor}: {rate}"
@@ -150,8 +150,8 @@ class SweepSummary:
         if self.stopped:
             lines += _said(f"stopped: {self.stopped}")
         if self.n_not_evaluated:
-            n = self.n_not_evaluated
-            lines.append(f"--resume computes the {n} run{'s' if n > 1 else ''} not evaluated")
+            n = counted(self.n_not_evaluated, "run")
+            lines.append(f"--resume computes the {n} not evaluated")
         for note in self.notes:
             lines += _said(f"note: {note}")
         lines.append(controls_escaped(f"table: {self.table or 'not written'}"))  # one line

@@ -67,6 +67,7 @@ from robot_msgs.batch.worker import NOT_RUN, Job
 from robot_msgs.errors import OutputExistsError, RobotMsgsError, ValidationError
 from robot_msgs.files import check_folder, sweep_temporaries, write_atomic
 from robot_msgs.progress import Progress
+from robot_msgs.report.text import counted
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
@@ -316,7 +317,7 @@ class _Sweep:
         first += intake.poll()[0]  # and whatever else is read already
         checking = "; checking the stored results" if self.resume else ""
         n = len(intake.runs)
-        runs = f"{n} run{'s' * (n != 1)}"
+        runs = counted(n, "run")
         if intake.done:
             say(f"bench: {runs} into {folder}{checking}")
             self._said_kept(intake, check)
@@ -395,7 +396,7 @@ class _Sweep:
         """Run the plan's chunks on ``runner``; stop on a storage error or a stall."""
         say = self.say
         more = "" if intake.done else " (and those still to be read)"
-        say(f"bench: computing {plan.waiting} runs{more} on {runner.describe()}")
+        say(f"bench: computing {counted(plan.waiting, 'run')}{more} on {runner.describe()}")
         bar = Progress(plan.waiting, stream=self.progress, more=not intake.done)
         cpu = time.process_time()
         dog = Watchdog(self.stall_timeout_s, where=runner.describe())
@@ -479,7 +480,7 @@ class _Sweep:
             retries=self.retries,
         )
         where = "this process" if runner is None or runner.name == "serial" else runner.describe()
-        blocks = f"{writer.blocks} block{'s' if writer.blocks != 1 else ''} of runs"
+        blocks = f"{counted(writer.blocks, 'block')} of runs"
         self.say(f"bench: writing the outputs ({blocks}) on {where}")
         try:
             with writer:

@@ -33,6 +33,7 @@ from robot_msgs.documents import json_kind, parse_json
 from robot_msgs.errors import FormatError, RobotMsgsError, ValidationError
 from robot_msgs.io.bounded import read_input
 from robot_msgs.limits import current_limits
+from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
     from robot_msgs.compare.run_report import RunReport
@@ -114,9 +115,8 @@ def _unfinished(base: Path) -> str:
         found = "no run record yet"
     else:
         name = _run_name(first)
-        others = f"{count - 1} other{'s' * (count != 2)}"
-        among = f" ({name} and {others})" if name else ""
-        found = f"{count} run record{'s' * (count != 1)} in {store.root}{among}"
+        among = f" ({name} and {counted(count - 1, 'other')})" if name else ""
+        found = f"{counted(count, 'run record')} in {store.root}{among}"
     owner = lock_owner(base)
     lock = f", its lock taken by {owner}" if owner else ""
     return (
@@ -317,8 +317,9 @@ def read_sweep(
     evaluated = summary.get("n_ok")
     if type(evaluated) is int and evaluated != len(reports):
         msg = (
-            f"{base / 'reports.json'}: {len(reports)} run reports where "
-            f"{base / 'summary.json'} counts {evaluated} evaluated runs: the two files are of "
+            f"{base / 'reports.json'}: {counted(len(reports), 'run report')} where "
+            f"{base / 'summary.json'} counts {counted(evaluated, 'evaluated run')}: the two "
+            "files are of "
             "different sweeps (remove reports.json and run the same bench command with "
             "--resume to write it again)"
         )
@@ -327,7 +328,7 @@ def read_sweep(
     if type(runs) is not int or runs < len(reports):  # -1 was read as 0: no run missing
         msg = (
             f"{base / 'summary.json'}: `n_runs`: expected a count of at least the "
-            f"{len(reports)} run reports of reports.json, got {runs!r:.40}"
+            f"{counted(len(reports), 'run report')} of reports.json, got {runs!r:.40}"
         )
         raise FormatError(msg)
     notes = []
@@ -335,8 +336,10 @@ def read_sweep(
     if missing > 0:
         failed = _count(summary, "n_failed")
         unfinished = _count(summary, "n_crashed") + _count(summary, "n_lost")
+        has = "has" if missing == 1 else "have"
+        runs_said = counted(_count(summary, "n_runs"), "run")
         said = (
-            f"{missing} of {_count(summary, 'n_runs')} runs of the sweep have no report "
+            f"{missing} of {runs_said} of the sweep {has} no report "
             f"({failed} failed to evaluate, {unfinished} not evaluated; "
             f"{base / 'summary.json'} names them)"
         )

@@ -233,6 +233,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     from robot_msgs.batch.sweep import run_sweep  # noqa: PLC0415
     from robot_msgs.batch.watchdog import STALL_TIMEOUT_S  # noqa: PLC0415
     from robot_msgs.batch.worker import evaluate_task  # noqa: PLC0415
+    from robot_msgs.report.text import counted  # noqa: PLC0415
 
     if not args.quiet:  # at once: reading a large manifest and importing NumPy take a while
         if lock.taken_over:
@@ -280,7 +281,8 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
         # Through the boundary's say: labelled, and a name escaped (an --out with a newline
         # forged a second line).
         say(
-            f"ERROR: {how}: {stopped}; {stored.count()} run results are stored in "
+            f"ERROR: {how}: {stopped}; "
+            f"{counted(stored.count(), 'run result is', 'run results are')} stored in "
             f"{stored.root}; run the same command with --resume to finish"
         )
         return EXIT_TERMINATED if isinstance(stop, _Terminated) else EXIT_INTERRUPTED
@@ -293,7 +295,7 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
         runs = f"; the first: {unstored[0]}: {unstored[1]}" if unstored else ""
         say(
             f"ERROR: the sweep stopped: {summary.stopped}; {summary.n_not_evaluated} of "
-            f"{summary.n_runs} runs not evaluated or not stored (named in summary.json"
+            f"{counted(summary.n_runs, 'run')} not evaluated or not stored (named in summary.json"
             f"{runs}); free some space and run the same command with --resume"
         )
         return STORAGE_ERROR
@@ -303,7 +305,8 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     _print_rankings(Path(args.out), reported, reader.settings)
     if not summary.complete:
         text = (
-            f"{summary.n_failed + summary.n_not_evaluated} of {summary.n_runs} runs did not "
+            f"{summary.n_failed + summary.n_not_evaluated} of {counted(summary.n_runs, 'run')} "
+            "did not "
             f"finish ({summary.n_failed} failed to evaluate, {summary.n_not_evaluated} not "
             "evaluated)"
         )

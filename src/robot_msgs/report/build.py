@@ -19,6 +19,7 @@ from robot_msgs.compare.report import Report
 from robot_msgs.errors import DataWarning, RobotMsgsError
 from robot_msgs.msg.repr import by_names
 from robot_msgs.report.groups import summarise_groups
+from robot_msgs.report.text import counted
 from robot_msgs.runs.evaluate import UNRATED_NOTE, RunEvaluation, evaluate_run, metric_left_out
 from robot_msgs.runs.load import load_run
 from robot_msgs.runs.rank import rank_algorithms
@@ -71,7 +72,10 @@ class ReportResult:
         report = self.report
         ranked = "ranked" if report.ranking is not None else "not ranked"
         parts = [
-            f"report=<Report: {len(report.runs)} runs, {len(report.groups)} groups, {ranked}>",
+            (
+                f"report=<Report: {counted(len(report.runs), 'run')}, "
+                f"{counted(len(report.groups), 'group')}, {ranked}>"
+            ),
             *(
                 f"{name}={by_names(list(runs), 'run', empty='{}')}"
                 for name, runs in (
@@ -113,7 +117,7 @@ def _left_out_notes(reports: Sequence[RunReport]) -> list[str]:
 def _listed(names: Sequence[str]) -> str:
     """Say how many runs and the first three: ``2 runs (a, b)``."""
     shown = ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
-    return f"{len(names)} run{'' if len(names) == 1 else 's'} ({shown})"
+    return f"{counted(len(names), 'run')} ({shown})"
 
 
 def _in_run(err: RobotMsgsError | OSError, name: str, source: str) -> RobotMsgsError | OSError:
@@ -207,8 +211,9 @@ def build_report(
         # without the names of the others (a report of 192 runs, 4 failing).
         named = "; ".join(f"{name}: {error[:300]}" for name, error in list(failed.items())[:_NAMED])
         more = f"; and {len(failed) - _NAMED} more" if len(failed) > _NAMED else ""
+        has = "has no report: it" if len(failed) == 1 else "have no report: they"
         notes.append(
-            f"{len(failed)} of {len(manifest.runs)} runs have no report: they failed to "
+            f"{len(failed)} of {counted(len(manifest.runs), 'run')} {has} failed to "
             f"evaluate ({named}{more})"
         )
     reports = [e.report for e in evaluations.values()]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["WIDTH", "display_width", "ljust", "rjust", "wrap"]
+__all__ = ["WIDTH", "counted", "display_width", "ljust", "rjust", "wrap"]
 
 #: Text output fits this many terminal columns.
 WIDTH = 80
@@ -27,6 +27,22 @@ _ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
 _WHITESPACE = "\t\n\x0b\x0c\r "
 _CHUNKS = re.compile(f"([{re.escape(_WHITESPACE)}]+)")
 _TO_SPACE = str.maketrans(_WHITESPACE, " " * len(_WHITESPACE))
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """Say ``n`` and its noun, singular for exactly one: the counts of every summary.
+
+    ``plural`` where adding ``s`` is not it. WHY one place: bench said "1 runs:" and
+    report "1 of 18 runs have no report", where other counts said their noun by hand.
+
+    Examples
+    --------
+    >>> counted(1, "run"), counted(0, "run"), counted(2, "run record")
+    ('1 run', '0 runs', '2 run records')
+    >>> counted(1, "run has", "runs have"), counted(3, "run has", "runs have")
+    ('1 run has', '3 runs have')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 # C0 and C1 controls, DEL, and the characters that reorder text on screen (bidi
