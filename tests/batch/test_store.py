@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from robot_msgs.batch import store as store_module
 from robot_msgs.batch.inputs import MISSING, RACY_S
 from robot_msgs.batch.store import RECORD_FORMAT, RecordHead, ResultStore, RunRecord
 from robot_msgs.batch.tasks import STATUSES, RunResult, Status
@@ -179,18 +180,24 @@ def test_a_record_that_cannot_be_parsed_is_not_a_record(
         store.head(KEY)
 
 
-def test_a_record_is_read_bounded_and_only_from_a_regular_file(tmp_path: Path) -> None:
-    """A record linked to /dev/zero was read to the end of memory (bench --resume killed)."""
+def test_a_record_is_read_bounded_and_only_from_a_regular_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record linked to /dev/zero was read to the end of memory (bench --resume killed).
+
+    The bound is the sweep's own (``own_file_bytes``): the user's ``max_bytes`` lowered
+    below a record does not refuse it (``--max-bytes 1000 bench`` stopped at its own)."""
     store = ResultStore(tmp_path)
     path = store.save(_record())
     size = path.stat().st_size
-    with (
-        input_limits(max_bytes=size - 1),
-        pytest.raises(
-            ValidationError, match=rf"{KEY}\.json: larger than the {size - 1} bytes.*delete it"
-        ),
+    with input_limits(max_bytes=size - 1):
+        assert store.head(KEY) is not None
+    monkeypatch.setattr(store_module, "own_file_bytes", lambda: size - 1)
+    with pytest.raises(
+        ValidationError, match=rf"{KEY}\.json: larger than the {size - 1} bytes.*delete it"
     ):
         store.head(KEY)
+    monkeypatch.undo()
     assert store.head(KEY) is not None
     path.unlink()
     path.symlink_to("/dev/zero")

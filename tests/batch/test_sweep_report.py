@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from robot_msgs.batch import outputs
+from robot_msgs.batch import store as store_module
 from robot_msgs.batch.sweep_report import is_sweep_folder, read_sweep
 from robot_msgs.cli import main
 from robot_msgs.errors import FormatError
@@ -151,9 +152,15 @@ def test_broken_files_are_one_error_naming_the_file_and_entry(
         read_sweep(folder)
 
 
-def test_both_files_are_bounded_by_max_bytes(sweep: Path) -> None:
+def test_both_files_are_bounded_by_the_bound_on_the_sweeps_own_files(
+    sweep: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bounded by ``own_file_bytes``: a ``max_bytes`` lowered for the inputs is not it."""
     size = (sweep / "reports.json").stat().st_size
-    with input_limits(max_bytes=size - 1), pytest.raises(FormatError, match=r"reports\.json: is"):
+    with input_limits(max_bytes=size - 1):
+        assert read_sweep(sweep) is not None
+    monkeypatch.setattr(store_module, "own_file_bytes", lambda: size - 1)
+    with pytest.raises(FormatError, match=r"reports\.json: is"):
         read_sweep(sweep)
 
 

@@ -929,3 +929,32 @@ def test_a_manifest_entry_whose_folder_is_missing_fails_its_run_alone(
     assert main([*argv, "--resume"]) == 0
     assert "2 reused, 1 computed" in " ".join(capsys.readouterr().out.split())
     assert _ape_rms(out) == pytest.approx([0.05, 0.05, 0.10], abs=1e-9)
+
+
+def test_the_users_max_bytes_bounds_their_inputs_not_the_sweeps_own_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--max-bytes 1000 bench`` stopped the sweep at its own record ("larger than the 1000
+    bytes a run record may hold (1459 bytes)") and its ranking.json: the flag bounds the
+    user's inputs; the sweep's own files, bounded by ``own_file_bytes``, are read back,
+    on --resume too. RMS 0.05 and 0.10 m by construction (offsets along z, no alignment)."""
+    t = np.arange(10) * 0.3
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    root = tmp_path / "runs"
+    (root / "MH_01").mkdir(parents=True)
+    np.savetxt(root / "MH_01" / "reference.tum", rows, fmt="%.4f")
+    for trial in (1, 2):
+        run = root / "orb" / "MH_01" / str(trial)
+        run.mkdir(parents=True)
+        shifted = rows.copy()
+        shifted[:, 3] += 0.05 * trial
+        np.savetxt(run / "estimate.tum", shifted, fmt="%.4f")
+    assert max(f.stat().st_size for f in root.rglob("*.tum")) < 1000
+    out = tmp_path / "out"
+    argv = ["--max-bytes", "1000", "bench", str(root), "--serial", "--quiet", "--out", str(out)]
+    assert main([*argv, "--align", "none"]) == 0
+    assert " ".join(capsys.readouterr().out.split()).startswith("2 runs: 2 evaluated")
+    assert min(f.stat().st_size for f in (out / "runs").rglob("*.json")) > 1000
+    assert _ape_rms(out) == [pytest.approx(0.05, abs=1e-9), pytest.approx(0.10, abs=1e-9)]
+    assert main([*argv, "--align", "none", "--resume"]) == 0
+    assert "2 reused, 0 computed" in " ".join(capsys.readouterr().out.split())

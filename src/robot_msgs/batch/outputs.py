@@ -64,6 +64,7 @@ from robot_msgs.batch.blocks import (
 from robot_msgs.batch.executors import ChunkDone, ChunkLost, Stopped, Waiting
 from robot_msgs.batch.inputs import run_key
 from robot_msgs.batch.results_table import TableWriter
+from robot_msgs.batch.store import own_file_bytes
 from robot_msgs.batch.tasks import INFRASTRUCTURE
 from robot_msgs.compare.configuration import configuration_labels
 from robot_msgs.files import open_atomic, write_atomic
@@ -185,23 +186,23 @@ def outputs_current(folder: str | Path, key: str) -> Path | None:
 def read_summary(folder: str | Path) -> dict[str, Any] | None:
     """Return the ``summary.json`` a sweep wrote in ``folder``; ``None`` when it is not one.
 
-    Not one: missing, not a regular file, larger than ``max_bytes``
-    (:mod:`robot_msgs.limits`), not JSON (or nested deeper than ``max_depth``), not an
-    object. WHY: it was read with ``read_text`` and ``json.loads``, so on ``--resume`` a
-    FIFO there waited for a writer, a link to ``/dev/zero`` ran out of memory and 10^4
-    nested brackets ended as a ``RecursionError``; such a summary names no outputs, which
-    are written again.
+    Not one: missing, not a regular file, larger than
+    :func:`~robot_msgs.batch.store.own_file_bytes` (the sweep's own file: the user's
+    ``--max-bytes`` bounds their inputs, not it), not JSON (or nested deeper than
+    ``max_depth``), not an object. WHY: it was read with ``read_text`` and
+    ``json.loads``, so on ``--resume`` a FIFO there waited for a writer, a link to
+    ``/dev/zero`` ran out of memory and 10^4 nested brackets ended as a
+    ``RecursionError``; such a summary names no outputs, which are written again.
     """
     from robot_msgs.documents import parse_json  # noqa: PLC0415
     from robot_msgs.errors import RobotMsgsError  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input  # noqa: PLC0415
-    from robot_msgs.limits import current_limits  # noqa: PLC0415
 
     path = Path(folder) / "summary.json"
     try:
         if not path.is_file():  # a FIFO would block the open until a writer came
             return None
-        summary = parse_json(read_input(path, limit=current_limits().max_bytes), source=str(path))
+        summary = parse_json(read_input(path, limit=own_file_bytes()), source=str(path))
     except (RobotMsgsError, OSError):
         return None
     return summary if isinstance(summary, dict) else None

@@ -37,16 +37,37 @@ from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status, check_outc
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
 from robot_msgs.io.bounded import mode_kind
-from robot_msgs.limits import current_limits
+from robot_msgs.limits import InputLimits, current_limits
 from robot_msgs.msg.fields import FrozenMap
 from robot_msgs.strict_json import dumps, from_form
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-__all__ = ["RECORD_FORMAT", "RecordHead", "ResultStore", "RunRecord"]
+__all__ = ["RECORD_FORMAT", "RecordHead", "ResultStore", "RunRecord", "own_file_bytes"]
 
 T = TypeVar("T")
+
+
+def own_file_bytes() -> int:
+    """Return the bound on a file a sweep wrote and reads back: ``max_bytes``, never lowered.
+
+    A run record, ``summary.json``, ``ranking.json``, ``reports.json``. WHY not the
+    user's ``--max-bytes`` alone: lowered, it bounds the inputs they give, and
+    ``--max-bytes 1000 bench`` refused the sweep's own records (1.5 KB each) and stopped
+    it. WHY raised with it: ``reports.json`` grows with the runs (a sweep of 10^6 runs
+    may need more than 1 GiB, and the flag is how to allow it). Still a bound: the
+    folder may be edited, a record linked to ``/dev/zero``.
+
+    Examples
+    --------
+    >>> from robot_msgs.limits import input_limits
+    >>> with input_limits(max_bytes=1000):
+    ...     own_file_bytes() == 1 << 30
+    True
+    """
+    return max(current_limits().max_bytes, InputLimits().max_bytes)
+
 
 #: Version of the record layout; records of another version are recomputed.
 RECORD_FORMAT = 2
@@ -340,14 +361,14 @@ def _record_text(path: Path) -> str | None:
     Raises
     ------
     ValidationError
-        Not a regular file, larger than ``max_bytes`` (:mod:`robot_msgs.limits`), or not
-        UTF-8, naming the file.
+        Not a regular file, larger than :func:`own_file_bytes`, or not UTF-8, naming the
+        file.
     """
     try:
         info = path.stat()
     except (FileNotFoundError, NotADirectoryError):
         return None
-    limit = current_limits().max_bytes
+    limit = own_file_bytes()
     why = ""
     if not stat.S_ISREG(info.st_mode):
         why = f"is {mode_kind(info.st_mode)}, not a regular file"

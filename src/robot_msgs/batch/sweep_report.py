@@ -12,8 +12,8 @@ WHY here and not in :mod:`robot_msgs.report`: the folder's layout is the sweep's
 (:mod:`robot_msgs.batch.outputs` writes it), and :mod:`robot_msgs.batch` already sits
 above :mod:`robot_msgs.report`.
 
-Both files are read as untrusted: bounded by ``max_bytes`` and ``max_depth``
-(:mod:`robot_msgs.limits`), every report checked as a message, every fault a
+Both files are read as untrusted: bounded (:func:`~robot_msgs.batch.store.own_file_bytes`,
+``max_depth``), every report checked as a message, every fault a
 :class:`~robot_msgs.errors.FormatError` naming the file and the entry. ``summary.json``
 names the ``reports.json`` it was written with by its SHA-256, so a reports file a later
 sweep left (stopped between the two) is refused even with the same settings and runs.
@@ -32,7 +32,6 @@ from robot_msgs.batch.lock import LOCK_NAME, lock_owner
 from robot_msgs.documents import json_kind, parse_json
 from robot_msgs.errors import FormatError, RobotMsgsError, ValidationError
 from robot_msgs.io.bounded import read_input
-from robot_msgs.limits import current_limits
 from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
@@ -141,7 +140,9 @@ def _document(file: Path, sha256: object = None) -> Any:
     if _there(file) and not file.is_file():  # a FIFO would block the open until a writer came
         msg = f"{file}: not a regular file (robot-msgs bench writes one there)"
         raise FormatError(msg)
-    data = read_input(file, limit=current_limits().max_bytes)
+    from robot_msgs.batch.store import own_file_bytes  # noqa: PLC0415 - as is_sweep_folder
+
+    data = read_input(file, limit=own_file_bytes())  # not lowered by --max-bytes: bench's own
     if isinstance(sha256, str) and hashlib.sha256(data).hexdigest() != sha256:
         msg = (
             f"{file}: not the file summary.json beside it was written with (its SHA-256 "
