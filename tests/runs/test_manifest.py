@@ -273,6 +273,24 @@ def test_two_entries_of_one_name_are_refused_before_any_run_is_read(tmp_path: Pa
         RunReader([path])
 
 
+def test_two_folders_roots_one_inside_the_other_are_refused_on_opening(tmp_path: Path) -> None:
+    """Roots ``runs`` and ``runs/orb`` both hold orb's runs (named runs/orb/MH_01/1 twice):
+    refused only when the second root's first run was reached, after every run of the
+    first was read (and evaluated by a sweep). Refused on opening now, naming both; two
+    distinct roots are not (their runs' names are known only by walking them)."""
+    make_tree(tmp_path / "runs", algorithms=("orb", "vins"))
+    real = os.path.realpath(tmp_path / "runs")
+    for second in ("runs/orb", "./runs/"):
+        path = _write(tmp_path, f'[[folders]]\nroot = "runs"\n[[folders]]\nroot = "{second}"\n')
+        said = f"{path} [[folders]] #1 and {path} [[folders]] #2: the roots {real} and "
+        with pytest.raises(FormatError, match=re.escape(said) + r".*give one of them"):
+            RunReader([path])
+    make_tree(tmp_path / "more", algorithms=("dso",))
+    path = _write(tmp_path, '[[folders]]\nroot = "runs"\n[[folders]]\nroot = "more"\n')
+    names = [run.name for run in RunReader([path])]
+    assert names == ["runs/orb/MH_01/1", "runs/vins/MH_01/1", "more/dso/MH_01/1"]
+
+
 def test_runs_of_another_version_or_parameters_may_share_a_trial(tmp_path: Path) -> None:
     """orb 1.0 trial 1 beside orb 2.0 trial 1 was refused ("two runs are orb/s/1"), though
     runs are ranked and summarised by configuration (algorithm, version, parameters) and

@@ -286,6 +286,7 @@ class _ManifestFile:
         self.entries = _table(data, "runs", list, where)
         self.folders = _table(data, "folders", list, where)
         self._refuse_one_name_twice()
+        self._refuse_one_root_twice()
 
     def _name_of(self, entry: object) -> str | None:
         """Return the name an entry's run will have, as :func:`_entry` gives it.
@@ -327,6 +328,40 @@ class _ManifestFile:
                 )
                 raise FormatError(msg)
             first[name] = i
+
+    def _refuse_one_root_twice(self) -> None:
+        """Refuse two ``[[folders]]`` roots of which one is, or is inside, the other.
+
+        The runs of the inner root are found under both, and were refused as two runs of
+        one name (or keys) only when the second root's first run was reached: after every
+        run of the first was read, and evaluated by a sweep. A root's folder is found
+        without listing it (a path resolved); WHY not more up front: the names of the
+        runs under two distinct roots, or the keys their ``meta.json`` give, are known
+        only by walking them (a walk of 3·10^4 run folders took 76.5 s cold), which the
+        sweep does while it computes (:mod:`robot_msgs.batch.intake`).
+        """
+        roots: list[tuple[str, str]] = []
+        for i, entry in enumerate(self.folders, start=1):
+            if not (isinstance(entry, dict) and isinstance(entry.get("root"), str)):
+                continue  # said when it is read
+            at = f"{self.where} [[folders]] #{i}"
+            try:
+                root = resolve_input(self.resolver.absolute(self.base, entry["root"], at))
+            except FormatError:
+                continue  # said when it is read
+            real = os.path.realpath(root)
+            for other, where in roots:
+                if (
+                    real == other
+                    or real.startswith(other + os.sep)
+                    or other.startswith(real + os.sep)
+                ):
+                    msg = (
+                        f"{where} and {at}: the roots {other} and {real} hold the same run "
+                        "folders (one is, or is inside, the other); give one of them"
+                    )
+                    raise FormatError(msg)
+            roots.append((real, at))
 
     def _folder_of(self, entry: object) -> Path | None:
         """Return the run folder an entry names, to list ahead (``None``: none, or invalid)."""
