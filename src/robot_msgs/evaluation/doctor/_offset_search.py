@@ -437,7 +437,11 @@ def _time_offset(
                 if frames
                 else f"(matching tolerance {settings.max_diff_s:g} s)"
             )
-            + (_widened(first, found, settings, unit) if widened else ""),
+            # WHY not of frame indices: their first search is the seconds' default read
+            # as frames (±1), refused as too narrow, and the fix gives the offset, not a
+            # range: KITTI 00's S-PTAM, 1 frame early, ended "the search over offsets -1
+            # .. +1 frames finds none: found searching -2270 .. +2270 frames" (a review).
+            + (_widened(first, found, settings, unit) if widened and not frames else ""),
             evidence=_offset_evidence(found),
             fix=fix,
         ),
