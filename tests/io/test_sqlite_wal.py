@@ -6,6 +6,7 @@ import os
 import shutil
 import sqlite3
 import stat
+import subprocess
 import sys
 import tracemalloc
 from typing import TYPE_CHECKING
@@ -277,3 +278,38 @@ def test_a_log_database_or_shm_that_is_a_fifo_is_refused_without_waiting(tmp_pat
         assert not wal_is_in_database(copy, fifo)
         assert not wal_is_in_database(fifo, wal)
         assert shm_lock_holder(copy) is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no fcntl: the lock is not asked about")
+def test_asking_keeps_the_locks_this_process_holds_on_the_shm(tmp_path: Path) -> None:
+    """POSIX locks are the process's, and closing any descriptor of the file drops them
+    all: asking opened the -shm and closed it, dropping the DMS lock of a connection this
+    process holds (SQLite's "howtocorrupt" 2.2.1: another process then takes itself for
+    the last connection and rebuilds or deletes the -shm under it). SQLite, in another
+    process, is the reference: it sees this process's lock before and after asking."""
+    db = tmp_path / "t.db3"
+    mine = sqlite3.connect(db)
+    try:
+        for statement in (
+            "PRAGMA journal_mode=WAL",
+            "CREATE TABLE m (x)",
+            "INSERT INTO m VALUES (1)",
+        ):
+            mine.execute(statement)
+        mine.commit()
+        ask = (
+            "import pathlib, sys; from robot_msgs.io.sqlite_wal import shm_lock_holder; "
+            "print(shm_lock_holder(pathlib.Path(sys.argv[1])))"
+        )
+
+        def seen_by_another() -> str:
+            done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
+                [sys.executable, "-c", ask, str(db)], capture_output=True, text=True, check=True
+            )
+            return done.stdout.strip()
+
+        assert seen_by_another() == str(os.getpid())
+        assert shm_lock_holder(db) is None  # this process's own lock is not seen
+        assert seen_by_another() == str(os.getpid())
+    finally:
+        mine.close()

@@ -135,7 +135,8 @@ def shm_lock_holder(db: Path) -> int | None:
     """Return the process holding ``db`` open through SQLite's ``-shm`` beside it, if any.
 
     Asked with ``fcntl(F_GETLK)``, which says whether a lock would conflict without
-    taking one; the ``-shm`` is opened read-only and nothing is written or made.
+    taking one; the ``-shm`` is opened read-only and nothing is written or made (where
+    this process holds it open already, that descriptor is asked and none is closed).
 
     Parameters
     ----------
@@ -169,8 +170,10 @@ def shm_lock_holder(db: Path) -> int | None:
     probe = (fcntl.F_WRLCK, os.SEEK_SET, _SHM_DMS, 1, 0)  # conflicts with any lock on it
     fields = probe if _FLOCK.startswith("h") else (*probe[2:], *probe[:2])
     asked = struct.pack(_FLOCK, *fields).ljust(128, b"\0")  # room for any struct flock
+    shm = db.with_name(db.name + "-shm")
+    held = _descriptor_of(shm)
     try:
-        fd = _open_file(db.with_name(db.name + "-shm"))
+        fd = _open_file(shm) if held is None else held
     except OSError:
         return None
     try:
@@ -178,10 +181,37 @@ def shm_lock_holder(db: Path) -> int | None:
     except OSError:
         return None
     finally:
-        os.close(fd)
+        if held is None:  # closing one this process had open drops its locks on the file
+            os.close(fd)
     got = struct.unpack_from(_FLOCK, said)
     kind, pid = (got[0], got[4]) if _FLOCK.startswith("h") else (got[3], got[2])
     return None if kind == fcntl.F_UNLCK else max(int(pid), 0)
+
+
+def _descriptor_of(path: Path) -> int | None:
+    """Return a descriptor this process already holds open on the regular file ``path``, if any.
+
+    WHY: POSIX locks are the process's, and closing any descriptor of a file drops them
+    all: opening the ``-shm`` to ask, then closing it, dropped the locks of a SQLite
+    connection this process holds on it (SQLite's "How To Corrupt" 2.2.1). The
+    descriptors are looked at with ``fstat`` (``/dev/fd`` lists them), none opened.
+    """
+    try:
+        target = path.stat()
+        names = os.listdir("/dev/fd")  # noqa: PTH208 - names only, as fd numbers
+    except OSError:
+        return None
+    if not stat.S_ISREG(target.st_mode):
+        return None
+    for name in names:
+        try:
+            fd = int(name)
+            seen = os.fstat(fd)
+        except (OSError, ValueError):  # the listing's own descriptor, closed by now
+            continue
+        if (seen.st_dev, seen.st_ino) == (target.st_dev, target.st_ino):
+            return fd
+    return None
 
 
 def wal_is_in_database(db: Path, wal: Path) -> bool:
