@@ -300,6 +300,20 @@ def test_the_tally_ranks_in_any_order_of_runs_and_says_what_it_lacks() -> None:
     )
 
 
+def test_the_ranking_says_one_run_it_lacks_in_the_singular() -> None:
+    """The note said "Lacks 1 runs that failed ..." (counted, as bench's other counts)."""
+    tally = RankingTally()
+    for report in (_run("orb", "MH_01", 0.10), _run("vins", "MH_01", 0.20)):
+        tally.update(report)
+    tally.leave_out("FormatError")
+    ranking = tally.compute()
+    assert ranking is not None
+    assert ranking_table(ranking).notes[-1] == (
+        "Lacks 1 run that failed to evaluate or was not evaluated (FormatError 1): it "
+        "counts for no algorithm."
+    )
+
+
 def test_the_ranking_unit_is_the_statistics() -> None:
     """--statistic iae was headed "[m]": IAE of metres is m·s, ISE m²·s, ITAE m·s² (a review)."""
     runs = [_run("a", "s1", 0.1), _run("b", "s1", 0.2)]

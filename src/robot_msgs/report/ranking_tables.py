@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
 from robot_msgs.report.run_tables import NOT_STATED, sequence_name
+from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -177,10 +178,13 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     ]
     if ranking.left_out:
         reasons = ", ".join(f"{why} {n}" for why, n in ranking.left_out.items())
-        notes.append(
-            f"Lacks {ranking.n_left_out} runs that failed to evaluate or were not evaluated "
-            f"({reasons}): they count for no algorithm."
+        lacks = counted(
+            ranking.n_left_out,
+            "run that failed to evaluate or was not evaluated",
+            "runs that failed to evaluate or were not evaluated",
         )
+        they = "it counts" if ranking.n_left_out == 1 else "they count"
+        notes.append(f"Lacks {lacks} ({reasons}): {they} for no algorithm.")
     title = "Ranking (FORCED: settings mixed)" if ranking.forced else "Ranking"
     return ReportTable(
         title,
