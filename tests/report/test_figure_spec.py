@@ -1447,3 +1447,13 @@ def test_the_error_over_time_of_an_algorithm_that_never_succeeded_says_its_first
     assert spec is not None
     assert [t.hidden for t in spec.panels[0].traces if t.kind == "line"] == [False, True]
     assert "each algorithm's first successful trial, else its first;" in spec.title
+
+
+def test_the_page_of_one_run_says_its_count_in_the_singular() -> None:
+    # The page's head said "1 runs, 1 succeeded" (36fc218 brought the text report's
+    # counts to counted(), not the page's).
+    from robot_msgs.report.html_page import render_html
+
+    ref = _trajectory(0 * K)
+    page = render_html(_result([_run("a/s1/t1", _trajectory(0.1 * K), ref)]))
+    assert "; 1 run, 1 succeeded; evaluation settings" in page

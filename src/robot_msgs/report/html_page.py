@@ -33,6 +33,7 @@ from robot_msgs.report import figure_spec, plots
 from robot_msgs.report.ranking_tables import settings_text
 from robot_msgs.report.run_tables import environment_table, sequence_name
 from robot_msgs.report.tables import report_tables
+from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -600,7 +601,7 @@ def render_html(
         _head(title),
         (
             f'<p class="note">robot_msgs {html.escape(report.tool_version)}; '
-            f"{len(report.runs)} runs, {n_ok} succeeded; evaluation settings: "
+            f"{counted(len(report.runs), 'run')}, {n_ok} succeeded; evaluation settings: "
             f"<code>{html.escape(settings)}</code></p>"
         ),
         f'<p class="note">{html.escape(how)}</p>',
