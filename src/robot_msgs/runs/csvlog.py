@@ -177,9 +177,10 @@ def read_csv_table(
         Take the columns the header names beyond ``required`` and ``optional`` as
         required numeric columns, in the header's order (a signal log names its channels);
         by default such a column is refused. Every column then needs a name. ``"text"``:
-        such columns are kept as text, whatever they hold, unless every cell of the file is
-        a number (then as numbers); :meth:`CsvTable.numbers` reads the ones the caller
-        takes as numbers (a signal log's channels).
+        such a column is read as numbers where each of its own cells is one (finite, or a
+        gap with ``gaps``) in an ASCII file, whatever the other columns hold, else kept as
+        text; :meth:`CsvTable.numbers` reads the ones the caller takes as numbers (a
+        signal log's channels), either way.
     gaps : bool
         Read an empty or ``nan`` cell of a required numeric column other than the
         header's first as NaN, a missing sample (a signal log's dropout), where it is
@@ -213,6 +214,10 @@ def read_csv_table(
     >>> _ = path.write_text("time_s,cpu_percent\n0.0,50\n1.0,75.5\n")
     >>> read_csv_table(path, required=("time_s", "cpu_percent")).columns["cpu_percent"]
     array([50. , 75.5])
+    >>> _ = path.write_text("time,name,position,mode\n0,elbow,0.5,auto\n1,elbow,0.7,1\n")
+    >>> table = read_csv_table(path, required=(), text=("name",), others="text")
+    >>> [str(table.columns[name].dtype) for name in ("position", "mode")]
+    ['float64', '<U4']
     """
     from robot_msgs.documents import wide_text_error  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input, stream_kind  # noqa: PLC0415 - first log
