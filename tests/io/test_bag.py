@@ -1814,3 +1814,27 @@ def test_a_db3_recorded_in_wal_mode_and_closed_reads_all_without_a_file_made(
     assert len(read) == 600
     np.testing.assert_array_equal(read.positions_xyz[300:], more.positions_xyz)
     assert _beside(bag) == before
+
+
+@pytest.mark.parametrize("beside", ["-wal", "-journal"])
+def test_a_file_beside_a_db3_deleted_as_it_is_looked_at_is_taken_as_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside: str
+) -> None:
+    """SQLite deletes its -wal when the last connection closes and a rollback journal
+    when a transaction ends: one seen by is_file, gone by the stat or open after it,
+    escaped as FileNotFoundError naming the -wal or -journal (a race with a recorder
+    ending). Gone, it holds nothing: the check passes (the bag is read)."""
+    from pathlib import Path as RealPath
+
+    from robot_msgs.io import bag as bag_module
+
+    db = tmp_path / "t.db3"
+    db.write_bytes(b"SQLite format 3\x00" + bytes(84))
+    gone = db.with_name(db.name + beside)
+    real_is_file = RealPath.is_file
+
+    def is_file(self: Path) -> bool:  # there when looked at, deleted just after
+        return self == gone or real_is_file(self)
+
+    monkeypatch.setattr(RealPath, "is_file", is_file)
+    bag_module._check_not_being_written(db, "t.db3")

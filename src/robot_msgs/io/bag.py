@@ -723,7 +723,10 @@ def _check_not_being_written(bag: Path, name: str) -> None:
         files = [bag.resolve()] if sqlite else []
     for db in files:
         wal, journal = db.with_name(db.name + "-wal"), db.with_name(db.name + "-journal")
-        logged = wal.is_file() and wal.stat().st_size > 0
+        try:
+            logged = wal.is_file() and wal.stat().st_size > 0
+        except FileNotFoundError:  # deleted as it was looked at: the last connection closed
+            logged = False
         # a live connection with a log: a recorder may write at any moment. Without a log
         # (none, or 0 bytes: a finished bag a viewer such as `sqlite3` holds open) it is read
         holder = shm_lock_holder(db) if logged else None
@@ -748,8 +751,11 @@ def _check_not_being_written(bag: Path, name: str) -> None:
             )
             raise FormatError(msg)
         if journal.is_file():
-            with journal.open("rb") as file:
-                hot = file.read(len(_HOT_JOURNAL)) == _HOT_JOURNAL
+            try:
+                with journal.open("rb") as file:
+                    hot = file.read(len(_HOT_JOURNAL)) == _HOT_JOURNAL
+            except FileNotFoundError:  # deleted as it was looked at: its transaction ended
+                hot = False
             if hot:
                 msg = (
                     f"{name}: the bag is still being written, or its recorder stopped in the "
