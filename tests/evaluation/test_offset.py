@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from benchmarks.bench_offset_null import drifting_car
 
 from robot_msgs.compare import Alignment, check_same_settings
 from robot_msgs.errors import AssociationError, DataWarning
@@ -767,29 +768,11 @@ def test_the_windows_widening_is_students_t_quantile_over_the_normals(dof: int) 
 
 
 def _drifting_car(seed: int) -> tuple[PoseTrajectory, PoseTrajectory]:
-    """A car at 10 Hz for 100-470 s and its estimate on the same stamps, on time.
-
-    The estimate drifts by a position random walk of 1-5 m by the end, with 5 cm of white
-    noise: ``benchmarks/bench_offset_null.py``'s ``drifting_car(seed, "position")``.
+    """A car at 10 Hz for 100-470 s and its estimate on the same stamps, on time, drifting
+    by a position random walk of 1-5 m by the end, with 5 cm of white noise: the null set
+    of ``benchmarks/bench_offset_null.py`` (one generator for the benchmark and the tests).
     """
-    rng = np.random.default_rng(seed)
-    duration = rng.uniform(100.0, 470.0)
-    t = np.arange(0.0, duration, 0.1)
-    yaw = np.zeros(t.size)
-    for start in np.sort(rng.uniform(0.0, duration, int(duration / 30.0) + 1)):
-        length = rng.uniform(4.0, 8.0)
-        turn = rng.choice([-1.0, 1.0]) * np.pi / 2.0 * rng.uniform(0.5, 1.0)
-        yaw += turn * np.clip((t - start) / length, 0.0, 1.0)
-    yaw += 0.1 * np.sin(2.0 * np.pi * t / rng.uniform(20.0, 60.0) + rng.uniform(0.0, 6.0))
-    speed = 8.0 + 3.0 * np.sin(2.0 * np.pi * t / rng.uniform(30.0, 90.0) + rng.uniform(0.0, 6.0))
-    heading = np.stack([np.cos(yaw), np.sin(yaw), 0.0 * t], axis=1)
-    positions = np.cumsum(heading * speed[:, None] * 0.1, axis=0)
-    positions[:, 2] = 0.5 * np.sin(t / 40.0)
-    rotations = quats_from_rotvecs(np.stack([0 * t, 0 * t, yaw], axis=1))
-    ref = PoseTrajectory(stamps_s=t, positions_xyz=positions, orientations_quat_xyzw=rotations)
-    walk = rng.normal(0.0, rng.uniform(1.0, 5.0) / np.sqrt(t.size), (t.size, 3))
-    drifted = positions + np.cumsum(walk, axis=0) + rng.normal(0.0, 0.05, (t.size, 3))
-    return ref, ref.replace(positions_xyz=drifted)
+    return drifting_car(seed, "position")
 
 
 def test_a_long_drifting_run_on_time_is_not_found_off_by_its_whole_run() -> None:
