@@ -48,6 +48,19 @@ def _copy(folder: Path, into: Path, *, wal: bool = True) -> Path:
     return into / "t.db3"
 
 
+def _checkpointed_crash(tmp_path: Path) -> Path:
+    """``t.db3`` of 300 rows, checkpointed, copied with its -wal while still open (a crash)."""
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    writer = _writer(folder)
+    try:
+        _insert(writer, 300, 0)
+        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        return _copy(folder, tmp_path / "copy")
+    finally:
+        writer.close()
+
+
 def _rows(db: Path, *, immutable: bool) -> list[tuple[object, ...]]:
     """The schema and the rows SQLite reads from ``db`` (the table may be in the log only)."""
     uri = f"file:{db}?immutable=1" if immutable else f"file:{db}"
@@ -130,15 +143,7 @@ def test_a_log_not_shown_to_be_in_its_database_is_not(
 ) -> None:
     """Checkpointed, so in the file; but a damaged header, a log past the size compared, or
     a file of another page size is not shown so: left refused (False), read as before."""
-    folder = tmp_path / "rec"
-    folder.mkdir()
-    writer = _writer(folder)
-    try:
-        _insert(writer, 300, 0)
-        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        copy = _copy(folder, tmp_path / "copy")
-    finally:
-        writer.close()
+    copy = _checkpointed_crash(tmp_path)
     wal = copy.with_name("t.db3-wal")
     assert wal_is_in_database(copy, wal)
     monkeypatch.setattr(sqlite_wal, "MOST_WAL_BYTES", wal.stat().st_size - 1)
@@ -159,15 +164,7 @@ def test_a_log_that_grows_past_the_size_compared_after_it_is_looked_at_is_not_re
     """The size was looked at (stat), then the whole file read: a log a live recorder
     lengthens in between was read past MOST_WAL_BYTES, unbounded. The bytes read are what
     is compared: at most MOST_WAL_BYTES + 1 of them, and a longer log is left refused."""
-    folder = tmp_path / "rec"
-    folder.mkdir()
-    writer = _writer(folder)
-    try:
-        _insert(writer, 300, 0)
-        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        copy = _copy(folder, tmp_path / "copy")
-    finally:
-        writer.close()
+    copy = _checkpointed_crash(tmp_path)
     wal = copy.with_name("t.db3-wal")
     size = wal.stat().st_size
     assert wal_is_in_database(copy, wal)
@@ -261,15 +258,7 @@ def test_a_log_database_or_shm_that_is_a_fifo_is_refused_without_waiting(tmp_pat
     """A FIFO given to wal_is_in_database as the -wal or the database: its open waited
     for a writer, for ever (the check beside a bag looks at the -wal first; a caller of
     the function itself did not). Refused at once (False); a FIFO -shm holds no lock."""
-    folder = tmp_path / "rec"
-    folder.mkdir()
-    writer = _writer(folder)
-    try:
-        _insert(writer, 300, 0)
-        writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        copy = _copy(folder, tmp_path / "copy")
-    finally:
-        writer.close()
+    copy = _checkpointed_crash(tmp_path)
     wal, fifo = copy.with_name("t.db3-wal"), tmp_path / "fifo"
     assert wal_is_in_database(copy, wal)
     os.mkfifo(fifo)
