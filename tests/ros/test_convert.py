@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import robot_msgs
+from robot_msgs.compare import TrackingLoss
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.geometry import Point, PoseArray, PoseStamped
 from robot_msgs.msg import FieldSpec, Msg, field_schema
@@ -568,3 +569,65 @@ def test_a_nested_value_of_a_generated_type_from_ros_is_named_at_its_place() -> 
         with pytest.raises(ValidationError, match=re.escape(f" - at `{place}`") + "$") as caught:
             from_ros(broken)
         assert caught.value.field == place
+
+
+def test_a_type_declared_after_the_first_ros_call_round_trips(tmp_path: Path) -> None:
+    """A user's type declared after the store was made was missing from it: ``to_ros`` and
+    ``to_cdr`` raised ``KeyError: 'robot_msgs/msg/Blip'``, ``from_cdr`` said it had no
+    equivalent (a review); declared before the first call, it worked."""
+    from robot_msgs.io import read_messages, write_messages
+    from robot_msgs.msg import message
+    from robot_msgs.msg.base import _REGISTRY
+
+    assert from_cdr(to_cdr(Point(x=1.0)), "geometry/Point") == Point(x=1.0)  # the store is made
+
+    @message("mine/Blip")
+    class Blip(Msg):
+        level: float
+        count: int = 0
+        tags: tuple[str, ...] = ()
+        where: Point = Point()
+        loss: TrackingLoss | None = None
+
+    try:
+        blip = Blip(level=2.5, count=-3, tags=("a", "b"), where=Point(z=4.0),
+                    loss=TrackingLoss(start_s=1.0, end_s=2.0, recovered=True))  # fmt: skip
+        assert from_ros(to_ros(blip)) == blip
+        for named in ("mine/Blip", "robot_msgs/msg/Blip", "robot_msgs/Blip"):
+            assert from_cdr(to_cdr(blip), named) == blip, named
+        assert ros_types()["robot_msgs/msg/Blip"] is Blip
+        messages = [blip, Blip(level=-1.0)]
+        bag = write_messages(tmp_path / "blip.mcap", "/blip", messages, log_times_ns=[1, 2])
+        assert list(read_messages(bag, "/blip")) == messages
+    finally:
+        del _REGISTRY["mine/Blip"]  # keep the registry equal to the catalog
+
+
+def test_a_type_whose_ros_name_is_taken_is_refused_and_takes_nothing() -> None:
+    """A user's ``ErrorStats`` is ``robot_msgs/msg/ErrorStats``, the name of the package's
+    ``compare/ErrorStats``: ``to_ros`` raised rosbags' TypeError (an unexpected keyword),
+    and declared before the first ROS call, an AssertionError stopped every conversion."""
+    from robot_msgs.compare import error_stats
+    from robot_msgs.msg import message
+    from robot_msgs.msg.base import _REGISTRY
+
+    to_cdr(Point(x=1.0))
+
+    @message("mine/ErrorStats")
+    class ErrorStats(Msg):
+        value: float = 0.0
+
+    try:
+        said = r"got mine/ErrorStats: robot_msgs/msg/ErrorStats, which compare/ErrorStats holds"
+        with pytest.raises(UnknownTypeError, match=said):
+            to_ros(ErrorStats())
+        with pytest.raises(UnknownTypeError, match=said):
+            to_cdr(ErrorStats())
+        theirs = error_stats([1.0, -2.0])
+        with pytest.raises(UnknownTypeError, match=said):
+            from_cdr(to_cdr(theirs), "mine/ErrorStats")
+        assert from_cdr(to_cdr(theirs), "robot_msgs/msg/ErrorStats") == theirs
+        assert from_ros(to_ros(theirs)) == theirs
+        assert ros_types()["robot_msgs/msg/ErrorStats"].TYPE == "compare/ErrorStats"
+    finally:
+        del _REGISTRY["mine/ErrorStats"]

@@ -42,10 +42,16 @@ import numpy as np
 
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
+from robot_msgs.msg.base import declared_types
 from robot_msgs.msg.fields import message_base
 from robot_msgs.optional import require
 from robot_msgs.ros.cdr import CdrStore
-from robot_msgs.ros.definitions import decode_generated, encode_generated, generated_name
+from robot_msgs.ros.definitions import (
+    decode_generated,
+    encode_generated,
+    generated_name,
+    register_definitions,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -91,7 +97,8 @@ def humble_typestore() -> Any:
     """Return rosbags' ROS 2 Humble type store with the package's own types registered.
 
     The ``compare/*`` result messages are registered under ``robot_msgs/msg/NAME`` from
-    the definitions :mod:`robot_msgs.ros.definitions` generates, so they serialise too.
+    the definitions :mod:`robot_msgs.ros.definitions` generates, so they serialise too;
+    so is a user's type declared after the store was made, on its first use.
 
     Raises
     ------
@@ -100,9 +107,7 @@ def humble_typestore() -> Any:
     """
     typesys = require("rosbags.typesys", "bags", feature="ROS 2 messages")
     store = typesys.get_typestore(typesys.Stores.ROS2_HUMBLE)
-    from robot_msgs.ros.definitions import register_definitions  # noqa: PLC0415 - needs the store
-
-    register_definitions(store)
+    register_definitions(store, _by_ros_name().values())
     return store
 
 
@@ -133,20 +138,43 @@ def ros_name(type_name: str) -> str:
 
 @functools.cache
 def _by_ros_name() -> dict[str, type[Msg]]:
-    from robot_msgs.msg.registry import registered_types  # noqa: PLC0415 - the registry imports all
+    """Return the message classes by ROS type name, of the types declared when it was made.
 
-    return {
-        generated_name(cls): cls
-        for name, cls in registered_types().items()
-        if not name.startswith("test/")
-    }
+    One class a name: the package's own first, then the first declared; a later type
+    whose ROS name is taken (a user's ``ErrorStats``) has none (:func:`_ros_type`).
+    """
+    from robot_msgs.msg.registry import _import_families  # noqa: PLC0415 - imports all
+
+    _import_families()
+    found: dict[str, type[Msg]] = {}
+    declared = [cls for name, cls in declared_types().items() if not name.startswith("test/")]
+    for cls in sorted(declared, key=lambda cls: not cls.__module__.startswith("robot_msgs.")):
+        found.setdefault(generated_name(cls), cls)
+    return found
+
+
+def _declared_since() -> bool:
+    """Take in the types declared since :func:`_by_ros_name` was made; say if there were any.
+
+    Their generated definitions join the type store. Run on a name not found, never on
+    the way of a type found. WHY: a user's type declared after the first ROS call was
+    missing from both: ``to_ros`` raised ``KeyError: 'robot_msgs/msg/Blip'`` and
+    ``from_cdr`` said it had no equivalent (a review).
+    """
+    known = _by_ros_name()
+    _by_ros_name.cache_clear()
+    if _by_ros_name() == known:
+        return False
+    register_definitions(humble_typestore(), _by_ros_name().values())
+    return True
 
 
 def ros_types() -> dict[str, type[Msg]]:
     """Return the message classes by their ROS type name, sorted.
 
     The ROS 2 equivalents (``ROS2``) and the generated ``robot_msgs/msg/NAME`` types of
-    the package's own messages (:mod:`robot_msgs.ros.definitions`).
+    the package's own messages (:mod:`robot_msgs.ros.definitions`), and of the types
+    declared so far.
 
     Examples
     --------
@@ -154,16 +182,52 @@ def ros_types() -> dict[str, type[Msg]]:
     >>> types["nav_msgs/msg/Odometry"].TYPE, types["robot_msgs/msg/ErrorStats"].TYPE
     ('nav/Odometry', 'compare/ErrorStats')
     """
+    _declared_since()
     return dict(sorted(_by_ros_name().items()))
 
 
 @functools.cache
 def _class_for(type_name: str) -> type[Msg]:
-    cls = _by_ros_name().get(ros_name(type_name))
+    name = ros_name(type_name)
+    cls = _by_ros_name().get(name)
+    if cls is None and _declared_since():
+        cls = _by_ros_name().get(name)
     if cls is None:
         msg = f"Expected a ROS type with a robot_msgs equivalent, got {type_name!r}"
         raise UnknownTypeError(msg)
     return cls
+
+
+_ROS_TYPES: dict[type, str] = {}
+
+
+def _ros_type(cls: type[Msg]) -> str:
+    """Return the ROS type ``cls`` is written as, in the type store and ``cls``'s own (once).
+
+    Raises
+    ------
+    UnknownTypeError
+        Another type holds the name (a user's ``ErrorStats`` and the package's
+        ``compare/ErrorStats``, both ``robot_msgs/msg/ErrorStats``): read back, it would
+        be the other; or ``ROS2`` names a type the Humble store does not define.
+    """
+    found = _ROS_TYPES.get(cls)
+    if found is not None:
+        return found
+    name = generated_name(cls)
+    try:
+        owner = _class_for(name)
+    except UnknownTypeError:  # a test/ type
+        owner = None
+    if owner is not cls:
+        held = f", which {owner.TYPE} holds" if owner is not None else ""
+        msg = f"Expected a message type with a ROS type of its own, got {cls.TYPE}: {name}{held}"
+        raise UnknownTypeError(msg)
+    if name not in humble_typestore().fielddefs:
+        msg = f"Expected a ROS 2 type rosbags' Humble store defines, got {cls.TYPE}'s {name}"
+        raise UnknownTypeError(msg)
+    _ROS_TYPES[cls] = name
+    return name
 
 
 # --------------------------------------------------------------------------- to ROS
@@ -187,7 +251,7 @@ def to_ros(msg: Msg) -> Any:
     builtin_interfaces__msg__Time(sec=3, nanosec=5, __msgtype__='builtin_interfaces/msg/Time')
     """
     message_base(type(msg))  # to_ros(None): "type object 'NoneType' has no attribute 'ROS2'"
-    return _to_ros(msg, generated_name(type(msg)), humble_typestore(), type(msg).__name__)
+    return _to_ros(msg, _ros_type(type(msg)), humble_typestore(), type(msg).__name__)
 
 
 def _to_ros(msg: Msg, type_name: str, store: Any, path: str) -> Any:
@@ -402,15 +466,13 @@ def to_cdr(msg: Msg) -> memoryview:
     encode = _TO_CDR.get(cls)
     if encode is None:
         message_base(cls)  # to_cdr(None) said "type object 'NoneType' has no attribute 'ROS2'"
-        ros2 = cls.ROS2
-        encode = cdr_store().encoder(ros2) if ros2 is not None else _generated_encoder(cls)
+        name = _ros_type(cls)
+        encode = cdr_store().encoder(name) if cls.ROS2 is not None else _generated_encoder(name)
         _TO_CDR[cls] = encode
     return encode(msg)
 
 
-def _generated_encoder(cls: type[Msg]) -> Callable[[Msg], memoryview]:
-    name = generated_name(cls)
-
+def _generated_encoder(name: str) -> Callable[[Msg], memoryview]:
     def encode(msg: Msg) -> memoryview:
         view: memoryview = humble_typestore().serialize_cdr(to_ros(msg), name)
         return view
@@ -450,12 +512,14 @@ _TO_CDR: dict[type, Callable[[Msg], memoryview]] = {}
 
 @functools.cache
 def _decoder_for(type_name: str) -> Callable[[bytes | bytearray | memoryview], Msg]:
-    name = ros_name(type_name)
-    if name not in _by_ros_name():
+    try:
+        cls = _class_for(type_name)
+    except UnknownTypeError:  # a robot_msgs name, or none: its refusal names them
         from robot_msgs.msg.registry import type_for  # noqa: PLC0415 - the registry imports all
 
-        name = generated_name(type_for(type_name))
-    if _class_for(name).ROS2 is not None:
+        cls = type_for(type_name)
+    name = _ros_type(cls)
+    if cls.ROS2 is not None:
         return cdr_store().decoder(name)
     store = humble_typestore()
     serde = require("rosbags.serde", "bags", feature="ROS 2 messages")

@@ -47,6 +47,8 @@ from robot_msgs.msg.json import ros_names
 from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from robot_msgs.msg import FieldSpec, Msg
 
 __all__ = [
@@ -124,26 +126,16 @@ def definition(cls: type[Msg]) -> str:
     return "".join(lines)
 
 
-def _generated_types() -> list[type[Msg]]:
-    from robot_msgs.msg.registry import registered_types  # noqa: PLC0415 - imports every family
-
-    types = [cls for name, cls in registered_types().items() if cls.ROS2 is None and "/" in name]
-    names = [generated_name(cls) for cls in types]
-    if len(set(names)) != len(names):  # pragma: no cover - a test keeps class names unique
-        msg = f"Two message classes share a name: {sorted(names)}"
-        raise AssertionError(msg)
-    return [cls for cls in types if not cls.TYPE.startswith("test/")]
-
-
-def register_definitions(store: Any) -> None:
-    """Register every generated definition in a rosbags type store (once)."""
+def register_definitions(store: Any, types: Iterable[type[Msg]]) -> None:
+    """Register the generated definition of each type without ROS 2 equivalent, once."""
     typesys = __import__("rosbags.typesys", fromlist=["get_types_from_msg"])
-    types: dict[str, Any] = {}
-    for cls in _generated_types():
+    found: dict[str, Any] = {}
+    for cls in types:
         name = generated_name(cls)
-        if name not in store.fielddefs:
-            types.update(typesys.get_types_from_msg(definition(cls), name))
-    store.register(types)
+        if cls.ROS2 is None and name not in store.fielddefs:
+            found.update(typesys.get_types_from_msg(definition(cls), name))
+    if found:
+        store.register(found)
 
 
 # --------------------------------------------------------------------------- values
