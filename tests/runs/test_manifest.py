@@ -15,6 +15,7 @@ from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.evaluation import EvaluationSettings
 from robot_msgs.runs import RunSettings, load_run, load_runs, read_manifest
 from robot_msgs.runs.manifest import RunReader, resolve_input
+from tests.hostile import deadline
 from tests.runs.tree import make_tree
 
 if TYPE_CHECKING:
@@ -289,6 +290,22 @@ def test_two_folders_roots_one_inside_the_other_are_refused_on_opening(tmp_path:
     path = _write(tmp_path, '[[folders]]\nroot = "runs"\n[[folders]]\nroot = "more"\n')
     names = [run.name for run in RunReader([path])]
     assert names == ["runs/orb/MH_01/1", "runs/vins/MH_01/1", "more/dso/MH_01/1"]
+
+
+def test_the_root_folder_and_a_folder_inside_it_are_refused_on_opening(tmp_path: Path) -> None:
+    """Roots ``/`` and ``<tmp>/runs`` were not seen as nested: the check looked for the
+    prefix ``/`` + ``/``, which no path has. Refused on opening, before any walk (the
+    deadline guards against walking ``/`` were it not)."""
+    make_tree(tmp_path / "runs", algorithms=("orb",))
+    real = os.path.realpath(tmp_path / "runs")
+    for first, second in (("/", real), (real, "/")):
+        path = _write(tmp_path, f'[[folders]]\nroot = "{first}"\n[[folders]]\nroot = "{second}"\n')
+        said = f"{path} [[folders]] #1 and {path} [[folders]] #2: the roots {first} and {second} "
+        with (
+            deadline(60),
+            pytest.raises(FormatError, match=re.escape(said) + r".*give one of them"),
+        ):
+            RunReader([path])
 
 
 def test_runs_of_another_version_or_parameters_may_share_a_trial(tmp_path: Path) -> None:

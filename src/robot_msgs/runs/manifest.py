@@ -351,11 +351,7 @@ class _ManifestFile:
                 continue  # said when it is read
             real = os.path.realpath(root)
             for other, where in roots:
-                if (
-                    real == other
-                    or real.startswith(other + os.sep)
-                    or other.startswith(real + os.sep)
-                ):
+                if os.path.commonpath((real, other)) in (real, other):
                     msg = (
                         f"{where} and {at}: the roots {other} and {real} hold the same run "
                         "folders (one is, or is inside, the other); give one of them"
