@@ -771,6 +771,19 @@ def test_traj_align_without_sync_says_evo_traj_keeps_only_the_matched_poses(
     assert "evo_traj -a" not in capsys.readouterr().out
 
 
+def test_traj_sync_says_one_pose_resampled_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FILE of 3 poses (0, 1, 2 s) resampled at a REF whose one stamp in its span is
+    1.5 s keeps one pose, which was said as "1 poses interpolated from 3"."""
+    (tmp_path / "a.tum").write_text("0 0 0 0 0 0 0 1\n1 1 0 0 0 0 0 1\n2 2 0 0 0 0 0 1\n")
+    (tmp_path / "b.tum").write_text("1.5 0 0 0 0 0 0 1\n5 0 0 0 0 0 0 1\n")
+    a, b = str(tmp_path / "a.tum"), str(tmp_path / "b.tum")
+    assert main(["traj", a, "--ref", b, "--sync", "interpolate-longer", "--max-diff", "1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"{a} resampled at {b}'s stamps: 1 pose interpolated from 3" in said
+
+
 def test_traj_sync_says_a_file_resampled_at_the_reference_stamps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

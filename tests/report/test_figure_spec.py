@@ -587,6 +587,8 @@ def test_panels_in_rows_hold_every_panel_once_and_the_page_draws_one_row() -> No
     panel = Panel(traces=(Trace(kind="line", x=np.zeros(2), y=np.ones(2)),), x_title="", y_title="")
     with pytest.raises(ValidationError, match=r"^Expected rows of 2 panels in all, got \(1, 2\)$"):
         FigureSpec(title="", panels=(panel, panel), size_in=(4, 2), rows=(1, 2))
+    with pytest.raises(ValidationError, match=r"^Expected rows of 1 panel in all, got \(2,\)$"):
+        FigureSpec(title="", panels=(panel,), size_in=(4, 2), rows=(2,))
     two_rows = FigureSpec(title="", panels=(panel, panel), size_in=(4, 2), rows=(1, 1))
     with pytest.raises(ValidationError, match=r"^Expected the panels in one row, got rows of"):
         plotly_figure(two_rows)

@@ -111,7 +111,7 @@ from robot_msgs.io.evaluation_inputs import InputFile, geo_frames, read_inputs
 from robot_msgs.io.tf import transforms_text
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
-from robot_msgs.report.text import WIDTH, controls_escaped, display_width, wrap
+from robot_msgs.report.text import WIDTH, controls_escaped, counted, display_width, wrap
 from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
@@ -722,7 +722,8 @@ def _synced_line(path: str, ref: str, traj: PoseTrajectory, moved: PoseTrajector
     """
     if np.isin(moved.stamps_s, traj.stamps_s).all():
         return f"{path} synced to {ref}: {len(moved)} of {len(traj)} poses matched"
-    return f"{path} resampled at {ref}'s stamps: {len(moved)} poses interpolated from {len(traj)}"
+    kept = counted(len(moved), "pose")
+    return f"{path} resampled at {ref}'s stamps: {kept} interpolated from {len(traj)}"
 
 
 def _say(line: str | list[str], out: TextIO) -> None:

@@ -24,6 +24,7 @@ from robot_msgs.report.figure_text import over_time
 from robot_msgs.report.figures import auto_plane, break_gaps, curve_look, time_label
 from robot_msgs.report.group_tables import accuracy_label
 from robot_msgs.report.run_tables import configuration_names, sequence_name
+from robot_msgs.report.text import counted
 from robot_msgs.rotations import quat_xyzw_rotate
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ class FigureSpec:
 
     def __post_init__(self) -> None:
         if self.rows and (sum(self.rows) != len(self.panels) or min(self.rows) < 1):
-            msg = f"Expected rows of {len(self.panels)} panels in all, got {self.rows}"
+            msg = f"Expected rows of {counted(len(self.panels), 'panel')} in all, got {self.rows}"
             raise ValidationError(msg)
         if self.columns < 0 or (self.columns and self.rows):
             msg = f"Expected rows or a number of columns >= 0, got rows {self.rows} and "
