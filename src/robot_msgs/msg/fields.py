@@ -627,7 +627,8 @@ def message_base(cls: object) -> type:
     ValidationError
         ``cls`` is no message class. WHY: ``to_json(None)`` raised a bare
         ``StopIteration``, ``to_ros(None)`` an ``AttributeError`` and ``from_json(b"5",
-        int)`` returned ``5`` (a walk).
+        int)`` returned ``5`` (a walk); ``to_json(Point)`` said it got ``_MessageMeta``,
+        the type of the message class it was given.
 
     Examples
     --------
@@ -635,11 +636,20 @@ def message_base(cls: object) -> type:
     Traceback (most recent call last):
     ...
     robot_msgs.errors.ValidationError: Expected a robot_msgs message or message class (Msg), got int
+    >>> from robot_msgs.geometry import Point
+    >>> message_base(type(Point))  # to_json(Point), for to_json(Point())
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected a message, got a message class: pass an instance
     """
     if isinstance(cls, type):
         for k in reversed(cls.__mro__):
             if "TYPE" in vars(k):
                 return k
+    if isinstance(cls, type) and issubclass(cls, type(msgspec.Struct)):
+        # The type of a message class: a road of messages was given the class itself.
+        msg = "Expected a message, got a message class: pass an instance"
+        raise ValidationError(msg)
     got = cls.__name__ if isinstance(cls, type) else f"{type(cls).__name__} {cls!r:.60}"
     msg = f"Expected a robot_msgs message or message class (Msg), got {got}"
     raise ValidationError(msg)

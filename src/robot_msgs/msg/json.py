@@ -725,6 +725,13 @@ def _typed_decoder(cls: type[M]) -> msgspec.json.Decoder[M]:
     except TypeError:  # unhashable, so no class: "unhashable type: 'list'" escaped
         found = None
     if found is None:
-        message_base(cls)  # msgspec decodes any type: from_json(b"5", int) gave 5
+        if message_base(cls) is cls:  # msgspec decodes any type: from_json(b"5", int) gave 5
+            # from_json(text, Msg) said "Expected _type '', got 'geometry/Point'", and
+            # from_json(b"{}", Msg) gave a bare Msg.
+            msg = (
+                f"{cls.__name__} is the base of the message classes, not a message type: "
+                "give one (as Point), or none to read the type that _type names"
+            )
+            raise ValidationError(msg)
         found = _DECODERS[cls] = msgspec.json.Decoder(cls, dec_hook=_decode)
     return typing.cast("msgspec.json.Decoder[M]", found)
