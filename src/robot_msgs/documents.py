@@ -155,7 +155,8 @@ def wide_text_error(data: bytes, *, source: str) -> FormatError | None:
     """Say that ``data`` is UTF-16 or UTF-32 text, not UTF-8, naming iconv's encoding; or None.
 
     Such text starts with a byte-order mark or with NULs beside ASCII
-    (:func:`json.detect_encoding`); only text that decodes whole is said to be one.
+    (:func:`json.detect_encoding`); only text that decodes whole, or whole but a last
+    character cut short, is said to be one (:func:`~robot_msgs.msg.json_text.wide_encoding`).
     PowerShell's ``>`` writes UTF-16 (a result of ``ape --save -``, a manifest, a log
     redirected there). Line-based trajectory files have their own test, on a file's head
     (:func:`robot_msgs.io.table.text_problem`).
@@ -172,8 +173,14 @@ def wide_text_error(data: bytes, *, source: str) -> FormatError | None:
     name = wide_encoding(data)
     if not name:
         return None
+    try:
+        data.decode(name)
+    except UnicodeDecodeError:
+        cut = " (cut short: its last character is not whole)"
+    else:
+        cut = ""
     msg = (
-        f"{source}: the file is {name} text, not UTF-8; save it as UTF-8 "
+        f"{source}: the file is {name} text{cut}, not UTF-8; save it as UTF-8 "
         f"(e.g. iconv -f {name} -t UTF-8)"
     )
     return FormatError(msg)

@@ -208,6 +208,21 @@ def test_a_log_in_utf16_without_a_byte_order_mark_is_said_to_be_one(
         read_timing(path) if timing else read_signal_log(path)
 
 
+@pytest.mark.parametrize(
+    ("codec", "name"), [("utf-16", "UTF-16"), ("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE")]
+)
+def test_a_log_in_utf16_cut_mid_character_is_said_to_be_one_cut_short(
+    tmp_path: Path, codec: str, name: str
+) -> None:
+    """Cut after an odd number of bytes, UTF-16 decodes whole but its last byte, and was
+    refused by its cells ('expected 2 comma-separated cells ..., got 1')."""
+    path = tmp_path / "log.csv"
+    path.write_bytes("time_s,x\n0,1.5\n1,2.5\n".encode(codec)[:-1])
+    said = rf"log\.csv: the file is {name} text \(cut short: its last character is not whole\)"
+    with pytest.raises(FormatError, match=said + r", not UTF-8"):
+        read_signal_log(path)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from(["\u0665", "\uff15", "\U0001d7d3", "5\x00", "\x005", "\u00b2"]),

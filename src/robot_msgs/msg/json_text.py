@@ -332,17 +332,22 @@ def _refused(node: Any, path: str) -> tuple[str, str, str] | None:
 
 
 def wide_encoding(text: bytes) -> str:
-    """Return iconv's name of the UTF-16 or UTF-32 encoding of ``text``; empty if none.
+    r"""Return iconv's name of the UTF-16 or UTF-32 encoding of ``text``; empty if none.
 
     Such text starts with a byte-order mark or with NULs beside ASCII
     (:func:`json.detect_encoding`); only text that decodes whole is said to be wide, in
     a message's JSON (:func:`parse_error`) as in a file
-    (:func:`robot_msgs.documents.wide_text_error`).
+    (:func:`robot_msgs.documents.wide_text_error`), or whole but its last character,
+    cut short, where it has a byte-order mark or its NULs stand where ASCII's do in at
+    least half its characters. WHY: a UTF-16 log cut mid-character (an odd number of
+    bytes) was refused by its cells, as if it were UTF-8.
 
     Examples
     --------
     >>> wide_encoding('{"a": 1}'.encode("utf-32")), wide_encoding(b'{"a": 1}')
     ('UTF-32', '')
+    >>> wide_encoding("t,x\n0,1\n".encode("utf-16-le")[:-1]), wide_encoding(b"\0\1\2")
+    ('UTF-16LE', '')
     """
     import json  # noqa: PLC0415 - the error path only: start-up stays free of it
 
@@ -351,8 +356,15 @@ def wide_encoding(text: bytes) -> str:
         return ""
     try:
         text.decode(encoding)
-    except UnicodeDecodeError:  # binary data that merely starts with a NUL
-        return ""
+    except UnicodeDecodeError as err:  # binary data that merely starts with a NUL
+        if err.end < len(text):  # or text cut short: only its last character is not whole
+            return ""
+        width = 4 if "32" in encoding else 2
+        if encoding[-3:] in ("-le", "-be"):  # no byte-order mark: ASCII's NULs in half
+            units = len(text) // width
+            nul = text[width - 1 if encoding.endswith("le") else 0 :: width][:units]
+            if 2 * nul.count(0) < units:
+                return ""
     return encoding.upper().replace("-LE", "LE").replace("-BE", "BE")
 
 
