@@ -223,6 +223,21 @@ def test_a_log_in_utf16_cut_mid_character_is_said_to_be_one_cut_short(
         read_signal_log(path)
 
 
+@pytest.mark.parametrize(
+    "data",
+    [b"\0" * 1001, b"\0" * 1002, bytes(8 * 11) + b"x", b"\x07" + b"\0" * 1000],
+    ids=["zeros-odd", "zeros-2-mod-4", "float64-zeros-and-a-byte", "nul-padded"],
+)
+def test_binary_zeros_cut_short_are_not_said_to_be_wide_text(tmp_path: Path, data: bytes) -> None:
+    """NULs alone stand where ASCII's NULs do: a zero-filled file (a log preallocated, a
+    crash's tail) of no whole number of UTF-32 units was said to be 'UTF-32BE text (cut
+    short ...)', a file with no character in it."""
+    path = tmp_path / "log.csv"
+    path.write_bytes(data)
+    with pytest.raises(FormatError, match=r"log\.csv:1: expected a time column, then a column"):
+        read_signal_log(path)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from(["\u0665", "\uff15", "\U0001d7d3", "5\x00", "\x005", "\u00b2"]),
