@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import threading
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -159,14 +160,20 @@ def _declared_since() -> bool:
     Their generated definitions join the type store. Run on a name not found, never on
     the way of a type found. WHY: a user's type declared after the first ROS call was
     missing from both: ``to_ros`` raised ``KeyError: 'robot_msgs/msg/Blip'`` and
-    ``from_cdr`` said it had no equivalent (a review).
+    ``from_cdr`` said it had no equivalent (a review). Under a lock, the new map is
+    registered before it is published: cleared first, another thread could find a new
+    type in the map before its definition was in the store, and be refused.
     """
-    known = _by_ros_name()
-    _by_ros_name.cache_clear()
-    if _by_ros_name() == known:
-        return False
-    register_definitions(humble_typestore(), _by_ros_name().values())
-    return True
+    with _TAKING_IN:
+        fresh = _by_ros_name.__wrapped__()
+        if fresh == _by_ros_name():
+            return False
+        register_definitions(humble_typestore(), fresh.values())
+        _by_ros_name.cache_clear()
+        return True
+
+
+_TAKING_IN = threading.Lock()
 
 
 def ros_types() -> dict[str, type[Msg]]:
