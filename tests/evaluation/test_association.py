@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
@@ -303,7 +303,14 @@ def read_all_rows(stamps: Float64Array) -> PoseTrajectory:
 def test_nearest_pairs_every_row_of_repeated_stamps_as_evo(
     ref_t: Float64Array, est_t: Float64Array, max_diff: float
 ) -> None:
-    """Read with ``repeated_stamps="all"``, the pairs are evo's own, every one of them."""
+    """Read with ``repeated_stamps="all"``, the pairs are evo's own, every one of them.
+
+    Where a stamp repeats: a trajectory does not record how it was read, so stamps that do
+    not repeat pair by the default rule (two rows of the shorter sharing a nearest partner
+    keep the closer pair, said in a note; evo keeps both). Drawn without a repeat
+    (reference 0, 0.5 against 0, 1, 2 within 1 s), evo's (1, 0) was not among the pairs.
+    """
+    assume(any(bool((t[1:] <= t[:-1]).any()) for t in (ref_t, est_t)))
     sync = pytest.importorskip("evo.core.sync")
     if len(est_t) > len(ref_t):
         short, long_ = sync.matching_time_indices(ref_t, est_t, max_diff)
