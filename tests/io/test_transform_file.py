@@ -1266,6 +1266,7 @@ def test_orb_slam3_key_and_value_without_a_space_are_read_as_opencv_reads_them(
         read_transform(path)
 
 
+@needs_yaml
 def test_an_opencv_files_text_that_begins_name_colon_is_not_made_a_key(tmp_path: Path) -> None:
     """Every line that began ``name:x`` in a ``%YAML:1.0`` file was given a space after its
     colon: a plain string's second line (``kalibr:2024 data``), read before, was refused
