@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
+from robot_msgs.batch import inputs as inputs_module
 from robot_msgs.batch.inputs import (
+    NOT_HASHED,
     content_digest,
     file_sha256,
     input_files,
@@ -372,6 +374,49 @@ def test_an_input_changed_while_evaluated_is_retried_then_lost_never_stored(
     assert record is not None
     assert record.inputs["estimate"][1] == file_sha256(runs[0].estimate)  # the final bytes
     assert store.load(run_key(job.shared, runs[1])) is None
+
+
+def test_a_run_its_reader_refuses_is_recorded_without_reading_its_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sparse 64 MiB estimate of NUL bytes fails at its first byte; it is never hashed.
+
+    WHY: a 4 GiB such estimate was hashed whole (33.6 s) before its reader refused it
+    (``ape``: 0.6 s). Made a text file, the same session evaluates it and hashes it then.
+    """
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=1)
+    [run] = load_runs([tmp_path / "runs"]).runs
+    estimate = Path(run.estimate)
+    estimate.unlink()
+    with estimate.open("wb") as handle:
+        handle.truncate(64 << 20)  # sparse: no time to write, all of it to hash
+    read: list[str] = []
+    hashed = inputs_module.file_sha256
+
+    def spy(path: Any, **kwargs: Any) -> str:
+        if kwargs.get("read", True):
+            read.append(str(path))
+        return hashed(path, **kwargs)
+
+    monkeypatch.setattr(inputs_module, "file_sha256", spy)
+    job = _job(tmp_path / "out", fn=evaluate_task)
+    [summary] = _evaluate(evaluate_task, job, (run,)).summaries
+    assert (summary.status, summary.error_type) == ("failed", "FormatError")
+    assert "not a text file (a NUL byte at byte 0)" in summary.error
+    assert read == []
+    store = ResultStore(tmp_path / "out")
+    record = store.load(run_key(job.shared, run))
+    assert record is not None
+    assert record.inputs["estimate"][1] == record.inputs["reference"][1] == NOT_HASHED
+    t = np.arange(50) * 0.1
+    write_tum(estimate, t, np.column_stack([t, 0 * t + 0.5, 0 * t]))  # 0.5 m along y
+    [again] = _evaluate(evaluate_task, job, (run,)).summaries
+    assert (again.status, again.reused) == ("ok", False)  # nothing to compare: evaluated
+    record = store.load(run_key(job.shared, run))
+    assert record is not None
+    assert record.inputs["estimate"][1] == hashed(estimate)
+    hashes = {role: hashed(p) for role, p in input_files(run).items()}
+    assert record.result.digest == content_digest(run_key(job.shared, run), hashes)
 
 
 def test_a_record_that_cannot_be_written_makes_the_run_lost(tmp_path: Path) -> None:

@@ -9,7 +9,14 @@
 - The **content digest** (:func:`content_digest`) is the run key plus the SHA-256 of the
   bytes of every input (trajectories, times files, the run folder's logs, a latency bag).
   The *worker* computes it from the bytes it evaluates, so the digest stored with a
-  result is the digest of the bytes that produced it.
+  result is the digest of the bytes that produced it. A run with nothing stored to
+  reuse is evaluated first and hashed only if it succeeds: a failed run's inputs are
+  :data:`NOT_HASHED`.
+
+WHY failures go unhashed: a 4 GiB estimate that was no text file (its reader refuses
+it at its first byte, 0.3 s) was hashed whole first, 33 s for a run that fails. A
+failure is still kept by its stamps on ``--resume``; once they move it is evaluated
+again (nothing to compare a digest with), which costs what hashing it would.
 
 WHY the worker hashes: hashed by the client at start-up and read by a worker later, an
 estimate replaced during a sweep and restored afterwards kept an RMS of 0.0884 m in
@@ -49,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MISSING",
+    "NOT_HASHED",
     "RACY_S",
     "HashCache",
     "Stamp",
@@ -72,6 +80,8 @@ MISSING = "missing"
 SPECIAL = "special: "
 #: How :func:`file_sha256` marks a file it cannot read (a folder's too): error type, file, why.
 UNREADABLE = "unreadable: "
+#: The hash of a readable input whose bytes were not read (``read=False``): a failed run's.
+NOT_HASHED = "not hashed"
 #: Seconds: a file modified this close to its hashing is re-hashed on ``--resume``.
 RACY_S = 2.0
 _READ = 1 << 20
@@ -172,7 +182,7 @@ def unchanged(stored: Stamp, now: Stamp, hashed_at_ns: int) -> bool:
     return all(mtime < hashed_at_ns - racy_ns for mtime in mtimes)
 
 
-def file_sha256(path: str | os.PathLike[str] | None) -> str:
+def file_sha256(path: str | os.PathLike[str] | None, *, read: bool = True) -> str:
     """SHA-256 (hex) of a file's bytes, of a folder's files (names and bytes), or ``"missing"``.
 
     ``example:NAME`` paths are the package's shipped examples, hashed by their bytes. A
@@ -181,15 +191,16 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
     sweep reads its inputs once to hash them and again to evaluate them): its hash is
     ``"special: "`` and what it is; a file that cannot be read (no read permission), or
     a folder holding one, hashes as ``"unreadable: "``, the file and why. The run then
-    fails saying so (:func:`unhashed`).
+    fails saying so (:func:`unhashed`). With ``read=False`` every file is opened, not
+    read: the same marks, and :data:`NOT_HASHED` for what would have been hashed.
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
     >>> _ = p.write_bytes(b"abc")
-    >>> file_sha256(p)[:16], file_sha256(p.with_name("none.txt"))
-    ('ba7816bf8f01cfea', 'missing')
+    >>> file_sha256(p)[:16], file_sha256(p.with_name("none.txt")), file_sha256(p, read=False)
+    ('ba7816bf8f01cfea', 'missing', 'not hashed')
     """
     if path is None:
         return MISSING
@@ -198,23 +209,23 @@ def file_sha256(path: str | os.PathLike[str] | None) -> str:
     if target.is_dir():
         for item in sorted(p for p in target.rglob("*") if p.is_file()):
             digest.update(str(item.relative_to(target)).encode() + b"\0")
-            inner = file_sha256(item)
+            inner = file_sha256(item, read=read)
             if inner.startswith(UNREADABLE):  # the run's failure, naming the file
                 return inner
             digest.update(inner.encode())
-        return digest.hexdigest()
+        return digest.hexdigest() if read else NOT_HASHED
     kind = stream_kind(target)
     if kind is not None:  # never read: /dev/zero does not end, a FIFO would be used up
         return f"{SPECIAL}{kind}"
     try:
         with target.open("rb") as handle:
-            while chunk := handle.read(_READ):
+            while read and (chunk := handle.read(_READ)):
                 digest.update(chunk)
     except (FileNotFoundError, NotADirectoryError):
         return MISSING
     except OSError as err:  # WHY: raised, it stopped the whole sweep (--serial) or retried
         return f"{UNREADABLE}{type(err).__name__}: {target}: {err.strerror or err}"
-    return digest.hexdigest()
+    return digest.hexdigest() if read else NOT_HASHED
 
 
 def unhashed(path: str | None, digest: str) -> tuple[str, str] | None:
@@ -286,12 +297,17 @@ class HashCache:
     def __len__(self) -> int:
         return len(self._known)
 
-    def sha256(self, path: str | None, strict: tuple[object, ...]) -> str:
-        """Return the file's hash, reading it only when ``(path, strict)`` is new."""
+    def sha256(self, path: str | None, strict: tuple[object, ...], *, read: bool = True) -> str:
+        """Return the file's hash, reading it only when ``(path, strict)`` is new.
+
+        ``read=False``: the hash if known, else :func:`file_sha256` without reading (not kept).
+        """
         if path is None or strict == (MISSING,):
             return MISSING
         key = (path, strict)
         known = self._known.get(key)
+        if known is None and not read:
+            return file_sha256(path, read=False)
         if known is None:
             known = self._known[key] = file_sha256(path)
             while len(self._known) > self.size:

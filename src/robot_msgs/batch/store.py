@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from robot_msgs.batch.inputs import Stamp, unchanged, unread
+from robot_msgs.batch.inputs import NOT_HASHED, Stamp, unchanged, unread
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status, check_outcome
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
@@ -185,6 +185,15 @@ class RecordHead(msgspec.Struct, frozen=True):
             msg = f"Expected record format {RECORD_FORMAT}, got {head.format!r}"
             raise ValidationError(msg)
         return head
+
+    @property
+    def hashed(self) -> bool:
+        """Whether the inputs' bytes were hashed: a failed run's were not.
+
+        Its inputs are then :data:`~robot_msgs.batch.inputs.NOT_HASHED`, and its digest
+        says nothing of their bytes: the worker evaluates it again, never keeps it.
+        """
+        return all(seen.sha256 != NOT_HASHED for seen in self.inputs.values())
 
     def current(self, stamps: Mapping[str, Stamp]) -> bool:
         """Whether every input still shows the stamp it had when hashed (and is not racy).

@@ -296,23 +296,28 @@ def _run_one(
         hashed_at_ns = time.time_ns()
         before = {role: strict_stamp(path) for role, path in paths.items()}
         stamps = {role: stamp(path) for role, path in paths.items()}
-        hashes = {role: cache.sha256(path, before[role]) for role, path in paths.items()}
-        digest = content_digest(key, hashes)
-        inputs = {role: (stamps[role], hashes[role]) for role in paths}
         head = _stored(store, key)
         mine = head is not None and (job.reuse == "any" or head.session == job.session)
-        if head is not None and mine and head.result.digest == digest:
+        # Read the bytes first only to compare them with a stored result's: a run with
+        # none is evaluated first, and hashed only if it succeeds (see the inputs module).
+        compared = head is not None and mine and head.hashed
+        hashes = {role: cache.sha256(p, before[role], read=compared) for role, p in paths.items()}
+        if head is not None and compared and head.result.digest == content_digest(key, hashes):
             if not head.current(stamps):  # the same bytes, newly stamped: trust them next time
+                inputs = {role: (stamps[role], hashes[role]) for role in paths}
                 _refresh(store, key, hashed_at_ns, inputs)
             return RunSummary.kept(index, head, time.perf_counter() - started)
-        task = Task(run=run, settings=job.settings, digest=digest)
+        task = Task(run=run, settings=job.settings, digest="")
         # An input not hashed (a device, a file without read permission) is the run's
         # failure, recorded as any unreadable input is, without reading it.
         unread = [why for r, h in hashes.items() if (why := unhashed(paths[r], h))]
         result = RunResult.failure(task, "failed", *unread[0]) if unread else run_task(fn, task)
+        if result.status == "ok":
+            hashes = {role: cache.sha256(p, before[role]) for role, p in paths.items()}
         if {role: strict_stamp(path) for role, path in paths.items()} != before:
             continue  # an input moved while it was read: its hash may not be of those bytes
-        result = replace(result, attempts=attempt)
+        inputs = {role: (stamps[role], hashes[role]) for role in paths}
+        result = replace(result, digest=content_digest(key, hashes), attempts=attempt)
         record = RunRecord(
             key=key, session=job.session, hashed_at_ns=hashed_at_ns, inputs=inputs, result=result
         )
