@@ -19,6 +19,7 @@ from robot_msgs.report.build import _in_run
 from robot_msgs.runs import load_runs
 from robot_msgs.runs.evaluate import UNRATED_NOTE
 from robot_msgs.runs.spans import shown_by_runs_note, unmeasured_in_space_note
+from robot_msgs.strict_json import dumps
 from robot_msgs.trajectory import PoseTrajectory
 from tests.runs.tree import make_cut_trials
 
@@ -164,7 +165,10 @@ def test_groups_without_accuracy_head_their_column_with_the_settings_statistic(
     assert header.replace("median", "range") in table.headers
 
 
-def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Path) -> None:
+@pytest.mark.parametrize("evidence", [True, False])
+def test_runs_without_reference_get_a_repeatability_and_no_ranking(
+    tmp_path: Path, evidence: bool
+) -> None:
     for i, dy in enumerate((0.0, 0.02)):
         folder = tmp_path / f"t{i}"
         folder.mkdir()
@@ -177,10 +181,11 @@ def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Pat
         '[settings]\nalign = "none"\n[[runs]]\npath = "t0"\n[[runs]]\npath = "t1"\n',
         encoding="utf-8",
     )
-    result = build_report(load_runs([tmp_path / "runs.toml"]))
+    result = build_report(load_runs([tmp_path / "runs.toml"]), evidence=evidence)
     a, b = result.report.runs
     assert a.accuracy is None
     assert a.success
+    assert result.runs["t0"].estimate is not None  # what the repeatability reads, kept
     rep = a.repeatability
     assert rep is not None
     assert rep == b.repeatability
@@ -199,6 +204,25 @@ def test_runs_without_reference_get_a_repeatability_and_no_ranking(tmp_path: Pat
     ) in result.report.notes
     group = result.report.groups[0]
     assert group.repeatability == rep
+
+
+def test_a_report_without_evidence_keeps_no_series_and_says_the_same(tmp_path: Path) -> None:
+    """``evidence=False`` (``report`` without ``--html``) keeps the reports, nothing per pose.
+
+    WHY: a text report of 2,010 runs held each run's series and trajectories to its end
+    (peak 1.09 GB).
+    """
+    path = _manifest(tmp_path, [("a", 0.0), ("b", 0.05)], '[settings]\nalign = "none"\n')
+    whole = build_report(load_runs([path]))
+    slim = build_report(load_runs([path]), evidence=False)
+    assert all(e.results and e.estimate is not None for e in whole.runs.values())
+    assert [(e.results, e.estimate, e.reference) for e in slim.runs.values()] == [
+        ({}, None, None), ({}, None, None),
+    ]  # fmt: skip
+    assert dumps(slim.report) == dumps(whole.report)
+    accuracy = slim.report.runs[1].accuracy
+    assert accuracy is not None
+    assert accuracy.stats["translation"].rms == pytest.approx(0.05)  # the offset, unaligned
 
 
 def test_one_run_without_reference_has_no_repeatability(tmp_path: Path) -> None:

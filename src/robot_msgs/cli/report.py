@@ -190,6 +190,7 @@ def _evaluated(args: argparse.Namespace, outputs: Mapping[str, Path]) -> ReportR
             manifest,
             partial=args.allow_partial,
             progress=lambda _name, failed: bar.advance(failed=int(failed)),
+            evidence="html" in outputs,  # what its figures draw; the tables need the reports
         )
     finally:
         bar.close()
