@@ -12,7 +12,7 @@ import pytest
 
 from robot_msgs.cli import main
 from tests.cli.evaluation_files import write_kitti_run
-from tests.runs.tree import make_two_versions, write_tum
+from tests.runs.tree import make_tree, make_two_versions, write_tum
 from tests.terminal import Terminal
 
 if TYPE_CHECKING:
@@ -716,3 +716,30 @@ def test_a_manifest_entry_whose_folder_is_missing_fails_its_run_alone(
         f"1 of 18 runs has no report: it failed to evaluate (dvo/fr1_xyz/trial_2: "
         f"FormatError: {said}"
     )
+
+
+def test_warnings_alike_about_many_folders_are_one_line_naming_three(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """30 folders holding only a timing log: one warning line, the first three named.
+
+    WHY: a raw tree of 2,010 runs printed 1,002 warning lines, 1,000 of them alike.
+    Four alike (fewer than ``ALIKE``) are still said one by one.
+    """
+    make_tree(tmp_path, trials=2)
+    crashed = [tmp_path / "crashy" / "MH_01" / f"{k:02d}" for k in range(30)]
+    few = [tmp_path / "few" / f"{k}" for k in range(4)]
+    for folder in (*crashed, *few):
+        folder.mkdir(parents=True)
+        (folder / "timing.csv" if folder in crashed else folder / "tracking.csv").write_text(
+            "stamp,latency\n0.0,0.01\n"
+        )
+    assert main(["report", str(tmp_path), "--no-progress", "--quiet"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 + 4
+    what = (
+        "holds timing.csv but no estimate.<ext> or meta.json: not a run, and not counted "
+        "(a run that wrote no estimate counts as failed with a meta.json)"
+    )
+    assert lines[0] == f"WARNING: {crashed[0]}, {crashed[1]}, {crashed[2]} and 27 more: {what}"
+    assert [line.split(": ")[1] for line in lines[1:]] == [str(f) for f in few]

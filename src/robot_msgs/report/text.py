@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["WIDTH", "counted", "display_width", "ljust", "rjust", "wrap"]
+__all__ = ["WIDTH", "counted", "display_width", "grouped", "ljust", "rjust", "wrap"]
 
 #: Text output fits this many terminal columns.
 WIDTH = 80
+#: Warnings alike about this many files or more are said once (:func:`grouped`).
+ALIKE = 5
+#: The files such a grouped warning names.
+_EXAMPLES = 3
 
 #: Nonspacing and enclosing marks and format characters (zero width joiner...): no column.
 _ZERO_WIDTH_CATEGORIES = frozenset({"Mn", "Me", "Cf"})
@@ -43,6 +47,39 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     ('1 run has', '3 runs have')
     """
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def grouped(texts: Sequence[str]) -> list[str]:
+    """Say warnings that differ only in the file they begin with once, naming a few files.
+
+    A text ``FILE: WHAT`` (its file up to the first ``": "``) said of :data:`ALIKE` files
+    or more becomes ``A, B, C and N more: WHAT``, where the first of them stood; the
+    others stay as they are, in their order.
+
+    WHY: ``report`` on a raw tree of 2,010 runs printed 1,002 warning lines, 1,000 of
+    them one folder each that held a log but no estimate.
+
+    Examples
+    --------
+    >>> said = [f"r/{k}: holds timing.csv but no estimate" for k in range(6)]
+    >>> grouped(["a.tum:3: cut", *said, "b.tum:4: cut"])
+    ['a.tum:3: cut', 'r/0, r/1, r/2 and 3 more: holds timing.csv but no estimate', 'b.tum:4: cut']
+    """
+    files: dict[str, list[str]] = {}
+    for text in texts:
+        file, _, what = text.partition(": ")
+        if what:
+            files.setdefault(what, []).append(file)
+    out: list[str] = []
+    for text in texts:
+        file, _, what = text.partition(": ")
+        named = files.get(what, []) if what else []
+        if len(named) < ALIKE:
+            out.append(text)
+        elif file == named[0]:
+            more = counted(len(named) - _EXAMPLES, "more", "more")
+            out.append(f"{', '.join(named[:_EXAMPLES])} and {more}: {what}")
+    return out
 
 
 # C0 and C1 controls, DEL, and the characters that reorder text on screen (bidi
