@@ -7,6 +7,7 @@ a desktop's 1,920 px.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -401,6 +402,38 @@ def test_a_note_naming_a_long_path_breaks_it_at_360_px(
         "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert wide[0] <= wide[1]
+
+
+@pytest.mark.parametrize("width", [360, 800, 1400])
+def test_no_note_breaks_a_flag_it_names_at_its_hyphens(
+    page: tuple[Browser, Path], tmp_path: Path, width: int
+) -> None:
+    """``res --html`` of results made with other settings names the settings that
+    differ in its Notes box: a line ended inside a flag, "--max-" / "diff",
+    "--invert-transform-" / "right", "no --" / "offset auto", at 1,400 px and 800 px
+    (seen in a review's screenshots). Every flag of a note stays on one line."""
+    from robot_msgs.cli import main
+    from robot_msgs.io.result_files import save_result
+    from robot_msgs.msg.catalog import example
+
+    ours = tmp_path / "ours.json"
+    save_result(ours, example("compare/EvaluationResult"))  # type: ignore[arg-type]
+    zipped = tmp_path / "evo.zip"
+    data = Path(__file__).parents[1] / "data" / "evo_results" / "fr1_xyz_ape_se3.zip"
+    zipped.write_bytes(data.read_bytes())
+    out = tmp_path / "res.html"
+    assert main(["res", str(ours), str(zipped), "--html", str(out)]) == 0
+    assert "--invert-transform-right" in out.read_text(encoding="utf-8")
+    browser, _ = page
+    metrics = {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600}
+    browser.send("Emulation.setDeviceMetricsOverride", metrics)
+    browser.navigate(out.resolve().as_uri())
+    browser.drain(0.5)
+    # Where a line of a note (the Notes box's, a table's, a run's) ends inside a word.
+    notes = _BROKEN_WORDS.replace("div.table th, div.table td", "div.warn li, p.note, ul li")
+    broken: list[str] = browser.evaluate(notes)
+    assert broken  # the long notes do break, between words or inside long ones
+    assert [b for b in broken if re.search(r"--[\w-]*\|", b)] == [], width
 
 
 #: Per plot: its kind, its x axes' tick labels (a list per axis), each line of its titles

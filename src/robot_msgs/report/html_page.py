@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from typing import TYPE_CHECKING
 
 from robot_msgs.errors import FormatError
@@ -81,6 +82,7 @@ figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.85em; color: #555; }
 div.plot { width: 100%; min-height: 380px; border: 1px solid #eee; overflow: hidden; }
 code { background: #f4f6f8; padding: 0 0.2em; overflow-wrap: anywhere; }
+span.flag { white-space: nowrap; }
 th.differs, td.differs { background: #fff3c4; }
 @media screen { wbr { display: none; } }
 @media print {
@@ -94,6 +96,26 @@ th.differs, td.differs { background: #fff3c4; }
   table.wide td:first-child:not(.num) { overflow-wrap: anywhere; min-width: 5em; }
 }
 """
+
+
+#: A command-line flag named in a note (``--max-diff``, ``--invert-transform-right``).
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
+
+
+def _prose(text: str) -> str:
+    """Return ``text`` escaped for HTML, each ``--flag`` it names kept on one line.
+
+    A browser may end a line after any hyphen: a note naming settings read "--max-" /
+    "diff", "--invert-transform-" / "right" and "no --" / "offset auto" on ``res
+    --html``'s page at 1,400 px and 800 px, flags no one can type as read. A flag is as
+    wide as ``--invert-transform-right`` (24 characters), within a phone's 360 px.
+
+    Examples
+    --------
+    >>> _prose("no --offset auto & --max-diff 0.01")
+    'no <span class="flag">--offset</span> auto &amp; <span class="flag">--max-diff</span> 0.01'
+    """
+    return _FLAG.sub(lambda m: f'<span class="flag">{m[0]}</span>', html.escape(text))
 
 
 _WIDE = 12  # columns: printed, a table of more is set smaller (Runs' 21 in 707 px)
@@ -117,7 +139,7 @@ def _table_html(table: ReportTable, heading: str = "h3") -> str:
             shown = html.escape(cell) if numeric else html.escape(cell).replace("/", "/<wbr>")
             cells.append(f"<td{attr}>{shown}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    notes = "".join(f'<p class="note">{html.escape(n)}</p>' for n in table.notes)
+    notes = "".join(f'<p class="note">{_prose(n)}</p>' for n in table.notes)
     wide = ' class="wide"' if len(table.headers) > _WIDE else ""
     return (
         # A wide table scrolls in its own box: the page stays as wide as the window (a
@@ -614,7 +636,7 @@ def render_html(
     ]
     said = words or str
     if report.notes:
-        items = "".join(f"<li>{html.escape(said(n))}</li>" for n in report.notes)
+        items = "".join(f"<li>{_prose(said(n))}</li>" for n in report.notes)
         parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
     tables = report_tables(report, environment=False)  # its own section below
     parts.append("<h2>Summary</h2>")
@@ -654,7 +676,7 @@ def render_html(
     run_notes = [(r.name, n) for r in report.runs for n in r.notes]
     if run_notes:
         items = "".join(
-            f"<li><code>{html.escape(a)}</code>: {html.escape(said(b))}</li>" for a, b in run_notes
+            f"<li><code>{html.escape(a)}</code>: {_prose(said(b))}</li>" for a, b in run_notes
         )
         parts.append(f"<h3>Run notes</h3><ul>{items}</ul>")
     # The text report's table: each algorithm's versions, hardware and software apart (the
@@ -696,7 +718,7 @@ def render_results_html(
         ),
     ]
     if comparison.notes:
-        items = "".join(f"<li>{html.escape(n)}</li>" for n in comparison.notes)
+        items = "".join(f"<li>{_prose(n)}</li>" for n in comparison.notes)
         parts.append(f'<div class="warn"><strong>Notes</strong><ul>{items}</ul></div>')
     parts += [_table_html(t) for t in comparison.tables]
     try:
