@@ -273,6 +273,22 @@ def test_res_html_figures_name_results_and_draw_evos_distances(result: Evaluatio
     assert all(trace["spanmode"] == "hard" for trace in plots["violin"]["data"])
 
 
+def test_res_html_violins_draw_what_res_plots_violins_do(result: EvaluationResult) -> None:
+    """``res --html``'s violins had plotly.js's box inside and their outliers as dots, which
+    ``res --plot``'s (matplotlib's: the shape, min to max) have not: the box panel beside
+    them drawn again, one figure description drawn two ways (seen side by side in a
+    review's screenshots). Both draw the shape alone, from the least error to the largest."""
+    from robot_msgs.report.interactive import results_plots
+
+    named = [("a.json", result), (str(EVO_ZIP), read_evo_result(EVO_ZIP))]
+    violins = {kind: spec for kind, _, spec in results_plots(named)}["violin"]["data"]
+    assert [v["type"] for v in violins] == ["violin", "violin"]
+    assert [(v["box"].get("visible"), v.get("points")) for v in violins] == [(False, False)] * 2
+    violin = results_figure(named).axes[3]
+    assert len(violin.patches) == len(violin.lines) == 0  # no box drawn there either
+    assert len(violin.collections) == 2 * 4  # each: its body, extremes' and centre bars
+
+
 # --- the static report's figures ------------------------------------------------------------
 
 

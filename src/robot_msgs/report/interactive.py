@@ -494,7 +494,11 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
         drawn |= {"type": "box", "marker": marker, "boxpoints": "outliers"} | _box_stats(trace)
         drawn |= _box_hatch(trace)
     elif trace.kind == "violin":
-        drawn |= {"type": "violin", "box": {"visible": True}, "spanmode": "hard"}
+        # The shape from the smallest error to the largest and nothing inside, as the
+        # static figure's (matplotlib's violins): plotly.js's box inside and its outliers'
+        # dots drew the box panel beside it again, under a title that says min to max.
+        drawn |= {"type": "violin", "box": {"visible": False}, "points": False}
+        drawn["spanmode"] = "hard"
         drawn |= {"line": {"color": trace.colour}, "marker": {"color": trace.colour}}
         drawn["fillcolor"] = _rgba(trace.colour, trace.alpha)
     elif trace.kind == "histogram":  # its bars' outline: a step from edge to edge, closed
