@@ -422,6 +422,37 @@ def test_errors_sharing_a_stamp_are_drawn_as_points_not_a_line(
         assert lone_points(np.asarray(trace.x, float), trace.y).tolist() == drawn.tolist(), kind
 
 
+def test_errors_drawn_as_points_are_named_by_a_dot_in_both_legends(
+    named: list[tuple[str, EvaluationResult]],
+) -> None:
+    """``res --plot`` and ``res --html`` of two KITTI 00 drift results drew each
+    result's errors over time and distance as dots but named them by a line in the
+    legend (seen side by side in a review's screenshots). Both name them by a dot; a
+    result of one error a stamp keeps its line."""
+    from robot_msgs.report.plots import results_figure
+
+    _, result = named[0]
+    stamps = 100.0 + np.array([0.0, 0.0, 0.1, 0.1])  # 2 lengths at each of 2 starts
+    signal = Signal.of("translation", "m", [1.0, 2.0, 1.5, 2.5], stamps_s=stamps)
+    pooled = result.replace(comparison=result.comparison.replace(signals=(signal,)))
+    both = [("d.json", pooled), ("a.json", result)]
+    distances = [np.array([0.0, 0.0, 0.1, 0.1]), None]
+    fig = results_figure(both, distances=distances)
+    (legend,) = fig.legends
+    looks = {
+        text.get_text(): (handle.get_linestyle(), handle.get_marker())
+        for text, handle in zip(legend.get_texts(), legend.legend_handles, strict=True)
+    }
+    assert (looks["d"], looks["a"]) == (("None", "o"), ("-", "None"))
+    for ax in fig.axes[:2]:  # over time, over distance: the dots drawn once
+        assert [len(line.get_xdata()) for line in ax.lines if line.get_color() == PALETTE[0]] == [4]
+    pages = {kind: page for kind, _, page in results_plots(both)}
+    for kind in ("error_over_time", "error_over_distance"):
+        modes = [trace["mode"] for trace in pages[kind]["data"]]
+        assert modes[0] == "markers", kind
+        assert modes[1].startswith("lines"), kind
+
+
 def test_a_few_repeated_or_backward_stamps_break_the_line_only_where_they_occur(
     named: list[tuple[str, EvaluationResult]],
 ) -> None:

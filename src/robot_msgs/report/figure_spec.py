@@ -45,6 +45,7 @@ __all__ = [
     "bar_foot",
     "bar_label_tops",
     "comparison_spec",
+    "dots_only",
     "error_over_time_spec",
     "latency_cdf_spec",
     "page_legend_px",
@@ -274,6 +275,28 @@ def bar_foot(panel: Panel) -> float:
     values = np.concatenate(drawn) if drawn else np.empty(0)
     positive = values[np.isfinite(values) & (values > 0)]
     return float(positive.min()) if positive.size else 1.0
+
+
+def dots_only(trace: Trace, lone: IntpArray) -> bool:
+    """Return whether an unmarked line ``trace`` is its ``lone`` points alone: dots.
+
+    ``lone`` is :func:`~robot_msgs.report.figures.lone_points` of the trace. Errors
+    that share stamps (drift's lengths from one start, all-pairs RPE) are each a point
+    between gaps (:mod:`~robot_msgs.report.results_spec`): both renderers drew them as
+    dots but named them by a line in the legend (``res`` of two KITTI 00 drift
+    results, seen in a review's screenshots). Such a line is drawn, and named, by dots.
+
+    Examples
+    --------
+    >>> y = np.array([1.0, np.nan, 2.0])
+    >>> dots = Trace(kind="line", x=np.array([0.0, np.nan, 0.0]), y=y)
+    >>> dots_only(dots, np.array([0, 2])), dots_only(dots, np.array([0]))
+    (True, False)
+    """
+    if trace.kind != "line" or trace.mark or not lone.size:
+        return False
+    x = np.asarray(trace.x, dtype=np.float64)
+    return bool(lone.size == np.count_nonzero(np.isfinite(x) & np.isfinite(trace.y)))
 
 
 def _literal(text: str) -> str:

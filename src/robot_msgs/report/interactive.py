@@ -36,6 +36,7 @@ from robot_msgs.report.figure_spec import (
     PAGE_PX_PER_IN,
     bar_foot,
     bar_label_tops,
+    dots_only,
     page_legend_px,
 )
 from robot_msgs.report.figures import lone_points
@@ -464,6 +465,8 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             marker: dict[str, Any] = {"symbol": trace.mark, "size": 7}
             marker["maxdisplayed"] = MARKS_ALONG
             drawn |= {"mode": "lines+markers", "marker": marker}
+        elif dots_only(trace, lone):  # each point alone: dots, a dot in the legend too
+            drawn |= {"mode": "markers", "marker": {"size": 5, "color": trace.colour}}
         elif trace.mark_end or lone.size:
             sizes = [0] * len(x)
             for k in lone.tolist():

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import MARKS_ALONG, THINNED_HIDDEN, bar_label_tops
+from robot_msgs.report.figure_spec import MARKS_ALONG, THINNED_HIDDEN, bar_label_tops, dots_only
 from robot_msgs.report.figure_text import draw_quietly
 from robot_msgs.report.figures import coordinate_ticks, figure_bytes, lone_points, new_figure
 
@@ -208,11 +208,14 @@ def _draw_panel(
             every = max(1, len(t.x) // MARKS_ALONG)
             style |= {"marker": _MARKERS[t.mark], "markevery": every, "ms": 4.5}
         if t.kind == "line":
-            ax.plot(t.x, t.y, **style)
             x = np.asarray(t.x, dtype=np.float64)
             lone = lone_points(x, t.y)  # alone between gaps: no segment draws it
+            dots = dots_only(t, lone)  # its legend entry a dot too, as drawn
+            if not dots:
+                ax.plot(t.x, t.y, **style)
             if lone.size:
-                ax.plot(x[lone], t.y[lone], ls="none", marker="o", ms=2.5, color=t.colour)
+                entry = {"label": label} if dots else {}
+                ax.plot(x[lone], t.y[lone], ls="none", marker="o", ms=2.5, color=t.colour, **entry)
             if t.mark_end:
                 ax.plot(t.x[-1:], t.y[-1:], "o", color=t.colour, ms=4)
         elif t.kind == "step":
