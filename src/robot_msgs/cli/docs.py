@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.docs import render_site
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import check_folder, write_atomic
 
@@ -62,6 +61,8 @@ def write_reference(out: Path, *, force: bool = False) -> list[Path]:
         ``out`` or one of the subfolders the pages go into is a file or not writable, or a
         file stands where one of their parents should be; said before any page is written.
     """
+    from robot_msgs.docs import render_site  # noqa: PLC0415 - every message type: not for --help
+
     check_folder(out)
     pages = render_site()
     targets = {out / rel: html for rel, html in pages.items()}
