@@ -280,3 +280,13 @@ def test_confidence_is_not_a_flag_of_drift(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit, match=r"^0$"):
         main(["drift", "--help"])
     assert "--confidence" not in capsys.readouterr().out
+
+
+def test_the_fields_rpg_changes_are_those_rpg_settings_change() -> None:
+    # drift --help notes them from a constant, to import no settings class.
+    from robot_msgs.cli.drift import RPG_CHANGED
+    from robot_msgs.evaluation.settings import RPG_SETTINGS, EvaluationSettings
+
+    default = EvaluationSettings()
+    changed = {k for k, v in RPG_SETTINGS.record().items() if v != getattr(default, k)}
+    assert set(RPG_CHANGED) == changed
