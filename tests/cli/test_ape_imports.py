@@ -173,3 +173,12 @@ def test_a_command_runs_blas_on_one_thread_unless_the_user_chose(
         env=env,
     )
     assert done.stdout.split("\n")[-2] == expected
+
+
+def test_traj_summary_imports_no_heavy_library(tmp_path: Path) -> None:
+    # Its median step once took numpy.median, and numpy.ma with it (12-27 ms).
+    ref = str(example_path("example:fr1_xyz/groundtruth.tum"))
+    est = str(example_path("example:fr1_xyz/rgbdslam.tum"))
+    modules = _imported(tmp_path, "traj", ref, est)
+    assert "robot_msgs.cli.traj" in modules  # it did run
+    assert _heavy(modules, HEAVY) == []

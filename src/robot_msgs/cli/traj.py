@@ -79,6 +79,7 @@ from robot_msgs.cli._output_args import (
 )
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.compare.statistics import median
 from robot_msgs.errors import (
     DataWarning,
     FormatError,
@@ -94,13 +95,10 @@ from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io import (
     BAG_FORMATS,
     FORMATS,
-    POSE_TYPES,
     WRITE_FORMATS,
     FormatDetection,
-    bag_qos,
     explain_format,
     geo_origin_of,
-    list_topics,
     only_pose_topic,
     resolve_path,
     write_trajectory,
@@ -112,7 +110,6 @@ from robot_msgs.io.tf import transforms_text
 from robot_msgs.io.topic_names import check_topic_name
 from robot_msgs.optional import require
 from robot_msgs.report.text import WIDTH, controls_escaped, counted, display_width, wrap
-from robot_msgs.strict_json import dumps
 
 if TYPE_CHECKING:
     import argparse
@@ -266,7 +263,7 @@ def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     else:
         # In quarters: the steps of stamps ±1e308, and the mean of two that a median takes,
         # overflowed ('a bug': a RuntimeWarning; hread's finding); a quarter is exact.
-        step = 4.0 * float(np.median(np.diff(stamps * 0.5) * 0.5)) if len(traj) > 1 else None
+        step = 4.0 * median(np.diff(stamps * 0.5) * 0.5) if len(traj) > 1 else None
         span = {
             "start_s": float(stamps[0]),
             "end_s": float(stamps[-1]),
@@ -321,7 +318,11 @@ def _locate(given: InputFile, args: argparse.Namespace, *, inherited: bool = Fal
         "topic": topic,
     }
     if fmt in BAG_FORMATS:
-        from robot_msgs.io.bag import indexed_topics, tf_chains  # noqa: PLC0415 - bags only
+        from robot_msgs.io.bag import (  # noqa: PLC0415 - bags only
+            indexed_topics,
+            list_topics,
+            tf_chains,
+        )
 
         chosen = topic
         if chosen is None:
@@ -515,6 +516,8 @@ def _print_report(report: dict[str, Any], out: TextIO) -> None:
         for t in report["topics"]:
             _topic_row(t, out)
     if report.get("poses") is None:
+        from robot_msgs.io.bag import POSE_TYPES  # noqa: PLC0415 - a bag's topics only
+
         marked = any(t["msgtype"] in POSE_TYPES for t in report.get("topics", ()))
         what = "a pose topic (*)" if marked else "a topic"
         flag = "--ref-topic" if role else "--topic"  # REF's own flag (--topic is each FILE's)
@@ -568,6 +571,8 @@ def _topic_row(topic: dict[str, Any], out: TextIO) -> None:
     The type and count then go on the next line, in their columns, as a long value is
     folded under its column (a topic of 40 characters ran the row to 95).
     """
+    from robot_msgs.io.bag import POSE_TYPES  # noqa: PLC0415 - a bag's topics only
+
     mark = "*" if topic["msgtype"] in POSE_TYPES else " "
     name = f"  {mark} {topic['topic']:<24} "
     rest = f"{topic['msgtype']:<43} {topic['message_count']:>6}"
@@ -618,6 +623,8 @@ def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str, where: _Locat
     # A topic of a bag keeps its QoS (a latched /amcl_pose stays transient_local).
     qos = None
     if to in ("mcap", "db3") and where.fmt in BAG_FORMATS and where.topic and where.topic == given:
+        from robot_msgs.io.bag_messages import bag_qos  # noqa: PLC0415 - bags only
+
         qos = bag_qos(where.file).get(where.topic)
     return write_trajectory(
         args.save,
@@ -1036,6 +1043,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None and not failed:
         _plot(args, read.get(ref_key or ""), drawn, out)
     if args.json:
+        from robot_msgs.strict_json import dumps  # noqa: PLC0415 - --json only
+
         print(dumps(reports), end="", file=out)
     problems = any(r.get("issues") for r in reports)
     return 1 if failed or (args.check and problems) else 0
