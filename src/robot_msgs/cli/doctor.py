@@ -17,9 +17,8 @@ from robot_msgs.cli._flag_text import flags_in_text
 from robot_msgs.cli._input_args import add_input_args, inputs_from_args, reading_rules, side_error
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.compare.diagnosis import FINDING_KINDS
+from robot_msgs.compare.finding_kinds import FINDING_KINDS
 from robot_msgs.errors import FormatError
-from robot_msgs.evaluation.settings import EvaluationSettings
 
 if TYPE_CHECKING:
     import argparse
@@ -58,7 +57,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     add_input_args(parser)
     # --confidence bounds APE's NEES, which the doctor does not compute.
-    add_settings_flags(parser, [EvaluationSettings()], omit=("confidence",))
+    add_settings_flags(parser, ["EvaluationSettings"], omit=("confidence",))  # none imported
     parser.add_argument(
         "--json", action="store_true", help="print the diagnosis as JSON (for tools)"
     )
@@ -144,6 +143,7 @@ def format_diagnosis(
 def run(args: argparse.Namespace) -> int:
     """Diagnose REF and EST and print the findings; return 0."""
     from robot_msgs.evaluation.doctor import diagnose_files  # noqa: PLC0415 - not for --help
+    from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415
     from robot_msgs.msg import encode_json  # noqa: PLC0415
 
     settings = settings_from_args(args, EvaluationSettings())
