@@ -374,3 +374,14 @@ def test_help_says_what_the_word_of_a_shared_flag_does(
     assert "; auto: estimate the clock offset from the motion" in offset
     assert offset.endswith("and use it instead of --offset SECONDS")
     assert "; auto: estimate --transform-right FILE from the motion (hand-eye" in right
+
+
+def test_the_runs_defaults_are_the_settings_with_run_changes() -> None:
+    # report/bench --help show RUN_CHANGES as the defaults, to import no settings class.
+    from robot_msgs.cli._settings_args import RUN_CHANGES
+    from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.runs.run_settings import RUN_DEFAULTS
+
+    default = EvaluationSettings()
+    changed = {k: v for k, v in RUN_DEFAULTS.record().items() if v != getattr(default, k)}
+    assert changed == dict(RUN_CHANGES)

@@ -188,6 +188,7 @@ def add_settings_flags(
     note: str = "",
     noted: Iterable[str] = (),
     described: Mapping[str, str] | None = None,
+    defaults_of: Mapping[str, object] | None = None,
 ) -> None:
     """Add the flag of every field of ``defaults``' types that declares one; help from it.
 
@@ -201,7 +202,8 @@ def add_settings_flags(
     (``--offset SECONDS|auto``) is added once, and takes its word only when ``only`` keeps
     the word's field too. Flags are grouped by their declared group.
     ``described`` replaces a field's description where it is not true of this command
-    (by field name).
+    (by field name); ``defaults_of`` a named class's default where the command's differs
+    (by field name: report's ``align`` is se3), so that no class is imported for it.
     """
     keep = None if only is None else set(only)
     dropped = set(omit)
@@ -219,7 +221,11 @@ def add_settings_flags(
             added.add(flag.name)
             own = (described or {}).get(name) or flag.description
             text = _fields_as_flags(own or name.replace("_", " "))
-            default = flag.default if isinstance(value, str) else getattr(value, name)
+            default = (
+                (defaults_of or {}).get(name, flag.default)
+                if isinstance(value, str)
+                else getattr(value, name)
+            )
             # A switch setting a value: its help says the other. A flag of several values
             # says its default too (rpe --delta's 1 was said nowhere in rpe --help).
             shown = flag.when_set is None
@@ -349,19 +355,25 @@ _RUNS_REPEATED_STAMPS = (
 )
 
 
+#: Where the runs' evaluation settings differ from ``EvaluationSettings()``:
+#: :data:`~robot_msgs.runs.run_settings.RUN_DEFAULTS` is ``EvaluationSettings(**RUN_CHANGES)``
+#: (tests/cli/test_settings_args.py holds them equal). Named here so that ``report --help``
+#: and ``bench --help`` import no settings class (msgspec and NumPy: 0.1 s of CPU).
+RUN_CHANGES: Mapping[str, object] = {"align": "se3"}
+
+
 def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
     """Add the settings flags of ``report`` and ``bench``: those of every metric, then the runs'.
 
     Each overrides the manifest's ``[settings]`` (:class:`~robot_msgs.runs.RunSettings`).
+    The flags come from their table (:func:`flag_rows`): no settings class is imported.
     """
-    from robot_msgs.evaluation.settings import DELTA_UNITS  # noqa: PLC0415
-    from robot_msgs.runs.run_settings import RUN_DEFAULTS, RunSettings  # noqa: PLC0415
-
     add_settings_flags(
         parser,
-        [RUN_DEFAULTS, RunSettings()],
+        ["EvaluationSettings", "RunSettings"],
         note="or the manifest's [settings]",
-        noted=[row.field for row in flag_rows(type(RUN_DEFAULTS).__name__)],
+        noted=[row.field for row in flag_rows("EvaluationSettings")],
+        defaults_of=RUN_CHANGES,
     )
     add_settings_flags(
         parser,
@@ -379,7 +391,8 @@ def add_run_settings_args(parser: argparse.ArgumentParser) -> None:
         help="RPE over all pairs D apart, one metric per delta, beside APE translation "
         "(default 1; give none for APE only)",
     )
-    group.add_argument("--rpe-unit", choices=DELTA_UNITS, help="unit of --rpe-delta (default s)")
+    (units,) = (row.choices for row in flag_rows("PairSettings") if row.field == "delta_unit")
+    group.add_argument("--rpe-unit", choices=units, help="unit of --rpe-delta (default s)")
 
 
 def given_run_flags(args: argparse.Namespace) -> list[str]:

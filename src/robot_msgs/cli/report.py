@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import os
 import re
 import sys
@@ -271,6 +270,8 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
             "the HTML has no trajectory, error, RPE or latency figures: a bench folder keeps "
             "no trajectories or timing samples (report the manifest to draw them)"
         )
+        import dataclasses  # noqa: PLC0415 - not for --help (with inspect, ast: 10 ms)
+
         report = result.report.replace(notes=(*result.report.notes, note))
         result = dataclasses.replace(result, report=report)
     return result
