@@ -98,7 +98,9 @@ def _heavy(modules: set[str], heavy: tuple[str, ...]) -> list[str]:
     return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy))
 
 
-@pytest.mark.parametrize("command", ["ape", "rpe", "track", "drift", "doctor", "report", "bench"])
+@pytest.mark.parametrize(
+    "command", ["ape", "rpe", "track", "drift", "doctor", "report", "bench", "traj"]
+)
 def test_help_imports_no_reader_no_result_and_no_heavy_library(
     tmp_path: Path, command: str
 ) -> None:

@@ -60,11 +60,8 @@ import os
 import shlex
 import sys
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from robot_msgs.cli._boundary import error_text, say
 from robot_msgs.cli._flag_text import flags_in_text
@@ -79,7 +76,6 @@ from robot_msgs.cli._output_args import (
 )
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.compare.statistics import median
 from robot_msgs.errors import (
     DataWarning,
     FormatError,
@@ -87,33 +83,16 @@ from robot_msgs.errors import (
     UsageError,
     ValidationError,
 )
-from robot_msgs.evaluation.association import _moved_stamps
-from robot_msgs.evaluation.pipeline import time_range
-from robot_msgs.evaluation.settings import EvaluationSettings
-from robot_msgs.evaluation.transforms import apply_transforms
 from robot_msgs.files import STDOUT, check_outputs
-from robot_msgs.io import (
-    BAG_FORMATS,
-    FORMATS,
-    WRITE_FORMATS,
-    FormatDetection,
-    explain_format,
-    geo_origin_of,
-    only_pose_topic,
-    resolve_path,
-    write_trajectory,
-)
 from robot_msgs.io.bounded import bags_opened_once
-from robot_msgs.io.clean import NO_PROBLEM_KINDS, reading_notes
-from robot_msgs.io.evaluation_inputs import InputFile, geo_frames, read_inputs
-from robot_msgs.io.tf import transforms_text
-from robot_msgs.io.topic_names import check_topic_name
-from robot_msgs.optional import require
+from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS
 from robot_msgs.report.text import WIDTH, controls_escaped, counted, display_width, wrap
 
 if TYPE_CHECKING:
     import argparse
 
+    from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.io.evaluation_inputs import InputFile
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = ["add_parser", "run", "summarize"]
@@ -217,7 +196,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     add_settings_flags(
         parser,
-        [EvaluationSettings()],
+        ["EvaluationSettings"],  # their defaults; none imported
         only=(
             "align", "n_align", "sync", "max_diff_s", "max_gap_s", "spatial_pairs",
             "max_distance_m", "offset_s", "transform_left",
@@ -256,6 +235,10 @@ def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     >>> summary["poses"], summary["path_length_m"], summary["rate_hz"]
     (3, 6.0, 2.0)
     """
+    import numpy as np  # noqa: PLC0415 - not for --help
+
+    from robot_msgs.compare.statistics import median  # noqa: PLC0415 - not for --help
+
     stamps = traj.stamps_s
     span: dict[str, Any]
     if frames:
@@ -280,9 +263,8 @@ def summarize(traj: PoseTrajectory, *, frames: bool = False) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class _Located:
-    """One FILE found and its format known, not read yet.
+class _Located(NamedTuple):
+    """One FILE found and its format known, not read yet (no dataclass: 10 ms of --help).
 
     ``topic`` is ``None`` for a bag whose pose topic must be chosen (``report`` then
     lists its topics and TF's transforms, and there is nothing to read).
@@ -304,6 +286,13 @@ def _locate(given: InputFile, args: argparse.Namespace, *, inherited: bool = Fal
 
     ``inherited``: ``given.topic`` is --topic taken for REF, which only a bag of REF reads.
     """
+    from robot_msgs.io.detect import (  # noqa: PLC0415
+        FormatDetection,
+        explain_format,
+        only_pose_topic,
+    )
+    from robot_msgs.io.examples import resolve_path  # noqa: PLC0415 - not for --help
+
     path = given.path
     file = resolve_path(path)
     detection = (
@@ -368,6 +357,9 @@ def _frames(
     Without ``--ref``, ``--geo-origin`` nor ``--crs``: ``{}``, each file read about its own
     first fix. A file whose first fix cannot be read becomes that file's error in ``located``.
     """
+    from robot_msgs.io.detect import geo_origin_of  # noqa: PLC0415 - not for --help
+    from robot_msgs.io.evaluation_inputs import geo_frames  # noqa: PLC0415 - not for --help
+
     if args.ref is None and args.geo_origin is None and args.crs is None:
         return {}
     fixes: dict[str, tuple[float, float, float] | None] = {}
@@ -400,6 +392,11 @@ def _read(
     applied, and the transforms of ``settings`` (as evo_traj's ``--transform_left/right``;
     ``None`` for ``--ref``, which evo_traj does not move).
     """
+    from robot_msgs.evaluation.pipeline import time_range  # noqa: PLC0415 - not for --help
+    from robot_msgs.evaluation.transforms import apply_transforms  # noqa: PLC0415 - not for --help
+    from robot_msgs.io.clean import NO_PROBLEM_KINDS, reading_notes  # noqa: PLC0415
+    from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
+
     file, fmt, topic, report = where.file, where.fmt, where.topic, dict(where.report)
     if where.waiting:
         return None, report
@@ -443,6 +440,8 @@ def _read(
 
 def _as_given(message: str, path: str) -> str:
     """``message`` naming ``example:NAME`` as the user wrote it, not the installed file."""
+    from robot_msgs.io.examples import resolve_path  # noqa: PLC0415 - not for --help
+
     try:
         file = str(resolve_path(path))
     except OSError:
@@ -507,6 +506,8 @@ def _shown(value: Any) -> Any:
 
 def _print_report(report: dict[str, Any], out: TextIO) -> None:
     """Print one FILE's report, every line folded to 80 columns (:func:`_say`, :func:`_field`)."""
+    from robot_msgs.io.tf import transforms_text  # noqa: PLC0415 - not for --help
+
     report = _shown(report)  # a bag's topic names, a TF frame: shown, never acting
     topic = f" {report['topic']}" if report.get("topic") else ""
     role = ", reference" if report.get("role") == "reference" else ""
@@ -617,6 +618,8 @@ def _print_time(report: dict[str, Any], out: TextIO) -> None:
 
 
 def _save(traj: PoseTrajectory, args: argparse.Namespace, to: str, where: _Located) -> list[Path]:
+    from robot_msgs.io.detect import write_trajectory  # noqa: PLC0415 - not for --help
+
     (given,) = args.topic or [None]  # one --topic a --save (run)
     given = given if given and not given.startswith("/tf:") else None
     topic = args.save_topic if args.save_topic is not None else given or "/trajectory"
@@ -713,6 +716,8 @@ def _shifted(traj: PoseTrajectory, offset_s: float, path: str) -> PoseTrajectory
     ``--t-end`` and saved are the moved ones. Frame indices (KITTI without times) are
     refused: an offset in seconds has no meaning for them.
     """
+    from robot_msgs.evaluation.association import _moved_stamps  # noqa: PLC0415
+
     if traj.stamps_are_frames:
         msg = f"{path}: --offset moves stamps in seconds; it has frame indices (give --times)"
         raise UsageError(msg)
@@ -727,6 +732,8 @@ def _synced_line(path: str, ref: str, traj: PoseTrajectory, moved: PoseTrajector
     a FILE longer than REF then keeps poses interpolated at REF's stamps, none of its own
     ("785 of 3000 poses matched" said they were its poses).
     """
+    import numpy as np  # noqa: PLC0415 - not for --help
+
     if np.isin(moved.stamps_s, traj.stamps_s).all():
         return f"{path} synced to {ref}: {len(moved)} of {len(traj)} poses matched"
     kept = counted(len(moved), "pose")
@@ -777,6 +784,8 @@ def _inputs(args: argparse.Namespace) -> tuple[InputFile | None, list[InputFile]
 
     REF reads ``--ref-topic``, else the one ``--topic`` given (of a bag only, :func:`_locate`).
     """
+    from robot_msgs.io.evaluation_inputs import InputFile  # noqa: PLC0415 - not for --help
+
     topics = args.topic or [None]
     once = topics[0] if len(topics) == 1 else None
     ref_topic = args.ref_topic if args.ref_topic is not None else once
@@ -824,6 +833,10 @@ def _same_file(a: str, b: str) -> bool:
 @bags_opened_once()  # each bag's topics, first fix, read (and QoS for --save) from one open
 def run(args: argparse.Namespace) -> int:
     """Inspect, check or convert ``args.files``; return the exit code."""
+    from robot_msgs.evaluation.settings import EvaluationSettings  # noqa: PLC0415 - not for --help
+    from robot_msgs.io.topic_names import check_topic_name  # noqa: PLC0415 - not for --help
+    from robot_msgs.optional import require  # noqa: PLC0415 - not for --help
+
     if args.ref is None and args.ref_topic is not None:  # a topic of the FILE's bag
         if len(args.files) != 1:
             msg = (
