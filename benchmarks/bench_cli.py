@@ -11,9 +11,9 @@ their min and max. The inputs are the random-walk ground truth and noisy, drifti
 estimate of ``bench_evaluation.py`` (TUM files, 10 Hz); evo (when installed) runs on the
 same files and the rmse both print is compared, so the ratios are between equal results.
 
-Rows: ``robot-msgs --help`` and ``robot-msgs ape --help`` against ``python -c "import
-numpy"`` (the start-up floor of any NumPy program; shown as our extra milliseconds of
-CPU); ``ape`` with and without SE(3) alignment; ``ape --plot`` (a PNG, against evo's
+Rows: ``robot-msgs --help``, ``--version`` and every command's ``--help`` against
+``python -c "import numpy"`` (the start-up floor of any NumPy program; shown as our extra
+milliseconds of CPU: a help that imports no NumPy is below it); ``ape`` with and without SE(3) alignment; ``ape --plot`` (a PNG, against evo's
 ``--plot --save_plot``, which writes its own figures: the path coloured by the error,
 and the error over time); ``rpe --delta 1 --delta-unit m --all-pairs`` (evo's quadratic
 all-pairs path search).
@@ -36,6 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_evaluation import make_files
 from harness import bench_env, machine_line, paired, spread
+
+from robot_msgs.cli.commands import COMMANDS
 
 BIN = Path(sys.executable).parent
 
@@ -65,9 +67,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         ref, est = make_files(args.poses, Path(tmp))
         rm = str(BIN / "robot-msgs")
+        helps = [(f"{name} --help", [rm, name, "--help"], numpy) for name in COMMANDS]
         rows = [
             ("--help", [rm, "--help"], numpy),
-            ("ape --help", [rm, "ape", "--help"], numpy),
+            ("--version", [rm, "--version"], numpy),
+            *helps,
             ("ape", [rm, "ape", str(ref), str(est), "--json"],
              [str(BIN / "evo_ape"), "tum", str(ref), str(est)]),
             ("ape --align se3", [rm, "ape", str(ref), str(est), "--align", "se3", "--json"],
