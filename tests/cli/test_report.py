@@ -255,7 +255,7 @@ def test_html_run_notes_name_the_flags(
     argv = ["report", str(runs_copy), "--min-coverage", "0.999", "--quiet", "--no-progress"]
     assert main([*argv, "--html", str(page)]) == 0
     text = page.read_text(encoding="utf-8")
-    assert "under the 100% success needs (--min-coverage)" in text
+    assert 'under the 100% success needs (<span class="flag">--min-coverage</span>)' in text
     assert "min_coverage=" not in text
     capsys.readouterr()
     assert main(["report", str(runs_copy), "--static"]) == 2
