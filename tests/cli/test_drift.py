@@ -290,3 +290,103 @@ def test_the_fields_rpg_changes_are_those_rpg_settings_change() -> None:
     default = EvaluationSettings()
     changed = {k for k, v in RPG_SETTINGS.record().items() if v != getattr(default, k)}
     assert set(RPG_CHANGED) == changed
+
+
+def _results_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A devkit layout: poses/00.txt, 01.txt and results/vo/data/00.txt, 01.txt.
+
+    00: 301 frames along x, the estimate 2 % long: 20 segments of 2.02 % and 10 of 2.01 %
+    (segments end one frame past their length). 01: 201 frames, 5 % long: only the 10
+    segments of 100 m, each 5.05 %. Rotations are identities: 0 deg/m.
+    """
+    poses, data = tmp_path / "poses", tmp_path / "results" / "vo" / "data"
+    poses.mkdir()
+    data.mkdir(parents=True)
+    x0, x1 = np.arange(301.0), np.arange(201.0)
+    write_kitti(poses / "00.txt", line_positions(x0))
+    write_kitti(data / "00.txt", line_positions(x0 * 1.02))
+    write_kitti(poses / "01.txt", line_positions(x1))
+    write_kitti(data / "01.txt", line_positions(x1 * 1.05))
+    return poses, data.parent
+
+
+def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`drift poses/ results/vo/` took one file pair only ('is a directory'): a KITTI
+    user's 11 sequences needed a loop and their average by hand."""
+    poses, results = _results_folder(tmp_path)
+    assert main(["drift", str(poses), str(results), "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    seq0 = (20 * 2.02 + 10 * 2.01) / 30
+    rows = {s["sequence"]: s for s in table["sequences"]}
+    assert rows["00"]["segments"] == 30
+    assert rows["00"]["translation_pct"] == pytest.approx(seq0)
+    assert rows["01"]["segments"] == 10
+    assert rows["01"]["translation_pct"] == pytest.approx(5.05)
+    assert rows["01"]["rotation_deg_per_100m"] == pytest.approx(0.0, abs=1e-12)
+    # The devkit's figure pools every segment: (30 x seq0 + 10 x 5.05) / 40.
+    assert table["all"]["segments"] == 40
+    assert table["all"]["translation_pct"] == pytest.approx((30 * seq0 + 10 * 5.05) / 40)
+    assert table["mean_of_sequences"]["translation_pct"] == pytest.approx((seq0 + 5.05) / 2)
+    # results/vo/data/ given itself reads the same; the text has a row each.
+    assert main(["drift", str(poses), str(results / "data")]) == 0
+    out = capsys.readouterr().out
+    for row in ("00", "01", "all (devkit)", "mean of sequences"):
+        assert f"\n{row} " in out
+    said = [line for line in out.splitlines() if not line.startswith(("reference:", "estimate:"))]
+    assert max(len(line) for line in said) <= 80
+
+
+def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The devkit refuses a results folder short of a sequence; an average over the others
+    would not be comparable."""
+    poses, results = _results_folder(tmp_path)
+    (results / "data" / "01.txt").unlink()
+    assert main(["drift", str(poses), str(results)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"ERROR: {results / 'data' / '01.txt'} is missing")
+
+
+@pytest.mark.evo_data
+def test_a_results_folder_of_kitti_00_halves_gives_the_devkits_pooled_figure(
+    tmp_path: Path, evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """KITTI 00 cut in two sequences (ORB-SLAM estimate): each row and the pooled mean are
+    the devkit's arithmetic (tests.evaluation.test_drift's 64-bit replay, rotation blocks
+    projected onto SO(3) as the default reads them)."""
+    from tests.evaluation.test_drift import _devkit_means
+
+    def poses(name: str) -> np.ndarray:
+        rows = np.loadtxt(evo_data / name).reshape(-1, 3, 4)
+        out = np.tile(np.eye(4), (rows.shape[0], 1, 1))
+        out[:, :3, :] = rows
+        u, _, vt = np.linalg.svd(rows[:, :, :3])
+        out[:, :3, :3] = u @ vt
+        return out
+
+    gt, est = poses("KITTI_00_gt.txt"), poses("KITTI_00_ORB.txt")
+    (tmp_path / "poses").mkdir()
+    (tmp_path / "data").mkdir()
+    cuts = {"00": slice(0, 2500), "01": slice(2500, None)}
+    for name, cut in cuts.items():
+        for folder, whole in (("poses", gt), ("data", est)):
+            rows = whole[cut, :3, :].reshape(-1, 12)
+            np.savetxt(tmp_path / folder / f"{name}.txt", rows, fmt="%.17g")
+    assert main(["drift", str(tmp_path / "poses"), str(tmp_path / "data"), "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    expected = [_devkit_means(gt[cut], est[cut]) for cut in cuts.values()]
+    for row, (t_pct, n, r_deg_per_m) in zip(table["sequences"], expected, strict=True):
+        assert row["segments"] == n
+        assert row["translation_pct"] == pytest.approx(t_pct, rel=1e-10)
+        assert row["rotation_deg_per_100m"] == pytest.approx(100 * r_deg_per_m, rel=1e-10)
+    total = sum(n for _, n, _ in expected)
+    assert table["all"]["segments"] == total
+    pooled_t = sum(t * n for t, n, _ in expected) / total
+    pooled_r = sum(r * n for _, n, r in expected) / total
+    assert table["all"]["translation_pct"] == pytest.approx(pooled_t, rel=1e-10)
+    assert table["all"]["rotation_deg_per_100m"] == pytest.approx(100 * pooled_r, rel=1e-10)

@@ -1,8 +1,20 @@
-"""``robot-msgs drift REF EST``: drift per distance, KITTI devkit or rpg_trajectory_evaluation."""
+"""``robot-msgs drift REF EST``: drift per distance, KITTI devkit or rpg_trajectory_evaluation.
+
+``drift POSES_DIR RESULTS_DIR`` evaluates a KITTI devkit results folder: every
+``NN.txt`` of the ground-truth folder against the file of the same name in the results
+folder (``results/<name>/data/`` or ``results/<name>/``), one row a sequence (its
+figures in % and deg/m, the KITTI leaderboard's units, and deg/100 m, papers'), then
+the devkit's figure, the mean over every segment of every sequence, and the mean of
+the sequences' figures.
+WHY: a KITTI user evaluates a results folder of 11 sequences, and the command took one
+file pair only ("is a directory"); the devkit's and evo's users had to script the loop
+and the average.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args
 from robot_msgs.cli._output_args import add_output_args
@@ -11,6 +23,9 @@ from robot_msgs.cli.commands import COMMANDS
 
 if TYPE_CHECKING:
     import argparse
+
+    from robot_msgs.compare.result import EvaluationResult
+    from robot_msgs.evaluation.settings import Drift, EvaluationSettings
 
 __all__ = ["add_parser", "run"]
 
@@ -30,7 +45,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "KITTI protocol: segments of 100..800 m of ground-truth path, one starting every "
             "10 frames; translation error in % and rotation error in deg/m, averaged over "
             "all segments (the published KITTI figures). --protocol rpg: "
-            "rpg_trajectory_evaluation's relative error over 10..50 % of the path length."
+            "rpg_trajectory_evaluation's relative error over 10..50 % of the path length. "
+            "REF and EST may be folders, as the KITTI devkit's poses/ and "
+            "results/<name>/data/ (or results/<name>/): each NN.txt against its namesake, "
+            "one row a sequence (%, deg/m as KITTI's leaderboard, deg/100m as papers), "
+            "then the mean over every segment of every sequence (the devkit's figure) and "
+            "over the sequences."
         ),
     )
     add_input_args(parser)
@@ -75,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
     base = EvaluationSettings() if spec.protocol == "kitti" else RPG_SETTINGS
     settings = settings_from_args(args, base)
+    folders = Path(args.reference).is_dir() and Path(args.estimate).is_dir()
+    if folders and spec.protocol == "kitti":
+        return _run_sequences(args, settings, spec)
     plans = prepare_outputs(args)
     (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(args)
     (result,), warned = evaluate_each(
@@ -100,3 +123,167 @@ def run(args: argparse.Namespace) -> int:
             at="segment start",
         )
     return 0
+
+
+def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
+    """Pair the ground-truth folder's ``*.txt`` with the results folder's, by name.
+
+    ``results`` may be the devkit's ``results/<name>/`` holding ``data/``. A sequence on
+    one side only is refused, as the devkit refuses a results folder short of a sequence
+    (``Couldn't read (all) poses``): its average would be over other sequences.
+
+    Raises
+    ------
+    FormatError
+        No ``*.txt`` in ``poses``, or a sequence on one side only (named with its file).
+    """
+    from robot_msgs.errors import FormatError  # noqa: PLC0415
+
+    if not any(results.glob("*.txt")) and (results / "data").is_dir():
+        results = results / "data"
+    refs = {p.stem: p for p in poses.glob("*.txt") if p.is_file()}
+    ests = {p.stem: p for p in results.glob("*.txt") if p.is_file()}
+    if not refs:
+        msg = f"{poses}: no ground-truth poses (*.txt) in the folder"
+        raise FormatError(msg)
+    missing = sorted(set(refs) - set(ests))
+    extra = sorted(set(ests) - set(refs))
+    if missing or extra:
+        said = [f"{results / (k + '.txt')} is missing (ground truth {refs[k]})" for k in missing]
+        said += [f"{ests[k]} has no ground truth ({poses / (k + '.txt')})" for k in extra]
+        msg = (
+            f"{'; '.join(said)}: the devkit refuses a results folder without every "
+            "sequence of the ground truth; give folders of the same sequences"
+        )
+        raise FormatError(msg)
+    return [(k, refs[k], ests[k]) for k in sorted(refs)]
+
+
+def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec: Drift) -> int:
+    """Evaluate a devkit results folder: one row a sequence, the devkit's pooled figure."""
+    import argparse  # noqa: PLC0415
+
+    from robot_msgs.cli._evaluation_output import evaluate_each  # noqa: PLC0415
+
+    refused = [flag for flag, dest in _FILE_ONLY if getattr(args, dest, None)]
+    if refused:
+        from robot_msgs.errors import UsageError  # noqa: PLC0415
+
+        msg = f"{', '.join(refused)}: one file pair only, not folders of sequences"
+        raise UsageError(msg)
+    pairs = sequence_pairs(Path(args.reference), Path(args.estimate))
+    rows: list[tuple[str, EvaluationResult]] = []
+    for name, ref_path, est_path in pairs:
+        one = argparse.Namespace(**{**vars(args), "reference": str(ref_path)})
+        one.estimate = str(est_path)
+        (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(one)
+        (result,), _ = evaluate_each(
+            one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
+        )
+        rows.append((name, result))
+    table = sequences_table(rows)
+    if args.json:
+        from robot_msgs.strict_json import dumps  # noqa: PLC0415
+
+        print(dumps(sequences_json(table)), end="")
+    else:
+        print(format_sequences(table, args.reference, args.estimate))
+    return 0
+
+
+#: Flags of one file pair, refused with folders.
+_FILE_ONLY = (
+    ("--plot", "plot"),
+    ("--save", "save"),
+    ("--save-aligned", "save_aligned"),
+    ("--ref-times", "ref_times"),
+    ("--est-times", "est_times"),
+)
+
+
+class _Figures(NamedTuple):
+    """One row of the sequences' table: translation in %, rotation in deg/100 m."""
+
+    name: str
+    frames: str
+    segments: int
+    translation_pct: float
+    rotation_deg_per_100m: float
+
+    def record(self) -> dict[str, str | int | float]:
+        """Return the row as JSON: its name, counts and figures."""
+        return {
+            "sequence": self.name,
+            **({"frames": int(self.frames)} if self.frames else {}),
+            "segments": self.segments,
+            "translation_pct": self.translation_pct,
+            "rotation_deg_per_100m": self.rotation_deg_per_100m,
+        }
+
+    def cells(self) -> tuple[str, ...]:
+        """Return the row as text: % to 3 decimals, deg/m to 5, deg/100 m to 3."""
+        r = self.rotation_deg_per_100m
+        segments = str(self.segments) if self.segments >= 0 else ""
+        t = f"{self.translation_pct:.3f}"
+        return (self.name, self.frames, segments, t, f"{r / 100.0:.5f}", f"{r:.3f}")
+
+
+def sequences_table(rows: list[tuple[str, EvaluationResult]]) -> list[_Figures]:
+    """Tabulate the KITTI figures a sequence each, the devkit's pooled mean, the mean of all.
+
+    Translation in %, rotation in deg/100 m. The row ``all (devkit)`` is the mean over
+    every segment of every sequence (the devkit's ``stats.txt``: each sequence's mean
+    weighed by its segments); ``mean of sequences`` weighs each sequence alike.
+    """
+    table = []
+    for name, result in rows:
+        t = result.comparison.signal("translation_pct")
+        r = result.comparison.signal("rotation_deg_per_m")
+        if t is None or r is None:  # kitti_result makes both
+            raise AssertionError(name)
+        frames = str(result.comparison.counts.get("matched", 0))
+        table.append(_Figures(name, frames, t.stats.n, t.stats.mean, r.stats.mean * 100.0))
+    n = sum(row.segments for row in table)
+    t_all = sum(row.translation_pct * row.segments for row in table) / n
+    r_all = sum(row.rotation_deg_per_100m * row.segments for row in table) / n
+    t_mean = sum(row.translation_pct for row in table) / len(table)
+    r_mean = sum(row.rotation_deg_per_100m for row in table) / len(table)
+    return [
+        *table,
+        _Figures("all (devkit)", "", n, t_all, r_all),
+        _Figures("mean of sequences", "", -1, t_mean, r_mean),
+    ]
+
+
+def sequences_json(table: list[_Figures]) -> dict[str, object]:
+    """:func:`sequences_table` as JSON: ``sequences``, ``all`` and ``mean_of_sequences``."""
+    *rows, pooled, mean = table
+    return {
+        "metric": "kitti_drift_sequences",
+        "sequences": [row.record() for row in rows],
+        "all": {k: v for k, v in pooled.record().items() if k != "sequence"},
+        "mean_of_sequences": {
+            k: v for k, v in mean.record().items() if k not in ("sequence", "segments")
+        },
+    }
+
+
+def format_sequences(table: list[_Figures], poses: str, results: str) -> str:
+    """Render :func:`sequences_table` as text: a row a sequence, then the two means."""
+    from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
+    from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
+
+    headers = ("sequence", "frames", "segments", "t_err %", "r_err deg/m", "deg/100m")
+    numeric = (False, True, True, True, True, True)
+    rows = tuple(row.cells() for row in table)
+    return "\n".join(
+        [
+            "KITTI drift (devkit segments), per sequence",
+            f"reference: {poses}",
+            f"estimate:  {results}",
+            render_text(ReportTable("", headers, rows, numeric)),
+            "",
+            "all (devkit): the mean over every segment of every sequence (the devkit's",
+            "stats.txt); mean of sequences: each sequence's mean weighed alike",
+        ]
+    )
