@@ -352,6 +352,27 @@ def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     assert line.startswith(f"ERROR: {results / 'data' / '01.txt'} is missing")
 
 
+def test_a_results_folder_with_a_sequence_cut_short_is_refused_as_the_devkit_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An estimate of 150 of its 201 frames (a method that lost track) was scored on the
+    frames it kept, its row beside the others and in the pooled mean; the devkit refuses
+    a result of another pose count than its ground truth."""
+    poses, results = _results_folder(tmp_path)
+    write_kitti(results / "data" / "01.txt", line_positions(np.arange(150.0)))
+    assert main(["drift", str(poses), str(results)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    said = [line for line in captured.err.splitlines() if line.startswith("ERROR:")]
+    expected = (
+        f"ERROR: {results / 'data' / '01.txt'}: 150 poses, its ground truth "
+        f"{poses / '01.txt'} 201: the devkit refuses a sequence not of one pose a frame (a "
+        "method that lost track scored on the frames it kept); evaluate that file pair "
+        "alone to see it"
+    )
+    assert said == [expected]
+
+
 @pytest.mark.evo_data
 def test_a_results_folder_of_kitti_00_halves_gives_the_devkits_pooled_figure(
     tmp_path: Path, evo_data: Path, capsys: pytest.CaptureFixture[str]

@@ -130,7 +130,8 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
 
     ``results`` may be the devkit's ``results/<name>/`` holding ``data/``. A sequence on
     one side only is refused, as the devkit refuses a results folder short of a sequence
-    (``Couldn't read (all) poses``): its average would be over other sequences.
+    (``Couldn't read (all) poses``): its average would be over other sequences. So is
+    an estimate of another pose count than its ground truth (in :func:`_run_sequences`).
 
     Raises
     ------
@@ -177,6 +178,16 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
         one = argparse.Namespace(**{**vars(args), "reference": str(ref_path)})
         one.estimate = str(est_path)
         (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(one)
+        if estimate.stamps_s.size != reference.stamps_s.size:
+            from robot_msgs.errors import FormatError  # noqa: PLC0415
+
+            msg = (
+                f"{est_path}: {estimate.stamps_s.size} poses, its ground truth {ref_path} "
+                f"{reference.stamps_s.size}: the devkit refuses a sequence not of one pose "
+                "a frame (a method that lost track scored on the frames it kept); "
+                "evaluate that file pair alone to see it"
+            )
+            raise FormatError(msg)
         (result,), _ = evaluate_each(
             one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
         )
