@@ -411,3 +411,26 @@ def test_a_results_folder_of_kitti_00_halves_gives_the_devkits_pooled_figure(
     pooled_r = sum(r * n for _, n, r in expected) / total
     assert table["all"]["translation_pct"] == pytest.approx(pooled_t, rel=1e-10)
     assert table["all"]["rotation_deg_per_100m"] == pytest.approx(100 * pooled_r, rel=1e-10)
+
+
+def test_a_results_folders_rounded_rotation_blocks_are_said_once_in_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every KITTI file's blocks are off SO(3) by the rounding of 7 printed digits: 11
+    sequences said so in 22 warnings above the table. The first is shown, then one line
+    for the other files."""
+    poses, results = _results_folder(tmp_path)
+    for path in sorted(poses.glob("*.txt")) + sorted((results / "data").glob("*.txt")):
+        # 0.99999994 on the diagonal, as KITTI 00's first row: |R Rᵀ - I| 1.2e-7.
+        text = path.read_text().replace("1 0 0 ", "0.99999994 0 0 ")
+        path.write_text(text.replace(" 0 1 0 ", " 0 0.99999994 0 "))
+    assert main(["drift", str(poses), str(results)]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("WARNING")]
+    assert len(said) == 2
+    assert said[0].startswith(f"WARNING: {poses / '00.txt'}: ")
+    assert "rounding of printed digits" in said[0]
+    assert said[1] == (
+        f"WARNING: and 3 more file(s) likewise ({results / 'data' / '00.txt'} .. "
+        f"{results / 'data' / '01.txt'}): their rotation blocks replaced by the nearest "
+        "rotations, the rounding of printed digits"
+    )

@@ -13,6 +13,7 @@ and the average.
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -162,10 +163,6 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
 
 def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec: Drift) -> int:
     """Evaluate a devkit results folder: one row a sequence, the devkit's pooled figure."""
-    import argparse  # noqa: PLC0415
-
-    from robot_msgs.cli._evaluation_output import evaluate_each  # noqa: PLC0415
-
     refused = [flag for flag, dest in _FILE_ONLY if getattr(args, dest, None)]
     if refused:
         from robot_msgs.errors import UsageError  # noqa: PLC0415
@@ -174,24 +171,14 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
         raise UsageError(msg)
     pairs = sequence_pairs(Path(args.reference), Path(args.estimate))
     rows: list[tuple[str, EvaluationResult]] = []
-    for name, ref_path, est_path in pairs:
-        one = argparse.Namespace(**{**vars(args), "reference": str(ref_path)})
-        one.estimate = str(est_path)
-        (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(one)
-        if estimate.stamps_s.size != reference.stamps_s.size:
-            from robot_msgs.errors import FormatError  # noqa: PLC0415
-
-            msg = (
-                f"{est_path}: {estimate.stamps_s.size} poses, its ground truth {ref_path} "
-                f"{reference.stamps_s.size}: the devkit refuses a sequence not of one pose "
-                "a frame (a method that lost track scored on the frames it kept); "
-                "evaluate that file pair alone to see it"
-            )
-            raise FormatError(msg)
-        (result,), _ = evaluate_each(
-            one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
-        )
-        rows.append((name, result))
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for name, ref_path, est_path in pairs:
+                rows.append((name, _evaluate_sequence(args, settings, spec, ref_path, est_path)))
+    finally:
+        _show_once_rounded(caught)
     table = sequences_table(rows)
     if args.json:
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
@@ -200,6 +187,66 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
     else:
         print(format_sequences(table, args.reference, args.estimate))
     return 0
+
+
+def _evaluate_sequence(
+    args: argparse.Namespace,
+    settings: EvaluationSettings,
+    spec: Drift,
+    ref_path: Path,
+    est_path: Path,
+) -> EvaluationResult:
+    """Evaluate one sequence of a results folder, refused unless of one pose a frame."""
+    import argparse  # noqa: PLC0415
+
+    from robot_msgs.cli._evaluation_output import evaluate_each  # noqa: PLC0415
+
+    one = argparse.Namespace(**{**vars(args), "reference": str(ref_path)})
+    one.estimate = str(est_path)
+    (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(one)
+    if estimate.stamps_s.size != reference.stamps_s.size:
+        from robot_msgs.errors import FormatError  # noqa: PLC0415
+
+        msg = (
+            f"{est_path}: {estimate.stamps_s.size} poses, its ground truth {ref_path} "
+            f"{reference.stamps_s.size}: the devkit refuses a sequence not of one pose "
+            "a frame (a method that lost track scored on the frames it kept); "
+            "evaluate that file pair alone to see it"
+        )
+        raise FormatError(msg)
+    (result,), _ = evaluate_each(
+        one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
+    )
+    return result
+
+
+def _show_once_rounded(caught: list[warnings.WarningMessage]) -> None:
+    """Show the warnings caught, those of KITTI's rounded rotation blocks once in all.
+
+    WHY: every KITTI file's blocks are off SO(3) by the rounding of its printed digits;
+    a results folder of 11 sequences said so in 22 warnings of ~250 characters each
+    (88 lines of an 80-column terminal) above its table. The first is shown, then one
+    line naming how many more files and the first and last of them.
+    """
+    from robot_msgs.errors import DataWarning  # noqa: PLC0415
+    from robot_msgs.io.clean import ROUNDED_ROTATIONS  # noqa: PLC0415
+
+    rounded = [
+        w
+        for w in caught
+        if isinstance(w.message, DataWarning) and w.message.kind == ROUNDED_ROTATIONS
+    ]
+    for shown in caught:
+        if shown not in rounded[1:]:
+            warnings.showwarning(shown.message, shown.category, shown.filename, shown.lineno)
+    if len(rounded) > 1:
+        files = [str(w.message).split(": ", 1)[0] for w in rounded[1:]]
+        more = files[0] if len(files) == 1 else f"{files[0]} .. {files[-1]}"
+        text = (
+            f"and {len(files)} more file(s) likewise ({more}): their rotation blocks "
+            "replaced by the nearest rotations, the rounding of printed digits"
+        )
+        warnings.showwarning(DataWarning(text), DataWarning, __file__, 0)
 
 
 #: Flags of one file pair, refused with folders.
