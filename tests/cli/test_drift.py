@@ -352,6 +352,19 @@ def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     assert line.startswith(f"ERROR: {results / 'data' / '01.txt'} is missing")
 
 
+def test_folders_with_the_rpg_protocol_are_refused_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`drift poses/ results/ --protocol rpg` said 'poses: is a directory, not a trajectory
+    file' beside a KITTI folder that `drift poses/ results/` reads."""
+    poses, results = _results_folder(tmp_path)
+    assert main(["drift", str(poses), str(results), "--protocol", "rpg"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "ERROR: --protocol rpg: one file pair only; folders of sequences (poses/, "
+        "results/<name>/data/) are the KITTI devkit's"
+    )
+
+
 def test_a_results_folder_with_a_sequence_cut_short_is_refused_as_the_devkit_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -96,8 +96,15 @@ def run(args: argparse.Namespace) -> int:
     # rpg_trajectory_evaluation's defaults: one-to-one within 0.02 s, Sim(3).
     base = EvaluationSettings() if spec.protocol == "kitti" else RPG_SETTINGS
     settings = settings_from_args(args, base)
-    folders = Path(args.reference).is_dir() and Path(args.estimate).is_dir()
-    if folders and spec.protocol == "kitti":
+    if Path(args.reference).is_dir() and Path(args.estimate).is_dir():
+        if spec.protocol != "kitti":
+            from robot_msgs.errors import UsageError  # noqa: PLC0415
+
+            msg = (
+                f"--protocol {spec.protocol}: one file pair only; folders of sequences "
+                "(poses/, results/<name>/data/) are the KITTI devkit's"
+            )
+            raise UsageError(msg)
         return _run_sequences(args, settings, spec)
     plans = prepare_outputs(args)
     (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(args)
