@@ -329,6 +329,13 @@ def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
     assert table["all"]["segments"] == 40
     assert table["all"]["translation_pct"] == pytest.approx((30 * seq0 + 10 * 5.05) / 40)
     assert table["mean_of_sequences"]["translation_pct"] == pytest.approx((seq0 + 5.05) / 2)
+    # Per length over both (the devkit's avg plots): 100 m, 00's 20 of 2.02 % and 01's 10
+    # of 5.05 %; 200 m, 00's 10 of 2.01 %; no longer segment.
+    lengths = [(r["length_m"], r["segments"], r["translation_pct"]) for r in table["lengths"]]
+    assert lengths == [
+        (100.0, 30, pytest.approx((20 * 2.02 + 10 * 5.05) / 30)),
+        (200.0, 10, pytest.approx(2.01)),
+    ]
     # results/vo/data/ given itself reads the same; the text has a row each.
     assert main(["drift", str(poses), str(results / "data")]) == 0
     out = capsys.readouterr().out

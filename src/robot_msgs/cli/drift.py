@@ -186,13 +186,13 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
                 rows.append((name, _evaluate_sequence(args, settings, spec, ref_path, est_path)))
     finally:
         _show_once_rounded(caught)
-    table = sequences_table(rows)
+    table, lengths = sequences_table(rows), lengths_table(rows)
     if args.json:
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-        print(dumps(sequences_json(table)), end="")
+        print(dumps(sequences_json(table, lengths)), end="")
     else:
-        print(format_sequences(table, args.reference, args.estimate))
+        print(format_sequences(table, lengths, args.reference, args.estimate))
     return 0
 
 
@@ -320,8 +320,32 @@ def sequences_table(rows: list[tuple[str, EvaluationResult]]) -> list[_Figures]:
     ]
 
 
-def sequences_json(table: list[_Figures]) -> dict[str, object]:
-    """:func:`sequences_table` as JSON: ``sequences``, ``all`` and ``mean_of_sequences``."""
+def lengths_table(rows: list[tuple[str, EvaluationResult]]) -> list[_Figures]:
+    """Tabulate the KITTI figures a segment length each, over every sequence's segments.
+
+    What the devkit's ``avg_tl``/``avg_rl`` plots draw (error over path length): each
+    length's segments of all sequences pooled. A length no sequence has is left out.
+    """
+    sums: dict[float, list[float]] = {}
+    for _, result in rows:
+        for signal in result.comparison.signals:
+            if signal.length_m is None or not signal.stats.n:
+                continue
+            n, total = signal.stats.n, signal.stats.mean * signal.stats.n
+            kept = sums.setdefault(signal.length_m, [0.0, 0.0, 0.0])
+            if signal.quantity == "translation_pct":
+                kept[0] += n
+                kept[1] += total
+            elif signal.quantity == "rotation_deg_per_m":
+                kept[2] += total * 100.0
+    return [
+        _Figures(f"{length:g} m", "", int(n), t / n, r / n)
+        for length, (n, t, r) in sorted(sums.items())
+    ]
+
+
+def sequences_json(table: list[_Figures], lengths: list[_Figures]) -> dict[str, object]:
+    """Return the tables as JSON: ``sequences``, ``all``, ``mean_of_sequences``, ``lengths``."""
     *rows, pooled, mean = table
     return {
         "metric": "kitti_drift_sequences",
@@ -330,17 +354,28 @@ def sequences_json(table: list[_Figures]) -> dict[str, object]:
         "mean_of_sequences": {
             k: v for k, v in mean.record().items() if k not in ("sequence", "segments")
         },
+        "lengths": [
+            {
+                "length_m": float(row.name.removesuffix(" m")),
+                **{k: v for k, v in row.record().items() if k != "sequence"},
+            }
+            for row in lengths
+        ],
     }
 
 
-def format_sequences(table: list[_Figures], poses: str, results: str) -> str:
-    """Render :func:`sequences_table` as text: a row a sequence, then the two means."""
+def format_sequences(
+    table: list[_Figures], lengths: list[_Figures], poses: str, results: str
+) -> str:
+    """Render the tables as text: a row a sequence, the two means, a row a length."""
     from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
     from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
 
-    headers = ("sequence", "frames", "segments", "t_err %", "r_err deg/m", "deg/100m")
+    figures = ("t_err %", "r_err deg/m", "deg/100m")
+    headers = ("sequence", "frames", "segments", *figures)
     numeric = (False, True, True, True, True, True)
     rows = tuple(row.cells() for row in table)
+    by_length = tuple((c[0], *c[2:]) for c in (row.cells() for row in lengths))
     return "\n".join(
         [
             "KITTI drift (devkit segments), per sequence",
@@ -350,5 +385,8 @@ def format_sequences(table: list[_Figures], poses: str, results: str) -> str:
             "",
             "all (devkit): the mean over every segment of every sequence (the devkit's",
             "stats.txt); mean of sequences: each sequence's mean weighed alike",
+            "",
+            "per segment length, every sequence's segments (the devkit's avg plots)",
+            render_text(ReportTable("", ("length", "segments", *figures), by_length, numeric[1:])),
         ]
     )
