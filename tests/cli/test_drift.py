@@ -336,6 +336,10 @@ def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
         (100.0, 30, pytest.approx((20 * 2.02 + 10 * 5.05) / 30)),
         (200.0, 10, pytest.approx(2.01)),
     ]
+    # The devkit writes its stats.txt beside data/: results/vo/ still means data/.
+    (results / "stats.txt").write_text("0.013 0.0001\n")
+    assert main(["drift", str(poses), str(results), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == table
     # results/vo/data/ given itself reads the same; the text has a row each.
     assert main(["drift", str(poses), str(results / "data")]) == 0
     out = capsys.readouterr().out

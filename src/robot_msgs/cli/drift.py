@@ -136,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
 def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     """Pair the ground-truth folder's ``*.txt`` with the results folder's, by name.
 
-    ``results`` may be the devkit's ``results/<name>/`` holding ``data/``. A sequence on
+    ``results`` may be the devkit's ``results/<name>/`` holding ``data/`` (read then,
+    beside the ``stats.txt`` the devkit writes there). A sequence on
     one side only is refused, as the devkit refuses a results folder short of a sequence
     (``Couldn't read (all) poses``): its average would be over other sequences. So is
     an estimate of another pose count than its ground truth (in :func:`_run_sequences`).
@@ -148,7 +149,7 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     """
     from robot_msgs.errors import FormatError  # noqa: PLC0415
 
-    if not any(results.glob("*.txt")) and (results / "data").is_dir():
+    if (results / "data").is_dir():  # beside the devkit's own stats.txt, errors/, plot_*/
         results = results / "data"
     refs = {p.stem: p for p in poses.glob("*.txt") if p.is_file()}
     ests = {p.stem: p for p in results.glob("*.txt") if p.is_file()}
