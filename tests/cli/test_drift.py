@@ -361,6 +361,16 @@ def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     assert captured.out == ""
     (line,) = captured.err.splitlines()
     assert line.startswith(f"ERROR: {results / 'data' / '01.txt'} is missing")
+    # Eleven sequences missing at once are not eleven clauses of one line.
+    for k in range(2, 11):
+        write_kitti(poses / f"{k:02d}.txt", line_positions(np.arange(201.0)))
+    assert main(["drift", str(poses), str(results)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(
+        f"ERROR: {results / 'data' / '01.txt'} is missing (ground truth {poses / '01.txt'}); "
+        f"{results / 'data' / '02.txt'} is missing (ground truth {poses / '02.txt'}); "
+        "and 8 more: the devkit refuses"
+    )
 
 
 def test_folders_with_the_rpg_protocol_are_refused_naming_the_flag(

@@ -161,6 +161,8 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     if missing or extra:
         said = [f"{results / (k + '.txt')} is missing (ground truth {refs[k]})" for k in missing]
         said += [f"{ests[k]} has no ground truth ({poses / (k + '.txt')})" for k in extra]
+        if len(said) > 3:  # an empty results folder of 11 sequences named all 11
+            said = [*said[:2], f"and {len(said) - 2} more"]
         msg = (
             f"{'; '.join(said)}: the devkit refuses a results folder without every "
             "sequence of the ground truth; give folders of the same sequences"
