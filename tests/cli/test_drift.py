@@ -361,15 +361,27 @@ def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     assert captured.out == ""
     (line,) = captured.err.splitlines()
     assert line.startswith(f"ERROR: {results / 'data' / '01.txt'} is missing")
+    # Estimates without ground truth (a submission's test sequences) are left out, said.
+    write_kitti(results / "data" / "01.txt", line_positions(np.arange(201.0) * 1.05))
+    for k in (11, 12):
+        write_kitti(results / "data" / f"{k}.txt", line_positions(np.arange(201.0)))
+    assert main(["drift", str(poses), str(results), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert [s["sequence"] for s in json.loads(captured.out)["sequences"]] == ["00", "01"]
+    expected = (
+        f"WARNING: {results / 'data'}: 2 estimate(s) without ground truth in {poses} "
+        "(11 .. 12) left out, as the devkit evaluates the sequences it has poses of"
+    )
+    assert captured.err.splitlines() == [expected]
     # Eleven sequences missing at once are not eleven clauses of one line.
     for k in range(2, 11):
         write_kitti(poses / f"{k:02d}.txt", line_positions(np.arange(201.0)))
     assert main(["drift", str(poses), str(results)]) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(
-        f"ERROR: {results / 'data' / '01.txt'} is missing (ground truth {poses / '01.txt'}); "
-        f"{results / 'data' / '02.txt'} is missing (ground truth {poses / '02.txt'}); "
-        "and 8 more: the devkit refuses"
+        f"ERROR: {results / 'data' / '02.txt'} is missing (ground truth {poses / '02.txt'}); "
+        f"{results / 'data' / '03.txt'} is missing (ground truth {poses / '03.txt'}); "
+        "and 7 more: the devkit refuses"
     )
 
 

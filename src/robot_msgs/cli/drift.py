@@ -137,17 +137,19 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     """Pair the ground-truth folder's ``*.txt`` with the results folder's, by name.
 
     ``results`` may be the devkit's ``results/<name>/`` holding ``data/`` (read then,
-    beside the ``stats.txt`` the devkit writes there). A sequence on
-    one side only is refused, as the devkit refuses a results folder short of a sequence
+    beside the ``stats.txt`` the devkit writes there). A ground-truth sequence without
+    its estimate is refused, as the devkit refuses a results folder short of a sequence
     (``Couldn't read (all) poses``): its average would be over other sequences. So is
     an estimate of another pose count than its ground truth (in :func:`_run_sequences`).
+    Estimates without ground truth (a submission's test sequences 11 .. 21) are left
+    out with a warning, as the devkit evaluates the sequences it has poses of.
 
     Raises
     ------
     FormatError
-        No ``*.txt`` in ``poses``, or a sequence on one side only (named with its file).
+        No ``*.txt`` in ``poses``, or a sequence without its estimate (named with its file).
     """
-    from robot_msgs.errors import FormatError  # noqa: PLC0415
+    from robot_msgs.errors import DataWarning, FormatError  # noqa: PLC0415
 
     if (results / "data").is_dir():  # beside the devkit's own stats.txt, errors/, plot_*/
         results = results / "data"
@@ -157,10 +159,8 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
         msg = f"{poses}: no ground-truth poses (*.txt) in the folder"
         raise FormatError(msg)
     missing = sorted(set(refs) - set(ests))
-    extra = sorted(set(ests) - set(refs))
-    if missing or extra:
+    if missing:
         said = [f"{results / (k + '.txt')} is missing (ground truth {refs[k]})" for k in missing]
-        said += [f"{ests[k]} has no ground truth ({poses / (k + '.txt')})" for k in extra]
         if len(said) > 3:  # an empty results folder of 11 sequences named all 11
             said = [*said[:2], f"and {len(said) - 2} more"]
         msg = (
@@ -168,6 +168,14 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
             "sequence of the ground truth; give folders of the same sequences"
         )
         raise FormatError(msg)
+    extra = sorted(set(ests) - set(refs))
+    if extra:
+        some = ests[extra[0]].name if len(extra) == 1 else f"{extra[0]} .. {extra[-1]}"
+        text = (
+            f"{results}: {len(extra)} estimate(s) without ground truth in {poses} ({some}) "
+            "left out, as the devkit evaluates the sequences it has poses of"
+        )
+        warnings.warn(DataWarning(text, fixed=False), stacklevel=2)
     return [(k, refs[k], ests[k]) for k in sorted(refs)]
 
 
