@@ -349,6 +349,20 @@ def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
     assert max(len(line) for line in said) <= 80
 
 
+def test_a_folder_named_with_an_escape_sequence_is_escaped_in_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every file is untrusted: a ground-truth folder named with ESC [2J (clear the
+    screen) was printed raw on the table's 'reference:' line, where the one-pair table
+    and every ERROR and WARNING line escape names."""
+    poses, results = _results_folder(tmp_path)
+    named = poses.rename(tmp_path / "\x1b[2J")
+    assert main(["drift", str(named), str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "reference: " + str(tmp_path / "\\x1b[2J") + "\n" in out
+
+
 def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

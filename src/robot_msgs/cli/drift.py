@@ -381,11 +381,14 @@ def format_sequences(
     """Render the tables as text: a row a sequence, the two means, a row a length."""
     from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
     from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
+    from robot_msgs.report.text import controls_escaped  # noqa: PLC0415
 
     figures = ("t_err %", "r_err deg/m", "deg/100m")
     headers = ("sequence", "frames", "segments", *figures)
     numeric = (False, True, True, True, True, True)
-    rows = tuple(row.cells() for row in table)
+    rows = tuple(row.cells() for row in table)  # names escaped by render_text
+    # A folder name's escape sequence acted on the terminal, as in the one-pair table.
+    poses, results = controls_escaped(poses), controls_escaped(results)
     by_length = tuple((c[0], *c[2:]) for c in (row.cells() for row in lengths))
     return "\n".join(
         [
