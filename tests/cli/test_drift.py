@@ -329,6 +329,7 @@ def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
     assert table["all"]["segments"] == 40
     assert table["all"]["translation_pct"] == pytest.approx((30 * seq0 + 10 * 5.05) / 40)
     assert table["mean_of_sequences"]["translation_pct"] == pytest.approx((seq0 + 5.05) / 2)
+    assert table["settings"] == {}
     # Per length over both (the devkit's avg plots): 100 m, 00's 20 of 2.02 % and 01's 10
     # of 5.05 %; 200 m, 00's 10 of 2.01 %; no longer segment.
     lengths = [(r["length_m"], r["segments"], r["translation_pct"]) for r in table["lengths"]]
@@ -345,6 +346,10 @@ def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
     out = capsys.readouterr().out
     for row in ("00", "01", "all (devkit)", "mean of sequences"):
         assert f"\n{row} " in out
+    assert "\nsettings:  the defaults\n" in out
+    # Figures aligned per sequence say so, as the one-pair table does.
+    assert main(["drift", str(poses), str(results), "--align", "origin", "--lengths", "100"]) == 0
+    assert "\nsettings:  --lengths 100 --align origin\n" in capsys.readouterr().out
     said = [line for line in out.splitlines() if not line.startswith(("reference:", "estimate:"))]
     assert max(len(line) for line in said) <= 80
 

@@ -197,13 +197,21 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
                 rows.append((name, _evaluate_sequence(args, settings, spec, ref_path, est_path)))
     finally:
         _show_once_rounded(caught)
+    from robot_msgs.cli._evaluation_output import _settings_lines  # noqa: PLC0415
+    from robot_msgs.cli._flag_text import changed_from  # noqa: PLC0415
+
+    # What the one-pair table says (--align sim3, --lengths): figures aligned per
+    # sequence read as the devkit's, which aligns nothing, without it.
+    defaults = {**Drift(protocol="kitti").record(0.0), **EvaluationSettings().record()}
+    changed = changed_from(rows[0][1].comparison.record(), defaults)
     table, lengths = sequences_table(rows), lengths_table(rows)
     if args.json:
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-        print(dumps(sequences_json(table, lengths)), end="")
+        print(dumps({**sequences_json(table, lengths), "settings": dict(changed)}), end="")
     else:
-        print(format_sequences(table, lengths, args.reference, args.estimate))
+        said = _settings_lines("kitti_drift", changed)
+        print(format_sequences(table, lengths, args.reference, args.estimate, said))
     return 0
 
 
@@ -376,7 +384,11 @@ def sequences_json(table: list[_Figures], lengths: list[_Figures]) -> dict[str, 
 
 
 def format_sequences(
-    table: list[_Figures], lengths: list[_Figures], poses: str, results: str
+    table: list[_Figures],
+    lengths: list[_Figures],
+    poses: str,
+    results: str,
+    settings: list[str],
 ) -> str:
     """Render the tables as text: a row a sequence, the two means, a row a length."""
     from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
@@ -395,6 +407,7 @@ def format_sequences(
             "KITTI drift (devkit segments), per sequence",
             f"reference: {poses}",
             f"estimate:  {results}",
+            *settings,
             render_text(ReportTable("", headers, rows, numeric)),
             "",
             "all (devkit): the mean over every segment of every sequence (the devkit's",
