@@ -199,6 +199,7 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
         _show_once_rounded(caught)
     from robot_msgs.cli._evaluation_output import _settings_lines  # noqa: PLC0415
     from robot_msgs.cli._flag_text import changed_from  # noqa: PLC0415
+    from robot_msgs.evaluation.settings import Drift, EvaluationSettings  # noqa: PLC0415
 
     # What the one-pair table says (--align sim3, --lengths): figures aligned per
     # sequence read as the devkit's, which aligns nothing, without it.
