@@ -226,6 +226,31 @@ def test_nees_names_the_topic_whose_covariances_are_all_zero(
     assert f"info    unknown_covariances: {bag} /odom: covariances all zero on every" in found
 
 
+def test_doctor_finds_a_topic_whose_frame_id_changes_mid_bag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A user walk: ground truth switched from map to odom at its 4th message; ape warned of
+    # it, but doctor said "nothing found" (the warning was not tagged as a finding).
+    from tests.io.conftest import BagMaker
+
+    bags = BagMaker(tmp_path)
+    pose = "geometry_msgs/msg/PoseStamped"
+    ident = (0.0, 0.0, 0.0, 1.0)
+    gt = [(s, 0, "map" if s < 3 else "odom", (0.1 * s, 0.02 * s * s, 0.0), ident) for s in range(6)]
+    est = [(s, 0, "map", (0.1 * s, 0.02 * s * s, 0.0), ident) for s in range(6)]
+    msgs = {
+        "/gt": (pose, [bags.message("mcap", pose, p) for p in gt]),
+        "/est": (pose, [bags.message("mcap", pose, p) for p in est]),
+    }
+    bag = str(bags.write("frames", "mcap", msgs))
+    assert main(["doctor", bag, bag, "--ref-topic", "/gt", "--est-topic", "/est"]) == 0
+    found = capsys.readouterr().out
+    assert (
+        f"warning mixed_frames: {bag} /gt: messages are in 2 frames (map, odom; 'odom' from message "
+        "4): frame_id set to the first, 'map'"
+    ) in found
+
+
 def test_nees_in_report_and_bench_names_the_run_and_the_topic_whose_covariances_are_all_zero(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

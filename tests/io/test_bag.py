@@ -210,9 +210,13 @@ def test_read_bag_reports_messages_in_several_frames(bags: BagMaker) -> None:
     path = bags.write("frames", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
     with pytest.warns(
         DataWarning,
-        match=r"messages are in 2 frames \(map, odom\): frame_id set to the first, 'map'",
-    ):
+        match=r"messages are in 2 frames \(map, odom\; 'odom' from message 2\): frame_id set "
+        r"to the first, 'map'",
+    ) as said:
         assert read_bag(path, "/est").frame_id == "map"
+    # Tagged for the doctor: poses of two frames mixed in one trajectory (a user walk: doctor
+    # said "nothing found" of a bag whose ground truth changed frame halfway).
+    assert [w.message.kind for w in said if isinstance(w.message, DataWarning)] == ["mixed_frames"]
     with pytest.raises(
         FormatError, match=r"2 frames .*strict reading, `strict=True`: refused, not fixed"
     ):

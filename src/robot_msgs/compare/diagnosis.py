@@ -39,6 +39,7 @@ FindingKind: TypeAlias = Literal[
     "non_finite",
     "no_orientation",
     "unknown_covariances",
+    "mixed_frames",
     "alignment",
     "worst_intervals",
     "same_input",

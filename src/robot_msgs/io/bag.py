@@ -1385,10 +1385,15 @@ def read_bag(
     _check_frame_names(frames, child, source, kind)
     distinct = sorted(set(frames))
     if len(distinct) > 1:
+        # WHY where: a frame that changes mid-bag (a localiser restarted in odom) is found
+        # in the bag by the message that first differs from the first message's frame.
+        other = next(k for k, frame in enumerate(frames) if frame != frames[0])
         report(
-            f"{source}: messages are in {len(distinct)} frames ({', '.join(distinct[:5])}): "
+            f"{source}: messages are in {len(distinct)} frames ({', '.join(distinct[:5])}; "
+            f"{frames[other]!r} from {kind} {other + 1}): "
             f"frame_id set to the first, {frames[0]!r}",
             strict=strict,
+            kind="mixed_frames",
         )
     if msgtype == "geometry_msgs/msg/PointStamped":
         no_orientation(source, "PointStamped")

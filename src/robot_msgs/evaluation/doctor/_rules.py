@@ -66,6 +66,7 @@ _READING_SEVERITY = {
     "no_orientation": "info",  # as the format is: only rotation errors are meaningless
     "stamp_units": "error",
     "unknown_covariances": "info",  # read as none; only NEES needs them
+    "mixed_frames": "warning",  # poses of two frames in one trajectory: likely misleading
     "same_input": "warning",  # the reference's file given again (robot_msgs.io.read_inputs)
     "coverage": "warning",  # one pose only (robot_msgs.io.read_inputs): nothing is checked
 }
