@@ -592,6 +592,27 @@ def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_p
         read_trajectory(bad, topic="/t")
 
 
+def test_an_mcap_cut_off_as_a_killed_recorder_leaves_it_is_said_so(bags: BagMaker) -> None:
+    """A user walk: ``ros2 bag record`` killed (or a copy stopped) leaves an MCAP without
+    its footer; rosbags' words "cannot open as a ROS bag (AnyReaderError: File end magic is
+    invalid.)" did not say the file was cut off, nor the way out."""
+    msgs = [bags.message("mcap", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("killed", "mcap", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    file = open_path(bag, "mcap")
+    data = file.read_bytes()
+    for at in (len(data) // 2, len(data) - 8, len(data) - 1):  # mid-chunk, in the end magic
+        file.write_bytes(data[:at])
+        for path in (file, bag):  # the file, and its bag folder
+            with pytest.raises(FormatError, match=r"cut off") as said:
+                read_bag(path, "/est")
+            assert str(said.value) == (
+                f"{path}: cannot open as a ROS bag: {file} ends without MCAP's closing "
+                "magic: it is cut off (its recorder was killed or is still recording, or a "
+                f"copy stopped); `mcap recover {file} -o recovered.mcap` (the mcap CLI) "
+                "writes the messages it holds"
+            )
+
+
 @pytest.mark.parametrize(
     ("field", "value", "said"),
     [

@@ -229,7 +229,9 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
         if isinstance(err, MemoryError):  # a damaged length field: rosbags allocates it
             msg = f"{name}: cannot open as a ROS bag (a record claims more bytes than memory holds)"
             raise FormatError(msg) from err
-        msg = f"{name}: cannot open as a ROS bag{_failure(err, _said(err, (opened, bag), name))}"
+        why = _why_unopened(bag, name)
+        said = f": {why}" if why is not None else _failure(err, _said(err, (opened, bag), name))
+        msg = f"{name}: cannot open as a ROS bag{said}"
         raise FormatError(msg) from err
     with named:
         try:
@@ -243,6 +245,44 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
             yield reader, opened
         finally:
             reader.close()
+
+
+_MCAP_MAGIC = b"\x89MCAP0\r\n"  # an MCAP file's first and last 8 bytes
+_STORAGE_MAGIC = {"sqlite3": b"SQLite format 3\x00", "mcap": _MCAP_MAGIC}
+
+
+def _why_unopened(bag: Path, name: str) -> str | None:
+    """Say why rosbags refused ``bag`` (named ``name``) where its files' bytes tell, else ``None``.
+
+    Asked only after rosbags refused the bag; only the first and last 8 bytes of each
+    ``.db3`` or ``.mcap`` file (the file, or those in the folder) are read. A file in the
+    folder is named ``name/FILE``, a path the user can give from where they are.
+    WHY: rosbags' words named neither cause nor way out: "File end magic is invalid." for
+    an MCAP file cut off (a recorder killed, or still recording, or a copy stopped: it
+    lacks its footer).
+    """
+    try:
+        files = sorted(bag.glob("*.*")) if bag.is_dir() else [bag]
+        for file in files:
+            if file.suffix not in (".db3", ".mcap") and bag.is_dir():
+                continue
+            shown = str(Path(name) / file.name) if bag.is_dir() else name
+            with file.open("rb") as f:
+                head = f.read(len(_STORAGE_MAGIC["sqlite3"]))
+                size = f.seek(0, os.SEEK_END)
+                f.seek(max(size - len(_MCAP_MAGIC), 0))
+                tail = f.read(len(_MCAP_MAGIC))
+            storage = next((k for k, m in _STORAGE_MAGIC.items() if head.startswith(m)), None)
+            if storage == "mcap" and (tail != _MCAP_MAGIC or size < 2 * len(_MCAP_MAGIC)):
+                return (
+                    f"{shown} ends without MCAP's closing magic: it is cut off (its recorder "
+                    "was killed or is still recording, or a copy stopped); `mcap recover "
+                    f"{shlex.quote(shown)} -o recovered.mcap` (the mcap CLI) writes the "
+                    "messages it holds"
+                )
+    except OSError:  # said as rosbags said it
+        return None
+    return None
 
 
 def _said(err: BaseException, paths: tuple[Path, Path], name: str) -> str:
