@@ -614,6 +614,32 @@ def test_an_mcap_cut_off_as_a_killed_recorder_leaves_it_is_said_so(bags: BagMake
 
 
 @pytest.mark.parametrize(
+    ("kind", "said", "other"), [("sqlite3", "mcap", "an SQLite"), ("mcap", "sqlite3", "an MCAP")]
+)
+def test_a_bag_folder_whose_metadata_names_another_storage_is_said_so(
+    bags: BagMaker, kind: str, said: str, other: str
+) -> None:
+    """A user walk: a metadata.yaml copied from another recording names the other storage;
+    rosbags said "(AnyReaderError: File magic is invalid.)" or "(... file is not a
+    database)", naming neither metadata.yaml nor the way out (the file itself reads)."""
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("mixed", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    assert f"storage_identifier: {kind}" in text
+    meta.write_text(text.replace(f"storage_identifier: {kind}", f"storage_identifier: {said}"))
+    file = next(f for f in bag.iterdir() if f.suffix in (".db3", ".mcap"))
+    with pytest.raises(FormatError, match=r"metadata\.yaml") as err:
+        read_bag(bag, "/est")
+    assert str(err.value) == (
+        f"{bag}: cannot open as a ROS bag: its metadata.yaml names the storage '{said}', but "
+        f"{bag / file.name} is {other} file: correct storage_identifier in metadata.yaml, or "
+        "give the file itself"
+    )
+    assert len(read_bag(file, "/est")) == len(POSES)  # the way out said
+
+
+@pytest.mark.parametrize(
     ("field", "value", "said"),
     [
         (

@@ -15,6 +15,7 @@ import heapq
 import importlib
 import itertools
 import os
+import re
 import shlex
 import time
 import warnings
@@ -249,20 +250,24 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
 
 _MCAP_MAGIC = b"\x89MCAP0\r\n"  # an MCAP file's first and last 8 bytes
 _STORAGE_MAGIC = {"sqlite3": b"SQLite format 3\x00", "mcap": _MCAP_MAGIC}
+_STORAGE_SAID = {"sqlite3": "an SQLite", "mcap": "an MCAP"}
 
 
 def _why_unopened(bag: Path, name: str) -> str | None:
     """Say why rosbags refused ``bag`` (named ``name``) where its files' bytes tell, else ``None``.
 
     Asked only after rosbags refused the bag; only the first and last 8 bytes of each
-    ``.db3`` or ``.mcap`` file (the file, or those in the folder) are read. A file in the
-    folder is named ``name/FILE``, a path the user can give from where they are.
-    WHY: rosbags' words named neither cause nor way out: "File end magic is invalid." for
-    an MCAP file cut off (a recorder killed, or still recording, or a copy stopped: it
-    lacks its footer).
+    ``.db3`` or ``.mcap`` file (the file, or those in the folder) are read, and the
+    folder's ``metadata.yaml``. A file in the folder is named ``name/FILE``, a path the
+    user can give from where they are. WHY: rosbags' words named neither cause nor way
+    out: "File end magic is invalid." for an MCAP file cut off (a recorder killed, or
+    still recording, or a copy stopped: it lacks its footer); "File magic is invalid." or
+    "file is not a database" for a folder whose ``metadata.yaml`` names the other storage
+    (one copied from another recording).
     """
     try:
         files = sorted(bag.glob("*.*")) if bag.is_dir() else [bag]
+        named = _metadata_storage(bag) if bag.is_dir() else None
         for file in files:
             if file.suffix not in (".db3", ".mcap") and bag.is_dir():
                 continue
@@ -273,6 +278,12 @@ def _why_unopened(bag: Path, name: str) -> str | None:
                 f.seek(max(size - len(_MCAP_MAGIC), 0))
                 tail = f.read(len(_MCAP_MAGIC))
             storage = next((k for k, m in _STORAGE_MAGIC.items() if head.startswith(m)), None)
+            if named is not None and storage is not None and storage != named:
+                return (
+                    f"its metadata.yaml names the storage {named!r}, but {shown} is "
+                    f"{_STORAGE_SAID[storage]} file: correct storage_identifier in "
+                    "metadata.yaml, or give the file itself"
+                )
             if storage == "mcap" and (tail != _MCAP_MAGIC or size < 2 * len(_MCAP_MAGIC)):
                 return (
                     f"{shown} ends without MCAP's closing magic: it is cut off (its recorder "
@@ -283,6 +294,14 @@ def _why_unopened(bag: Path, name: str) -> str | None:
     except OSError:  # said as rosbags said it
         return None
     return None
+
+
+def _metadata_storage(bag: Path) -> str | None:
+    """Return the ``storage_identifier`` a bag folder's ``metadata.yaml`` names, else ``None``."""
+    with (bag / "metadata.yaml").open("rb") as f:
+        text = f.read(1 << 16).decode("utf-8", "replace")  # the key is near the top
+    found = re.search(r"^\s*storage_identifier:\s*['\"]?([A-Za-z0-9_]+)", text, re.MULTILINE)
+    return found.group(1) if found else None
 
 
 def _said(err: BaseException, paths: tuple[Path, Path], name: str) -> str:
