@@ -7,6 +7,7 @@ import json
 import math
 import os
 import re
+import shutil
 import struct
 import sys
 import warnings
@@ -590,6 +591,37 @@ def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_p
     bad.write_bytes(bytes(data))
     with pytest.raises(FormatError, match=r"bad\.mcap: cannot read the bag"):
         read_trajectory(bad, topic="/t")
+
+
+@pytest.mark.parametrize("kind", ["sqlite3", "mcap"])
+def test_one_file_of_a_split_bag_given_alone_is_said_to_be_part_of_it(
+    bags: BagMaker, kind: str
+) -> None:
+    """A user walk: ``ros2 bag record --max-bag-size`` splits a recording into files listed
+    by one metadata.yaml; the first file given alone (a shell's completion stops there) was
+    read as the whole run, half its poses, without a word (evo does the same)."""
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("split", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    first = next(f for f in bag.iterdir() if f.suffix in (".db3", ".mcap"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)  # one file of one: nothing said
+        assert len(read_bag(first, "/est")) == len(POSES)
+    second = first.with_name(f"split_1{first.suffix}")
+    shutil.copyfile(first, second)
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    listed = f"relative_file_paths:\n  - {first.name}\n"
+    assert listed in text
+    meta.write_text(text.replace(listed, f"{listed}  - {second.name}\n"))
+    with pytest.warns(DataWarning) as said:
+        assert len(read_bag(first, "/est")) == len(POSES)
+    assert [str(w.message) for w in said] == [
+        (
+            f"{first}: one of the 2 files of the split bag {bag} (its metadata.yaml lists "
+            f"{first.name}, {second.name}): read alone, its messages only; give the folder to "
+            "read them all"
+        )
+    ]
 
 
 def test_an_mcap_cut_off_as_a_killed_recorder_leaves_it_is_said_so(bags: BagMaker) -> None:

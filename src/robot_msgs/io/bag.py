@@ -214,6 +214,8 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
         _check_folder_files(bag, name)
     elif bag.suffix == ".bag":
         _check_ros1_magic(bag, name)
+    else:
+        _warn_split_part(bag, name)
     highlevel = require("rosbags.highlevel", "bags", feature="reading ROS bags")
     typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
     store = typesys.get_typestore(typesys.Stores.LATEST)
@@ -298,10 +300,74 @@ def _why_unopened(bag: Path, name: str) -> str | None:
 
 def _metadata_storage(bag: Path) -> str | None:
     """Return the ``storage_identifier`` a bag folder's ``metadata.yaml`` names, else ``None``."""
-    with (bag / "metadata.yaml").open("rb") as f:
-        text = f.read(1 << 16).decode("utf-8", "replace")  # the key is near the top
+    text = _metadata_text(bag / "metadata.yaml")
     found = re.search(r"^\s*storage_identifier:\s*['\"]?([A-Za-z0-9_]+)", text, re.MULTILINE)
     return found.group(1) if found else None
+
+
+def _metadata_text(meta: Path) -> str:
+    """Return the first 64 KiB of a bag's ``metadata.yaml`` as text, ``""`` if unreadable.
+
+    Its keys are read with patterns, as rosbag2 writes them (no YAML parser needed); the
+    folder's files were checked first (:func:`_check_folder_files`: no FIFO, no device).
+    """
+    try:
+        with meta.open("rb") as f:
+            return f.read(1 << 16).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _metadata_files(meta: Path) -> list[str]:
+    """Return the ``relative_file_paths`` a bag folder's ``metadata.yaml`` lists, in order.
+
+    Read as rosbag2 writes it (a block list, one ``- FILE`` a line); ``[]`` where it is
+    not there or not readable.
+    """
+    text = _metadata_text(meta)
+    pattern = r"^[ \t]*relative_file_paths:[ \t]*\n((?:[ \t]*- .*\n?)*)"
+    found = re.search(pattern, text, re.MULTILINE)
+    if found is None:
+        return []
+    return [line.split("- ", 1)[1].strip().strip("'\"") for line in found[1].splitlines()]
+
+
+def _warn_split_part(bag: Path, name: str) -> None:
+    """Warn that the bag file ``bag`` (named ``name``) is one of several of a split bag.
+
+    WHY: ``ros2 bag record --max-bag-size`` (or ``--max-bag-duration``) splits a recording
+    into files that one ``metadata.yaml`` beside them lists; the first file given alone (a
+    shell's completion stops there) was read as the whole run, its poses only, without a
+    word (evo does the same). Said once a process for a file (a command opens a bag up to
+    5 times).
+    """
+    meta = bag.parent / "metadata.yaml"
+    if not meta.is_file() or stream_kind(meta) is not None:
+        return
+    listed = _metadata_files(meta)
+    if len(listed) < 2 or bag.name not in listed:
+        return
+    key = str(bag.resolve())
+    if key in _SPLIT_SAID:
+        return
+    _SPLIT_SAID.add(key)
+    folder = str(Path(name).parent)
+    warnings.warn(
+        DataWarning(
+            f"{name}: one of the {len(listed)} files of the split bag "
+            f"{folder if folder != '.' else 'in this folder'} "
+            f"(its metadata.yaml lists {', '.join(listed[:5])}"
+            f"{', ...' if len(listed) > 5 else ''}): read alone, its messages only; give the "
+            "folder to read them all",
+            kind="",
+            fixed=False,
+        ),
+        stacklevel=caller_stacklevel(),
+    )
+
+
+#: The files :func:`_warn_split_part` has warned of, so each is said once.
+_SPLIT_SAID: set[str] = set()
 
 
 def _said(err: BaseException, paths: tuple[Path, Path], name: str) -> str:
