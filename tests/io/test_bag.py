@@ -191,6 +191,25 @@ def test_read_bag_refuses_a_path_whose_poses_share_one_stamp(bags: BagMaker) -> 
         read_bag(path, "/plan")
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_read_bag_says_a_topic_whose_header_stamps_are_all_unset(bags: BagMaker, kind: str) -> None:
+    """A user walk: a node that publishes PoseStamped without setting header.stamp (all
+    0); the refusal said "the file is likely not what its format says (stamps in another
+    column or unit?); check the file or choose the format", no cause of a bag's."""
+    unset = [(0, 0, "map", p[3], p[4]) for p in POSES]
+    msgs = [bags.message(kind, "geometry_msgs/msg/PoseStamped", p) for p in unset]
+    path = open_path(
+        bags.write("unset", kind, {"/est": ("geometry_msgs/msg/PoseStamped", msgs)}), kind
+    )
+    with pytest.raises(FormatError, match=r"header\.stamp is not set") as said:
+        read_bag(path, "/est")
+    assert str(said.value) == (
+        f"{path} /est: all 3 messages have the stamp 0.0 s: header.stamp is not set by "
+        "their publisher (the receive times are not used as stamps, nor by evo); no trajectory "
+        "in time"
+    )
+
+
 def test_read_bag_sorts_messages_whose_header_stamps_go_back(bags: BagMaker) -> None:
     msgs = [
         bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p)

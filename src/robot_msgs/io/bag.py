@@ -1501,11 +1501,20 @@ def read_bag(
     if msgtype == _NAVSAT:
         values = _navsat_rows(values, source, geo_origin, crs)
         frames = [crs or "enu"]
-    if kind == "pose" and values.shape[0] > 1 and np.all(values[:, 0] == values[0, 0]):
-        msg = (
-            f"{source}: all {values.shape[0]} poses have the stamp {float(values[0, 0])!r} s; "
-            "a path without per-pose stamps is no trajectory"
-        )
+    if values.shape[0] > 1 and np.all(values[:, 0] == values[0, 0]):
+        stamp = float(values[0, 0])
+        if kind == "pose":
+            msg = (
+                f"{source}: all {values.shape[0]} poses have the stamp {stamp!r} s; "
+                "a path without per-pose stamps is no trajectory"
+            )
+        else:  # WHY: the rows' rule said "stamps in another column or unit?" of a bag
+            msg = (
+                f"{source}: all {values.shape[0]} {kind}s have the stamp {stamp!r} s: "
+                f"header.stamp is {'not set' if stamp == 0.0 else 'not updated'} by their "
+                "publisher (the receive times are not used as stamps, nor by evo); no "
+                "trajectory in time"
+            )
         raise FormatError(msg)
     _check_frame_names(frames, child, source, kind)
     distinct = sorted(set(frames))
