@@ -484,3 +484,254 @@ def test_joint_state_logs_of_one_row_per_joint_give_the_numbers_of_the_wide_logs
         f"ERROR: {tmp_path / 'm.csv'}:4: expected one row per joint per time, got a second "
         "row of 'wrist' at t = 0.0 s (the first at line 3)\n"
     )
+
+
+def _joint_bag(
+    tmp_path: Path, kind: str, topics: dict[str, list[tuple[int, dict[str, float]]]]
+) -> Path:
+    """A bag of ``{topic: [(stamp_ns, {joint: position}), ...]}`` JointState messages,
+    each with a velocity of -d/dt of the first-order position below (``velocity`` key),
+    written by rosbags (ROS 1 ``.bag``, ROS 2 sqlite3 or MCAP), and a PoseStamped topic
+    ``/pose``."""
+    from tests.io.conftest import BagMaker
+
+    maker = BagMaker(tmp_path)
+    store = maker.store1 if kind == "ros1" else maker.store2
+    cls = store.types["sensor_msgs/msg/JointState"]
+    written: dict[str, tuple[str, list[object]]] = {}
+    for topic, samples in topics.items():
+        msgs: list[object] = []
+        for ns, joints in samples:
+            names = [n for n in joints if n != "velocity"]
+            msgs.append(
+                cls(
+                    header=maker.header(kind, ns // 10**9, ns % 10**9, ""),
+                    name=names,
+                    position=np.array([joints[n] for n in names]),
+                    velocity=np.array([joints.get("velocity", 0.0)] * len(names)),
+                    effort=np.zeros(0),
+                )
+            )
+        written[topic] = ("sensor_msgs/msg/JointState", msgs)
+    written["/pose"] = (
+        "geometry_msgs/msg/PoseStamped",
+        [
+            maker.message(
+                kind, "geometry_msgs/msg/PoseStamped", (0, 0, "map", (0, 0, 0), (0, 0, 0, 1))
+            )
+        ],
+    )
+    return maker.write(f"joints_{kind}", kind, written)
+
+
+_TAU, _END_MS = 0.5, 5000  # the first-order response's time constant (s), its span (ms)
+
+
+def _first_order() -> list[tuple[int, dict[str, float]]]:
+    """y = 1 - e^{-t/τ} and its rate e^{-t/τ}/τ, every millisecond from 0 to 5 s."""
+    return [
+        (
+            k * 10**6,
+            {"x": 1.0 - math.exp(-k / 1000 / _TAU), "velocity": math.exp(-k / 1000 / _TAU) / _TAU},
+        )
+        for k in range(_END_MS + 1)
+    ]
+
+
+@pytest.mark.parametrize("kind", ["ros1", "sqlite3", "mcap"])
+def test_a_joint_state_bag_gives_the_closed_form_integrals_and_the_csv_numbers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """A bag with a command topic (1 rad at 0 s and 5 s, velocity 0) and a state topic
+    (the first-order response y = 1 - e^{-t/τ}, τ = 0.5 s, each millisecond): e = e^{-t/τ},
+    so IAE = τ(1 - e^{-T/τ}) and, of the velocity (--field velocity, e = -e^{-t/τ}/τ),
+    IAE = 1 - e^{-T/τ}; trapezoids of h = 1 ms are within h²/12 ∫|f''| of each (1.7e-7,
+    3.3e-7). ``track`` refused the bag ("expected a header line"); now every figure
+    equals the CSV logs' of the same samples, bit for bit. A bag of two JointState topics
+    is refused naming both, as ``ape`` refuses one of two pose topics."""
+    bag = _joint_bag(
+        tmp_path,
+        kind,
+        {
+            "/joint_commands": [(0, {"x": 1.0}), (_END_MS * 10**6, {"x": 1.0})],
+            "/joint_states": _first_order(),
+        },
+    )
+    code, out, err = _run([str(bag), str(bag)], capsys)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"ERROR: {bag}: choose a topic with --command-topic (JointState topics: "
+        "/joint_commands, /joint_states)\n"
+    )
+    topics = ["--command-topic", "/joint_commands", "--measured-topic", "/joint_states"]
+    code, out, _ = _run([str(bag), str(bag), *topics, "--json"], capsys)
+    assert code == 0
+    from_bag = json.loads(out)
+    x = stats_of(from_bag["tracking"])["x"]
+    decay = math.exp(-_END_MS / 1000 / _TAU)
+    assert x["iae"] == pytest.approx(_TAU * (1.0 - decay), abs=1.7e-7)
+    assert x["n"] == _END_MS + 1
+    code, out, _ = _run([str(bag), str(bag), *topics, "--field", "velocity", "--json"], capsys)
+    assert code == 0
+    v = stats_of(json.loads(out)["tracking"])["x"]
+    assert v["iae"] == pytest.approx(1.0 - decay, abs=3.4e-7)
+    assert v["final"] == pytest.approx(-decay / _TAU, rel=1e-9)
+    # The same samples as CSV logs of one row per joint per time: the same numbers.
+    (tmp_path / "c.csv").write_text(f"time,name,position\n0.0,x,1.0\n{_END_MS / 1000!r},x,1.0\n")
+    rows = "".join(f"{ns / 10**9!r},x,{j['x']!r}\n" for ns, j in _first_order())
+    (tmp_path / "m.csv").write_text("time,name,position\n" + rows)
+    code, out, _ = _run([str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), "--json"], capsys)
+    assert code == 0
+    from_csv = json.loads(out)
+    assert stats_of(from_csv["tracking"]) == stats_of(from_bag["tracking"])
+    assert from_csv["tracking"]["counts"] == from_bag["tracking"]["counts"]
+
+
+_GOOD = {
+    "/joint_commands": [(0, {"x": 1.0}), (10**9, {"x": 1.0})],
+    "/joint_states": [(0, {"x": 0.5}), (10**6, {"x": 0.75})],
+    "/empty": [],
+}
+_THEN_Y = [(0, {"x": 0.5}), (10**6, {"y": 0.5})]
+
+
+@pytest.mark.parametrize(
+    ("topics", "flags", "said"),
+    [
+        (
+            {},
+            ["--measured-topic", "/pose"],
+            (
+                " /pose: expected a topic of type sensor_msgs/msg/JointState, got "
+                "geometry_msgs/msg/PoseStamped"
+            ),
+        ),
+        ({}, ["--measured-topic", "/empty"], " /empty: expected JointState messages, got none"),
+        (
+            {},
+            ["--measured-topic", "/joint_sates"],
+            (
+                ": no topic '/joint_sates'; did you mean /joint_states, /joint_commands? topics: /empty "
+                "(sensor_msgs/msg/JointState), /joint_commands "
+                "(sensor_msgs/msg/JointState), /joint_states (sensor_msgs/msg/JointState), /pose "
+                "(geometry_msgs/msg/PoseStamped)"
+            ),
+        ),
+        (
+            {"/joint_commands": _THEN_Y},
+            [],
+            (
+                " /joint_commands: expected every message to name the first's joints ['x'], got "
+                "['y'] in message 1 (give the joints with channels)"
+            ),
+        ),
+        (
+            {"/joint_states": _THEN_Y},
+            [],
+            " /joint_states: Expected joint 'x' in `message[1].name`, got ('y',)",
+        ),
+        (
+            {"/joint_states": [(0, {"x": 0.5}), (0, {"x": 0.5})]},
+            [],
+            (
+                " /joint_states: expected header.stamp strictly increasing, got message 1 at 0.0 s "
+                "after 0.0 s"
+            ),
+        ),
+        (
+            {"/joint_states": [(0, {"x": 0.5}), (10**6, {"x": math.inf})]},
+            [],
+            (
+                " /joint_states: message 1 (t = 0.001 s): position of 'x': expected a finite "
+                "number or NaN (a dropout), got inf"
+            ),
+        ),
+        (
+            {"/joint_commands": [(0, {"x": 1.0}), (10**9, {"x": math.nan})]},
+            [],
+            (
+                " /joint_commands: message 1 (t = 1.0 s): position of 'x': expected a finite "
+                "number, got nan"
+            ),
+        ),
+        (
+            {},
+            ["--field", "effort"],
+            " /joint_commands: Expected `message[0].effort` values, got none",
+        ),
+    ],
+    ids=[
+        "wrong type",
+        "empty topic",
+        "misspelt topic",
+        "command names change",
+        "measured names change",
+        "stamps repeat",
+        "inf",
+        "command nan",
+        "no effort",
+    ],
+)
+def test_a_hostile_joint_state_bag_is_one_error_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    topics: dict[str, list[tuple[int, dict[str, float]]]],
+    flags: list[str],
+    said: str,
+) -> None:
+    """Each refusal is one ERROR line naming the bag and topic (and message), no
+    traceback (as a CSV log's bad cell is its file and line)."""
+    bag = _joint_bag(tmp_path, "mcap", {**_GOOD, **topics})
+    topic = [] if "--measured-topic" in flags else ["--measured-topic", "/joint_states"]
+    args = [str(bag), str(bag), "--command-topic", "/joint_commands", *topic]
+    code, out, err = _run([*args, *flags], capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith(f"ERROR: {bag}{said}")
+    assert len(err.splitlines()) == 1
+
+
+def test_a_measured_nan_of_a_joint_state_bag_is_a_dropout_as_an_empty_cell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A measured NaN position is left out, with the note a CSV log's empty cell gets:
+    of 3 samples at 0, 0.5 and 1 s the middle one is missing, so no interval has both
+    ends measured and the two others are the statistics' (n = 2)."""
+    measured = [(0, {"x": 0.5}), (5 * 10**8, {"x": math.nan}), (10**9, {"x": 0.75})]
+    bag = _joint_bag(tmp_path, "mcap", {**_GOOD, "/joint_states": measured})
+    args = ["--command-topic", "/joint_commands", "--measured-topic", "/joint_states"]
+    code, out, _ = _run([str(bag), str(bag), *args, "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)["tracking"]
+    assert stats_of(result)["x"]["n"] == 2
+    assert any(
+        n.startswith("channel 'x': 1 of 3 matched samples not finite") for n in result["notes"]
+    )
+
+
+def test_field_chooses_the_column_of_a_joint_state_log_and_is_refused_for_a_wide_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--field velocity`` reads the velocity column (it always read ``position``):
+    a command of velocity 0 against a measured 0.5 rad/s for 2 s has IAE 1.0 by hand;
+    a wide log has no field and is refused naming its header line."""
+    (tmp_path / "c.csv").write_text("time,name,position,velocity\n0,x,1,0\n2,x,1,0\n")
+    (tmp_path / "m.csv").write_text(
+        "time,name,position,velocity\n0,x,1,0.5\n1,x,1,0.5\n2,x,1,0.5\n"
+    )
+    code, out, _ = _run(
+        [str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), "--field", "velocity", "--json"], capsys
+    )
+    assert code == 0
+    x = stats_of(json.loads(out)["tracking"])["x"]
+    assert (x["iae"], x["final"]) == (1.0, -0.5)
+    code, out, _ = _run([str(tmp_path / "c.csv"), str(tmp_path / "m.csv"), "--json"], capsys)
+    assert stats_of(json.loads(out)["tracking"])["x"]["iae"] == 0.0  # position, by default
+    code, out, err = _run(
+        [str(SERVO / "command.csv"), str(SERVO / "measured.csv"), "--field", "effort"], capsys
+    )
+    assert (code, out) == (1, "")
+    assert err == (
+        f"ERROR: {SERVO / 'command.csv'}:2: expected a column `effort` (the field asked for), got "
+        "a log of a column per channel (a field is read of one row per joint per time, "
+        "`time,name,position`)\n"
+    )

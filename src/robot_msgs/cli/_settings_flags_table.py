@@ -582,6 +582,19 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "default": 0.0,
         },
         {
+            "field": "field",
+            "name": "--field",
+            "metavar": "FIELD",
+            "kind": "choice",
+            "choices": ("position", "velocity", "effort"),
+            "description": (
+                "the JointState field compared, of a log of one row per joint per time or a bag's "
+                "JointState topic (default position; a log without a position column, its first of "
+                "velocity, effort)"
+            ),
+            "default": "position",
+        },
+        {
             "field": "step_info",
             "name": "--step-info",
             "group": "step response (with --step-info)",

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._output_args import add_table_flags
 from robot_msgs.cli._settings_args import add_settings_flags
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import UsageError
+from robot_msgs.errors import TopicError, UsageError
 
 if TYPE_CHECKING:
     import argparse
@@ -65,14 +65,19 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "magnitude and final value (the last measured error). Each "
             "file is a CSV with a header: the time in seconds first, then one column per "
             "channel (joint), a column of text (a mode) left out; or one row per joint "
-            "per time, time,name,position (a JointState's rows). The measured file needs "
+            "per time, time,name,position (a JointState's rows); or a ROS 1 bag, ROS 2 bag "
+            "or MCAP file, of its JointState topic. The measured file needs "
             "the command's channels. With --step-info "
             "(and --hold: the figures time a step), rise and settling time, overshoot and "
             f"peak of each channel's response to the command's one step. Example: {_EXAMPLE}"
         ),
     )
-    parser.add_argument("command", type=Path, metavar="COMMAND", help="the command log (CSV)")
-    parser.add_argument("measured", type=Path, metavar="MEASURED", help="the measurement log (CSV)")
+    parser.add_argument(
+        "command", type=Path, metavar="COMMAND", help="the command log (CSV), or a bag"
+    )
+    parser.add_argument(
+        "measured", type=Path, metavar="MEASURED", help="the measurement log (CSV), or a bag"
+    )
     parser.add_argument(
         "--channels",
         nargs="+",
@@ -87,6 +92,13 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="SYMBOL",
         help="the channels' unit, for the tables (rad, m, N·m...)",
     )
+    for side, name in (("command", "COMMAND"), ("measured", "MEASURED")):
+        parser.add_argument(
+            f"--{side}-topic",
+            metavar="TOPIC",
+            help=f"bag topic of {name} (sensor_msgs/msg/JointState; default: the bag's one "
+            "JointState topic; a bag of several is refused naming them)",
+        )
     add_settings_flags(parser, ["TrackingSettings"])
     out = parser.add_argument_group("output")
     add_table_flags(out, "the settings, the Comparison and the step responses", csv=None)
@@ -134,10 +146,26 @@ def run(args: argparse.Namespace) -> int:
         flags=[f"--{n}" for n in outputs],
         inputs=[args.command, args.measured],
     )
-    command = read_signal_log(args.command, channels=args.channels)
-    # An empty or nan measured cell is a dropout: tracking() leaves it out and its note says
-    # what time the integrals still cover (refused, it lost the whole log to one gap).
-    measured = read_signal_log(args.measured, channels=command.channels, dropouts=True)
+    # --field given (not its default) is read or refused; by default a JointState log
+    # without a position column is read of its first field, as before the flag.
+    read_field = settings.field if settings.field != defaults.field else None
+    topic_flag = "--command-topic"  # whose topic a TopicError is about: the log read
+    try:
+        command = read_signal_log(
+            args.command, channels=args.channels, field=read_field, topic=args.command_topic
+        )
+        # An empty or nan measured cell is a dropout: tracking() leaves it out and its note
+        # says what time the integrals still cover (refused, it lost the whole log to one gap).
+        topic_flag = "--measured-topic"
+        measured = read_signal_log(
+            args.measured,
+            channels=command.channels,
+            dropouts=True,
+            field=read_field,
+            topic=args.measured_topic,
+        )
+    except TopicError as err:  # the library's `topic=` is a side's flag here
+        raise TopicError(str(err).replace("`topic=`", topic_flag), path=err.path) from err
     steps: dict[str, StepResponse] = {}
     if settings.step_info:  # first: its errors name the channel whose command has no step
         for c, name in enumerate(command.channels):

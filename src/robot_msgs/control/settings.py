@@ -58,6 +58,15 @@ tuple (0.9, 0.1) - at `TrackingSettings.rise_limits`
         Flag("--delay", "SECONDS"),
         FINITE,
     ] = 0.0
+    field: Annotated[
+        Literal["position", "velocity", "effort"],
+        Meta(
+            description="the JointState field compared, of a log of one row per joint per "
+            "time or a bag's JointState topic (default position; a log without a position "
+            "column, its first of velocity, effort)"
+        ),
+        Flag("--field", "FIELD"),
+    ] = "position"
     step_info: Annotated[
         bool,
         Meta(

@@ -509,27 +509,11 @@ def joint_tracking(
                 f"(a command is interpolated between increasing times), got {t_cmd[i]!r} s"
             )
             raise ValidationError(msg)
-    measured = np.empty((len(states), len(joints)))
-    t_meas = np.empty(len(states))
-    for k, state in enumerate(states):
-        row = getattr(state, field)
-        if not row:
-            msg = f"Expected `states[{k}].{field}` values, got none"
-            raise ValidationError(msg)
-        index = {name: j for j, name in enumerate(state.name)}
-        if len(index) != len(state.name):  # the last of two took the joint, in silence
-            twice = next(n for i, n in enumerate(state.name) if n in state.name[:i])
-            msg = f"Expected joint names used once in `states[{k}].name`, got {twice!r} twice"
-            raise ValidationError(msg)
-        for c, joint in enumerate(joints):
-            if joint not in index:
-                msg = f"Expected joint {joint!r} in `states[{k}].name`, got {state.name!r}"
-                raise ValidationError(msg)
-            measured[k, c] = row[index[joint]]
-        # As the command's times: the nearest float to the integer nanoseconds. Times
-        # * 1e-9 put a state stamped at the command's last point 1 ulp past it, and out
-        # of the comparison (0.5070694640000001 s after 0.507069464 s; a review).
-        t_meas[k] = (state.header.stamp.to_ns() - start_ns) / 10**9
+    stamps_ns, measured = joint_samples(states, joints, field)
+    # As the command's times: the nearest float to the integer nanoseconds. Times
+    # * 1e-9 put a state stamped at the command's last point 1 ulp past it, and out
+    # of the comparison (0.5070694640000001 s after 0.507069464 s; a review).
+    t_meas = np.array([(ns - start_ns) / 10**9 for ns in stamps_ns])
     # Said of the messages: tracking() named its own `t_measured[1]`, relative to the
     # command's start, for states out of order (a review).
     back = np.flatnonzero(t_meas[1:] <= t_meas[:-1])
@@ -563,3 +547,53 @@ def joint_tracking(
         raise AssociationError(msg) from err
     parameters = {**result.parameters, "field": field, "interpolation": "linear between points"}
     return result.replace(parameters=parameters)
+
+
+def joint_samples(
+    states: Sequence[JointState], joints: Sequence[str], field: str
+) -> tuple[list[int], Float64Array]:
+    """Return each state's stamp and its ``field`` values of ``joints``, matched by name.
+
+    The one reading of ``JointState`` messages into channels (:func:`joint_tracking`'s,
+    and ``robot-msgs track``'s of a bag's topic): states may list the joints in any
+    order and list others too.
+
+    Parameters
+    ----------
+    states : sequence of JointState
+    joints : sequence of str
+        The joints to read, in the columns' order.
+    field : {"position", "velocity", "effort"}
+
+    Returns
+    -------
+    stamps_ns : list of int, nanoseconds
+        Each state's ``header.stamp``, shape ``(S,)``.
+    values : ndarray, shape (S, len(joints)), float64
+        The values as sent (NaN and inf included).
+
+    Raises
+    ------
+    ValidationError
+        A state without ``field``'s values, one naming a joint twice or missing one of
+        ``joints`` (naming the state's index and the joint).
+    """
+    values = np.empty((len(states), len(joints)))
+    stamps_ns: list[int] = []
+    for k, state in enumerate(states):
+        row = getattr(state, field)
+        if not row:
+            msg = f"Expected `states[{k}].{field}` values, got none"
+            raise ValidationError(msg)
+        index = {name: j for j, name in enumerate(state.name)}
+        if len(index) != len(state.name):  # the last of two took the joint, in silence
+            twice = next(n for i, n in enumerate(state.name) if n in state.name[:i])
+            msg = f"Expected joint names used once in `states[{k}].name`, got {twice!r} twice"
+            raise ValidationError(msg)
+        for c, joint in enumerate(joints):
+            if joint not in index:
+                msg = f"Expected joint {joint!r} in `states[{k}].name`, got {state.name!r}"
+                raise ValidationError(msg)
+            values[k, c] = row[index[joint]]
+        stamps_ns.append(state.header.stamp.to_ns())
+    return stamps_ns, values

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from robot_msgs.errors import FormatError, did_you_mean
+from robot_msgs.errors import FormatError, TopicError, ValidationError, did_you_mean
 from robot_msgs.io.table import shown_token
 from robot_msgs.runs.csvlog import read_csv_table
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from robot_msgs.runs.csvlog import CsvTable
+    from robot_msgs.sensor import JointState
     from robot_msgs.typing import AnyArray, BoolArray, Float64Array, Int64Array
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
 #: The value columns of a log of one row per joint per time (``sensor_msgs/JointState``'s
 #: fields), the first present read.
 _JOINT_FIELDS = ("position", "velocity", "effort")
+_JOINT_STATE = "sensor_msgs/msg/JointState"
 #: Other spellings of a joint-state log's ``name`` and value columns (``Time,Name,Position``,
 #: ``stamp,joint,pos``): a header of them is told the names it needs.
 _JOINT_NAME_LIKE = frozenset({"name", "names", "joint", "joints", "joint_name", "joint_names"})
@@ -239,7 +241,12 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
 
 
 def read_signal_log(
-    path: Path, *, channels: Sequence[str] | None = None, dropouts: bool = False
+    path: Path,
+    *,
+    channels: Sequence[str] | None = None,
+    dropouts: bool = False,
+    field: str | None = None,
+    topic: str | None = None,
 ) -> SignalLog:
     r"""Read a logged signal: a header, then a time column (seconds) and a column per channel.
 
@@ -258,7 +265,16 @@ def read_signal_log(
     exported row by row: pivoted into a channel per joint (``channels`` are then joint
     names) in the order the file first names them; a joint without a row at a time is a
     missing sample (a dropout, with ``dropouts``), two rows of one joint at one time are
-    refused. It was refused at its first name (a walk).
+    refused. It was refused at its first name (a walk). ``field`` chooses the value
+    column of such a log.
+
+    A ROS 1 bag, a ROS 2 bag (folder or ``.db3``) or an MCAP file is read from its
+    ``sensor_msgs/msg/JointState`` topic (``topic``, else the bag's one such topic): a
+    channel per joint (``channels``, else the first message's joints, which every
+    message must then name), matched by name in each message, at its ``header.stamp``
+    (:func:`~robot_msgs.control.tracking_error.joint_samples`, ``joint_tracking``'s
+    reading). WHY: ``track`` took only CSV, where the library compared the messages in
+    memory.
 
     Parameters
     ----------
@@ -271,6 +287,12 @@ def read_signal_log(
         Read an empty or ``nan`` channel cell as NaN, a sample the logger missed (a
         measurement's dropout: :func:`~robot_msgs.control.tracking` leaves it out and says
         so), where it is refused by default; the time column is never gappy.
+    field : {"position", "velocity", "effort"}, optional
+        The field read of a JointState log or bag (default ``position``; a log without
+        that column, its first of ``velocity``, ``effort``). Refused for a log of a
+        column per channel.
+    topic : str, optional
+        A bag's JointState topic (default: its one JointState topic).
 
     Raises
     ------
@@ -301,6 +323,11 @@ def read_signal_log(
     (('elbow', 'wrist'), [0.0, 1.0], [[0.1, 0.2], [0.3, 0.4]])
     """
     wanted = tuple(channels or ())
+    if _is_bag(path):
+        return _joint_state_topic(path, topic, wanted, field or "position", dropouts=dropouts)
+    if topic is not None:
+        msg = f"{path}: a topic ({topic!r}) is read of a bag or MCAP file, not of a CSV log"
+        raise FormatError(msg)
     table = read_csv_table(
         path,
         required=lambda header: () if _joint_fields(header[1:]) else wanted,
@@ -327,8 +354,18 @@ def read_signal_log(
             raise FormatError(msg)
         msg = f"{path}:{header_line}: expected rows of numbers after the header, got none"
         raise FormatError(msg)
+    if field is not None and field not in fields:
+        got = (
+            f"columns {list(table.columns)}"
+            if fields
+            else "a log of a column per channel (a field is read of one row per joint per "
+            "time, `time,name,position`)"
+        )
+        msg = f"{path}:{header_line}: expected a column `{field}` (the field asked for), got {got}"
+        raise FormatError(msg)
     if fields:
-        return _joint_rows(table, time_column, wanted, fields, dropouts=dropouts)
+        chosen = [field, *(f for f in fields if f != field)] if field else fields
+        return _joint_rows(table, time_column, wanted, chosen, dropouts=dropouts)
     stamps = table.numbers(time_column)
     lower = {name.lower() for name in rest}
     if lower & _JOINT_NAME_LIKE and lower & _JOINT_FIELD_LIKE and (stamps[1:] <= stamps[:-1]).any():
@@ -369,6 +406,105 @@ def read_signal_log(
         channels=names,
         values=values,
         notes=tuple(notes),
+    )
+
+
+def _is_bag(path: Path) -> bool:
+    """Whether ``path`` names a bag: a folder, or a ``.bag``, ``.db3`` or ``.mcap`` file."""
+    from robot_msgs.io.examples import resolve_path  # noqa: PLC0415
+    from robot_msgs.io.formats import BAG_FORMATS, READ_SUFFIXES  # noqa: PLC0415
+
+    resolved = resolve_path(path)
+    return resolved.is_dir() or READ_SUFFIXES.get(resolved.suffix.lower()) in BAG_FORMATS
+
+
+def _joint_state_topic(
+    path: Path, topic: str | None, wanted: tuple[str, ...], field: str, *, dropouts: bool
+) -> SignalLog:
+    """Read a bag's JointState topic as channels (:func:`read_signal_log`'s rules).
+
+    Raises
+    ------
+    TopicError
+        No ``topic`` and not one JointState topic (the message lists them), or no such
+        topic.
+    FormatError
+        A topic of another type, no message, a message without the field's values or
+        without a joint (every message must name the first's joints, when no
+        ``channels``), stamps not strictly increasing, a value not finite (with
+        ``dropouts``, NaN is a dropout).
+    """
+    from robot_msgs.control.tracking_error import joint_samples  # noqa: PLC0415
+    from robot_msgs.io.bag import list_topics  # noqa: PLC0415 - bags only when read
+    from robot_msgs.io.bag_messages import read_messages  # noqa: PLC0415
+    from robot_msgs.io.detect import pose_topics  # noqa: PLC0415
+
+    if topic is None:
+        found = pose_topics(path, types=(_JOINT_STATE,))
+        if len(found) != 1:
+            msg = (
+                f"{path}: choose a topic with `topic=` (JointState topics: "
+                f"{', '.join(found) or 'none'})"
+            )
+            raise TopicError(msg, path=str(path))
+        topic = found[0]
+    types = {t.topic: t.msgtype for t in list_topics(path)}
+    loose = [t for t in types if t.lstrip("/") == topic.lstrip("/")]
+    name = topic if topic in types or len(loose) != 1 else loose[0]
+    if name not in types:
+        listed = ", ".join(f"{t} ({m})" for t, m in types.items()) or "none"
+        hint = did_you_mean(topic, list(types))
+        msg = f"{path}: no topic {topic!r}{hint or ';'} topics: {listed}"
+        raise TopicError(msg, path=str(path))
+    source = f"{path} {name}"
+    if types[name] != _JOINT_STATE:
+        msg = f"{source}: expected a topic of type {_JOINT_STATE}, got {types[name]}"
+        raise FormatError(msg)
+    states = cast("list[JointState]", list(read_messages(path, name)))
+    if not states:
+        msg = f"{source}: expected JointState messages, got none"
+        raise FormatError(msg)
+    joints = wanted or states[0].name
+    if not joints:
+        msg = f"{source}: expected joints named in the first message, got none"
+        raise FormatError(msg)
+    for k, state in enumerate(states if not wanted else ()):
+        if set(state.name) != set(joints):
+            msg = (
+                f"{source}: expected every message to name the first's joints {list(joints)}, "
+                f"got {list(state.name)} in message {k} (give the joints with channels)"
+            )
+            raise FormatError(msg)
+    try:
+        stamps_ns, values = joint_samples(states, joints, field)
+    except ValidationError as err:
+        msg = f"{source}: {str(err).replace('`states[', '`message[')}"
+        raise FormatError(msg) from err
+    back = [k for k in range(1, len(stamps_ns)) if stamps_ns[k] <= stamps_ns[k - 1]]
+    if back:
+        k = back[0]
+        msg = (
+            f"{source}: expected header.stamp strictly increasing, got message {k} at "
+            f"{stamps_ns[k] / 10**9!r} s after {stamps_ns[k - 1] / 10**9!r} s"
+        )
+        raise FormatError(msg)
+    bad = np.isinf(values) if dropouts else ~np.isfinite(values)
+    if bad.any():
+        k, c = divmod(int(np.flatnonzero(bad)[0]), len(joints))
+        expected = "a finite number or NaN (a dropout)" if dropouts else "a finite number"
+        msg = (
+            f"{source}: message {k} (t = {stamps_ns[k] / 10**9!r} s): {field} of "
+            f"{joints[c]!r}: expected {expected}, got {float(values[k, c])!r}"
+        )
+        raise FormatError(msg)
+    return SignalLog(
+        path=path,
+        time_column="header.stamp",
+        # The nearest float to each stamp's nanoseconds: a CSV log of the same decimal
+        # seconds reads the same times.
+        stamps_s=np.array([ns / 10**9 for ns in stamps_ns]),
+        channels=tuple(joints),
+        values=values,
     )
 
 
