@@ -230,7 +230,7 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
             )
         table.refuse_backward("time_s", stamps, "a time >= {}", strict=False)
         return TrackingLog(
-            path=path, kind="events", stamps_s=stamps, lost=lost, empty=not table.lines
+            path=path, kind="events", stamps_s=stamps, lost=lost, empty=table.line_count == 0
         )
     flags = np.char.lower(table.columns["valid"])
     is_valid = np.isin(flags, ["1", "true"])
