@@ -588,9 +588,9 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "kind": "choice",
             "choices": ("position", "velocity", "effort"),
             "description": (
-                "the JointState field compared, of a log of one row per joint per time or a bag's "
-                "JointState topic (default position; a log without a position column, its first of "
-                "velocity, effort)"
+                "the JointState field compared (position, velocity or effort) of a log of one row "
+                "per joint per time or a bag's JointState topic; not given, a log without a "
+                "position column is read of its first of velocity, effort"
             ),
             "default": "position",
         },

@@ -61,9 +61,9 @@ tuple (0.9, 0.1) - at `TrackingSettings.rise_limits`
     field: Annotated[
         Literal["position", "velocity", "effort"],
         Meta(
-            description="the JointState field compared, of a log of one row per joint per "
-            "time or a bag's JointState topic (default position; a log without a position "
-            "column, its first of velocity, effort)"
+            description="the JointState field compared (position, velocity or effort) of a "
+            "log of one row per joint per time or a bag's JointState topic; not given, a log "
+            "without a position column is read of its first of velocity, effort"
         ),
         Flag("--field", "FIELD"),
     ] = "position"
