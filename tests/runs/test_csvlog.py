@@ -301,3 +301,25 @@ def test_a_bad_cell_or_row_after_blank_and_comment_lines_is_named_by_its_line(
         path = _write(tmp_path / "l.csv", "\n".join(text) + "\n")
         with pytest.raises(FormatError, match=rf"l\.csv:{number}: {said}"):
             read_csv_table(path, required=("t", "x"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layout=st.lists(st.sampled_from(["data", "#", "", "  # x"]), min_size=1, max_size=12),
+    where=st.integers(min_value=0),
+)
+def test_a_bad_cell_is_named_by_its_line_wherever_the_skipped_lines_fall(
+    tmp_path_factory: pytest.TempPathFactory, layout: list[str], where: int
+) -> None:
+    """Law: a bad cell in any data row is named by its own line, whatever blank and
+    comment lines lie before and after the header and between rows."""
+    lines = ["# head", "t,x", *(("{k},1" if kind == "data" else kind) for kind in layout)]
+    data = [n for n, line in enumerate(lines, start=1) if line == "{k},1"]
+    if not data:
+        return
+    number = data[where % len(data)]
+    text = [line.format(k=k) for k, line in enumerate(lines)]
+    text[number - 1] = f"{number},oops"
+    path = _write(tmp_path_factory.mktemp("l") / "l.csv", "\n".join(text) + "\n")
+    with pytest.raises(FormatError, match=rf"l\.csv:{number}: column `x`: expected a number"):
+        read_csv_table(path, required=("t", "x"))
