@@ -343,3 +343,41 @@ def test_a_bounded_float_takes_only_the_non_finite_spellings_within_its_bounds(
         assert validator.is_valid(changed) is (spelling in taken), (field, spelling)
         if spelling not in taken:
             assert not _decoded(cls, changed), (field, spelling)
+
+
+#: The counts each type refused below 0 in its own ``_validate``, now declared ``Count``.
+_COUNTS = [
+    ("compare/ErrorStats", "n"),
+    ("compare/StepResponse", "n"),
+    ("compare/TimeOffset", "n_poses"),
+    ("compare/Latency", "n_frames"),
+    ("compare/Resources", "n_samples"),
+    ("compare/RunReport", "n_estimate"),
+    ("compare/RunReport", "n_valid"),
+    ("compare/Alignment", "n_fit"),
+    ("compare/Extrinsic", "n_poses"),
+    ("compare/Extrinsic", "n_pairs"),
+    ("compare/SpatialMatch", "n_reference"),
+    ("compare/SpatialMatch", "n_within"),
+    ("compare/SpatialMatch", "n_backward"),
+    ("compare/RankingRow", "n_runs"),
+]
+
+
+@pytest.mark.parametrize(("name", "field"), _COUNTS)
+@pytest.mark.parametrize("count", [-1, -(2**62)])
+def test_a_negative_count_is_refused_by_the_schema_as_by_the_decoder(
+    name: str, field: str, count: int
+) -> None:
+    """``ErrorStats`` with ``n: -1`` passed the published schema and the decoder refused
+    it ("a count >= 0", said by each type's ``_validate``); a count is declared once
+    (``Count``), which the decoder, the constructor and the schema all read."""
+    cls = type_for(name)
+    doc = {**json.loads(to_json(examples()[name])), field: count}
+    validator = jsonschema.Draft202012Validator(json_schema(cls))
+    assert not validator.is_valid(doc)
+    said = rf"^Expected a count >= 0, got int {count} - at `{cls.__name__}\.{field}`$"
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(json.dumps(doc), cls)
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_dict(doc)

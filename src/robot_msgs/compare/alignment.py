@@ -10,6 +10,7 @@ import numpy as np
 from robot_msgs.evaluation.settings import ALIGNMENT_METHODS
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.check import COMPILED, all_finite
+from robot_msgs.msg.primitives import Count
 from robot_msgs.rotations import (
     angle_from_matrix,
     matrix_times_rows,
@@ -129,7 +130,7 @@ class Alignment(Msg):
     rotation: Annotated[Float64Array, Shape(3, 3)]
     translation_m: Annotated[Float64Array, Shape(3)]
     scale: float = 1.0
-    n_fit: int = 0
+    n_fit: Count = 0
 
     def _validate(self) -> None:
         if self.method not in ALIGNMENT_METHODS:
@@ -139,8 +140,6 @@ class Alignment(Msg):
         check_rigid(self)
         if not (math.isfinite(self.scale) and self.scale > 0):
             raise self._fail(field="scale", expected="a finite scale > 0", got=self.scale)
-        if self.n_fit < 0:
-            raise self._fail(field="n_fit", expected="a count >= 0", got=self.n_fit)
 
     def describe(self) -> str:
         """Return a one-line account of the fit, for a result's notes.

@@ -16,6 +16,7 @@ import numpy as np
 from robot_msgs.compare.alignment import check_rigid
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.check import COMPILED
+from robot_msgs.msg.primitives import Count
 from robot_msgs.rotations import rotation_vector_from_matrix
 from robot_msgs.typing import Float64Array, Int64Array
 
@@ -88,8 +89,8 @@ class Extrinsic(Msg):
     rotation: Annotated[Float64Array, Shape(3, 3)]
     translation_m: Annotated[Float64Array, Shape(3)]
     covariance_6x6: Annotated[Float64Array, Shape(6, 6)]
-    n_poses: int
-    n_pairs: int
+    n_poses: Count
+    n_pairs: Count
     strides: tuple[int, ...]
     pair_index: Annotated[Int64Array, Shape("M", 2)]
     residual_translation_m: Annotated[Float64Array, Shape("M", 3)]
@@ -124,9 +125,6 @@ class Extrinsic(Msg):
             )
         # root mean squares of finite residuals
         self._check_measures(("rms_m", "rms_deg"), "a finite RMS >= 0 (NaN: unknown)")
-        if min(self.n_poses, self.n_pairs) < 0:
-            name = "n_poses" if self.n_poses < 0 else "n_pairs"
-            raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
         if self.strides and min(self.strides) < 1:
             raise self._fail(field="strides", expected="strides >= 1", got=self.strides)
 

@@ -10,7 +10,7 @@ from typing import Any
 from robot_msgs.compare.aggregation import check_counts
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.msg import Msg, Scalar, Value, message
-from robot_msgs.msg.primitives import MissingFloat
+from robot_msgs.msg.primitives import Count, MissingFloat
 
 __all__ = ["Ranking", "RankingRow"]
 
@@ -61,7 +61,7 @@ class RankingRow(Msg):
     algorithm: str
     position: int
     mean_rank: float
-    n_runs: int
+    n_runs: Count
     n_succeeded: int
     mean_coverage: MissingFloat = math.nan
     scores: Mapping[str, float] = field(default_factory=dict)
@@ -93,8 +93,6 @@ class RankingRow(Msg):
     def _validate(self) -> None:
         if self.position < 1:  # 1-based, as Ranking orders its rows
             raise self._fail(field="position", expected="a position >= 1", got=self.position)
-        if self.n_runs < 0:  # wrong on its own: named before the count it bounds
-            raise self._fail(field="n_runs", expected="a count >= 0", got=self.n_runs)
         if not 0 <= self.n_succeeded <= self.n_runs:
             raise self._fail(
                 field="n_succeeded",

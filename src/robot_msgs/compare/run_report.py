@@ -21,7 +21,7 @@ from robot_msgs.compare.comparison import Comparison
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.compare.statistics import ErrorStats
 from robot_msgs.msg import Msg, Scalar, Shape, Value, message
-from robot_msgs.msg.primitives import MissingFloat
+from robot_msgs.msg.primitives import Count, MissingFloat
 from robot_msgs.typing import Float64Array
 
 __all__ = [
@@ -131,7 +131,7 @@ class Latency(Msg):
     """
 
     source: str
-    n_frames: int
+    n_frames: Count
     latency_p50_s: float
     latency_p95_s: float
     latency_max_s: float
@@ -145,8 +145,6 @@ class Latency(Msg):
     n_dropped: int = -1
 
     def _validate(self) -> None:
-        if self.n_frames < 0:
-            raise self._fail(field="n_frames", expected="a count >= 0", got=self.n_frames)
         if self.n_dropped < -1:
             expected = "a count >= 0, or -1 for unknown"
             raise self._fail(field="n_dropped", expected=expected, got=self.n_dropped)
@@ -245,7 +243,7 @@ class Resources(Msg):
         The largest GPU use sampled; NaN: not logged.
     """
 
-    n_samples: int
+    n_samples: Count
     duration_s: float
     peak_rss_bytes: float
     mean_cpu_percent: float
@@ -256,8 +254,6 @@ class Resources(Msg):
     peak_gpu_percent: MissingFloat = NAN
 
     def _validate(self) -> None:
-        if self.n_samples < 0:
-            raise self._fail(field="n_samples", expected="a count >= 0", got=self.n_samples)
         # seconds, bytes, percentages of use
         self._check_measures(_RESOURCE_FIGURES, "a finite value >= 0 (NaN: unknown)")
 
@@ -415,8 +411,8 @@ class RunReport(Msg):
     parameters: Mapping[str, Scalar] = field(default_factory=dict)
     software: Mapping[str, str] = field(default_factory=dict)
     failure: str = ""
-    n_estimate: int = 0
-    n_valid: int = 0
+    n_estimate: Count = 0
+    n_valid: Count = 0
     estimate_start_s: MissingFloat = NAN
     estimate_end_s: MissingFloat = NAN
     sequence_start_s: MissingFloat = NAN
@@ -446,10 +442,6 @@ class RunReport(Msg):
                 field="coverage", expected="a share in [0, 1] or NaN", got=self.coverage
             )
         self._check_measures(_RATES, "a finite rate >= 0 (NaN: unknown)")
-        if self.n_estimate < 0:  # wrong on its own: named before the count it bounds
-            raise self._fail(field="n_estimate", expected="a count >= 0", got=self.n_estimate)
-        if self.n_valid < 0:  # wrong on its own
-            raise self._fail(field="n_valid", expected="a count >= 0", got=self.n_valid)
         if self.n_valid > self.n_estimate:  # either count may be the wrong one: both named
             rule = "n_valid <= n_estimate"
             raise self._fail_rule(first="n_valid", second="n_estimate", rule=rule)

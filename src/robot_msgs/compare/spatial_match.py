@@ -10,6 +10,7 @@ import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.check import COMPILED
+from robot_msgs.msg.primitives import Count
 from robot_msgs.typing import Float64Array, Int64Array
 
 __all__ = ["SpatialMatch"]
@@ -74,25 +75,18 @@ class SpatialMatch(Msg):
     distance_m: Annotated[Float64Array, Shape("K")]
     nearest_index: Annotated[Int64Array, Shape("N")]
     nearest_distance_m: Annotated[Float64Array, Shape("N")]
-    n_reference: int
-    n_estimate: int
-    n_within: int
+    n_reference: Count
+    n_estimate: Count
+    n_within: Count
     offset_s: float
     offset_spread_s: float
     max_distance_m: float | None = None
-    n_shared: int = 0
-    n_backward: int = 0
+    n_shared: Count = 0
+    n_backward: Count = 0
     spatial_pairs: Literal["path", "first"] = "path"
     notes: tuple[str, ...] = ()
 
     def _validate(self) -> None:
-        counts = ("n_reference", "n_estimate", "n_within", "n_shared", "n_backward")
-        if (
-            min(self.n_reference, self.n_estimate, self.n_within, self.n_shared, self.n_backward)
-            < 0
-        ):
-            name = next(name for name in counts if getattr(self, name) < 0)
-            raise self._fail(field=name, expected="a count >= 0", got=getattr(self, name))
         if self.nearest_index.size != self.n_estimate:
             expected = f"one row per estimate pose ({self.n_estimate})"
             raise self._fail(field="nearest_index", expected=expected, got=self.nearest_index)

@@ -11,7 +11,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.msg import Msg, message
-from robot_msgs.msg.primitives import MissingFloat
+from robot_msgs.msg.primitives import Count, MissingFloat
 from robot_msgs.series import check_series
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class ErrorStats(Msg):
         before it), trapezoids and NaN as for ``iae``.
     """
 
-    n: int
+    n: Count
     rms: float
     mean: float
     median: float
@@ -135,8 +135,6 @@ class ErrorStats(Msg):
         return {**data, **dict.fromkeys(zeros, math.nan)} if zeros else data
 
     def _validate(self) -> None:
-        if self.n < 0:
-            raise self._fail(field="n", expected="a count >= 0", got=self.n)
         # WHY the attributes are read, and tested, at once: every JSON reading of a
         # comparison runs this per signal; the loops alone only find the field at fault.
         values = (

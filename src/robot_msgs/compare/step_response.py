@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from robot_msgs.msg import Msg, message
+from robot_msgs.msg.primitives import Count
 
 __all__ = ["StepResponse"]
 
@@ -70,7 +71,7 @@ class StepResponse(Msg):
     settling_threshold: float = 0.02
     initial_given: bool = False
     final_given: bool = False
-    n: int = 0
+    n: Count = 0
 
     def _validate(self) -> None:
         lo_hi = self.rise_limits
@@ -94,8 +95,6 @@ class StepResponse(Msg):
             and 0.0 <= self.undershoot_pct < 1e308
         ):
             self._check_figures()
-        if self.n < 0:
-            raise self._fail(field="n", expected="a count >= 0", got=self.n)
         if self.initial == self.final:
             raise self._fail(
                 field="final",

@@ -9,7 +9,7 @@ import numpy as np
 
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.msg.check import COMPILED
-from robot_msgs.msg.primitives import MissingFloat
+from robot_msgs.msg.primitives import Count, MissingFloat
 from robot_msgs.typing import Float64Array
 
 __all__ = ["TimeOffset"]
@@ -70,7 +70,7 @@ class TimeOffset(Msg):
     offset_s: float
     std_s: float
     search_s: tuple[float, ...]
-    n_poses: int
+    n_poses: Count
     rms_m: float
     contrast: float
     candidates_s: Annotated[Float64Array, Shape("K")]
@@ -85,8 +85,6 @@ class TimeOffset(Msg):
             raise self._fail(field="search_s", expected="(low, high) with low <= high", got=lo_hi)
         if not self.std_s >= 0:
             raise self._fail(field="std_s", expected="an uncertainty >= 0", got=self.std_s)
-        if self.n_poses < 0:
-            raise self._fail(field="n_poses", expected="a count >= 0", got=self.n_poses)
         if not 0.0 <= self.rms_m < 1e308:  # most often passed; NaN, +inf to the full check
             self._check_measures(("rms_m",), "a finite RMS >= 0 (NaN: unknown)")
         if self.second_minimum_s == self.second_minimum_s or self.second_rms_m == self.second_rms_m:

@@ -50,7 +50,7 @@ from robot_msgs.msg.arrays import (
     immutable,
 )
 from robot_msgs.msg.json_text import lone_surrogate
-from robot_msgs.msg.primitives import BOUNDS, MissingFloat, Ros
+from robot_msgs.msg.primitives import BOUNDS, COUNT, MissingFloat, Ros
 
 __all__ = [
     "FINITE",
@@ -183,6 +183,9 @@ class FieldSpec:
     constrained: bool = False
     #: A float whose JSON ``null`` msgspec's typed decoder reads as NaN (``MissingFloat``).
     null_is_nan: bool = False
+    #: What an error says the field expects, where not its ``label`` (a ``Count``: "a count
+    #: >= 0", where the reference pages' Type column says ``int``, as the seed pages do).
+    expected: str | None = None
 
 
 _PLAIN = {bool: "bool", int: "int", float: "float", str: "str"}
@@ -254,8 +257,18 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         exotic = any(m.multiple_of is not None for m in metas)
         ros_name = ros.name if ros is not None else None
         bounds = (low, high)
+        if any(m is COUNT for m in metas):
+            label, expected = "int", "a count >= 0"
+        else:
+            expected = None
         return FieldSpec(
-            "int", label, bounds=bounds, annotation=annotation, ros=ros_name, constrained=exotic
+            "int",
+            label,
+            bounds=bounds,
+            annotation=annotation,
+            ros=ros_name,
+            constrained=exotic,
+            expected=expected,
         )
     if inner is float and ros is not None and ros.name == "float32" and not metas:
         return FieldSpec("float32", "float32", annotation=float, ros="float32")
@@ -368,7 +381,9 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
         raise field_error(expected=expected, value=value, path=path)
     bounds = spec.bounds
     if bounds is not None and not bounds[0] <= out <= bounds[1]:
-        expected = spec.label if spec.label != "int" else f"int (int64, {bounds[0]}..{bounds[1]})"
+        expected = spec.expected or spec.label
+        if expected == "int":
+            expected = f"int (int64, {bounds[0]}..{bounds[1]})"
         raise field_error(expected=expected, value=value, path=path)
     return out
 
@@ -385,7 +400,7 @@ def _expected(spec: FieldSpec, plain: Any) -> str:
         wanted = {"int": (int,), "float": (float, int), "str": (str,), "bool": (bool,)}[kind]
         if type(plain) not in wanted:
             return kind
-    return spec.label
+    return spec.expected or spec.label
 
 
 def _text_error(spec: FieldSpec, value: str, path: str) -> ValidationError:

@@ -26,8 +26,10 @@ from msgspec import Meta
 
 __all__ = [
     "BOUNDS",
+    "COUNT",
     "Byte",
     "Char",
+    "Count",
     "Float32",
     "Int8",
     "Int16",
@@ -91,6 +93,14 @@ UInt64 = Annotated[int, Ros("uint64"), _bounded("uint64")]
 Byte = Annotated[int, Ros("byte"), _bounded("byte")]
 Char = Annotated[int, Ros("char"), _bounded("char")]
 Float32 = Annotated[float, Ros("float32")]
+
+#: The bound of a :data:`Count`; a field's errors say "a count >= 0" where it is met.
+COUNT = Meta(ge=0, description="a count")
+#: A count (of samples, poses, runs): an ``int >= 0``, declared once for the three that
+#: read it: construction, the decoder (msgspec's ``ge``) and the JSON Schema
+#: (``"minimum": 0``). WHY: each type refused ``n = -1`` in its own ``_validate``, which
+#: the published schema did not carry, so a document it took was refused on reading.
+Count = Annotated[int, COUNT]
 
 if TYPE_CHECKING:  # a float to type checkers and to every caller
     from typing import TypeAlias
