@@ -488,11 +488,11 @@ def test_to_json_refuses_what_is_no_message_naming_its_type(given: object) -> No
 
 def test_a_message_class_given_for_its_instance_is_named_so() -> None:
     """``to_json(Point)`` said "got _MessageMeta", the type of the class given, as if
-    no message class had been given; ``from_json(text, Msg)`` said "Expected _type '',
+    no message class had been given, then "got a message class", not which; ``from_json(text, Msg)`` said "Expected _type '',
     got 'geometry/Point'" and ``from_json(b"{}", Msg)`` gave a bare ``Msg``."""
     point = robot_msgs.type_for("geometry/Point")
-    said = "Expected a message, got a message class: pass an instance"
     for cls in (point, robot_msgs.Msg):
+        said = f"Expected a message, got the class {cls.__name__}; pass an instance"
         with pytest.raises(ValidationError, match=f"^{said}$"):
             robot_msgs.to_json(cls)  # type: ignore[arg-type]  # the walk's mistake
     said = "Msg is the base of the message classes, not a message type: give one"

@@ -306,6 +306,15 @@ def test_what_is_no_message_is_refused_on_the_way_to_ros_naming_its_type(given: 
         to_cdr(given)  # type: ignore[arg-type]
 
 
+def test_a_message_class_given_for_its_instance_is_named_on_the_way_to_ros() -> None:
+    """``to_ros(Time)`` and ``to_cdr(Time)`` said "got a message class", not which."""
+    said = r"^Expected a message, got the class Time; pass an instance$"
+    with pytest.raises(ValidationError, match=said):
+        to_ros(Time)  # type: ignore[arg-type]  # the walk's mistake
+    with pytest.raises(ValidationError, match=said):
+        to_cdr(Time)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("named", "got"), [(3, "int 3"), (None, "NoneType None"), ([1], r"list \[1\]")]
 )

@@ -70,6 +70,7 @@ __all__ = [
     "hashable_value",
     "immutable",
     "message_base",
+    "message_class",
     "specs_of",
     "values_equal",
 ]
@@ -642,8 +643,7 @@ def message_base(cls: object) -> type:
     ValidationError
         ``cls`` is no message class. WHY: ``to_json(None)`` raised a bare
         ``StopIteration``, ``to_ros(None)`` an ``AttributeError`` and ``from_json(b"5",
-        int)`` returned ``5`` (a walk); ``to_json(Point)`` said it got ``_MessageMeta``,
-        the type of the message class it was given.
+        int)`` returned ``5`` (a walk).
 
     Examples
     --------
@@ -651,23 +651,41 @@ def message_base(cls: object) -> type:
     Traceback (most recent call last):
     ...
     robot_msgs.errors.ValidationError: Expected a robot_msgs message or message class (Msg), got int
-    >>> from robot_msgs.geometry import Point
-    >>> message_base(type(Point))  # to_json(Point), for to_json(Point())
-    Traceback (most recent call last):
-    ...
-    robot_msgs.errors.ValidationError: Expected a message, got a message class: pass an instance
     """
     if isinstance(cls, type):
         for k in reversed(cls.__mro__):
             if "TYPE" in vars(k):
                 return k
-    if isinstance(cls, type) and issubclass(cls, type(msgspec.Struct)):
-        # The type of a message class: a road of messages was given the class itself.
-        msg = "Expected a message, got a message class: pass an instance"
-        raise ValidationError(msg)
     got = cls.__name__ if isinstance(cls, type) else f"{type(cls).__name__} {cls!r:.60}"
     msg = f"Expected a robot_msgs message or message class (Msg), got {got}"
     raise ValidationError(msg)
+
+
+def message_class(msg: object) -> type:
+    """Return the class of the message ``msg``: the test of every road that writes one.
+
+    Raises
+    ------
+    ValidationError
+        ``msg`` is no message (:func:`message_base` names its type), or is a message
+        class, named. WHY: ``to_json(Point)`` said "got _MessageMeta", the type of the
+        class given, then "got a message class", not which.
+
+    Examples
+    --------
+    >>> from robot_msgs.geometry import Point
+    >>> message_class(Point()).__name__
+    'Point'
+    >>> message_class(Point)  # to_json(Point), for to_json(Point())
+    Traceback (most recent call last):
+    ...
+    robot_msgs.errors.ValidationError: Expected a message, got the class Point; pass an instance
+    """
+    if isinstance(msg, type(msgspec.Struct)) and hasattr(msg, "TYPE"):  # a message class
+        text = f"Expected a message, got the class {msg.__name__}; pass an instance"
+        raise ValidationError(text)
+    message_base(type(msg))
+    return type(msg)
 
 
 def specs_of(cls: Any) -> dict[str, FieldSpec]:

@@ -39,7 +39,14 @@ from robot_msgs.msg.arrays import (
     field_error,
 )
 from robot_msgs.msg.check import deferred_check
-from robot_msgs.msg.fields import FrozenMap, _dtype_of, check_value, message_base, specs_of
+from robot_msgs.msg.fields import (
+    FrozenMap,
+    _dtype_of,
+    check_value,
+    message_base,
+    message_class,
+    specs_of,
+)
 from robot_msgs.msg.json_text import BOM, parse_error, refuse_repeated_keys
 from robot_msgs.msg.json_walks import NO_FLOATS, compile_reviver, compile_spelling_test
 from robot_msgs.msg.primitives import MissingFloat
@@ -446,9 +453,7 @@ def encode_json(msg: Msg) -> bytes:
     >>> encode_json(Point(x=float("-inf"), y=float("nan")))
     b'{"_type":"geometry/Point","x":"-Infinity","y":null,"z":0.0}'
     """
-    if spelling_test(type(msg))(msg):
-        return _JSON_ENCODER.encode(_spelled_message(msg))
-    return _JSON_ENCODER.encode(msg)
+    return _JSON_ENCODER.encode(_as_encoded(msg))
 
 
 def json_form(msg: Msg) -> Any:
@@ -471,8 +476,13 @@ def json_form(msg: Msg) -> Any:
 
 def encode_json_into(msg: Msg, buffer: bytearray) -> None:
     """Append ``msg``'s :func:`encode_json` text to ``buffer`` (a big result: no copy)."""
-    spelled = _spelled_message(msg) if spelling_test(type(msg))(msg) else msg
-    _JSON_ENCODER.encode_into(spelled, buffer, -1)
+    _JSON_ENCODER.encode_into(_as_encoded(msg), buffer, -1)
+
+
+def _as_encoded(msg: Msg) -> Any:
+    """Return what msgspec's encoder writes for ``msg``: itself, or its spelled form."""
+    test = _SPELLING_TESTS.get(type(msg)) or spelling_test(message_class(msg))
+    return _spelled_message(msg) if test(msg) else msg
 
 
 _SPELLING_TESTS: dict[type, Callable[[Any], bool]] = {}

@@ -44,7 +44,7 @@ import numpy as np
 from robot_msgs.errors import FormatError, UnknownTypeError, ValidationError
 from robot_msgs.msg import field_schema
 from robot_msgs.msg.base import declared_types
-from robot_msgs.msg.fields import message_base
+from robot_msgs.msg.fields import message_class
 from robot_msgs.optional import require
 from robot_msgs.ros.cdr import CdrStore
 from robot_msgs.ros.definitions import (
@@ -257,7 +257,7 @@ def to_ros(msg: Msg) -> Any:
     >>> to_ros(Time(sec=3, nanosec=5))
     builtin_interfaces__msg__Time(sec=3, nanosec=5, __msgtype__='builtin_interfaces/msg/Time')
     """
-    message_base(type(msg))  # to_ros(None): "type object 'NoneType' has no attribute 'ROS2'"
+    message_class(msg)  # to_ros(None): "type object 'NoneType' has no attribute 'ROS2'"
     return _to_ros(msg, _ros_type(type(msg)), humble_typestore(), type(msg).__name__)
 
 
@@ -472,7 +472,7 @@ def to_cdr(msg: Msg) -> memoryview:
     cls = type(msg)
     encode = _TO_CDR.get(cls)
     if encode is None:
-        message_base(cls)  # to_cdr(None) said "type object 'NoneType' has no attribute 'ROS2'"
+        message_class(msg)  # to_cdr(None) said "type object 'NoneType' has no attribute 'ROS2'"
         name = _ros_type(cls)
         encode = cdr_store().encoder(name) if cls.ROS2 is not None else _generated_encoder(name)
         _TO_CDR[cls] = encode
