@@ -10,11 +10,13 @@ import pickle
 import re
 import types
 from decimal import Decimal
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import msgspec
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import robot_msgs
 from robot_msgs.compare import (
@@ -46,6 +48,7 @@ from robot_msgs.trajectory import PoseTrajectory
 from robot_msgs.typing import Float64Array
 
 if TYPE_CHECKING:
+    import numbers
     from collections.abc import Callable
 
 
@@ -946,3 +949,35 @@ def test_a_signature_shows_types_and_defaults_without_field_metadata() -> None:
         ]
         for p in signature.parameters.values():
             assert "Annotated" not in repr(p.annotation), (cls, p.name)
+
+
+_FINITE = st.floats(allow_nan=False, allow_infinity=False)
+#: Finite real numbers of the types a float field takes, some beyond float64's range.
+_REALS = st.one_of(
+    st.fractions(),
+    st.fractions().map(lambda x: x * 10**300),
+    _FINITE.map(np.longdouble),
+    _FINITE.map(lambda x: np.longdouble(x) * np.longdouble(2.0) ** 64),  # x86: 80 bits
+    st.integers(min_value=-(10**320), max_value=10**320),
+    st.decimals(allow_nan=False, allow_infinity=False),
+)
+
+
+@given(value=_REALS)
+def test_any_real_number_is_the_float_it_rounds_to(value: numbers.Real | Decimal) -> None:
+    """A ``Fraction`` or ``np.longdouble`` in a float field was refused ("Expected float,
+    got Fraction"), where a ``Decimal`` was taken: a real number whose ``float()`` is finite
+    now gives the same message as ``float(x)``; one beyond float64 is refused, named."""
+    try:
+        as_float = float(value)
+    except OverflowError:
+        as_float = math.inf
+    given = cast("float", value)  # what the field takes, beyond its annotation
+    if math.isfinite(as_float):
+        assert Point(x=given) == Point(x=as_float)
+        if abs(as_float) < 3.4e38:  # within float32: rounded alike
+            assert Point32(y=given) == Point32(y=as_float)
+        assert Point(x=given).x.hex() == as_float.hex()  # -0.0 kept
+    else:
+        with pytest.raises(ValidationError, match=r"^Expected float \(\|x\| < 1\.8e308\), got "):
+            Point(x=given)

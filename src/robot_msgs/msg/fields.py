@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import math
+import numbers
 import struct
 import types
 import typing
@@ -368,12 +369,17 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
     """Check one scalar with msgspec against its annotation, then our few extra rules."""
     plain = value.item() if isinstance(value, np.generic) else value
     try:
-        out = msgspec.convert(plain, spec.annotation)
+        # Any other real number (Fraction, np.longdouble, which .item() keeps) is the float
+        # it rounds to, as a Decimal is: they were refused as "float, got Fraction"
+        real = spec.kind == "float" and type(plain) not in _NUMBERS
+        out = msgspec.convert(
+            float(plain) if real and isinstance(plain, numbers.Real) else plain, spec.annotation
+        )
         # A Decimal is read as the float it rounds to; one past float64 became inf, as no
         # int does (msgspec refuses 10**400), and sNaN raised ValueError (a walk)
         if type(out) is float and out in _INFINITIES and plain != out:
             raise msgspec.ValidationError  # noqa: TRY301 - refused as msgspec's refusals
-    except (msgspec.ValidationError, UnicodeEncodeError, ValueError) as err:
+    except (msgspec.ValidationError, UnicodeEncodeError, ValueError, OverflowError) as err:
         raise field_error(expected=_expected(spec, plain), value=value, path=path) from err
     if type(out) is str and (not encodable(out) or (spec.kind == "scalar" and out in NON_FINITE)):
         raise _text_error(spec, value, path)
@@ -390,12 +396,15 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
 
 
 _INFINITIES = (math.inf, -math.inf)
+#: What msgspec itself converts to a float (``bool`` to be refused): other reals, ``float()``.
+_NUMBERS = (float, int, bool, decimal.Decimal)
+_REALS = (numbers.Real, decimal.Decimal)  # Decimal is no numbers.Real
 
 
 def _expected(spec: FieldSpec, plain: Any) -> str:
     """Say what was expected: the type alone when the value is not even of it."""
     kind = spec.kind
-    if kind == "float" and type(plain) in (int, decimal.Decimal):
+    if kind == "float" and type(plain) is not bool and isinstance(plain, _REALS):
         return "float (|x| < 1.8e308)" if spec.label == "float" else spec.label
     if kind in {"int", "float", "str", "bool"}:
         wanted = {"int": (int,), "float": (float, int), "str": (str,), "bool": (bool,)}[kind]
