@@ -292,3 +292,9 @@ def test_the_relation_help_states_each_frame(capsys: pytest.CaptureFixture[str])
         ),
     ):
         assert words in text
+
+
+def test_one_still_pose_is_said_in_the_singular() -> None:
+    """A reference of one pose was refused as "1 poses that do not" move."""
+    with pytest.raises(ValidationError, match=r"got 1 pose that does not \(the direction"):
+        track_axes(np.zeros((1, 3)))

@@ -277,3 +277,11 @@ def test_planar_nees_runs_on_the_nav2_bag(
         "as none; NEES (--relation nees_planar) needs the estimate's pose covariances: "
         "choose a topic that sets them\n"
     )
+
+
+def test_one_pose_is_said_in_the_singular() -> None:
+    """The note said "over 1 poses" and "1 poses (100.0 %) within" for one NEES."""
+    _, counts, notes = nees_summary(np.array([6.0]), "nees", 0.95)
+    assert counts["nees_inside_pose_bounds"] == 1
+    assert notes[0].startswith("mean NEES 6 over 1 pose (6 dof): within")
+    assert "; 1 pose (100.0 %) within the per-pose 95 % bounds" in notes[0]

@@ -27,6 +27,7 @@ from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, call
 from robot_msgs.evaluation.arguments import check_argument, check_points
 from robot_msgs.evaluation.settings import EvaluationSettings
 from robot_msgs.evaluation.stamp_units import ROBOT_SPEEDS_M_S, stamp_text
+from robot_msgs.report.text import counted
 from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
 from robot_msgs.series import input_eps
 from robot_msgs.trajectory import PoseTrajectory
@@ -562,7 +563,8 @@ def _umeyama(
             )
             msg = (
                 f"Cannot fit an alignment: the {side} positions used for the fit are {said} "
-                f"({n} poses, static), so no rotation or scale can be fitted; {_ALTERNATIVES}"
+                f"({counted(n, 'pose')}, static), so no rotation or scale can be fitted; "
+                f"{_ALTERNATIVES}"
             )
             raise AlignmentError(msg)
     sigma2 = sxx / n
@@ -601,19 +603,19 @@ def _yaw_fit(x: Float64Array, y: Float64Array) -> tuple[Float64Array, Float64Arr
     )
     if flat_x or flat_y:
         msg = (
-            f"Cannot fit posyaw: the positions used for the fit ({x.shape[0]} poses) do not move "
-            "horizontally (all equal, or only along z), so the yaw is undetermined; "
-            f"{_ALTERNATIVES}"
+            "Cannot fit posyaw: the positions used for the fit "
+            f"({counted(x.shape[0], 'pose')}) do not move horizontally (all equal, or only "
+            f"along z), so the yaw is undetermined; {_ALTERNATIVES}"
         )
         raise AlignmentError(msg)
     if math.hypot(a, b) <= _YAW_TOL * horizontal:
         # WHY apart: both sides move, and a square mirrored in y was said not to move.
         msg = (
             f"Cannot fit posyaw: the estimate and reference positions used for the fit "
-            f"({x.shape[0]} poses) move horizontally, but no yaw turns one's horizontal motion "
-            "onto the other's (one is the other's mirror image, or they are unrelated), so "
-            "the yaw is undetermined; check the axes' handedness and the association, or "
-            f"{_ALTERNATIVES}"
+            f"({counted(x.shape[0], 'pose')}) move horizontally, but no yaw turns one's "
+            "horizontal motion onto the other's (one is the other's mirror image, or they are "
+            "unrelated), so the yaw is undetermined; check the axes' handedness and the "
+            f"association, or {_ALTERNATIVES}"
         )
         raise AlignmentError(msg)
     R = _rot_z(math.atan2(a, b))

@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.errors import ValidationError
+from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array
@@ -113,7 +114,8 @@ def track_axes(positions_xyz: Float64Array) -> tuple[Float64Array, Float64Array]
     if not moving.any():
         msg = (
             f"Expected a reference that moves horizontally for along/cross-track errors, got "
-            f"{n} poses that do not (the direction of motion is undefined)"
+            f"{counted(n, 'pose that does', 'poses that do')} not (the direction of motion is "
+            "undefined)"
         )
         raise ValidationError(msg)
     rows = np.arange(n)

@@ -37,6 +37,7 @@ import numpy as np
 from robot_msgs.compare.statistics import error_stats
 from robot_msgs.errors import ValidationError
 from robot_msgs.optional import require
+from robot_msgs.report.text import counted
 from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
@@ -90,7 +91,8 @@ def rank_target(quantity: str, statistic: str) -> float:
     if statistic != "mean":
         msg = (
             f"Expected statistic 'mean' to rank {quantity} (a consistent estimate's mean NEES "
-            f"is its {dof} degrees of freedom), got {statistic!r}"
+            f"is its {counted(dof, 'degree of freedom', 'degrees of freedom')}), "
+            f"got {statistic!r}"
         )
         raise ValidationError(msg)
     return float(dof)
@@ -239,8 +241,9 @@ def nees_summary(
         verdict = f"within {bounds} of a consistent filter"
     notes = [
         (
-            f"mean NEES {mean:.4g} over {n} poses ({dof} dof): {verdict}; "
-            f"{inside} poses ({100 * inside / max(n, 1):.1f} %) within the per-pose {percent} "
+            f"mean NEES {mean:.4g} over {counted(n, 'pose')} ({dof} dof): {verdict}; "
+            f"{counted(inside, 'pose')} ({100 * inside / max(n, 1):.1f} %) within the per-pose "
+            f"{percent} "
             f"bounds {pose_low:.4g} .. {pose_high:.4g}"
         )
     ]

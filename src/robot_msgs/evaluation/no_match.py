@@ -17,6 +17,7 @@ from robot_msgs.evaluation.stamp_units import (
     smaller_stamp_unit,
     stamp_text,
 )
+from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
@@ -34,11 +35,6 @@ def _duration(seconds: float) -> str:
         if seconds >= 2.0 * size:
             return f"{seconds / size:.3g} {unit}"
     return f"{seconds:.3g} s"
-
-
-def _poses(n: int) -> str:
-    """Say ``n`` poses, one in the singular ("1 poses" was said)."""
-    return "1 pose" if n == 1 else f"{n} poses"
 
 
 def _no_match(
@@ -65,8 +61,8 @@ def _no_match(
         f"No pose pairs found with `sync={method!r}`, `max_diff_s={max_diff!r}`{u}"
         + (f", `offset_s={offset!r}`{u}" if said_offset else "")
         + f": reference spans {stamp_text(r0)} .. {stamp_text(r1)}{u} "
-        f"({_poses(len(reference))}), estimate{' + offset' if said_offset else ''} spans "
-        f"{stamp_text(e0)} .. {stamp_text(e1)}{u} ({_poses(len(estimate))}). "
+        f"({counted(len(reference), 'pose')}), estimate{' + offset' if said_offset else ''} spans "
+        f"{stamp_text(e0)} .. {stamp_text(e1)}{u} ({counted(len(estimate), 'pose')}). "
     )
     if e1 < r0 - max_diff or e0 > r1 + max_diff:
         # a giant offset was advised for ms beside seconds, and for frame indices (reviews)
