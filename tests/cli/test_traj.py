@@ -530,7 +530,7 @@ def test_a_low_match_against_ref_advises_only_flags_traj_has(
     assert main(["traj", str(est), "--ref", str(ref), "--align", "se3"]) == 0
     (warning,) = [w for w in capsys.readouterr().err.splitlines() if "matched" in w]
     assert warning == (
-        f"WARNING: {est}: only 21 % of the shorter trajectory's poses matched (21 of 101); "
+        f"WARNING: {est}: only 21% of the shorter trajectory's poses matched (21 of 101); "
         "check the clock offset (--offset SECONDS, or `robot-msgs ape --offset auto` to "
         "estimate it) and --max-diff"
     )

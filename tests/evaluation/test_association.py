@@ -802,14 +802,14 @@ def test_few_matches_leave_a_note() -> None:
     a = associate(ref, est)
     assert a.n_matched == 1
     assert any(
-        "only 10 % of the shorter trajectory's poses matched (1 of 10); check the clock offset "
+        "only 10% of the shorter trajectory's poses matched (1 of 10); check the clock offset "
         "(`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`" in n
         for n in a.notes
     )
     ref = traj(np.arange(1000.0))
     est = traj(np.r_[np.arange(999.0) + 0.5, 999.0])
     (low,) = [n for n in associate(ref, est).notes if n.startswith("only")]
-    assert low.startswith("only 0.1 % of the shorter trajectory's poses matched (1 of 1000)")
+    assert low.startswith("only 0.1% of the shorter trajectory's poses matched (1 of 1000)")
 
 
 def test_empty_trajectory_raises() -> None:
@@ -971,7 +971,7 @@ def test_few_or_no_matches_of_stamps_in_ms_from_zero_beside_seconds_name_the_uni
     )
     (low,) = [n for n in associate(ref, _walk(t * 1e3, 0.5e-3)).notes if n.startswith("only")]
     assert low == (
-        "only 0.33 % of the shorter trajectory's poses matched (1 of 300); check the clock "
+        "only 0.33% of the shorter trajectory's poses matched (1 of 300); check the clock "
         f"offset (`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`; {unit}"
     )
     with pytest.raises(AssociationError, match=r"raise `max_diff_s=`; .*; " + re.escape(unit)):

@@ -2739,15 +2739,17 @@ def test_a_coverage_under_half_a_percent_is_not_said_as_none() -> None:
 
 
 def test_a_share_of_exactly_half_a_percent_is_not_said_as_none() -> None:
-    """1 s of 200 s, 0.005, is rounded to "0%" by the whole percentage (half to even)."""
-    from robot_msgs.evaluation.doctor._rules import _percent
+    """1 s of 200 s, 0.005, is rounded to "0%" by the whole percentage (half to even).
+    A share below 0.01 % was said "2e-05%" by the doctor (its own copy of the rule)."""
+    from robot_msgs.report.text import percent
 
-    assert [_percent(s) for s in (0.0, 0.0025, 0.005, 0.0051, 0.25)] == [
+    assert [percent(s) for s in (0.0, 0.0025, 0.005, 0.0051, 0.25, 2e-7)] == [
         "0%",
         "0.25%",
         "0.5%",
         "1%",
         "25%",
+        "less than 0.01%",
     ]
 
 

@@ -362,7 +362,7 @@ def test_a_number_from_few_matched_poses_warns() -> None:
     ref = read_trajectory(resolve_path("example:fr1_xyz/groundtruth.tum"))
     est = read_trajectory(resolve_path("example:fr1_xyz/rgbdslam.tum"))
     late = est.replace(stamps_s=est.stamps_s * 1e3)
-    with pytest.warns(DataWarning, match=r"^only 0\.13 % of the shorter trajectory's poses "):
+    with pytest.warns(DataWarning, match=r"^only 0\.13% of the shorter trajectory's poses "):
         (result,) = evaluate(ref.replace(stamps_s=ref.stamps_s * 1e3), late, metrics=[Ape()])
     assert result.counts["matched"] == 1
     cut = EvaluationSettings(t_end_s=float(est.stamps_s[100]))
@@ -380,7 +380,7 @@ def test_an_alignment_that_fails_on_few_matched_poses_says_how_few(align: str) -
     with pytest.raises(
         AlignmentError,
         match=rf"^the {align} alignment cannot be fitted on the 1 matched pose\(s\): only "
-        r"0\.13 % of the shorter trajectory's poses matched \(1 of 788\); check the clock",
+        r"0\.13% of the shorter trajectory's poses matched \(1 of 788\); check the clock",
     ):
         evaluate(
             ref.replace(stamps_s=ref.stamps_s * 1e3),

@@ -59,6 +59,7 @@ from robot_msgs.evaluation.stamp_units import (
     smaller_stamp_unit,
 )
 from robot_msgs.msg.repr import array_text
+from robot_msgs.report.text import percent
 from robot_msgs.rotations import quat_xyzw_slerp
 from robot_msgs.sorted_search import search_sorted
 from robot_msgs.trajectory import PoseTrajectory
@@ -189,7 +190,7 @@ class Association:
         ...                      orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (10, 1)))
         >>> few = associate(ref, ref.replace(stamps_s=np.arange(10.0) + 8))
         >>> few.low_match_note()
-        "only 20 % of the shorter trajectory's poses matched (2 of 10); check the clock \
+        "only 20% of the shorter trajectory's poses matched (2 of 10); check the clock \
 offset (`offset_s=`, or `offset_auto=True` to estimate it) and `max_diff_s=`"
         """
         return next((n for n in self.notes if n.startswith(_LOW_MATCH_START)), None)
@@ -651,22 +652,9 @@ def _note_low_share(
         # advised the clock offset alone (a failed association names the unit).
         other = other_stamp_unit(*sides)
         notes.append(
-            f"{_LOW_MATCH_START}{_percent(share)} of {whose} poses matched ({matched} of {of}); "
+            f"{_LOW_MATCH_START}{percent(share)} of {whose} poses matched ({matched} of {of}); "
             "check the clock offset (`offset_s=`, or `offset_auto=True` to estimate it) and "
             "`max_diff_s=`"
             + ("" if unit is None else f"; {unit.hint()}")
             + ("" if other is None else f"; {other.text()}")
         )
-
-
-def _percent(share: float) -> str:
-    """Say a share of at most 1 as a percentage with two significant digits, never 0.
-
-    Examples
-    --------
-    >>> _percent(0.15), _percent(1 / 788), _percent(2e-7)
-    ('15 %', '0.13 %', 'less than 0.01 %')
-    """
-    if share < 1e-4:
-        return "less than 0.01 %"
-    return f"{100 * share:.2g} %"

@@ -13,10 +13,11 @@ from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.association import LOW_MATCH_SHARE
 from robot_msgs.evaluation.doctor._offset_search import _estimate, _search
-from robot_msgs.evaluation.doctor._rules import _SIGNIFICANT, _percent, _round, _spread
+from robot_msgs.evaluation.doctor._rules import _SIGNIFICANT, _round, _spread
 from robot_msgs.evaluation.offset import _MIN_POSES, estimate_offset
 from robot_msgs.evaluation.pipeline import match_poses, time_range
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.report.text import percent
 
 if TYPE_CHECKING:
     from robot_msgs.compare.time_offset import TimeOffset
@@ -95,13 +96,13 @@ def _clock_domain(
         instead = (
             "match in space instead"
             if paired >= LOW_MATCH_SHARE
-            else f"in space {_percent(paired)} of the estimate's poses pair with the "
+            else f"in space {percent(paired)} of the estimate's poses pair with the "
             "reference's path: another part of the run, another run or another world frame"
         )
         finding = Finding(
             kind="clock_domain",
             severity="error",
-            summary=f"{start}: {_percent(share)} overlap, and the motion does not tell the offset "
+            summary=f"{start}: {percent(share)} overlap, and the motion does not tell the offset "
             f"({err}); {instead}",
             evidence=evidence,
             fix=_spatial_fix(settings) if paired >= LOW_MATCH_SHARE else {},
@@ -129,7 +130,7 @@ def _clock_domain(
         finding = Finding(
             kind="clock_domain",
             severity="error",
-            summary=f"{start}: {_percent(share)} overlap, and the motion does not tell the "
+            summary=f"{start}: {percent(share)} overlap, and the motion does not tell the "
             f"offset (its best fit, {offset:.4f} s, {why})",
             evidence=evidence,
         )
@@ -138,7 +139,7 @@ def _clock_domain(
     finding = Finding(
         kind="clock_domain",
         severity="error",
-        summary=f"{start}: {_percent(share)} overlap; the motion lines up at an offset of "
+        summary=f"{start}: {percent(share)} overlap; the motion lines up at an offset of "
         f"{offset:.4f} s ± {found.std_s:.1g} s ({cause})",
         evidence=evidence,
         fix={"offset_s": round(offset, 6)},

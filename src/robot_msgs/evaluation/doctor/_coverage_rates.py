@@ -19,10 +19,10 @@ from robot_msgs.evaluation.doctor._rules import (
     _MATCHED_SHARE,
     _PARTIAL_COVERAGE,
     _SHOWN_WINDOWS,
-    _percent,
     _round,
 )
 from robot_msgs.evaluation.stamp_units import _median_step
+from robot_msgs.report.text import percent
 from robot_msgs.runs.losses import coverage
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def _coverage(
     return Finding(
         kind="coverage",
         severity="warning" if warning else "info",
-        summary=f"the estimate covers {_percent(covered)} of the reference's span{inside}"
+        summary=f"the estimate covers {percent(covered)} of the reference's span{inside}"
         f"{stop}; errors are of the covered part only{held}{beyond}",
         evidence=said
         | ({"stop_s": float(stamps[-1])} if stops else {})

@@ -119,18 +119,6 @@ def _round(value: float, digits: int = 6) -> float:
     return float(f"{value:.{digits}g}")
 
 
-def _percent(share: float) -> str:
-    """Say a share as a whole percentage, or to 2 digits where that would say 0 %.
-
-    WHY: a 1 s estimate of a 400 s reference "covers 0% of the reference's span" (a
-    review): it covers 0.25 %. Exactly half a percent (1 s of 200 s) rounds to 0 % too.
-    """
-    whole = f"{share:.0%}"
-    if share > 0.0 and whole == "0%":
-        return f"{100.0 * share:.2g}%"
-    return whole
-
-
 def _spread(*trajs: PoseTrajectory) -> tuple[PoseTrajectory, ...]:
     """Keep every k-th row of equally long trajectories, at most ``MAX_ESTIMATE_POSES``."""
     step = -(-len(trajs[0]) // MAX_ESTIMATE_POSES)
