@@ -499,3 +499,36 @@ def test_a_results_folders_rounded_rotation_blocks_are_said_once_in_all(
         f"{results / 'data' / '01.txt'}): their rotation blocks replaced by the nearest "
         "rotations, the rounding of printed digits"
     )
+
+
+@pytest.mark.parametrize("side", ["poses", "data"])
+@pytest.mark.parametrize("kind", ["fifo", "directory", "link loop"])
+def test_a_sequence_file_that_is_no_regular_file_is_refused_naming_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], side: str, kind: str
+) -> None:
+    """A FIFO, a folder or a looping link named 02.txt in poses/ left sequence 02 out of
+    the table and both means without a word; in results/ it was said to be missing."""
+    import os
+
+    poses, results = _results_folder(tmp_path)
+    for folder in (poses, results / "data"):
+        write_kitti(folder / "02.txt", line_positions(np.arange(201.0)))
+    odd = (poses if side == "poses" else results / "data") / "02.txt"
+    odd.unlink()
+    if kind == "fifo":
+        os.mkfifo(odd)
+        said = "a pipe (FIFO)"
+    elif kind == "directory":
+        odd.mkdir()
+        said = "a directory"
+    else:
+        odd.symlink_to(odd)
+        said = "a path that cannot be looked at (Too many levels of symbolic links)"
+    assert main(["drift", str(poses), str(results)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    expected = (
+        f"ERROR: {odd}: expected a sequence's poses in a regular file, got {said}: not read "
+        "(a pipe would wait for a writer)"
+    )
+    assert captured.err.splitlines() == [expected]

@@ -153,11 +153,22 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
 
     if (results / "data").is_dir():  # beside the devkit's own stats.txt, errors/, plot_*/
         results = results / "data"
-    refs = {p.stem: p for p in poses.glob("*.txt") if p.is_file()}
-    ests = {p.stem: p for p in results.glob("*.txt") if p.is_file()}
+    # Every entry, not the regular files only: a FIFO, a folder or a looping link named
+    # 02.txt in poses/ dropped sequence 02 from the table without a word, and in results/
+    # was said "is missing" (a review).
+    refs = dict(sorted((p.stem, p) for p in poses.glob("*.txt")))
+    ests = {p.stem: p for p in results.glob("*.txt")}
     if not refs:
         msg = f"{poses}: no ground-truth poses (*.txt) in the folder"
         raise FormatError(msg)
+    for path in (p for k, ref in refs.items() for p in (ref, ests.get(k)) if p is not None):
+        kind = _not_regular(path)
+        if kind is not None:
+            msg = (
+                f"{path}: expected a sequence's poses in a regular file, got {kind}: "
+                "not read (a pipe would wait for a writer)"
+            )
+            raise FormatError(msg)
     missing = sorted(set(refs) - set(ests))
     if missing:
         said = [f"{results / (k + '.txt')} is missing (ground truth {refs[k]})" for k in missing]
@@ -176,7 +187,20 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
             "left out, as the devkit evaluates the sequences it has poses of"
         )
         warnings.warn(DataWarning(text, fixed=False), stacklevel=2)
-    return [(k, refs[k], ests[k]) for k in sorted(refs)]
+    return [(k, ref, ests[k]) for k, ref in refs.items()]
+
+
+def _not_regular(path: Path) -> str | None:
+    """Say what ``path`` is when not a regular file (through links), else None."""
+    import stat  # noqa: PLC0415
+
+    from robot_msgs.io.bounded import mode_kind  # noqa: PLC0415
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as err:  # a broken or looping link, a folder not searchable
+        return f"a path that cannot be looked at ({err.strerror})"
+    return None if stat.S_ISREG(mode) else mode_kind(mode)
 
 
 def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec: Drift) -> int:
