@@ -532,3 +532,45 @@ def test_a_sequence_file_that_is_no_regular_file_is_refused_naming_what_it_is(
         "(a pipe would wait for a writer)"
     )
     assert captured.err.splitlines() == [expected]
+
+
+def test_a_sequence_shorter_than_every_length_counts_no_segments_as_the_devkits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One sequence of 49 m stopped the whole folder ('No KITTI segment fits'), where the
+    devkit's calcSequenceErrors finds no segment of it and averages the others'."""
+    poses, results = _results_folder(tmp_path)
+    write_kitti(poses / "02.txt", line_positions(np.arange(50.0)))
+    write_kitti(results / "data" / "02.txt", line_positions(np.arange(50.0) * 1.5))
+    assert main(["drift", str(poses), str(results), "--json"]) == 0
+    captured = capsys.readouterr()
+    table = json.loads(captured.out)
+    seq0 = (20 * 2.02 + 10 * 2.01) / 30
+    assert table["sequences"][2] == {
+        "sequence": "02",
+        "frames": 50,
+        "segments": 0,
+        "translation_pct": None,
+        "rotation_deg_per_100m": None,
+    }
+    # 00's 30 segments and 01's 10, as without 02: the devkit's mean over 40.
+    assert table["all"]["segments"] == 40
+    assert table["all"]["translation_pct"] == pytest.approx((30 * seq0 + 10 * 5.05) / 40)
+    assert table["mean_of_sequences"]["translation_pct"] == pytest.approx((seq0 + 5.05) / 2)
+    said = (
+        f"WARNING: {results / 'data' / '02.txt'}: no KITTI segment fits its ground truth "
+        f"{poses / '02.txt'}, a path not longer than any segment length: counted as no "
+        "segments, as the devkit counts it, and in neither mean"
+    )
+    assert captured.err.splitlines() == [said]
+    assert main(["drift", str(poses), str(results)]) == 0
+    assert "\n02                     50         0      nan          nan       nan\n" in (
+        capsys.readouterr().out
+    )
+    # Every sequence short: nothing to average, the one pair's error.
+    for name in ("00", "01"):
+        for folder in (poses, results / "data"):
+            write_kitti(folder / f"{name}.txt", line_positions(np.arange(50.0)))
+    assert main(["drift", str(poses), str(results)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"ERROR: {results / 'data' / '00.txt'}: No KITTI segment fits")

@@ -13,6 +13,7 @@ and the average.
 
 from __future__ import annotations
 
+import math
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -21,6 +22,7 @@ from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args
 from robot_msgs.cli._output_args import add_output_args
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.errors import DataWarning, ValidationError
 
 if TYPE_CHECKING:
     import argparse
@@ -149,7 +151,7 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     FormatError
         No ``*.txt`` in ``poses``, or a sequence without its estimate (named with its file).
     """
-    from robot_msgs.errors import DataWarning, FormatError  # noqa: PLC0415
+    from robot_msgs.errors import FormatError  # noqa: PLC0415
 
     if (results / "data").is_dir():  # beside the devkit's own stats.txt, errors/, plot_*/
         results = results / "data"
@@ -212,13 +214,21 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
         msg = f"{', '.join(refused)}: one file pair only, not folders of sequences"
         raise UsageError(msg)
     pairs = sequence_pairs(Path(args.reference), Path(args.estimate))
-    rows: list[tuple[str, EvaluationResult]] = []
+    rows: list[tuple[str, int, EvaluationResult | None]] = []
+    short: list[tuple[str, ValidationError]] = []
     caught: list[warnings.WarningMessage] = []
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for name, ref_path, est_path in pairs:
-                rows.append((name, _evaluate_sequence(args, settings, spec, ref_path, est_path)))
+                frames, done = _evaluate_sequence(args, settings, spec, ref_path, est_path)
+                if isinstance(done, ValidationError):
+                    short.append((_no_segment(est_path, ref_path), done))
+                rows.append((name, frames, None if isinstance(done, ValidationError) else done))
+            if len(short) == len(rows):  # nothing to average: the one pair's error
+                raise short[0][1]
+            for text, _ in short:
+                warnings.warn(DataWarning(text, fixed=False), stacklevel=2)
     finally:
         _show_once_rounded(caught)
     from robot_msgs.cli._evaluation_output import _settings_lines  # noqa: PLC0415
@@ -228,7 +238,8 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
     # What the one-pair table says (--align sim3, --lengths): figures aligned per
     # sequence read as the devkit's, which aligns nothing, without it.
     defaults = {**Drift(protocol="kitti").record(0.0), **EvaluationSettings().record()}
-    changed = changed_from(rows[0][1].comparison.record(), defaults)
+    evaluated = next(result for _, _, result in rows if result is not None)
+    changed = changed_from(evaluated.comparison.record(), defaults)
     table, lengths = sequences_table(rows), lengths_table(rows)
     if args.json:
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
@@ -246,8 +257,13 @@ def _evaluate_sequence(
     spec: Drift,
     ref_path: Path,
     est_path: Path,
-) -> EvaluationResult:
-    """Evaluate one sequence of a results folder, refused unless of one pose a frame."""
+) -> tuple[int, EvaluationResult | ValidationError]:
+    """Evaluate one sequence of a results folder, refused unless of one pose a frame.
+
+    Return its frames and its result, or the error where no segment fits its ground
+    truth (a path not longer than any length): the devkit counts no segment of it (its
+    ``calcSequenceErrors`` finds none) and averages the others'.
+    """
     import argparse  # noqa: PLC0415
 
     from robot_msgs.cli._evaluation_output import evaluate_each  # noqa: PLC0415
@@ -265,10 +281,33 @@ def _evaluate_sequence(
             "evaluate that file pair alone to see it"
         )
         raise FormatError(msg)
-    (result,), _ = evaluate_each(
-        one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
+    try:
+        (result,), _ = evaluate_each(
+            one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
+        )
+    except ValidationError as err:
+        if err.field != _NO_SEGMENT:
+            raise
+        return reference.stamps_s.size, err
+    return int(result.comparison.counts.get("matched", 0)), result
+
+
+#: The field of :func:`~robot_msgs.evaluation.drift.kitti_result`'s "No KITTI segment
+#: fits": a ground-truth path not longer than any segment length.
+_NO_SEGMENT = "Drift.lengths_m"
+
+
+def _no_segment(est_path: Path, ref_path: Path) -> str:
+    """Say that no segment fits a sequence, which is counted as having none.
+
+    WHY: one sequence shorter than 100 m stopped the whole folder ("No KITTI segment
+    fits"), where the devkit counts no segment of it and averages the others' (a review).
+    """
+    return (
+        f"{est_path}: no KITTI segment fits its ground truth {ref_path}, a path not longer "
+        "than any segment length: counted as no segments, as the devkit counts it, and "
+        "in neither mean"
     )
-    return result
 
 
 def _show_once_rounded(caught: list[warnings.WarningMessage]) -> None:
@@ -279,7 +318,6 @@ def _show_once_rounded(caught: list[warnings.WarningMessage]) -> None:
     (88 lines of an 80-column terminal) above its table. The first is shown, then one
     line naming how many more files and the first and last of them.
     """
-    from robot_msgs.errors import DataWarning  # noqa: PLC0415
     from robot_msgs.io.clean import ROUNDED_ROTATIONS  # noqa: PLC0415
 
     rounded = [
@@ -337,26 +375,30 @@ class _Figures(NamedTuple):
         return (self.name, self.frames, segments, t, f"{r / 100.0:.5f}", f"{r:.3f}")
 
 
-def sequences_table(rows: list[tuple[str, EvaluationResult]]) -> list[_Figures]:
+def sequences_table(rows: list[tuple[str, int, EvaluationResult | None]]) -> list[_Figures]:
     """Tabulate the KITTI figures a sequence each, the devkit's pooled mean, the mean of all.
 
     Translation in %, rotation in deg/100 m. The row ``all (devkit)`` is the mean over
     every segment of every sequence (the devkit's ``stats.txt``: each sequence's mean
-    weighed by its segments); ``mean of sequences`` weighs each sequence alike.
+    weighed by its segments); ``mean of sequences`` weighs each sequence alike. A
+    sequence without segments (``result`` None) has NaN figures and is in neither mean.
     """
     table = []
-    for name, result in rows:
+    for name, frames, result in rows:
+        if result is None:
+            table.append(_Figures(name, str(frames), 0, math.nan, math.nan))
+            continue
         t = result.comparison.signal("translation_pct")
         r = result.comparison.signal("rotation_deg_per_m")
         if t is None or r is None:  # kitti_result makes both
             raise AssertionError(name)
-        frames = str(result.comparison.counts.get("matched", 0))
-        table.append(_Figures(name, frames, t.stats.n, t.stats.mean, r.stats.mean * 100.0))
-    n = sum(row.segments for row in table)
-    t_all = sum(row.translation_pct * row.segments for row in table) / n
-    r_all = sum(row.rotation_deg_per_100m * row.segments for row in table) / n
-    t_mean = sum(row.translation_pct for row in table) / len(table)
-    r_mean = sum(row.rotation_deg_per_100m for row in table) / len(table)
+        table.append(_Figures(name, str(frames), t.stats.n, t.stats.mean, r.stats.mean * 100.0))
+    counted = [row for row in table if row.segments]
+    n = sum(row.segments for row in counted)
+    t_all = sum(row.translation_pct * row.segments for row in counted) / n
+    r_all = sum(row.rotation_deg_per_100m * row.segments for row in counted) / n
+    t_mean = sum(row.translation_pct for row in counted) / len(counted)
+    r_mean = sum(row.rotation_deg_per_100m for row in counted) / len(counted)
     return [
         *table,
         _Figures("all (devkit)", "", n, t_all, r_all),
@@ -364,15 +406,15 @@ def sequences_table(rows: list[tuple[str, EvaluationResult]]) -> list[_Figures]:
     ]
 
 
-def lengths_table(rows: list[tuple[str, EvaluationResult]]) -> list[_Figures]:
+def lengths_table(rows: list[tuple[str, int, EvaluationResult | None]]) -> list[_Figures]:
     """Tabulate the KITTI figures a segment length each, over every sequence's segments.
 
     What the devkit's ``avg_tl``/``avg_rl`` plots draw (error over path length): each
     length's segments of all sequences pooled. A length no sequence has is left out.
     """
     sums: dict[float, list[float]] = {}
-    for _, result in rows:
-        for signal in result.comparison.signals:
+    for _, _, result in rows:
+        for signal in result.comparison.signals if result is not None else ():
             if signal.length_m is None or not signal.stats.n:
                 continue
             n, total = signal.stats.n, signal.stats.mean * signal.stats.n
