@@ -388,7 +388,7 @@ def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     captured = capsys.readouterr()
     assert [s["sequence"] for s in json.loads(captured.out)["sequences"]] == ["00", "01"]
     expected = (
-        f"WARNING: {results / 'data'}: 2 estimate(s) without ground truth in {poses} "
+        f"WARNING: {results / 'data'}: 2 estimates without ground truth in {poses} "
         "(11 .. 12) left out, as the devkit evaluates the sequences it has poses of"
     )
     assert captured.err.splitlines() == [expected]
@@ -495,7 +495,7 @@ def test_a_results_folders_rounded_rotation_blocks_are_said_once_in_all(
     assert said[0].startswith(f"WARNING: {poses / '00.txt'}: ")
     assert "rounding of printed digits" in said[0]
     assert said[1] == (
-        f"WARNING: and 3 more file(s) likewise ({results / 'data' / '00.txt'} .. "
+        f"WARNING: and 3 more files likewise ({results / 'data' / '00.txt'} .. "
         f"{results / 'data' / '01.txt'}): their rotation blocks replaced by the nearest "
         "rotations, the rounding of printed digits"
     )
@@ -574,3 +574,28 @@ def test_a_sequence_shorter_than_every_length_counts_no_segments_as_the_devkits(
     assert main(["drift", str(poses), str(results)]) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"ERROR: {results / 'data' / '00.txt'}: No KITTI segment fits")
+
+
+def test_one_estimate_left_out_and_one_more_rounded_file_are_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'1 estimate(s)' and '1 more file(s)': the package says its counts with
+    report.text.counted ('1 run', '2 runs'), as every other summary."""
+    poses, results = _results_folder(tmp_path)
+    (poses / "01.txt").unlink()
+    (results / "data" / "00.txt").write_text(
+        (results / "data" / "00.txt").read_text().replace("1 0 0 ", "0.99999994 0 0 ")
+    )
+    (poses / "00.txt").write_text(
+        (poses / "00.txt").read_text().replace("1 0 0 ", "0.99999994 0 0 ")
+    )
+    assert main(["drift", str(poses), str(results)]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == (
+        f"WARNING: {results / 'data'}: 1 estimate without ground truth in {poses} (01.txt) "
+        "left out, as the devkit evaluates the sequences it has poses of"
+    )
+    assert said[2] == (
+        f"WARNING: and 1 more file likewise ({results / 'data' / '00.txt'}): their rotation "
+        "blocks replaced by the nearest rotations, the rounding of printed digits"
+    )

@@ -23,6 +23,7 @@ from robot_msgs.cli._output_args import add_output_args
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.report.text import counted
 
 if TYPE_CHECKING:
     import argparse
@@ -185,8 +186,8 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     if extra:
         some = ests[extra[0]].name if len(extra) == 1 else f"{extra[0]} .. {extra[-1]}"
         text = (
-            f"{results}: {len(extra)} estimate(s) without ground truth in {poses} ({some}) "
-            "left out, as the devkit evaluates the sequences it has poses of"
+            f"{results}: {counted(len(extra), 'estimate')} without ground truth in {poses} "
+            f"({some}) left out, as the devkit evaluates the sequences it has poses of"
         )
         warnings.warn(DataWarning(text, fixed=False), stacklevel=2)
     return [(k, ref, ests[k]) for k, ref in refs.items()]
@@ -332,7 +333,8 @@ def _show_once_rounded(caught: list[warnings.WarningMessage]) -> None:
         files = [str(w.message).split(": ", 1)[0] for w in rounded[1:]]
         more = files[0] if len(files) == 1 else f"{files[0]} .. {files[-1]}"
         text = (
-            f"and {len(files)} more file(s) likewise ({more}): their rotation blocks "
+            f"and {counted(len(files), 'more file', 'more files')} likewise ({more}): their "
+            "rotation blocks "
             "replaced by the nearest rotations, the rounding of printed digits"
         )
         warnings.showwarning(DataWarning(text), DataWarning, __file__, 0)
