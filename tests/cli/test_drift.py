@@ -324,12 +324,12 @@ def test_a_devkit_results_folder_is_a_row_a_sequence_and_the_devkits_mean(
     assert rows["00"]["translation_pct"] == pytest.approx(seq0)
     assert rows["01"]["segments"] == 10
     assert rows["01"]["translation_pct"] == pytest.approx(5.05)
-    assert rows["01"]["rotation_deg_per_100m"] == pytest.approx(0.0, abs=1e-12)
+    assert rows["01"]["rotation_deg_per_m"] == pytest.approx(0.0, abs=1e-12)
     # The devkit's figure pools every segment: (30 x seq0 + 10 x 5.05) / 40.
     assert table["all"]["segments"] == 40
     assert table["all"]["translation_pct"] == pytest.approx((30 * seq0 + 10 * 5.05) / 40)
     assert table["mean_of_sequences"]["translation_pct"] == pytest.approx((seq0 + 5.05) / 2)
-    assert table["settings"] == {}
+    assert table["settings"]["align"] == "none"
     # Per length over both (the devkit's avg plots): 100 m, 00's 20 of 2.02 % and 01's 10
     # of 5.05 %; 200 m, 00's 10 of 2.01 %; no longer segment.
     lengths = [(r["length_m"], r["segments"], r["translation_pct"]) for r in table["lengths"]]
@@ -469,13 +469,13 @@ def test_a_results_folder_of_kitti_00_halves_gives_the_devkits_pooled_figure(
     for row, (t_pct, n, r_deg_per_m) in zip(table["sequences"], expected, strict=True):
         assert row["segments"] == n
         assert row["translation_pct"] == pytest.approx(t_pct, rel=1e-10)
-        assert row["rotation_deg_per_100m"] == pytest.approx(100 * r_deg_per_m, rel=1e-10)
+        assert row["rotation_deg_per_m"] == pytest.approx(r_deg_per_m, rel=1e-10)
     total = sum(n for _, n, _ in expected)
     assert table["all"]["segments"] == total
     pooled_t = sum(t * n for t, n, _ in expected) / total
     pooled_r = sum(r * n for _, n, r in expected) / total
     assert table["all"]["translation_pct"] == pytest.approx(pooled_t, rel=1e-10)
-    assert table["all"]["rotation_deg_per_100m"] == pytest.approx(100 * pooled_r, rel=1e-10)
+    assert table["all"]["rotation_deg_per_m"] == pytest.approx(pooled_r, rel=1e-10)
 
 
 def test_a_results_folders_rounded_rotation_blocks_are_said_once_in_all(
@@ -551,7 +551,7 @@ def test_a_sequence_shorter_than_every_length_counts_no_segments_as_the_devkits(
         "frames": 50,
         "segments": 0,
         "translation_pct": None,
-        "rotation_deg_per_100m": None,
+        "rotation_deg_per_m": None,
     }
     # 00's 30 segments and 01's 10, as without 02: the devkit's mean over 40.
     assert table["all"]["segments"] == 40
@@ -599,3 +599,40 @@ def test_one_estimate_left_out_and_one_more_rounded_file_are_said_in_the_singula
         f"WARNING: and 1 more file likewise ({results / 'data' / '00.txt'}): their rotation "
         "blocks replaced by the nearest rotations, the rounding of printed digits"
     )
+
+
+def test_a_results_folders_json_names_its_figures_and_settings_as_the_one_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The folder's JSON said rotation_deg_per_100m beside the one pair's
+    rotation_deg_per_m, and a 'settings' of the changed fields only where the one pair's
+    is the whole message (with the segment 'parameters' beside it)."""
+    poses, results = _results_folder(tmp_path)
+    flags = ["--json", "--align", "origin", "--step", "5"]
+    assert main(["drift", str(poses), str(results), *flags]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert main(["drift", str(poses / "00.txt"), str(results / "data" / "00.txt"), *flags]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert list(table) == [
+        "metric",
+        "settings",
+        "parameters",
+        "sequences",
+        "all",
+        "mean_of_sequences",
+        "lengths",
+    ]
+    assert table["settings"] == one["settings"]
+    assert (
+        table["parameters"]
+        == one["parameters"]
+        == {
+            "lengths_m": [100.0, 200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0],
+            "step_frames": 5,
+        }
+    )
+    quantities = {s["quantity"] for s in one["signals"]}
+    assert quantities == {"translation_pct", "rotation_deg_per_m"}
+    for row in [*table["sequences"], table["all"], table["mean_of_sequences"]]:
+        assert set(row) - {"sequence", "frames", "segments"} == quantities
+    assert [row["length_m"] for row in table["lengths"]] == [100.0, 200.0]

@@ -245,7 +245,7 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
     if args.json:
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
 
-        print(dumps({**sequences_json(table, lengths), "settings": dict(changed)}), end="")
+        print(dumps(sequences_json(table, lengths, evaluated)), end="")
     else:
         said = _settings_lines("kitti_drift", changed)
         print(format_sequences(table, lengths, args.reference, args.estimate, said))
@@ -351,68 +351,69 @@ _FILE_ONLY = (
 
 
 class _Figures(NamedTuple):
-    """One row of the sequences' table: translation in %, rotation in deg/100 m."""
+    """One row of the tables: translation in %, rotation in deg/m; a count None if unsaid."""
 
     name: str
-    frames: str
-    segments: int
+    frames: int | None
+    segments: int | None
     translation_pct: float
-    rotation_deg_per_100m: float
+    rotation_deg_per_m: float
 
-    def record(self) -> dict[str, str | int | float]:
-        """Return the row as JSON: its name, counts and figures."""
+    def record(self) -> dict[str, int | float]:
+        """Return the row's counts and figures as JSON, named as the one pair's signals."""
+        counts = {"frames": self.frames, "segments": self.segments}
         return {
-            "sequence": self.name,
-            **({"frames": int(self.frames)} if self.frames else {}),
-            "segments": self.segments,
+            **{k: v for k, v in counts.items() if v is not None},
             "translation_pct": self.translation_pct,
-            "rotation_deg_per_100m": self.rotation_deg_per_100m,
+            "rotation_deg_per_m": self.rotation_deg_per_m,
         }
 
     def cells(self) -> tuple[str, ...]:
         """Return the row as text: % to 3 decimals, deg/m to 5, deg/100 m to 3."""
-        r = self.rotation_deg_per_100m
-        segments = str(self.segments) if self.segments >= 0 else ""
-        t = f"{self.translation_pct:.3f}"
-        return (self.name, self.frames, segments, t, f"{r / 100.0:.5f}", f"{r:.3f}")
+        r = self.rotation_deg_per_m
+        counts = ("" if v is None else str(v) for v in (self.frames, self.segments))
+        return (self.name, *counts, f"{self.translation_pct:.3f}", f"{r:.5f}", f"{r * 100:.3f}")
 
 
 def sequences_table(rows: list[tuple[str, int, EvaluationResult | None]]) -> list[_Figures]:
     """Tabulate the KITTI figures a sequence each, the devkit's pooled mean, the mean of all.
 
-    Translation in %, rotation in deg/100 m. The row ``all (devkit)`` is the mean over
-    every segment of every sequence (the devkit's ``stats.txt``: each sequence's mean
-    weighed by its segments); ``mean of sequences`` weighs each sequence alike. A
-    sequence without segments (``result`` None) has NaN figures and is in neither mean.
+    The row ``all (devkit)`` is the mean over every segment of every sequence (the
+    devkit's ``stats.txt``: each sequence's mean weighed by its segments); ``mean of
+    sequences`` weighs each sequence alike. A sequence without segments (``result``
+    None) has NaN figures and is in neither mean.
     """
     table = []
     for name, frames, result in rows:
         if result is None:
-            table.append(_Figures(name, str(frames), 0, math.nan, math.nan))
+            table.append(_Figures(name, frames, 0, math.nan, math.nan))
             continue
         t = result.comparison.signal("translation_pct")
         r = result.comparison.signal("rotation_deg_per_m")
         if t is None or r is None:  # kitti_result makes both
             raise AssertionError(name)
-        table.append(_Figures(name, str(frames), t.stats.n, t.stats.mean, r.stats.mean * 100.0))
+        table.append(_Figures(name, frames, t.stats.n, t.stats.mean, r.stats.mean))
     counted = [row for row in table if row.segments]
-    n = sum(row.segments for row in counted)
-    t_all = sum(row.translation_pct * row.segments for row in counted) / n
-    r_all = sum(row.rotation_deg_per_100m * row.segments for row in counted) / n
+    n = sum(row.segments or 0 for row in counted)
+    t_all = sum(row.translation_pct * (row.segments or 0) for row in counted) / n
+    r_all = sum(row.rotation_deg_per_m * (row.segments or 0) for row in counted) / n
     t_mean = sum(row.translation_pct for row in counted) / len(counted)
-    r_mean = sum(row.rotation_deg_per_100m for row in counted) / len(counted)
+    r_mean = sum(row.rotation_deg_per_m for row in counted) / len(counted)
     return [
         *table,
-        _Figures("all (devkit)", "", n, t_all, r_all),
-        _Figures("mean of sequences", "", -1, t_mean, r_mean),
+        _Figures("all (devkit)", None, n, t_all, r_all),
+        _Figures("mean of sequences", None, None, t_mean, r_mean),
     ]
 
 
-def lengths_table(rows: list[tuple[str, int, EvaluationResult | None]]) -> list[_Figures]:
+def lengths_table(
+    rows: list[tuple[str, int, EvaluationResult | None]],
+) -> list[tuple[float, _Figures]]:
     """Tabulate the KITTI figures a segment length each, over every sequence's segments.
 
     What the devkit's ``avg_tl``/``avg_rl`` plots draw (error over path length): each
     length's segments of all sequences pooled. A length no sequence has is left out.
+    Each row with its length in metres.
     """
     sums: dict[float, list[float]] = {}
     for _, _, result in rows:
@@ -425,36 +426,41 @@ def lengths_table(rows: list[tuple[str, int, EvaluationResult | None]]) -> list[
                 kept[0] += n
                 kept[1] += total
             elif signal.quantity == "rotation_deg_per_m":
-                kept[2] += total * 100.0
+                kept[2] += total
     return [
-        _Figures(f"{length:g} m", "", int(n), t / n, r / n)
+        (length, _Figures(f"{length:g} m", None, int(n), t / n, r / n))
         for length, (n, t, r) in sorted(sums.items())
     ]
 
 
-def sequences_json(table: list[_Figures], lengths: list[_Figures]) -> dict[str, object]:
-    """Return the tables as JSON: ``sequences``, ``all``, ``mean_of_sequences``, ``lengths``."""
+def sequences_json(
+    table: list[_Figures], lengths: list[tuple[float, _Figures]], evaluated: EvaluationResult
+) -> dict[str, object]:
+    """Return the tables as JSON, with the settings and parameters as the one pair's.
+
+    Keys ``metric``, ``settings`` and ``parameters`` (those of ``evaluated``, one of the
+    sequences' results: all share them), ``sequences``, ``all``, ``mean_of_sequences``,
+    ``lengths``; figures named as the one pair's signals (``translation_pct``,
+    ``rotation_deg_per_m``). WHY: the folder's JSON said ``rotation_deg_per_100m`` beside
+    the one pair's ``rotation_deg_per_m``, a ``settings`` of the changed fields only
+    where the one pair's is the whole message, and parsed each length back from its
+    text ``"100 m"`` (a review).
+    """
     *rows, pooled, mean = table
     return {
         "metric": "kitti_drift_sequences",
-        "sequences": [row.record() for row in rows],
-        "all": {k: v for k, v in pooled.record().items() if k != "sequence"},
-        "mean_of_sequences": {
-            k: v for k, v in mean.record().items() if k not in ("sequence", "segments")
-        },
-        "lengths": [
-            {
-                "length_m": float(row.name.removesuffix(" m")),
-                **{k: v for k, v in row.record().items() if k != "sequence"},
-            }
-            for row in lengths
-        ],
+        "settings": evaluated.comparison.settings,
+        "parameters": evaluated.comparison.parameters,
+        "sequences": [{"sequence": row.name, **row.record()} for row in rows],
+        "all": pooled.record(),
+        "mean_of_sequences": mean.record(),
+        "lengths": [{"length_m": length, **row.record()} for length, row in lengths],
     }
 
 
 def format_sequences(
     table: list[_Figures],
-    lengths: list[_Figures],
+    lengths: list[tuple[float, _Figures]],
     poses: str,
     results: str,
     settings: list[str],
@@ -470,7 +476,7 @@ def format_sequences(
     rows = tuple(row.cells() for row in table)  # names escaped by render_text
     # A folder name's escape sequence acted on the terminal, as in the one-pair table.
     poses, results = controls_escaped(poses), controls_escaped(results)
-    by_length = tuple((c[0], *c[2:]) for c in (row.cells() for row in lengths))
+    by_length = tuple((c[0], *c[2:]) for c in (row.cells() for _, row in lengths))
     return "\n".join(
         [
             "KITTI drift (devkit segments), per sequence",
