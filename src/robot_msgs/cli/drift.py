@@ -231,7 +231,7 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
             for text, _ in short:
                 warnings.warn(DataWarning(text, fixed=False), stacklevel=2)
     finally:
-        _show_once_rounded(caught)
+        _show_grouped(caught)
     from robot_msgs.cli._evaluation_output import _settings_lines  # noqa: PLC0415
     from robot_msgs.cli._flag_text import changed_from  # noqa: PLC0415
     from robot_msgs.evaluation.settings import Drift, EvaluationSettings  # noqa: PLC0415
@@ -311,33 +311,44 @@ def _no_segment(est_path: Path, ref_path: Path) -> str:
     )
 
 
-def _show_once_rounded(caught: list[warnings.WarningMessage]) -> None:
-    """Show the warnings caught, those of KITTI's rounded rotation blocks once in all.
+def _show_grouped(caught: list[warnings.WarningMessage]) -> None:
+    """Show the warnings caught, those alike about many files once, as ``report`` does.
+
+    KITTI's rounded rotation blocks are said in full for the first file; for the others,
+    whose texts differ in their counts, by one text alike, so that
+    :func:`~robot_msgs.report.text.grouped` says them once from
+    :data:`~robot_msgs.report.text.ALIKE` files on, naming a few. Other warnings are
+    shown first, as they came.
 
     WHY: every KITTI file's blocks are off SO(3) by the rounding of its printed digits;
     a results folder of 11 sequences said so in 22 warnings of ~250 characters each
-    (88 lines of an 80-column terminal) above its table. The first is shown, then one
-    line naming how many more files and the first and last of them.
+    (88 lines of an 80-column terminal) above its table. WHY ``grouped``: a second rule
+    for warnings alike about many files (here from 2 files on, its own wording) beside
+    the one ``report`` follows (a review).
     """
     from robot_msgs.io.clean import ROUNDED_ROTATIONS  # noqa: PLC0415
+    from robot_msgs.report.text import grouped  # noqa: PLC0415
 
-    rounded = [
-        w
-        for w in caught
-        if isinstance(w.message, DataWarning) and w.message.kind == ROUNDED_ROTATIONS
-    ]
-    for shown in caught:
-        if shown not in rounded[1:]:
-            warnings.showwarning(shown.message, shown.category, shown.filename, shown.lineno)
-    if len(rounded) > 1:
-        files = [str(w.message).split(": ", 1)[0] for w in rounded[1:]]
-        more = files[0] if len(files) == 1 else f"{files[0]} .. {files[-1]}"
-        text = (
-            f"and {counted(len(files), 'more file', 'more files')} likewise ({more}): their "
-            "rotation blocks "
-            "replaced by the nearest rotations, the rounding of printed digits"
-        )
-        warnings.showwarning(DataWarning(text), DataWarning, __file__, 0)
+    texts: list[str] = []
+    rounded = 0
+    for w in caught:
+        if not issubclass(w.category, DataWarning):
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        elif isinstance(w.message, DataWarning) and w.message.kind == ROUNDED_ROTATIONS:
+            file = str(w.message).partition(": ")[0]
+            texts.append(f"{file}: {_ROUNDED_LIKEWISE}" if rounded else str(w.message))
+            rounded += 1
+        else:
+            texts.append(str(w.message))
+    for text in grouped(texts):
+        warnings.showwarning(text, DataWarning, __file__, 0)
+
+
+#: What the files after the first with rounded rotation blocks are said to have.
+_ROUNDED_LIKEWISE = (
+    "rotation blocks off SO(3) likewise, replaced by the nearest rotations (the rounding "
+    "of printed digits)"
+)
 
 
 #: Flags of one file pair, refused with folders.
@@ -393,12 +404,12 @@ def sequences_table(rows: list[tuple[str, int, EvaluationResult | None]]) -> lis
         if t is None or r is None:  # kitti_result makes both
             raise AssertionError(name)
         table.append(_Figures(name, frames, t.stats.n, t.stats.mean, r.stats.mean))
-    counted = [row for row in table if row.segments]
-    n = sum(row.segments or 0 for row in counted)
-    t_all = sum(row.translation_pct * (row.segments or 0) for row in counted) / n
-    r_all = sum(row.rotation_deg_per_m * (row.segments or 0) for row in counted) / n
-    t_mean = sum(row.translation_pct for row in counted) / len(counted)
-    r_mean = sum(row.rotation_deg_per_m for row in counted) / len(counted)
+    kept = [row for row in table if row.segments]
+    n = sum(row.segments or 0 for row in kept)
+    t_all = sum(row.translation_pct * (row.segments or 0) for row in kept) / n
+    r_all = sum(row.rotation_deg_per_m * (row.segments or 0) for row in kept) / n
+    t_mean = sum(row.translation_pct for row in kept) / len(kept)
+    r_mean = sum(row.rotation_deg_per_m for row in kept) / len(kept)
     return [
         *table,
         _Figures("all (devkit)", None, n, t_all, r_all),
