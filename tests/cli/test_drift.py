@@ -476,6 +476,36 @@ def test_a_results_folder_of_kitti_00_halves_gives_the_devkits_pooled_figure(
     pooled_r = sum(r * n for _, n, r in expected) / total
     assert table["all"]["translation_pct"] == pytest.approx(pooled_t, rel=1e-10)
     assert table["all"]["rotation_deg_per_m"] == pytest.approx(pooled_r, rel=1e-10)
+    # Per length over both halves, as the devkit's saveErrorPlots(total_err, ..., "avg")
+    # (avg_tl, avg_rl): each length's segments of every sequence, t in %.
+    by_length = [
+        _devkit_length_mean(gt[cut], est[cut], length)
+        for length in range(100, 900, 100)
+        for cut in cuts.values()
+    ]
+    for k, row in enumerate(table["lengths"]):
+        (t0, n0), (t1, n1) = by_length[2 * k], by_length[2 * k + 1]
+        assert row["length_m"] == 100.0 * (k + 1)
+        assert row["segments"] == n0 + n1
+        assert row["translation_pct"] == pytest.approx((t0 * n0 + t1 * n1) / (n0 + n1), rel=1e-10)
+
+
+def _devkit_length_mean(gt: np.ndarray, est: np.ndarray, length: float) -> tuple[float, int]:
+    """The devkit's mean translation error (%) of one segment length, and its count.
+
+    evaluate_odometry.cpp's rules, written apart from robot_msgs: a segment starts every
+    10th frame and ends at the first frame whose distance exceeds start + length.
+    """
+    step = gt[1:, :3, 3] - gt[:-1, :3, 3]
+    dist = np.concatenate(([0.0], np.cumsum(np.sqrt((step * step).sum(axis=1)))))
+    errors = []
+    for first in range(0, len(gt), 10):
+        beyond = np.flatnonzero(dist > dist[first] + length)
+        if beyond.size:
+            d_gt = np.linalg.inv(gt[first]) @ gt[beyond[0]]
+            d_est = np.linalg.inv(est[first]) @ est[beyond[0]]
+            errors.append(float(np.linalg.norm((np.linalg.inv(d_est) @ d_gt)[:3, 3])) / length)
+    return 100.0 * float(np.mean(errors)), len(errors)
 
 
 def test_a_results_folders_rounded_rotation_blocks_are_said_once_in_all(
