@@ -484,3 +484,25 @@ def test_a_sweep_reads_each_run_by_the_settings_reading_rules(tmp_path: Path) ->
         alone = rpe(ref, traj, settings=EvaluationSettings(align="se3"), pairs=pairs)
         assert rms[rule] == alone.stats["translation"].rms
     assert rms["as_given"] != rms["nearest"]
+
+
+def test_a_failed_run_whose_inputs_were_not_hashed_has_no_digest_in_the_table(
+    tmp_path: Path,
+) -> None:
+    """The failed run's digest is empty, as a run not evaluated has; the other's is its bytes'.
+
+    WHY: the digest of inputs marked ``not hashed`` is the same whatever their bytes (a
+    failure's estimate replaced by another that fails kept it); the results table showed
+    it as a content digest (a review of c1638851).
+    """
+    make_tree(tmp_path / "runs", algorithms=("orb",), sequences=("MH_01",), trials=2)
+    runs = load_runs([tmp_path / "runs"]).runs
+    Path(runs[1].estimate).write_text("garbage line\n")
+    manifest = load_runs([tmp_path / "runs"])
+    summary = _run(tmp_path / "runs", tmp_path / "out")
+    assert (summary.n_ok, summary.n_failed) == (1, 1)
+    digests = {r["run"]: (r["status"], r["digest"]) for r in read_results(summary.table)}
+    hashes = {role: file_sha256(p) for role, p in input_files(runs[0]).items()}
+    key = run_key(settings_identity(manifest.settings.to_dict(), evaluate_task), runs[0])
+    assert digests[runs[0].name] == ("ok", content_digest(key, hashes))
+    assert digests[runs[1].name] == ("failed", "")

@@ -118,6 +118,9 @@ class RunResult:
     (``host:pid``) and ``attempts`` describe how it ran, not what it found: they stay out
     of the results table, which is the same whichever executor ran the sweep.
     ``is_infrastructure`` tells the infrastructure's failures (see :data:`Status`).
+    ``digest`` is the content digest of the inputs it was computed from, ``""`` where
+    they were not hashed: a run that failed or was not evaluated (a failed run's inputs
+    are hashed only to compare them with a stored result, :mod:`robot_msgs.batch.inputs`).
     """
 
     digest: str

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, TypeAlias, overload
 
 from robot_msgs.batch.blocks import BlockResult, OutputBlock, write_block
 from robot_msgs.batch.inputs import (
+    NOT_HASHED,
     HashCache,
     content_digest,
     input_files,
@@ -317,7 +318,11 @@ def _run_one(
         if {role: strict_stamp(path) for role, path in paths.items()} != before:
             continue  # an input moved while it was read: its hash may not be of those bytes
         inputs = {role: (stamps[role], hashes[role]) for role in paths}
-        result = replace(result, digest=content_digest(key, hashes), attempts=attempt)
+        # WHY no digest when an input was not hashed: one of "not hashed" was the same
+        # for every failure of the run, whatever its bytes, and the table showed it as
+        # theirs. A run without a record has none either.
+        digest = "" if NOT_HASHED in hashes.values() else content_digest(key, hashes)
+        result = replace(result, digest=digest, attempts=attempt)
         record = RunRecord(
             key=key, session=job.session, hashed_at_ns=hashed_at_ns, inputs=inputs, result=result
         )
