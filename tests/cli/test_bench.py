@@ -27,7 +27,7 @@ from robot_msgs.runs import load_runs
 from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.cli.evaluation_files import write_kitti_run
 from tests.hostile import deadline
-from tests.runs.tree import make_two_versions
+from tests.runs.tree import make_tree, make_two_versions
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -958,3 +958,26 @@ def test_the_users_max_bytes_bounds_their_inputs_not_the_sweeps_own_records(
     assert _ape_rms(out) == [pytest.approx(0.05, abs=1e-9), pytest.approx(0.10, abs=1e-9)]
     assert main([*argv, "--align", "none", "--resume"]) == 0
     assert "2 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
+
+
+def test_warnings_alike_about_many_folders_are_one_line_after_the_sweep(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """30 folders holding only a timing log: one warning line naming three, as report says.
+
+    WHY: bench read them one warning each (30 lines, through the progress line), after
+    ``report`` had grouped the same warnings (a review of 2447821e).
+    """
+    make_tree(tmp_path / "runs", trials=2)
+    crashed = [tmp_path / "runs" / "crashy" / "MH_01" / f"{k:02d}" for k in range(30)]
+    for folder in crashed:
+        folder.mkdir(parents=True)
+        (folder / "timing.csv").write_text("stamp,latency\n0.0,0.01\n")
+    argv = ["bench", str(tmp_path / "runs"), "--out", str(tmp_path / "out"), "--serial"]
+    assert main([*argv, "--quiet"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("WARNING")]
+    what = (
+        "holds timing.csv but no estimate.<ext> or meta.json: not a run, and not counted "
+        "(a run that wrote no estimate counts as failed with a meta.json)"
+    )
+    assert said == [f"WARNING: {crashed[0]}, {crashed[1]}, {crashed[2]} and 27 more: {what}"]

@@ -43,13 +43,14 @@ import re
 import signal
 import sys
 import threading
+import warnings
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from robot_msgs.errors import RobotMsgsError, UsageError
-from robot_msgs.report.text import controls_escaped
+from robot_msgs.errors import DataWarning, RobotMsgsError, UsageError
+from robot_msgs.report.text import controls_escaped, grouped
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from types import FrameType
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "run_guarded",
     "say",
     "terminal_width",
+    "warnings_grouped",
 ]
 
 EXIT_ERROR = 1
@@ -131,6 +133,28 @@ def say(line: str) -> None:
         stream.flush()
     except (OSError, ValueError):
         pass
+
+
+@contextlib.contextmanager
+def warnings_grouped() -> Iterator[None]:
+    """Show the data warnings of the block at its end, those alike about many files once.
+
+    The others are shown as they were, first (:func:`~robot_msgs.report.text.grouped`).
+    ``report`` holds its reading and evaluation, ``bench`` its sweep: one line for 1,000
+    folders that hold a log but no estimate, after the progress line, not through it.
+    """
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DataWarning)
+            yield
+    finally:  # an error ends the command: what was said before it is shown still
+        for w in caught:
+            if not issubclass(w.category, DataWarning):
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        texts = [str(w.message) for w in caught if issubclass(w.category, DataWarning)]
+        for text in grouped(texts):
+            warnings.showwarning(text, DataWarning, __file__, 0)
 
 
 def folded(text: str, stream: TextIO) -> str:

@@ -34,7 +34,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from robot_msgs.cli._boundary import EXIT_INTERRUPTED, EXIT_TERMINATED, say
+from robot_msgs.cli._boundary import EXIT_INTERRUPTED, EXIT_TERMINATED, say, warnings_grouped
 from robot_msgs.cli._settings_args import add_run_settings_args, load_runs_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
@@ -245,23 +245,24 @@ def _sweep(args: argparse.Namespace, lock: FolderLock) -> int:
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     stall = STALL_TIMEOUT_S if args.stall_timeout is None else args.stall_timeout
     try:
-        summary = run_sweep(
-            reader,
-            args.out,
-            fn=evaluate_task,
-            executor=executor,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            retries=args.retries,
-            resume=args.resume,
-            force=args.force,
-            verify=args.verify,
-            progress=None if args.quiet else sys.stderr,
-            dashboard=args.dashboard,
-            chunk_s=args.chunk_s,
-            stall_timeout_s=stall,
-            lock=lock,
-        )
+        with warnings_grouped():  # a tree's 40 log-only folders: one line, not 40
+            summary = run_sweep(
+                reader,
+                args.out,
+                fn=evaluate_task,
+                executor=executor,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                retries=args.retries,
+                resume=args.resume,
+                force=args.force,
+                verify=args.verify,
+                progress=None if args.quiet else sys.stderr,
+                dashboard=args.dashboard,
+                chunk_s=args.chunk_s,
+                stall_timeout_s=stall,
+                lock=lock,
+            )
     except ValidationError as err:
         if err.field not in ("workers", "retries"):
             raise

@@ -13,14 +13,13 @@ a folder ``bench`` wrote is reported from the run reports it stored
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import sys
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from robot_msgs.cli._boundary import warnings_grouped
 from robot_msgs.cli._flag_text import flags_in_text
 from robot_msgs.cli._output_args import add_table_flags, given_outputs, say_tables
 from robot_msgs.cli._settings_args import add_run_settings_args, load_runs_from_args
@@ -28,7 +27,7 @@ from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import UsageError, ValidationError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Mapping
 
     from robot_msgs.report.build import ReportResult
 
@@ -121,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             require("plotly", "html", feature="report --html (or --static for PNG figures)")
     if sweep is None:
-        with _warnings_grouped():
+        with warnings_grouped():
             result = _evaluated(args, outputs)
     else:
         result = _sweep_report(args, sweep, html="html" in outputs)
@@ -157,29 +156,6 @@ def run(args: argparse.Namespace) -> int:
             if os.fspath(outputs[name]) != STDOUT:
                 print(f"wrote {controls_escaped(str(outputs[name]))}", file=said_to)
     return 0
-
-
-@contextlib.contextmanager
-def _warnings_grouped() -> Iterator[None]:
-    """Show the data warnings of the block at its end, those alike about many files once.
-
-    The others are shown as they were, first (:func:`~robot_msgs.report.text.grouped`).
-    """
-    from robot_msgs.errors import DataWarning  # noqa: PLC0415
-    from robot_msgs.report.text import grouped  # noqa: PLC0415
-
-    caught: list[warnings.WarningMessage] = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DataWarning)
-            yield
-    finally:  # an error ends the command: what was said before it is shown still
-        for w in caught:
-            if not issubclass(w.category, DataWarning):
-                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-        texts = [str(w.message) for w in caught if issubclass(w.category, DataWarning)]
-        for text in grouped(texts):
-            warnings.showwarning(text, DataWarning, __file__, 0)
 
 
 def _evaluated(args: argparse.Namespace, outputs: Mapping[str, Path]) -> ReportResult:
