@@ -7,7 +7,7 @@ import textwrap
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_msgs.report.text import display_width, ljust, rjust, wrap
+from robot_msgs.report.text import display_width, grouped, ljust, rjust, wrap
 
 #: Two terminal columns each: CJK ideographs and fullwidth forms (East Asian Width W, F).
 _WIDE = "日本語東京漢字表ＡＢ１"
@@ -96,3 +96,17 @@ def test_wrap_of_words_keeps_each_whole_even_with_spaces(items: list[str], width
     for line in lines:
         assert _display(line) <= width or line.strip() in {"head:", *words}, lines
     assert lines[0].startswith("  head:")
+
+
+def test_grouped_names_and_counts_a_file_warned_twice_once_in_one_line() -> None:
+    """Five folders, the first warned twice: one line, ``a`` named once, ``2 more``.
+
+    WHY: the first folder's warning given twice named it twice (``a, a, f0 and 3 more``:
+    six folders where there are five) and the grouped line was said twice; six times for
+    one warning given six times. A text with no file before its ``": "`` is left alone.
+    """
+    what = "holds timing.csv but no estimate"
+    texts = [f"a: {what}", f"a: {what}", *(f"f{k}: {what}" for k in range(4))]
+    assert grouped(texts) == [f"a, f0, f1 and 2 more: {what}"]
+    assert grouped([f"a: {what}"] * 6) == [f"a: {what}"] * 6  # one file: nothing to group
+    assert grouped([": empty"] * 6) == [": empty"] * 6

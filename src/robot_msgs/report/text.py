@@ -53,11 +53,14 @@ def grouped(texts: Sequence[str]) -> list[str]:
     """Say warnings that differ only in the file they begin with once, naming a few files.
 
     A text ``FILE: WHAT`` (its file up to the first ``": "``) said of :data:`ALIKE` files
-    or more becomes ``A, B, C and N more: WHAT``, where the first of them stood; the
-    others stay as they are, in their order.
+    or more becomes ``A, B, C and N more: WHAT``, where the first of them stood, said
+    once; the others stay as they are, in their order. A file is counted and named once
+    however many times its warning was given.
 
     WHY: ``report`` on a raw tree of 2,010 runs printed 1,002 warning lines, 1,000 of
-    them one folder each that held a log but no estimate.
+    them one folder each that held a log but no estimate. WHY each file once: a warning
+    given twice for its file named it twice and counted it in the ``N more``, and its
+    line was said once per time (a review).
 
     Examples
     --------
@@ -65,18 +68,20 @@ def grouped(texts: Sequence[str]) -> list[str]:
     >>> grouped(["a.tum:3: cut", *said, "b.tum:4: cut"])
     ['a.tum:3: cut', 'r/0, r/1, r/2 and 3 more: holds timing.csv but no estimate', 'b.tum:4: cut']
     """
-    files: dict[str, list[str]] = {}
+    files: dict[str, dict[str, None]] = {}  # WHAT -> its files, in order, each once
     for text in texts:
         file, _, what = text.partition(": ")
-        if what:
-            files.setdefault(what, []).append(file)
+        if file and what:
+            files.setdefault(what, {})[file] = None
     out: list[str] = []
+    said: set[str] = set()
     for text in texts:
         file, _, what = text.partition(": ")
-        named = files.get(what, []) if what else []
+        named = list(files.get(what, ())) if file and what else []
         if len(named) < ALIKE:
             out.append(text)
-        elif file == named[0]:
+        elif what not in said:
+            said.add(what)
             more = counted(len(named) - _EXAMPLES, "more", "more")
             out.append(f"{', '.join(named[:_EXAMPLES])} and {more}: {what}")
     return out
