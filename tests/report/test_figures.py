@@ -518,6 +518,31 @@ def test_the_pages_line_draws_a_point_alone_between_gaps() -> None:
     assert plotly_figure(spec)["data"][0]["mode"] == "lines"  # nothing alone: no marker
 
 
+def test_a_path_of_lone_points_keeps_its_end_mark_on_the_page_as_in_the_figure() -> None:
+    """A run's path marks its end (mark_end). Drawn as dots (each point alone: a one-pose
+    run), the static figure still drew its end dot but the page's dots lost it (size 5
+    for all, where the line before 92c6f4d drew 7 at its end)."""
+    from robot_msgs.report.figure_spec import FigureSpec, Panel, Trace
+    from robot_msgs.report.interactive import plotly_figure
+    from robot_msgs.report.plots import matplotlib_figure
+
+    for x, y, sizes in (
+        ([1.0], [2.0], [7]),
+        ([1.0, np.nan, 3.0], [2.0, np.nan, 4.0], [5, 5, 7]),
+    ):
+        path = Trace(
+            kind="line", x=np.array(x), y=np.array(y), name="run", colour="#d62728", mark_end=True
+        )
+        spec = FigureSpec(
+            title="", panels=(Panel(traces=(path,), x_title="", y_title=""),), size_in=(4, 3)
+        )
+        (drawn,) = plotly_figure(spec)["data"]
+        assert (drawn["mode"], drawn["marker"]["size"]) == ("markers", sizes)
+        (ax,) = matplotlib_figure(spec).axes
+        ends = [ln for ln in ax.get_lines() if ln.get_markersize() == 4]  # the end dot
+        assert [(ln.get_xdata()[0], ln.get_ydata()[0]) for ln in ends] == [(x[-1], y[-1])]
+
+
 def test_the_pages_marked_line_draws_its_points_alone_between_gaps_too() -> None:
     """A marked line (past eight colours) shows a dozen marks along it (maxdisplayed),
     which skipped its lone points: still not drawn on the page (rvB's review). They are

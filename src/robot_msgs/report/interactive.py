@@ -466,7 +466,10 @@ def _trace(trace: Trace, top: float) -> dict[str, Any]:
             marker["maxdisplayed"] = MARKS_ALONG
             drawn |= {"mode": "lines+markers", "marker": marker}
         elif dots_only(trace, lone):  # each point alone: dots, a dot in the legend too
-            drawn |= {"mode": "markers", "marker": {"size": 5, "color": trace.colour}}
+            # Its end still marked as a line's is (a one-pose run's path: the static
+            # figure's end dot was drawn, the page's lost): the legend takes their mean.
+            size: Any = [5] * (len(x) - 1) + [7] if trace.mark_end else 5
+            drawn |= {"mode": "markers", "marker": {"size": size, "color": trace.colour}}
         elif trace.mark_end or lone.size:
             sizes = [0] * len(x)
             for k in lone.tolist():
