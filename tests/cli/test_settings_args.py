@@ -385,3 +385,27 @@ def test_the_runs_defaults_are_the_settings_with_run_changes() -> None:
     default = EvaluationSettings()
     changed = {k: v for k, v in RUN_DEFAULTS.record().items() if v != getattr(default, k)}
     assert changed == dict(RUN_CHANGES)
+
+
+@pytest.mark.parametrize("command", ["report", "bench"])
+def test_the_runs_help_says_the_runs_defaults(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The flags come from the table, whose defaults are EvaluationSettings()'s: without
+    # RUN_CHANGES passed (defaults_of), report --help said "--align ... (default none)"
+    # while every run aligns se3 (RUN_DEFAULTS). Held against RUN_DEFAULTS itself.
+    from robot_msgs.cli._settings_flags import flag_rows
+    from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.runs.run_settings import RUN_DEFAULTS
+
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit, match="0"):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    default = EvaluationSettings()
+    changed = {k: v for k, v in RUN_DEFAULTS.record().items() if v != getattr(default, k)}
+    assert changed  # the runs align se3
+    for row in flag_rows("EvaluationSettings"):
+        if row.field in changed:
+            said = text.split(f" {row.name} ", 1)[1].split("(default ", 1)[1]  # its first
+            assert said.startswith(f"{changed[row.field]}; or the manifest's [settings])")
