@@ -154,6 +154,33 @@ def test_kitti_step_frames_sets_the_segment_starts() -> None:
     assert result.counts["segments"] == 200  # starts 0 .. 199 reach 101 m further
 
 
+def test_kitti_segments_start_every_tenth_frame_not_pose_past_a_dropped_row() -> None:
+    """A KITTI file read without times is stamped by frame; its row of frame 100 dropped
+    (a NaN), the starts stay on frames 0, 10, 20, ... (by hand, 1 m a frame, 100 m
+    segments end 101 frames on): frame 100 starts none (no pose), and the segment from
+    frame 0 would end on frame 100 (the first beyond 100 m), left out; 18 remain. Every
+    10th *pose* started at frames 101, 111, ..., 191 after it: 20 segments."""
+
+    def frames(scale: float) -> PoseTrajectory:
+        whole = straight(301, scale=scale)
+        kept = np.flatnonzero(whole.stamps_s != 100.0)
+        return PoseTrajectory(
+            stamps_s=whole.stamps_s[kept],
+            positions_xyz=whole.positions_xyz[kept],
+            orientations_quat_xyzw=whole.orientations_quat_xyzw[kept],
+            stamps_are_frames=True,
+        )
+
+    result = kitti_drift(frames(1.0), frames(1.02), lengths_m=[100.0])
+    series = result.series["translation_pct"]
+    assert series.stamps_s.tolist() == [*range(10, 100, 10), *range(110, 200, 10)]
+    assert series.pairs is not None
+    # End frames 111 .. 191 and 211 .. 291: rows one fewer, past the dropped one.
+    assert series.pairs[:, 1].tolist() == [*range(110, 200, 10), *range(210, 300, 10)]
+    assert result.counts["segments"] == 18
+    assert series.errors == pytest.approx(np.full(18, 2.02))  # 101 m at 2 % too long
+
+
 class Drift(Protocol):
     """What kitti_drift and relative_error have in common."""
 
