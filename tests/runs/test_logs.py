@@ -580,3 +580,43 @@ def test_a_joint_asked_for_twice_is_read_twice_as_a_wide_logs_channel_is(
         assert log.values.tolist() == [[1.0, 2.0, 1.0], [3.0, 4.0, 3.0]]
         twice = read_signal_log(path, channels=["a", "a"], dropouts=dropouts)
         assert (twice.channels, twice.values.tolist()) == (wide.channels, wide.values.tolist())
+
+
+def test_a_joint_state_bag_is_read_into_arrays_not_a_list_of_its_messages(
+    tmp_path: Path,
+) -> None:
+    """``read_signal_log`` listed a bag topic's every JointState message before reading
+    their values: 2*10^4 messages of 6 joints (960 kB of values) peaked at 19 MB traced
+    (20 times the values; 10^6 messages: 1.77 GB resident, measured with `time -v`).
+    Read as they come, under 10 times (4.4 MB measured). The values are the messages'
+    (joint j of message k is k + j / 10), joints matched by name in each message."""
+    from tests.io.conftest import BagMaker
+
+    maker = BagMaker(tmp_path)
+    store = maker.store2
+    cls = store.types["sensor_msgs/msg/JointState"]
+    names = [f"j{j}" for j in range(6)]
+    count = 2 * 10**4
+    msgs = [
+        cls(
+            header=maker.header("mcap", k // 1000, (k % 1000) * 10**6, ""),
+            name=names if k % 2 else names[::-1],
+            position=np.array([k + j / 10 for j in (range(6) if k % 2 else range(5, -1, -1))]),
+            velocity=np.zeros(0),
+            effort=np.zeros(0),
+        )
+        for k in range(count)
+    ]
+    bag = maker.write("big", "mcap", {"/js": ("sensor_msgs/msg/JointState", msgs)})
+    del msgs
+    read_signal_log(bag, channels=names)  # the imports and type store, not traced
+    tracemalloc.start()
+    try:
+        log = read_signal_log(bag, channels=names)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    expected = np.arange(count)[:, None] + np.arange(6)[None, :] / 10
+    np.testing.assert_array_equal(log.values, expected)
+    assert log.stamps_s[-1] == (count - 1) / 1000
+    assert peak < 10 * log.values.nbytes

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -19,7 +20,7 @@ from robot_msgs.io.table import shown_token
 from robot_msgs.runs.csvlog import read_csv_table
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
     from pathlib import Path
 
     from robot_msgs.runs.csvlog import CsvTable
@@ -460,23 +461,20 @@ def _joint_state_topic(
     if types[name] != _JOINT_STATE:
         msg = f"{source}: expected a topic of type {_JOINT_STATE}, got {types[name]}"
         raise FormatError(msg)
-    states = cast("list[JointState]", list(read_messages(path, name)))
-    if not states:
+    # Read as they come, into arrays (joint_samples): a list of the messages held 1.77 GB
+    # for a topic of 10^6 messages of 6 joints, whose values are 48 MB.
+    states = cast("Iterator[JointState]", read_messages(path, name))
+    first = next(states, None)
+    if first is None:
         msg = f"{source}: expected JointState messages, got none"
         raise FormatError(msg)
-    joints = wanted or states[0].name
+    joints = wanted or first.name
     if not joints:
         msg = f"{source}: expected joints named in the first message, got none"
         raise FormatError(msg)
-    for k, state in enumerate(states if not wanted else ()):
-        if set(state.name) != set(joints):
-            msg = (
-                f"{source}: expected every message to name the first's joints {list(joints)}, "
-                f"got {list(state.name)} in message {k} (give the joints with channels)"
-            )
-            raise FormatError(msg)
+    read = chain([first], states if wanted else _naming(states, joints, source))
     try:
-        stamps_ns, values = joint_samples(states, joints, field)
+        stamps_ns, values = joint_samples(read, joints, field)
     except ValidationError as err:
         msg = f"{source}: {str(err).replace('`states[', '`message[')}"
         raise FormatError(msg) from err
@@ -506,6 +504,22 @@ def _joint_state_topic(
         channels=tuple(joints),
         values=values,
     )
+
+
+def _naming(
+    states: Iterator[JointState], joints: Sequence[str], source: str
+) -> Iterator[JointState]:
+    """Pass on ``states``, refusing one that names other joints than the first message's."""
+    named = set(joints)
+    for k, state in enumerate(states, start=1):
+        if set(state.name) != named:
+            msg = (
+                f"{source}: expected every message to name the first's joints "
+                f"{list(joints)}, got {list(state.name)} in message {k} (give the joints "
+                "with channels)"
+            )
+            raise FormatError(msg)
+        yield state
 
 
 def _joint_fields(columns: list[str]) -> list[str]:
