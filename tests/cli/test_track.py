@@ -631,11 +631,20 @@ _THEN_Y = [(0, {"x": 0.5}), (10**6, {"y": 0.5})]
             " /joint_states: Expected joint 'x' in `message[1].name`, got ('y',)",
         ),
         (
-            {"/joint_states": [(0, {"x": 0.5}), (0, {"x": 0.5})]},
+            {"/joint_states": [(10**6, {"x": 0.5}), (10**6, {"x": 0.5})]},
+            [],
+            (
+                " /joint_states: expected header.stamp strictly increasing, got message 1 at "
+                "0.001 s after 0.001 s\n"
+            ),
+        ),
+        (
+            {"/joint_states": [(0, {"x": 0.5}), (0, {"x": 0.6}), (0, {"x": 0.7})]},
             [],
             (
                 " /joint_states: expected header.stamp strictly increasing, got message 1 at 0.0 s "
-                "after 0.0 s"
+                "after 0.0 s: header.stamp is not set by its publisher (the bag's receive times "
+                "are not used as stamps)\n"
             ),
         ),
         (
@@ -667,6 +676,7 @@ _THEN_Y = [(0, {"x": 0.5}), (10**6, {"y": 0.5})]
         "command names change",
         "measured names change",
         "stamps repeat",
+        "stamps unset",
         "inf",
         "command nan",
         "no effort",

@@ -478,12 +478,20 @@ def _joint_state_topic(
     except ValidationError as err:
         msg = f"{source}: {str(err).replace('`states[', '`message[')}"
         raise FormatError(msg) from err
-    back = [k for k in range(1, len(stamps_ns)) if stamps_ns[k] <= stamps_ns[k - 1]]
-    if back:
-        k = back[0]
+    ns = np.array(stamps_ns, dtype=np.int64)
+    back = np.flatnonzero(ns[1:] <= ns[:-1])
+    if back.size:
+        k = int(back[0]) + 1
+        # As a bag's pose topic says it: a driver that leaves the stamp 0 is named.
+        unset = (
+            ": header.stamp is not set by its publisher (the bag's receive times are not "
+            "used as stamps)"
+            if stamps_ns[k] == 0
+            else ""
+        )
         msg = (
             f"{source}: expected header.stamp strictly increasing, got message {k} at "
-            f"{stamps_ns[k] / 10**9!r} s after {stamps_ns[k - 1] / 10**9!r} s"
+            f"{stamps_ns[k] / 10**9!r} s after {stamps_ns[k - 1] / 10**9!r} s{unset}"
         )
         raise FormatError(msg)
     bad = np.isinf(values) if dropouts else ~np.isfinite(values)
