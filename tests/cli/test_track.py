@@ -745,3 +745,20 @@ def test_field_chooses_the_column_of_a_joint_state_log_and_is_refused_for_a_wide
         "a log of a column per channel (a field is read of one row per joint per time, "
         "`time,name,position`)\n"
     )
+
+
+def test_a_bag_named_without_its_suffix_is_read_as_a_bag_as_ape_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An MCAP file named ``run`` (no ``.mcap``) was read as a CSV log: "expected UTF-8
+    text, got undecodable bytes", where ``ape`` detects it by its magic bytes. Now it is
+    the bag: against a command of 1, states of 0.5 and 0.75 at 0 and 1 ms have errors
+    0.5 and 0.25, IAE (0.5 + 0.25) / 2 * 0.001 by hand."""
+    folder = _joint_bag(tmp_path, "mcap", {k: v for k, v in _GOOD.items() if k != "/empty"})
+    run = tmp_path / "run"
+    shutil.copyfile(next(folder.glob("*.mcap")), run)
+    args = ["--command-topic", "/joint_commands", "--measured-topic", "/joint_states"]
+    code, out, _ = _run([str(run), str(run), *args, "--json"], capsys)
+    assert code == 0
+    x = stats_of(json.loads(out)["tracking"])["x"]
+    assert (x["n"], x["iae"]) == (2, (0.5 + 0.25) / 2 * 0.001)

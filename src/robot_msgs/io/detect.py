@@ -86,6 +86,7 @@ __all__ = [
     "detect_format",
     "explain_format",
     "geo_origin_of",
+    "is_bag_head",
     "only_pose_topic",
     "pose_topics",
     "read_trajectory",
@@ -97,6 +98,17 @@ __all__ = [
 _MAGIC = {b"#ROSBAG V2.0": "bag", b"SQLite format 3\x00": "bag2", b"\x89MCAP": "mcap"}
 _ROTATION_ENTRY = 1.5
 _NS = ", integer nanosecond stamps"
+
+
+def is_bag_head(head: bytes) -> bool:
+    r"""Whether ``head``, a file's first bytes, are a bag's: ROS 1, SQLite or MCAP magic.
+
+    Examples
+    --------
+    >>> is_bag_head(b"\x89MCAP0\r\n"), is_bag_head(b"time,x\n")
+    (True, False)
+    """
+    return head.startswith(tuple(_MAGIC))
 
 
 def _integer_units(stamps: Float64Array) -> str:

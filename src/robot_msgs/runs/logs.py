@@ -411,12 +411,23 @@ def read_signal_log(
 
 
 def _is_bag(path: Path) -> bool:
-    """Whether ``path`` names a bag: a folder, or a ``.bag``, ``.db3`` or ``.mcap`` file."""
+    """Whether ``path`` names a bag: a folder, a bag's suffix, or a bag's first bytes.
+
+    ``.bag``, ``.db3`` or ``.mcap``, or a file that starts as a bag (as ``ape`` detects a
+    bag named otherwise; track called it "undecodable bytes"). A pipe is not peeked at:
+    it is read once, as a CSV log.
+    """
+    from robot_msgs.io.detect import is_bag_head  # noqa: PLC0415
     from robot_msgs.io.examples import resolve_path  # noqa: PLC0415
     from robot_msgs.io.formats import BAG_FORMATS, READ_SUFFIXES  # noqa: PLC0415
 
     resolved = resolve_path(path)
-    return resolved.is_dir() or READ_SUFFIXES.get(resolved.suffix.lower()) in BAG_FORMATS
+    if resolved.is_dir() or READ_SUFFIXES.get(resolved.suffix.lower()) in BAG_FORMATS:
+        return True
+    if not resolved.is_file():
+        return False
+    with resolved.open("rb") as file:
+        return is_bag_head(file.read(16))
 
 
 def _joint_state_topic(
