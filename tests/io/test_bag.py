@@ -643,6 +643,34 @@ def test_one_file_of_a_split_bag_given_alone_is_said_to_be_part_of_it(
     ]
 
 
+def test_one_file_of_a_split_bag_whose_metadata_names_it_with_its_folder_is_said(
+    bags: BagMaker,
+) -> None:
+    """rosbag2 of Eloquent and Foxy wrote ``relative_file_paths`` with the folder before each
+    file (``run/run_0.db3``), which rosbags reads as the file of that name in the folder;
+    compared whole, the file given alone was not found in the list: no word said."""
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("old", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    first = bag / "old.db3"
+    second = bag / "old_1.db3"
+    shutil.copyfile(first, second)
+    meta = bag / "metadata.yaml"
+    listed = "relative_file_paths:\n  - old.db3\n"
+    text = meta.read_text()
+    assert listed in text
+    meta.write_text(
+        text.replace(listed, "relative_file_paths:\n  - old/old.db3\n  - old/old_1.db3\n")
+    )
+    with pytest.warns(DataWarning, match=r"one of the 2 files of the split bag") as said:
+        assert len(read_bag(first, "/est")) == len(POSES)
+    assert [str(w.message) for w in said] == [
+        (
+            f"{first}: one of the 2 files of the split bag {bag} (its metadata.yaml lists "
+            "old.db3, old_1.db3): read alone, its messages only; give the folder to read them all"
+        )
+    ]
+
+
 def test_an_mcap_cut_off_as_a_killed_recorder_leaves_it_is_said_so(bags: BagMaker) -> None:
     """A user walk: ``ros2 bag record`` killed (or a copy stopped) leaves an MCAP without
     its footer; rosbags' words "cannot open as a ROS bag (AnyReaderError: File end magic is

@@ -19,7 +19,7 @@ import re
 import shlex
 import time
 import warnings
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -344,7 +344,10 @@ def _warn_split_part(bag: Path, name: str) -> None:
     meta = bag.parent / "metadata.yaml"
     if not meta.is_file() or stream_kind(meta) is not None:
         return
-    listed = _metadata_files(meta)
+    # WHY the name: rosbag2 of Eloquent and Foxy wrote each path with the bag folder first
+    # (``run/run_0.db3``, ros2/rosbag2#229); rosbags reads the file of that name in the
+    # folder, and so here.
+    listed = [PurePath(file).name for file in _metadata_files(meta)]
     if len(listed) < 2 or bag.name not in listed:
         return
     key = str(bag.resolve())
