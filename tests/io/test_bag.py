@@ -692,6 +692,26 @@ def test_an_mcap_cut_off_as_a_killed_recorder_leaves_it_is_said_so(bags: BagMake
             )
 
 
+def test_a_bag_folder_whose_metadata_leaves_the_storage_empty_is_said_as_rosbags_says(
+    bags: BagMaker,
+) -> None:
+    """``storage_identifier:`` with no value: the pattern's ``\\s*`` crossed the line end and
+    took the next key as the storage ("names the storage 'topics_with_message_count'");
+    the same ``^\\s*`` made a metadata.yaml of 64 Ki blank lines take 23 s to refuse."""
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("empty", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    assert "storage_identifier: sqlite3\n" in text
+    meta.write_text(text.replace("storage_identifier: sqlite3\n", "storage_identifier:\n"))
+    with pytest.raises(FormatError, match=r"cannot open as a ROS bag") as err:
+        read_bag(bag, "/est")
+    assert "names the storage" not in str(err.value)
+    meta.write_text("\n" * (1 << 16))
+    with pytest.raises(FormatError, match=r"cannot open as a ROS bag \(AnyReaderError"):
+        read_bag(bag, "/est")
+
+
 @pytest.mark.parametrize(
     ("kind", "said", "other"), [("sqlite3", "mcap", "an SQLite"), ("mcap", "sqlite3", "an MCAP")]
 )
