@@ -692,6 +692,39 @@ def test_an_mcap_cut_off_as_a_killed_recorder_leaves_it_is_said_so(bags: BagMake
             )
 
 
+def test_a_bag_folder_refused_is_said_by_the_files_its_metadata_lists(
+    bags: BagMaker,
+) -> None:
+    """A file the metadata does not list (left from another recording) was taken as the
+    cause: a folder whose listed file is missing was said "names the storage 'sqlite3',
+    but BAG/old.mcap is an MCAP file: correct storage_identifier"; and a split bag whose
+    listed files are of both storages was told to correct storage_identifier, which
+    cannot mend it."""
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    bag = bags.write("run", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    mcap = [bags.message("mcap", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    other = bags.write("other", "mcap", {"/est": ("geometry_msgs/msg/PoseStamped", mcap)})
+    meta = bag / "metadata.yaml"
+    text = meta.read_text()
+    listed = "relative_file_paths:\n  - run.db3\n"
+    assert listed in text
+    shutil.copyfile(other / "other.mcap", bag / "old.mcap")  # not listed: not read
+    assert len(read_bag(bag, "/est")) == len(POSES)
+    meta.write_text(text.replace(listed, "relative_file_paths:\n  - gone.db3\n"))
+    with pytest.raises(FormatError, match=r"cannot open as a ROS bag") as err:
+        read_bag(bag, "/est")
+    assert "missing" in str(err.value)  # rosbags' words, the true cause
+    assert "old.mcap" not in str(err.value)
+    (bag / "old.mcap").rename(bag / "run_1.mcap")
+    meta.write_text(text.replace(listed, f"{listed}  - run_1.mcap\n"))
+    with pytest.raises(FormatError, match=r"two storages") as err:
+        read_bag(bag, "/est")
+    assert str(err.value) == (
+        f"{bag}: cannot open as a ROS bag: its files are of two storages ({bag}/run.db3 is an "
+        f"SQLite file, {bag}/run_1.mcap is an MCAP file): give each file itself"
+    )
+
+
 def test_a_bag_folder_whose_metadata_leaves_the_storage_empty_is_said_as_rosbags_says(
     bags: BagMaker,
 ) -> None:

@@ -259,20 +259,31 @@ def _why_unopened(bag: Path, name: str) -> str | None:
     """Say why rosbags refused ``bag`` (named ``name``) where its files' bytes tell, else ``None``.
 
     Asked only after rosbags refused the bag; only the first and last 8 bytes of each
-    ``.db3`` or ``.mcap`` file (the file, or those in the folder) are read, and the
-    folder's ``metadata.yaml``. A file in the folder is named ``name/FILE``, a path the
-    user can give from where they are. WHY: rosbags' words named neither cause nor way
-    out: "File end magic is invalid." for an MCAP file cut off (a recorder killed, or
-    still recording, or a copy stopped: it lacks its footer); "File magic is invalid." or
-    "file is not a database" for a folder whose ``metadata.yaml`` names the other storage
-    (one copied from another recording).
+    ``.db3`` or ``.mcap`` file (the file, or those in the folder that its
+    ``metadata.yaml`` lists, all where it lists none readably) are read, and the folder's
+    ``metadata.yaml``. A file in the folder is named ``name/FILE``, a path the user can
+    give from where they are. WHY: rosbags' words named neither cause nor way out: "File
+    end magic is invalid." for an MCAP file cut off (a recorder killed, or still
+    recording, or a copy stopped: it lacks its footer); "File magic is invalid." or "file
+    is not a database" for a folder whose ``metadata.yaml`` names the other storage (one
+    copied from another recording), or whose files are of both storages.
     """
     try:
-        files = sorted(bag.glob("*.*")) if bag.is_dir() else [bag]
+        if bag.is_dir():
+            # WHY listed only: a file the metadata does not list (one left from another
+            # recording) is not read by rosbags, so it is not why rosbags refused.
+            listed = {PurePath(f).name for f in _metadata_files(bag / "metadata.yaml")}
+            files = [
+                f
+                for f in sorted(bag.glob("*.*"))
+                if f.suffix in (".db3", ".mcap") and (not listed or f.name in listed)
+            ]
+        else:
+            files = [bag]
         named = _metadata_storage(bag) if bag.is_dir() else None
+        seen: dict[str, str] = {}  # the first file of each storage, as shown
+        cut = None
         for file in files:
-            if file.suffix not in (".db3", ".mcap") and bag.is_dir():
-                continue
             shown = str(Path(name) / file.name) if bag.is_dir() else name
             with file.open("rb") as f:
                 head = f.read(len(_STORAGE_MAGIC["sqlite3"]))
@@ -280,19 +291,28 @@ def _why_unopened(bag: Path, name: str) -> str | None:
                 f.seek(max(size - len(_MCAP_MAGIC), 0))
                 tail = f.read(len(_MCAP_MAGIC))
             storage = next((k for k, m in _STORAGE_MAGIC.items() if head.startswith(m)), None)
-            if named is not None and storage is not None and storage != named:
-                return (
-                    f"its metadata.yaml names the storage {named!r}, but {shown} is "
-                    f"{_STORAGE_SAID[storage]} file: correct storage_identifier in "
-                    "metadata.yaml, or give the file itself"
-                )
-            if storage == "mcap" and (tail != _MCAP_MAGIC or size < 2 * len(_MCAP_MAGIC)):
-                return (
-                    f"{shown} ends without MCAP's closing magic: it is cut off (its recorder "
-                    "was killed or is still recording, or a copy stopped); `mcap recover "
-                    f"{shlex.quote(shown)} -o recovered.mcap` (the mcap CLI) writes the "
-                    "messages it holds"
-                )
+            if storage is not None:
+                seen.setdefault(storage, shown)
+            short = tail != _MCAP_MAGIC or size < 2 * len(_MCAP_MAGIC)
+            if storage == "mcap" and short and cut is None:
+                cut = shown
+        if len(seen) > 1:  # WHY: "correct storage_identifier" cannot mend two storages
+            said = ", ".join(f"{shown} is {_STORAGE_SAID[k]} file" for k, shown in seen.items())
+            return f"its files are of two storages ({said}): give each file itself"
+        other = next(iter(seen.items()), None)
+        if named is not None and other is not None and other[0] != named:
+            return (
+                f"its metadata.yaml names the storage {named!r}, but {other[1]} is "
+                f"{_STORAGE_SAID[other[0]]} file: correct storage_identifier in "
+                "metadata.yaml, or give the file itself"
+            )
+        if cut is not None:
+            return (
+                f"{cut} ends without MCAP's closing magic: it is cut off (its recorder "
+                "was killed or is still recording, or a copy stopped); `mcap recover "
+                f"{shlex.quote(cut)} -o recovered.mcap` (the mcap CLI) writes the "
+                "messages it holds"
+            )
     except OSError:  # said as rosbags said it
         return None
     return None
