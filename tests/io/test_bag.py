@@ -210,6 +210,22 @@ def test_read_bag_says_a_topic_whose_header_stamps_are_all_unset(bags: BagMaker,
     )
 
 
+def test_read_bag_lists_an_empty_frame_id_among_several_as_quotes(bags: BagMaker) -> None:
+    """A publisher that leaves frame_id empty until its frame is known: the empty frame
+    was listed as nothing, "messages are in 2 frames (, map; 'map' from message 2)"."""
+    empty = [(p[0], p[1], "" if k == 0 else "map", p[3], p[4]) for k, p in enumerate(POSES)]
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in empty]
+    path = bags.write("empty", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    with pytest.warns(DataWarning) as said:
+        assert read_bag(path, "/est").frame_id == ""
+    assert [str(w.message) for w in said] == [
+        (
+            f"{path} /est: messages are in 2 frames ('', map; 'map' from message 2): "
+            "frame_id set to the first, ''"
+        )
+    ]
+
+
 def test_read_bag_sorts_messages_whose_header_stamps_go_back(bags: BagMaker) -> None:
     msgs = [
         bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p)

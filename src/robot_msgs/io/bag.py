@@ -1548,8 +1548,11 @@ def read_bag(
         # WHY where: a frame that changes mid-bag (a localiser restarted in odom) is found
         # in the bag by the message that first differs from the first message's frame.
         other = next(k for k, frame in enumerate(frames) if frame != frames[0])
+        # WHY '': a frame_id left empty (a publisher before its frame is known) was listed
+        # as nothing, "(, map; ...)".
+        listed = ", ".join(frame or "''" for frame in distinct[:5])
         report(
-            f"{source}: messages are in {len(distinct)} frames ({', '.join(distinct[:5])}; "
+            f"{source}: messages are in {len(distinct)} frames ({listed}; "
             f"{frames[other]!r} from {kind} {other + 1}): "
             f"frame_id set to the first, {frames[0]!r}",
             strict=strict,
