@@ -110,6 +110,17 @@ def test_help_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
     assert max(len(line) for line in kinds.splitlines()) <= 80
 
 
+def test_readme_table_names_every_kind() -> None:
+    """The README's doctor table is where a user looks a kind up; mixed_frames and
+    no_orientation were added to FINDING_KINDS and to --help, not to it."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("| kind | what it finds |")[1].split("\n\n")[0]
+    missing = [kind for kind in FINDING_KINDS if f"`{kind}`" not in table]
+    assert missing == []
+
+
 def test_help_of_repeated_stamps_says_the_reading_rule_chooses_the_row(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
