@@ -360,6 +360,8 @@ _COUNTS = [
     ("compare/SpatialMatch", "n_reference"),
     ("compare/SpatialMatch", "n_within"),
     ("compare/SpatialMatch", "n_backward"),
+    ("compare/SpatialMatch", "n_estimate"),
+    ("compare/SpatialMatch", "n_shared"),
     ("compare/RankingRow", "n_runs"),
 ]
 
@@ -381,3 +383,29 @@ def test_a_negative_count_is_refused_by_the_schema_as_by_the_decoder(
         robot_msgs.from_json(json.dumps(doc), cls)
     with pytest.raises(ValidationError, match=said):
         robot_msgs.from_dict(doc)
+
+
+@pytest.mark.parametrize(("name", "field"), _COUNTS)
+@pytest.mark.parametrize("count", [2**63, 2**64 - 1, 2**64])
+def test_a_count_past_int64_is_said_past_its_range_not_below_0(
+    name: str, field: str, count: int
+) -> None:
+    """A count is ROS's int64: one past it was said "Expected a count >= 0, got int
+    9223372036854775808", a count >= 0 it is. Its range is said, as before ``Count``."""
+    cls = type_for(name)
+    doc = {**json.loads(to_json(examples()[name])), field: count}
+    validator = jsonschema.Draft202012Validator(json_schema(cls))
+    assert not validator.is_valid(doc)
+    said = (
+        rf"^Expected int \(int64, 0\.\.9223372036854775807\), got int {count} - "
+        rf"at `{cls.__name__}\.{field}`$"
+    )
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(json.dumps(doc), cls)
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_dict(doc)
+    with pytest.raises(ValidationError, match=said):
+        examples()[name].replace(**{field: count})
+    got = r"^Expected int \(int64, 0\.\.9223372036854775807\), got uint64 np\.uint64\("
+    with pytest.raises(ValidationError, match=got):
+        examples()[name].replace(**{field: np.uint64(2**64 - 1)})

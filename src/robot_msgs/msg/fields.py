@@ -388,11 +388,23 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
         raise field_error(expected=expected, value=value, path=path)
     bounds = spec.bounds
     if bounds is not None and not bounds[0] <= out <= bounds[1]:
-        expected = spec.expected or spec.label
-        if expected == "int":
-            expected = f"int (int64, {bounds[0]}..{bounds[1]})"
-        raise field_error(expected=expected, value=value, path=path)
+        raise field_error(expected=_int_expected(spec, out), value=value, path=path)
     return out
+
+
+def _int_expected(spec: FieldSpec, out: int) -> str:
+    """Say the bound an int field's ``out`` is past: the lower's wording, else its range.
+
+    WHY apart: a ``Count`` said "Expected a count >= 0, got int 9223372036854775808", a
+    count it is, past int64 (its ROS type), where the plain int it was said the range.
+    """
+    low, high = typing.cast("tuple[int, int]", spec.bounds)  # set for every int spec
+    if out < low and spec.expected is not None:
+        return spec.expected
+    # An ``int`` with a Meta past int64's top: its label ("int >= 1") says its low bound only
+    if spec.label == "int" or (spec.ros is None and out > high == INT64[1]):
+        return f"int (int64, {low}..{high})"
+    return spec.label
 
 
 _INFINITIES = (math.inf, -math.inf)
@@ -410,6 +422,8 @@ def _expected(spec: FieldSpec, plain: Any) -> str:
         wanted = {"int": (int,), "float": (float, int), "str": (str,), "bool": (bool,)}[kind]
         if type(plain) not in wanted:
             return kind
+    if kind == "int" and spec.bounds is not None and type(plain) is int:  # msgspec: past uint64
+        return _int_expected(spec, plain)
     return spec.expected or spec.label
 
 
