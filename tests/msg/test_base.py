@@ -10,6 +10,7 @@ import pickle
 import re
 import types
 from decimal import Decimal
+from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
 import msgspec
@@ -981,3 +982,37 @@ def test_any_real_number_is_the_float_it_rounds_to(value: numbers.Real | Decimal
     else:
         with pytest.raises(ValidationError, match=r"^Expected float \(\|x\| < 1\.8e308\), got "):
             Point(x=given)
+
+
+class _FloatRaises(Fraction):
+    """A real number whose ``float()`` raises ``TypeError``, as a buggy ``__float__`` may."""
+
+    def __float__(self) -> float:
+        msg = "no float"
+        raise TypeError(msg)
+
+
+class _FloatIsText(Fraction):
+    """A real number whose ``__float__`` returns a str: Python's ``float()`` raises TypeError."""
+
+    def __float__(self) -> float:
+        return cast("float", "0.5")
+
+
+class _FloatDivides(Fraction):
+    """A real number whose ``__float__`` divides by zero."""
+
+    def __float__(self) -> float:
+        return 1 / 0
+
+
+@pytest.mark.parametrize("kind", [_FloatRaises, _FloatIsText, _FloatDivides])
+def test_a_real_number_whose_float_fails_is_refused_as_the_field(kind: type[Fraction]) -> None:
+    """A ``numbers.Real`` whose ``__float__`` failed escaped ``Point(x=...)`` as its own
+    ``TypeError`` or ``ZeroDivisionError``: it is refused as the field, as an unfit number."""
+    value = cast("float", kind(1, 2))
+    said = rf"^Expected float \(\|x\| < 1\.8e308\), got {kind.__name__} .* - at `Point\.x`$"
+    with pytest.raises(ValidationError, match=said):
+        Point(x=value)
+    with pytest.raises(ValidationError, match=r"- at `Point32\.y`$"):
+        Point32(y=value)

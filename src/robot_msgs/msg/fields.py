@@ -373,7 +373,8 @@ def _leaf(spec: FieldSpec, value: Any, path: str) -> Any:
         # it rounds to, as a Decimal is: they were refused as "float, got Fraction"
         real = spec.kind == "float" and type(plain) not in _NUMBERS
         out = msgspec.convert(
-            float(plain) if real and isinstance(plain, numbers.Real) else plain, spec.annotation
+            _real_float(plain) if real and isinstance(plain, numbers.Real) else plain,
+            spec.annotation,
         )
         # A Decimal is read as the float it rounds to; one past float64 became inf, as no
         # int does (msgspec refuses 10**400), and sNaN raised ValueError (a walk)
@@ -405,6 +406,19 @@ def _int_expected(spec: FieldSpec, out: int) -> str:
     if spec.label == "int" or (spec.ros is None and out > high == INT64[1]):
         return f"int (int64, {low}..{high})"
     return spec.label
+
+
+def _real_float(value: numbers.Real) -> float:
+    """Return ``float(value)``, a ``ValueError`` where the number's own ``__float__`` fails.
+
+    WHY: a ``numbers.Real`` whose ``__float__`` raised ``TypeError`` (or returned a str,
+    which Python says as one) or ``ZeroDivisionError`` escaped ``Point(x=...)`` as that
+    error, not as the field's; :func:`_leaf` turns the ``ValueError`` into it.
+    """
+    try:
+        return float(value)
+    except (TypeError, ArithmeticError) as err:  # OverflowError is an ArithmeticError
+        raise ValueError(str(err)) from err
 
 
 _INFINITIES = (math.inf, -math.inf)
