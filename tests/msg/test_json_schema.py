@@ -409,3 +409,25 @@ def test_a_count_past_int64_is_said_past_its_range_not_below_0(
     got = r"^Expected int \(int64, 0\.\.9223372036854775807\), got uint64 np\.uint64\("
     with pytest.raises(ValidationError, match=got):
         examples()[name].replace(**{field: np.uint64(2**64 - 1)})
+
+
+@pytest.mark.parametrize("position", [0, -1, -(2**62)])
+def test_a_ranking_position_below_1_is_refused_by_the_schema_as_by_the_decoder(
+    position: int,
+) -> None:
+    """``RankingRow`` with ``position: 0`` passed the published schema and the decoder
+    refused it ("a position >= 1", said by its ``_validate``): declared once (``Position``),
+    the schema says ``"minimum": 1``, and every road says the same."""
+    cls = type_for("compare/RankingRow")
+    doc = {**json.loads(to_json(examples()["compare/RankingRow"])), "position": position}
+    assert json_schema(cls)["$defs"]["RankingRow"]["properties"]["position"]["minimum"] == 1
+    validator = jsonschema.Draft202012Validator(json_schema(cls))
+    assert not validator.is_valid(doc)
+    assert validator.is_valid({**doc, "position": 1})
+    said = rf"^Expected a position >= 1, got int {position} - at `RankingRow\.position`$"
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_json(json.dumps(doc), cls)
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.from_dict(doc)
+    with pytest.raises(ValidationError, match=said):
+        examples()["compare/RankingRow"].replace(position=position)

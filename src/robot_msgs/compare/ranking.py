@@ -10,7 +10,7 @@ from typing import Any
 from robot_msgs.compare.aggregation import check_counts
 from robot_msgs.compare.configuration import Configuration
 from robot_msgs.msg import Msg, Scalar, Value, message
-from robot_msgs.msg.primitives import Count, MissingFloat
+from robot_msgs.msg.primitives import Count, MissingFloat, Position
 
 __all__ = ["Ranking", "RankingRow"]
 
@@ -59,7 +59,7 @@ class RankingRow(Msg):
     """
 
     algorithm: str
-    position: int
+    position: Position  # 1-based, as Ranking orders its rows
     mean_rank: float
     n_runs: Count
     n_succeeded: int
@@ -91,8 +91,6 @@ class RankingRow(Msg):
         return {**data, "scores": kept} if len(kept) < len(scores) else data
 
     def _validate(self) -> None:
-        if self.position < 1:  # 1-based, as Ranking orders its rows
-            raise self._fail(field="position", expected="a position >= 1", got=self.position)
         if not 0 <= self.n_succeeded <= self.n_runs:
             raise self._fail(
                 field="n_succeeded",

@@ -51,7 +51,7 @@ from robot_msgs.msg.arrays import (
     immutable,
 )
 from robot_msgs.msg.json_text import lone_surrogate
-from robot_msgs.msg.primitives import BOUNDS, COUNT, MissingFloat, Ros
+from robot_msgs.msg.primitives import BOUNDS, WORDED, MissingFloat, Ros
 
 __all__ = [
     "FINITE",
@@ -185,8 +185,8 @@ class FieldSpec:
     constrained: bool = False
     #: A float whose JSON ``null`` msgspec's typed decoder reads as NaN (``MissingFloat``).
     null_is_nan: bool = False
-    #: What an error says the field expects, where not its ``label`` (a ``Count``: "a count
-    #: >= 0", where the reference pages' Type column says ``int``, as the seed pages do).
+    #: What an error says the field expects below its bound, where not its ``label`` (a
+    #: ``Count``: "a count >= 0", where the reference pages' Type column says ``int``).
     expected: str | None = None
 
 
@@ -259,10 +259,9 @@ def _annotated(annotation: Any, base: type) -> FieldSpec:
         exotic = any(m.multiple_of is not None for m in metas)
         ros_name = ros.name if ros is not None else None
         bounds = (low, high)
-        if any(m is COUNT for m in metas):
-            label, expected = "int", "a count >= 0"
-        else:
-            expected = None
+        expected = next((said for m in metas for bound, said in WORDED if m is bound), None)
+        if expected is not None:
+            label = "int"
         return FieldSpec(
             "int",
             label,

@@ -27,6 +27,8 @@ from msgspec import Meta
 __all__ = [
     "BOUNDS",
     "COUNT",
+    "POSITION",
+    "WORDED",
     "Byte",
     "Char",
     "Count",
@@ -36,6 +38,7 @@ __all__ = [
     "Int32",
     "Int64",
     "MissingFloat",
+    "Position",
     "Ros",
     "UInt8",
     "UInt16",
@@ -101,6 +104,13 @@ COUNT = Meta(ge=0, description="a count")
 #: (``"minimum": 0``). WHY: each type refused ``n = -1`` in its own ``_validate``, which
 #: the published schema did not carry, so a document it took was refused on reading.
 Count = Annotated[int, COUNT]
+#: The bound of a :data:`Position`; its errors say "a position >= 1".
+POSITION = Meta(ge=1, description="a position, 1-based")
+#: A 1-based position (a ranking's row): an ``int >= 1``, declared once as :data:`Count`.
+Position = Annotated[int, POSITION]
+#: What a bound field's errors say below its bound, by its ``Meta`` (the reference pages'
+#: Type column says ``int``, as the seed pages do).
+WORDED = ((COUNT, "a count >= 0"), (POSITION, "a position >= 1"))
 
 if TYPE_CHECKING:  # a float to type checkers and to every caller
     from typing import TypeAlias
