@@ -530,3 +530,22 @@ def test_every_json_road_refuses_a_class_that_is_no_message_type_before_reading(
     "'str' object has no attribute '__name__'" (a review)."""
     with pytest.raises(ValidationError, match=rf"{NO_MESSAGE}{re.escape(shown)}$"):
         road(text, cls)
+
+
+class _NoMessage(msgspec.Struct):
+    """A msgspec struct that is no robot_msgs message."""
+
+
+@pytest.mark.parametrize("cls", [int, _NoMessage])
+def test_a_class_that_is_no_message_is_named_not_its_metaclass(cls: type) -> None:
+    """``to_json(int)`` said "got type" and ``to_json`` of a plain msgspec struct class
+    "got StructMeta", the metaclass, where a message class given is named (10bc8e41);
+    ``to_ros`` and ``to_cdr`` alike."""
+    said = rf"^Expected a message, got the class {cls.__name__}$"
+    with pytest.raises(ValidationError, match=said):
+        robot_msgs.to_json(cls)  # type: ignore[arg-type]  # the walk's mistake
+    ros = pytest.importorskip("robot_msgs.ros", exc_type=ImportError)
+    with pytest.raises(ValidationError, match=said):
+        ros.to_ros(cls)
+    with pytest.raises(ValidationError, match=said):
+        ros.to_cdr(cls)

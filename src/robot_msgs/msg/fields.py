@@ -703,9 +703,9 @@ def message_class(msg: object) -> type:
     Raises
     ------
     ValidationError
-        ``msg`` is no message (:func:`message_base` names its type), or is a message
-        class, named. WHY: ``to_json(Point)`` said "got _MessageMeta", the type of the
-        class given, then "got a message class", not which.
+        ``msg`` is no message (:func:`message_base` names its type), or is a class,
+        named. WHY: ``to_json(Point)`` said "got _MessageMeta", the type of the class
+        given, then "got a message class", not which; ``to_json(int)`` "got type".
 
     Examples
     --------
@@ -717,9 +717,10 @@ def message_class(msg: object) -> type:
     ...
     robot_msgs.errors.ValidationError: Expected a message, got the class Point; pass an instance
     """
-    if isinstance(msg, type(msgspec.Struct)) and hasattr(msg, "TYPE"):  # a message class
-        text = f"Expected a message, got the class {msg.__name__}; pass an instance"
-        raise ValidationError(text)
+    if isinstance(msg, type):  # a class, named (not its metaclass: "got StructMeta", "type")
+        ours = isinstance(msg, type(msgspec.Struct)) and hasattr(msg, "TYPE")
+        text = f"Expected a message, got the class {msg.__name__}"
+        raise ValidationError(text + ("; pass an instance" if ours else ""))
     message_base(type(msg))
     return type(msg)
 
