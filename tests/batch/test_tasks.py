@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import json
 import math
 import re
+import threading
 import warnings
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +85,42 @@ def test_run_task_keeps_warnings_as_notes_once_each(tmp_path: Path) -> None:
     result = run_task(_warns, _task(tmp_path))
     assert result.status == "ok"
     assert result.notes == ("DataWarning: 3 NaN rows dropped",)
+
+
+def test_run_task_keeps_only_its_own_threads_warnings(tmp_path: Path) -> None:
+    """A warning raised in another thread while a run is evaluated is not the run's note.
+
+    WHY: ``bench --serial`` reads the runs in a thread while it evaluates others here, and
+    ``catch_warnings`` swaps the process's ``showwarning``: 153 to 294 of 1,000 folders
+    said while reading (a log but no estimate) became notes of the run being evaluated,
+    and were not shown. The other thread warns while the run is inside ``run_task``
+    (joined before it returns): the interleaving is forced, not hoped for.
+    """
+
+    def other_thread() -> None:
+        warnings.warn("b/crashed: holds timing.csv", DataWarning, stacklevel=1)
+
+    def evaluates(task: Task) -> RunReport:
+        warnings.warn("a/estimate.tum: 1 row repeats a stamp", DataWarning, stacklevel=1)
+        reader = threading.Thread(target=other_thread)
+        reader.start()
+        reader.join()
+        # A reader the run starts in a copy of its context (io/side_by_side.py) is the run's.
+        context = contextvars.copy_context()
+        its_own = threading.Thread(target=context.run, args=(warnings.warn, "a: NaN row"))
+        its_own.start()
+        its_own.join()
+        return position_error(task)
+
+    with warnings.catch_warnings(record=True) as outside:
+        warnings.simplefilter("always")
+        result = run_task(evaluates, _task(tmp_path))
+    assert result.status == "ok"
+    assert result.notes == (
+        "DataWarning: a/estimate.tum: 1 row repeats a stamp",
+        "UserWarning: a: NaN row",
+    )
+    assert [str(w.message) for w in outside] == ["b/crashed: holds timing.csv"]
 
 
 def _wrong_type(task: Task) -> RunReport:
