@@ -544,6 +544,8 @@ def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     here: --ref-topic and --est-topic
     --qui (--quiet) is a flag of rpe, drift, report and bench, not of ape
     """
+    if not any(word.replace("_", "-").startswith("--") for word in unknown):
+        return None  # before building every other command's parser to look in
     said = []
     others = {name: _options_of(name) for name in COMMANDS if name != command}
     for word in unknown:
