@@ -496,6 +496,20 @@ def test_the_registry_imports_every_module_that_defines_messages() -> None:
     assert defining == set(MESSAGE_MODULES)
 
 
+def test_every_type_is_defined_under_its_family() -> None:
+    """``type_for`` imports only ``robot_msgs.FAMILY`` and its modules to find a ``FAMILY/Name``
+    (then all, if not found there): a type defined elsewhere would cost the full import."""
+    from robot_msgs.msg.registry import MESSAGE_MODULES
+
+    misplaced = {
+        name: cls.__module__
+        for name, cls in robot_msgs.registered_types().items()
+        if cls.__module__ in MESSAGE_MODULES
+        and not f"{cls.__module__}.".startswith(f"robot_msgs.{name.split('/')[0]}.")
+    }
+    assert misplaced == {}
+
+
 def test_a_type_is_looked_up_without_importing_the_families_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
