@@ -584,7 +584,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
         {
             "field": "field",
             "name": "--field",
-            "metavar": "FIELD",
+            "metavar": "QUANTITY",
             "kind": "choice",
             "choices": ("position", "velocity", "effort"),
             "description": (

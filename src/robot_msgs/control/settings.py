@@ -65,7 +65,7 @@ tuple (0.9, 0.1) - at `TrackingSettings.rise_limits`
             "log of one row per joint per time or a bag's JointState topic; not given, a log "
             "without a position column is read of its first of velocity, effort"
         ),
-        Flag("--field", "FIELD"),
+        Flag("--field", "QUANTITY"),
     ] = "position"
     step_info: Annotated[
         bool,
