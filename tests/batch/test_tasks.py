@@ -9,6 +9,7 @@ import math
 import re
 import threading
 import warnings
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Task, run_task
 from robot_msgs.compare import RunReport, error_stats
 from robot_msgs.errors import DataWarning, ValidationError
+from robot_msgs.metrics import path
 from robot_msgs.msg.json import json_form
 from robot_msgs.runs import RunSettings, load_runs
 from robot_msgs.strict_json import dumps
@@ -121,6 +123,36 @@ def test_run_task_keeps_only_its_own_threads_warnings(tmp_path: Path) -> None:
         "UserWarning: a: NaN row",
     )
     assert [str(w.message) for w in outside] == ["b/crashed: holds timing.csv"]
+
+
+def test_run_task_keeps_the_warnings_of_the_path_kernels_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A warning said in a path kernel's block on the pool's threads is the run's note.
+
+    WHY: run_task keeps the warnings of the run's context, and a pool's thread ran in an
+    empty one: a block's warning was shown as another thread's, not kept in the run's
+    notes as on one thread (metrics/path.py runs its blocks in a copy of the context).
+    """
+    monkeypatch.setattr(path, "usable_cpus", lambda: 2)  # two blocks on two threads
+
+    def block(k: int) -> int:
+        warnings.warn(f"block {k}: said", RuntimeWarning, stacklevel=1)
+        return k
+
+    def evaluates(task: Task) -> RunReport:
+        assert path._run_blocks([partial(block, 0), partial(block, 1)]) == [0, 1]
+        return position_error(task)
+
+    with warnings.catch_warnings(record=True) as outside:
+        warnings.simplefilter("always")
+        result = run_task(evaluates, _task(tmp_path))
+    # The blocks run at once: in either order.
+    assert sorted(result.notes) == [
+        "RuntimeWarning: block 0: said",
+        "RuntimeWarning: block 1: said",
+    ]
+    assert outside == []
 
 
 def _wrong_type(task: Task) -> RunReport:

@@ -14,6 +14,7 @@ turn of 0.01 m steps at coordinates near 1e8 m keeps about 7 significant digits,
 
 from __future__ import annotations
 
+import contextvars
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, overload
@@ -76,13 +77,19 @@ def _run_blocks(tasks: list[Callable[[], T]]) -> list[T]:
 
     WHY threads: NumPy releases the GIL inside its loops, so independent blocks run in
     parallel; results are combined in task order, so the output does not depend on the
-    number of threads.
+    number of threads. WHY each in a copy of the caller's context (as
+    :mod:`robot_msgs.io.side_by_side` does): a pool's thread runs in an empty one, so what
+    a block said was not the caller's, where the one-thread loop's was: a warning was left
+    out of its run's notes (:func:`~robot_msgs.batch.tasks.run_task` keeps those of the
+    run's context) and shown as another thread's.
     """
     workers = _threads(len(tasks))
     if workers == 1:
         return [task() for task in tasks]
+    # A context is entered by one thread at a time: a copy for each block, made here.
+    in_context = [partial(contextvars.copy_context().run, task) for task in tasks]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda task: task(), tasks))
+        return list(pool.map(lambda task: task(), in_context))
 
 
 Sums = tuple[Any, Any, Any]
