@@ -619,12 +619,13 @@ def test_kitti_without_times_says_frame_not_seconds(
     text = svg.read_text(encoding="utf-8")
     assert ">frame<" in text
     assert "[s]" not in text
-    # Its title said "APE over time" over the frame axis.
-    assert ">APE per frame (align none)<" in text
+    # Its title said "APE over time" over the frame axis, then "APE per frame", which
+    # read as normalised per frame (a review).
+    assert ">APE over frames (align none)<" in text
     assert "over time" not in text
     rpe_svg = tmp_path / "rpe.svg"
     assert main(["rpe", str(ref), str(est), "--plot", str(rpe_svg)]) == 0
-    assert ">RPE per frame, delta 1 frame<" in rpe_svg.read_text(encoding="utf-8")
+    assert ">RPE over pair end (frame), delta 1 frame<" in rpe_svg.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", ["x.zip", "x.txt"])

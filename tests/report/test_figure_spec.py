@@ -265,7 +265,7 @@ def test_error_over_time_of_frame_stamped_runs_says_frames(hand: ReportResult) -
         runs[name] = dataclasses.replace(e, results=results)
     frames = figure_spec.error_over_time_spec(ReportResult(report=hand.report, runs=runs), "s1")
     assert frames is not None
-    assert frames.title.startswith("s1: APE per frame (")
+    assert frames.title.startswith("s1: APE over frames (")
     assert frames.panels[0].x_title == "frame"
     lines = [t for t in frames.panels[0].traces if t.kind == "line"]
     assert all("frame {x:.0f}" in (t.hover or "") for t in lines)

@@ -225,6 +225,53 @@ def test_drift_is_drawn_at_segment_starts_and_says_so(tmp_path: Path, drawn: lis
     assert np.asarray(lines["200 m"].get_xdata()).tolist() == list(range(0, 100, 10))
 
 
+def test_res_of_a_drift_says_segment_start_as_drift_plot_does(
+    tmp_path: Path, drawn: list[Any]
+) -> None:
+    # One wording from one place: drift --plot said "segment start: frame" and res of
+    # the same saved result "frame", titled "error per frame" (a review).
+    from robot_msgs.report.interactive import results_plots
+
+    x = np.arange(301.0)  # 1 m a frame
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x * 1.02))
+    saved = tmp_path / "d.json"
+    argv = ["drift", str(ref), str(est), "--save", str(saved), "--plot", str(tmp_path / "d.png")]
+    assert main(argv) == 0
+    (plot,) = drawn
+    said = plot.axes[1].get_xlabel()
+    assert said == "segment start: frame"
+    assert main(["res", str(saved), "--plot", str(tmp_path / "r.png")]) == 0
+    res = drawn[1].axes[0]
+    assert res.get_xlabel() == said
+    assert res.get_title() == "error over segment start (frame)"
+    plots = {kind: spec for kind, _, spec in results_plots([(str(saved), _read(saved))])}
+    layout = plots["error_over_time"]["layout"]
+    assert layout["xaxis"]["title"]["text"] == said
+
+
+def test_rpe_title_says_where_its_errors_are_drawn_not_per_frame(
+    tmp_path: Path, drawn: list[Any]
+) -> None:
+    # "RPE per frame, delta 10 m, 100 m" read as normalised per frame (a review): each
+    # error is of a 10 m pair, drawn at the pair's end frame, as the axis says.
+    x = np.arange(301.0)  # 1 m a frame
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x * 1.02))
+    argv = ["rpe", str(ref), str(est), "--delta", "10", "100", "--delta-unit", "m"]
+    assert main([*argv, "--plot", str(tmp_path / "r.png")]) == 0
+    err = drawn[0].axes[1]
+    assert err.get_xlabel() == "pair end: frame"
+    assert err.get_title() == "RPE over pair end (frame), delta 10 m, 100 m"
+
+
+def _read(path: Path) -> EvaluationResult:
+    from robot_msgs.report.saved_results import load_saved_results
+
+    ((_, loaded),) = load_saved_results([path])
+    return loaded
+
+
 # --- res ------------------------------------------------------------------------------------
 
 
@@ -254,7 +301,8 @@ def test_res_labels_frame_indices_as_frames(result: EvaluationResult) -> None:
     frames = result.replace(estimate=result.estimate.replace(stamps_are_frames=True))
     fig = results_figure([("k.json", frames)], labels=["KITTI 00"])
     assert fig.axes[0].get_xlabel() == "frame"
-    assert fig.axes[0].get_title() == "error per frame"  # it said "error over time"
+    # It said "error over time", then "error per frame", which read as normalised (a review).
+    assert fig.axes[0].get_title() == "error over frames"
     assert _figure_legend(fig) == ["KITTI 00"]
 
 

@@ -72,9 +72,12 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from robot_msgs.compare.signal import delta_words  # noqa: PLC0415
         from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
+        from robot_msgs.report.figures import drawn_at  # noqa: PLC0415
 
         # The delta in the axis's and the legend's words ("1 frame", not "1 f").
         deltas = ", ".join(delta_words(p.delta, p.delta_unit) for p in pairs)
-        what = over_time("RPE", frames=results[0].estimate.stamps_are_frames)
+        head = results[0]
+        at = drawn_at(head, next(iter(head.comparison.signals), None))
+        what = over_time("RPE", frames=head.estimate.stamps_are_frames, at=at)
         write_plot(args, results, results[0].comparison.signals, title=f"{what}, delta {deltas}")
     return 0

@@ -295,8 +295,9 @@ class EvaluationResult(Msg):
             per segment length, :meth:`segment_signals`, as ``drift --plot``; else every
             signal that kept its series).
         title : str, optional
-            Title of the error axes (default: the metric, ``"APE over time"``, or ``"APE
-            per frame"`` when the stamps are frame indices).
+            Title of the error axes (default: the metric, ``"APE over time"``, ``"APE
+            over frames"`` when the stamps are frame indices, ``"RPE over pair end
+            (time)"``: :func:`~robot_msgs.report.figure_text.over_time`).
         plane : {"xy", "xz", "yz", "xyz"}, optional
             Trajectory view (default: the reference's two widest axes).
         label : str, optional
@@ -318,7 +319,7 @@ class EvaluationResult(Msg):
         """
         require("matplotlib", "plot", feature="EvaluationResult.plot()")
         from robot_msgs.report.figure_text import over_time  # noqa: PLC0415
-        from robot_msgs.report.figures import PLANES, evaluation_figure  # noqa: PLC0415
+        from robot_msgs.report.figures import PLANES, drawn_at, evaluation_figure  # noqa: PLC0415
 
         if plane is not None and plane not in PLANES:
             msg = (
@@ -356,7 +357,8 @@ class EvaluationResult(Msg):
             protocol = "rpg" if self.metric == "relative_error" else "kitti"
             heading = title or drift_title(protocol)
         else:
-            heading = title or over_time(self.metric.upper(), frames=frames)
+            at = drawn_at(self, held[names[0]])
+            heading = title or over_time(self.metric.upper(), frames=frames, at=at)
         return evaluation_figure(
             [(name, self)],
             [held[n] for n in names],

@@ -17,7 +17,7 @@ name the runs as written.
 
 The words both figure backends (Matplotlib files, plotly pages) show are decided here
 once: the legend name of an input (:func:`legend_names`: its file stem, or ``--label``),
-and a title over the time axis (:func:`over_time`: ``per frame`` on frame-index stamps).
+and a title over the time axis and its label (:func:`over_time`, :func:`time_axis_label`).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ __all__ = [
     "legend_names",
     "over_time",
     "quiet_glyphs",
+    "time_axis_label",
 ]
 
 #: Fonts with CJK glyphs, tried in turn after a text's own font where installed: Noto
@@ -60,18 +61,37 @@ CJK_FAMILIES = (
 )
 
 
-def over_time(what: str, *, frames: bool) -> str:
-    """Title ``what`` drawn along the time axis: ``over time``, or ``per frame`` on frames.
+def over_time(what: str, *, frames: bool, at: str = "") -> str:
+    """Title ``what`` drawn along the time axis, as the axis says it (:func:`time_axis_label`).
 
-    A KITTI estimate without a times file is stamped by frame index, and its time axis
-    says ``frame``; its title said "APE over time" all the same.
+    ``over time``, or ``over frames`` on frame-index stamps (a KITTI estimate without a
+    times file); with ``at``, the pose of a pair or segment each error is drawn at, and
+    the axis's unit: ``over pair end (frame)``. WHY: "APE over time" over an axis of
+    frames, then "RPE per frame, delta 10 m, 100 m", which read as normalised per frame
+    (a review): an error over a 10 m pair, drawn at the pair's end frame.
 
     Examples
     --------
     >>> over_time("APE", frames=False), over_time("error", frames=True)
-    ('APE over time', 'error per frame')
+    ('APE over time', 'error over frames')
+    >>> over_time("RPE", frames=True, at="pair end")
+    'RPE over pair end (frame)'
     """
-    return f"{what} per frame" if frames else f"{what} over time"
+    if at:
+        return f"{what} over {at} ({'frame' if frames else 'time'})"
+    return f"{what} over frames" if frames else f"{what} over time"
+
+
+def time_axis_label(when: str, at: str = "") -> str:
+    """Label a time axis ``when`` (seconds or ``frame``), said at ``at`` of each pair or segment.
+
+    One wording for every figure: ``drift --plot`` said "segment start: frame" and ``res``
+    of the same drift result "frame" (a review).
+
+    >>> time_axis_label("frame", "segment start"), time_axis_label("frame")
+    ('segment start: frame', 'frame')
+    """
+    return f"{at}: {when}" if at else when
 
 
 def _stem(path: str) -> str:

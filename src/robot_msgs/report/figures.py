@@ -40,6 +40,7 @@ from robot_msgs.report.figure_text import (
     fall_back_to_cjk,
     keep_text_plain,
     quiet_glyphs,
+    time_axis_label,
 )
 from robot_msgs.rotations import euler_sxyz_from_quat_xyzw
 
@@ -59,6 +60,7 @@ __all__ = [
     "break_gaps",
     "coordinate_ticks",
     "curve_look",
+    "drawn_at",
     "error_rows",
     "error_time_label",
     "evaluation_figure",
@@ -768,11 +770,8 @@ def evaluation_figure(
                     err.axhline(value, color="0.2", ls=style, lw=1, label=text)
     when = time_label(frames=first.estimate.stamps_are_frames)
     head = entries[0][1]
-    shown = head.comparison.signal(signals[0].name)
-    if not at and shown is not None and shown.series is not None and shown.series.pairs is not None:
-        # Which pose of a pair its error is drawn at (evo's RPE: the end; TUM's: the start).
-        at = "pair end" if _start_rows(head, shown.series) is None else "pair start"
-    err.set_xlabel(f"{at}: {when}" if at else when)
+    at = at or drawn_at(head, head.comparison.signal(signals[0].name))
+    err.set_xlabel(time_axis_label(when, at))
     err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
     if together:
         _legend_under_both(top, err)
@@ -911,11 +910,29 @@ def _start_rows(result: EvaluationResult, series: ErrorSeries) -> IntpArray | No
     return None
 
 
-def error_time_label(results: Sequence[EvaluationResult]) -> str:
+def drawn_at(result: EvaluationResult, signal: Signal | None) -> str:
+    """Say which pose of a pair or segment each error of ``signal`` is drawn at, or ``""``.
+
+    ``segment start`` for a drift result's (its errors carry their segment's first
+    stamp), ``pair end`` or ``pair start`` for an RPE's (evo's: the end; TUM's: the
+    start), ``""`` for an error at its own pose (APE). Said on the time axis
+    (:func:`~robot_msgs.report.figure_text.time_axis_label`) and in the title
+    (:func:`~robot_msgs.report.figure_text.over_time`) of ``--plot`` and ``res`` alike.
+    """
+    series = signal.series if signal is not None else None
+    if series is None or series.pairs is None:
+        return ""
+    if any(s.length_m is not None for s in result.comparison.signals):
+        return "segment start"
+    return "pair end" if _start_rows(result, series) is None else "pair start"
+
+
+def error_time_label(results: Sequence[EvaluationResult], at: str = "") -> str:
     """Label the time axis of saved results: seconds, or ``frame`` for frame-index stamps.
 
     KITTI results read without a times file (ours, and evo's zips without
-    ``timestamps.npy``) have frame indices for stamps, not seconds.
+    ``timestamps.npy``) have frame indices for stamps, not seconds. ``at``: where each
+    error is drawn (:func:`drawn_at`), said as ``--plot`` says it.
 
     Examples
     --------
@@ -930,5 +947,5 @@ def error_time_label(results: Sequence[EvaluationResult]) -> str:
     frames = {bool(r.estimate.stamps_are_frames) for r in results}
     seconds = time_label(frames=False, since="the result's first error")
     if frames == {True}:
-        return time_label(frames=True)
-    return f"{seconds}, or frame (KITTI)" if True in frames else seconds
+        return time_axis_label(time_label(frames=True), at)
+    return time_axis_label(f"{seconds}, or frame (KITTI)" if True in frames else seconds, at)

@@ -26,6 +26,7 @@ from robot_msgs.report.figure_text import legend_names, over_time
 from robot_msgs.report.figures import (
     break_gaps,
     curve_look,
+    drawn_at,
     error_time_label,
     signal_label,
     signal_words,
@@ -380,6 +381,11 @@ def results_spec(
             )
         )
     results = [result for _, result in named]
+    frames = all(r.estimate.stamps_are_frames for r in results)
+    # Where each error is drawn (a drift's at its segment's start), as --plot says it:
+    # said only when every result's errors are drawn alike.
+    ats = {drawn_at(r, f) for r, f in zip(results, firsts, strict=True) if f is not None}
+    where = ats.pop() if len(ats) == 1 else ""
     # Each result at its name, one without errors too; a drift's at each segment length.
     by_name = partial(Panel, x_title="", y_title=label, categories=tuple(names))
     if lengths is not None:
@@ -405,8 +411,8 @@ def results_spec(
         panels=(
             Panel(
                 traces=tuple(by_time),
-                title=over_time("error", frames=all(r.estimate.stamps_are_frames for r in results)),
-                x_title=error_time_label(results),
+                title=over_time("error", frames=frames, at=where),
+                x_title=error_time_label(results, where),
                 y_title=label,
                 legend="figure",
             ),
