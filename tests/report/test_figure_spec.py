@@ -444,7 +444,7 @@ def test_a_group_whose_runs_all_failed_keeps_its_label_on_a_log_axis() -> None:
     assert spec.panels[0].y_log
     foot = 0.01 * math.sqrt(140 / 8)
     [bar, labels] = plotly_figure(spec)["data"]
-    assert (bar["type"], labels["mode"], labels["text"][2]) == ("bar", "text", "0/1 ok")
+    assert (bar["type"], labels["mode"], labels["text"][2]) == ("bar", "markers+text", "0/1 ok")
     assert _close(labels["y"], [foot, math.sqrt(140 / 8), foot])
     fig, renderer = _drawn(spec)
     ax = fig.axes[0]
@@ -571,7 +571,7 @@ def test_both_backends_draw_the_same_panels_titles_and_traces(
     # One plotly trace per described trace (and one of labels per labelled bar trace,
     # written above its whiskers), each legend name once.
     traces = [t for p in spec.panels for t in p.traces]
-    labels = [t for t in page["data"] if t.get("mode") == "text"]
+    labels = [t for t in page["data"] if t.get("mode") == "markers+text"]
     assert len(labels) == sum(t.kind == "bar" and bool(t.text) for t in traces)
     assert len(page["data"]) == len(traces) + len(labels)
     entries = [(t.get("legendgroup"), t["name"]) for t in page["data"] if t["showlegend"]]
@@ -1081,7 +1081,7 @@ def test_bar_labels_of_twelve_algorithms_on_three_sequences_stand_upright_on_the
     bars = [d for d in figure["data"] if d["type"] == "bar" and d["showlegend"]]
     labels = [d for d in figure["data"] if d["type"] == "bar" and not d["showlegend"]]
     assert len(bars) == len(labels) == 12
-    assert not [d for d in figure["data"] if d.get("mode") == "text"]
+    assert not [d for d in figure["data"] if d.get("mode") == "markers+text"]
     highest = 0.0
     for bar, label in zip(bars, labels, strict=True):
         assert (label["textangle"], label["textposition"]) == (-90, "inside")

@@ -200,9 +200,25 @@ def test_comparison_labels_stand_above_the_whiskers(result: ReportResult) -> Non
         for g in result.report.groups
         if g.accuracy is not None and g.accuracy.stats["translation"].n
     }
+    from robot_msgs.report.plots import _BAR_LABEL, matplotlib_figure
+
+    spec = comparison_spec(result)
+    assert spec is not None
+    static = matplotlib_figure(spec)
+    offsets = {t.xyann for ax in static.axes for t in ax.texts if t.get_gid() == _BAR_LABEL}
+    assert len(offsets) == 1
+    ((dx, static_gap_pt),) = offsets
+    assert (dx, static_gap_pt) == (0, 4)
     for bar, label in zip(bars, labels, strict=True):
         assert bar["textposition"] == "none"  # the text in the hover only
-        assert (label["mode"], label["textposition"]) == ("text", "top center")
+        assert label["textposition"] == "top center"
+        # Clear of the cap, as the static figure's: plotly.js stands "top" text a mark's
+        # radius / 0.8 + 1 px above its point (textPointStyle), on it without a mark; the
+        # static label's baseline stands its xytext above the top (4 pt: 5.3 CSS px).
+        assert "markers" in label["mode"]
+        assert label["marker"]["color"] == "rgba(0,0,0,0)"  # unseen
+        gap_px = label["marker"]["size"] / 2 / 0.8 + 1
+        assert gap_px == pytest.approx(static_gap_pt * 96 / 72, abs=0.05)
         assert label["offsetgroup"] == bar["offsetgroup"]
         assert label["legendgroup"] == bar["legendgroup"]
         assert not label["showlegend"]

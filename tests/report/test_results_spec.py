@@ -627,3 +627,20 @@ def test_segment_lengths_said_alike_are_one_category(
     box = _panels(results_spec([("a.json", rpg), ("b.json", other)]))["box"]
     assert box.categories == ("10 m", "20 m")
     assert box.traces[0].x == box.traces[1].x
+
+
+def test_the_histogram_begins_at_zero_in_both_backends() -> None:
+    # Errors are >= 0: the static histogram's axis began at 0 and the page's at the
+    # least error (here 1 m), which made 1.0 to 1.7 m look like errors from nothing.
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import results_figure
+
+    ref = _trajectory(0 * K)
+    off = ape(ref, _trajectory(1.0 + 0.1 * K), settings=EvaluationSettings(align="none"))
+    named = [("off.json", off)]
+    histogram = _panels(results_spec(named))["histogram"]
+    assert histogram.x_from_zero
+    assert float(np.min(histogram.traces[0].x)) == pytest.approx(1.0)  # the least error
+    assert results_figure(named).axes[4].get_xlim()[0] == 0.0
+    (page,) = [spec for kind, _, spec in results_plots(named) if kind == "histogram"]
+    assert page["layout"]["xaxis"]["rangemode"] == "tozero"

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = [
+    "BAR_LABEL_GAP_PT",
     "PAGE_PX_PER_IN",
     "ColourScale",
     "FigureSpec",
@@ -134,6 +135,8 @@ class Trace:
 class Panel:
     """One set of axes: its traces, titles, and how its axes are scaled and marked.
 
+    ``x_from_zero``: the x axis begins at 0 (a histogram of errors, which are >= 0: the
+    static figure began at 0 and the page at the least error; a review);
     ``guides_y`` are dotted horizontal lines; ``y_percent`` writes shares as percent;
     ``y_log``: the y axis is logarithmic (``y_from_zero`` is then false);
     ``legend`` says where a static figure puts its legend (``outside``: right of it;
@@ -150,6 +153,7 @@ class Panel:
     y_title: str
     title: str = ""
     equal_aspect: bool = False
+    x_from_zero: bool = False
     y_from_zero: bool = False
     y_range: tuple[float, float] | None = None
     y_percent: bool = False
@@ -228,6 +232,12 @@ class FigureSpec:
         row = next(r for r in range(len(rows)) if k < sum(rows[: r + 1]))
         span = columns // rows[row]
         return row, (k - sum(rows[:row])) * span, span
+
+
+#: How far above its whisker's top a bar's label stands, in points (1/72 in): the static
+#: figure's offset, and the page's (:func:`bar_label_tops` says from where). The page's
+#: labels stood on the whiskers' caps, struck through by them (a review).
+BAR_LABEL_GAP_PT = 4.0
 
 
 def bar_label_tops(trace: Trace, panel: Panel) -> Float64Array:

@@ -31,6 +31,7 @@ import numpy as np
 
 from robot_msgs.errors import ValidationError
 from robot_msgs.report.figure_spec import (
+    BAR_LABEL_GAP_PT,
     HATCHES,
     MARKS_ALONG,
     PAGE_PX_PER_IN,
@@ -83,6 +84,12 @@ _GUIDE = {"type": "line", "x0": 0, "x1": 1, "line": {"color": "#b3b3b3", "width"
 _PAPER_PX, _COLOUR_BAR_PX, _CHAR_PX = 1120, 110, 6.6
 #: The height of a line of a panel's title, and of the ticks and title of an x axis.
 _TITLE_LINE_PX, _BELOW_AXIS_PX = 18, 72
+#: An unseen mark under each bar label: plotly.js stands a point's "top" text its mark's
+#: radius / 0.8 + 1 px above the point (``textPointStyle``), none without a mark, so the
+#: labels stood on the whiskers' caps (a review). This diameter stands them
+#: :data:`~robot_msgs.report.figure_spec.BAR_LABEL_GAP_PT` (CSS px: 96 a 72 pt inch)
+#: above, as the static figure's.
+_BAR_LABEL_MARK_PX = round(2 * 0.8 * (BAR_LABEL_GAP_PT * 96 / 72 - 1), 2)
 #: A legend below the panels: its top this far below them, under their ticks and x axis' title.
 _LEGEND_GAP_PX = _BELOW_AXIS_PX
 
@@ -279,6 +286,8 @@ def plotly_figure(spec: FigureSpec) -> Figure:
             # edge at 360 px.
             places["autotickangles"] = [0, 90]
             layout[f"xaxis{suffix}"] |= {"type": "category"} | places
+        if panel.x_from_zero:
+            layout[f"xaxis{suffix}"]["rangemode"] = "tozero"
         extra = _y_extra(panel, suffix) | ({"domain": rows} if n_rows > 1 else {})
         layout[f"yaxis{suffix}"] = _axis(panel.y_title, anchor=f"x{suffix}", **extra)
         if long[i]:
@@ -335,7 +344,7 @@ def plotly_figure(spec: FigureSpec) -> Figure:
         # A y axis' title that repeats its left neighbour's is left to it where the gap
         # between them is too narrow for it (``repeats``).
         layout["meta"] = {"titles": fits, "below": _LEGEND_GAP_PX, "repeats": repeats} | sizes
-    if any(d.get("mode") == "text" for d in data):  # a label beside its bar
+    if any(d.get("mode") == "markers+text" and "offsetgroup" in d for d in data):  # bar labels
         layout["scattermode"] = "group"
     if any(d.get("hoverinfo") == "skip" and "offsetgroup" in d for d in data):
         # A bar's labels hidden with it: a click on a legend entry toggles its group,
@@ -700,7 +709,14 @@ def _bar_labels(
         "hoverinfo": "skip",
     } | ({"visible": "legendonly"} if trace.hidden else {})
     if upright is None:
-        return labels | {"type": "scatter", "mode": "text", "y": tops, "textposition": "top center"}
+        unseen = {"size": _BAR_LABEL_MARK_PX, "color": "rgba(0,0,0,0)"}
+        return labels | {
+            "type": "scatter",
+            "mode": "markers+text",
+            "marker": unseen,
+            "y": tops,
+            "textposition": "top center",
+        }
     # Upright: written from the bottom of a bar without colour standing on the whisker,
     # as high as the longest label (so the range makes room for it).
     return labels | {

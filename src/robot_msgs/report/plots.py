@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from robot_msgs.errors import FormatError
-from robot_msgs.report.figure_spec import MARKS_ALONG, THINNED_HIDDEN, bar_label_tops, dots_only
+from robot_msgs.report.figure_spec import (
+    BAR_LABEL_GAP_PT,
+    MARKS_ALONG,
+    THINNED_HIDDEN,
+    bar_label_tops,
+    dots_only,
+)
 from robot_msgs.report.figure_text import draw_quietly
 from robot_msgs.report.figures import coordinate_ticks, figure_bytes, lone_points, new_figure
 
@@ -282,6 +288,8 @@ def _draw_panel(
         ax.set_ylim(bottom=0.0)
     if panel.y_range is not None:
         ax.set_ylim(*panel.y_range)
+    if panel.x_from_zero:
+        ax.set_xlim(left=0.0)
     if panel.y_percent:
         from matplotlib.ticker import PercentFormatter  # noqa: PLC0415
 
@@ -377,7 +385,7 @@ def _draw_grouped(
             text,
             (xi, top),
             textcoords="offset points",
-            xytext=(0, 4),
+            xytext=(0, BAR_LABEL_GAP_PT),
             ha="center",
             va="bottom" if upright else "baseline",
             rotation=upright,

@@ -432,6 +432,7 @@ def results_spec(
                 x_title=label,
                 y_title="errors per bin",
                 legend="figure",
+                x_from_zero=bool(bins[0] >= 0),  # errors (>= 0) from 0, as the other panels
             ),
             *rotation,
         ),
