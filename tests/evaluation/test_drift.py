@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from robot_msgs.errors import DataWarning, ValidationError
 from robot_msgs.evaluation import RPG_SETTINGS, EvaluationSettings, kitti_drift, relative_error
@@ -180,6 +182,99 @@ def test_kitti_segments_start_every_tenth_frame_not_pose_past_a_dropped_row() ->
     assert series.pairs[:, 1].tolist() == [*range(110, 200, 10), *range(210, 300, 10)]
     assert result.counts["segments"] == 18
     assert series.errors == pytest.approx(np.full(18, 2.02))  # 101 m at 2 % too long
+
+
+def frame_stamped(whole: PoseTrajectory, kept: np.ndarray) -> PoseTrajectory:
+    """The rows ``kept`` of ``whole``, stamped by frame as a KITTI file read without times."""
+    return PoseTrajectory(
+        stamps_s=whole.stamps_s[kept],
+        positions_xyz=whole.positions_xyz[kept],
+        orientations_quat_xyzw=whole.orientations_quat_xyzw[kept],
+        stamps_are_frames=True,
+    )
+
+
+def test_kitti_drift_cut_by_time_is_the_devkits_on_the_cut_file() -> None:
+    """A KITTI file without times cut with --t-start 3 (frames 3 .. 300): the starts are
+    frames 3, 13, 23, ..., the devkit's on a file holding those rows (every 10th row from
+    its first), as with a times file; the file's frames 10, 20, ... gave 19 segments
+    instead of 20, none at frame 3."""
+    curved = np.zeros((301, 3))
+    curved[:, 2] = 0.002 * np.arange(301)  # a turn, so that each start has its own error
+    ref, est = straight(301), straight(301, scale=1.02, rotvecs=curved)
+    settings = EvaluationSettings(t_start_s=3.0)
+    cut = kitti_drift(
+        frame_stamped(ref, np.arange(301)),
+        frame_stamped(est, np.arange(301)),
+        settings=settings,
+        lengths_m=[100.0],
+    )
+    rows = np.arange(3, 301)
+    as_file = kitti_drift(
+        frame_stamped(straight(298), np.arange(298)),
+        frame_stamped(
+            PoseTrajectory(
+                stamps_s=np.arange(298.0),
+                positions_xyz=est.positions_xyz[rows] - est.positions_xyz[3],
+                orientations_quat_xyzw=est.orientations_quat_xyzw[rows],
+            ),
+            np.arange(298),
+        ),
+        lengths_m=[100.0],
+    )
+    series = cut.series["translation_pct"]
+    assert series.stamps_s.tolist() == [*range(3, 200, 10)]
+    assert cut.counts["segments"] == as_file.counts["segments"] == 20
+    assert series.errors == pytest.approx(as_file.series["translation_pct"].errors, rel=1e-12)
+    rotation = cut.series["rotation_deg_per_m"].errors
+    assert rotation == pytest.approx(as_file.series["rotation_deg_per_m"].errors, rel=1e-9)
+
+
+def test_kitti_drift_keeps_the_whole_files_frames_when_its_first_row_is_dropped() -> None:
+    """Frame 0 dropped (a NaN), no cut: the starts stay on frames 10, 20, ... of the file
+    (the one from frame 0 has no pose), not 1, 11, ...: only a t_start cut moves them."""
+    result = kitti_drift(
+        frame_stamped(straight(301), np.arange(1, 301)),
+        frame_stamped(straight(301, scale=1.02), np.arange(1, 301)),
+        lengths_m=[100.0],
+    )
+    assert result.series["translation_pct"].stamps_s.tolist() == [*range(10, 200, 10)]
+
+
+@given(
+    n=st.integers(0, 120),
+    step=st.integers(1, 30),
+    whole_steps=st.integers(0, 10**4),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_kitti_segments_on_frames_without_a_gap_are_the_segments_by_pose(
+    n: int, step: int, whole_steps: int, seed: int
+) -> None:
+    """No dropped row: frames k .. k + n - 1, k a multiple of the step, give exactly the
+    segments of ``frames=None`` (every step-th pose from the first)."""
+    d = np.cumsum(np.random.default_rng(seed).uniform(0.0, 2.0, n))
+    lengths = [5.0, 20.0]
+    by_pose = kitti_segments(d, lengths, step)
+    k = whole_steps * step
+    by_frame = kitti_segments(d, lengths, step, np.arange(k, k + n))
+    for a, b in zip(by_pose, by_frame, strict=True):
+        assert a.tolist() == b.tolist()
+
+
+@pytest.mark.parametrize(
+    ("frames", "match"),
+    [
+        (np.array([0, 1, 2]), r"Expected 4 integer frame indices, one a pose, got int64 \(3,\)"),
+        (np.array([0.0, 1, 2, 3]), "Expected 4 integer frame indices, one a pose, got float64"),
+        (np.array([0, 2, 2, 3]), "Expected strictly increasing frame indices, got 2 after 2 at"),
+        (np.array([-1, 0, 1, 2]), "Expected frame indices >= 0, got -1 first"),
+    ],
+)
+def test_kitti_segments_refuses_frames_that_are_not_one_a_pose_increasing(
+    frames: np.ndarray, match: str
+) -> None:
+    with pytest.raises(ValidationError, match=match):
+        kitti_segments(np.arange(4.0), [1.0], 1, frames)
 
 
 class Drift(Protocol):

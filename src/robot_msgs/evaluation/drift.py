@@ -153,13 +153,16 @@ def kitti_segments(
 
     With ``frames`` (the file's frame index of each pose, increasing, as a KITTI file read
     without times is stamped) the step is of frame indices: a segment starts at each pose
-    whose frame is a multiple of ``step_frames``, as the devkit's do on the whole file.
-    Poses a reader dropped (a row with NaN) leave gaps in the frames; the devkit has no
-    rule for them, as it reads no NaN, so ours keeps its segments where the gap cannot
-    change them: a segment is left out when it would start on a dropped frame (no pose),
-    or when a dropped frame lies just before its end (the devkit's end could be that
-    frame, beyond the length before the next pose is). Across a gap the path is the
-    straight line between the poses on either side. WHY: starts every ``step_frames``-th
+    whose frame is a multiple of ``step_frames``, as the devkit's do on the whole file
+    (:func:`kitti_result` counts the frames from a ``t_start_s`` cut, so that the starts
+    are the devkit's on the cut file, as with a times file). Poses a reader dropped (a row
+    with NaN) leave gaps in the frames; the devkit has no rule for them, as it reads no
+    NaN, so ours keeps the starts on the file's frames and leaves a segment out when it
+    would start on a dropped frame (no pose), or when a dropped frame lies just before
+    its end (the devkit's end could be that frame, beyond the length before the next pose
+    is). Across a gap inside a segment the path is the straight line between the poses on
+    either side, shorter than the devkit's path through the dropped pose by its detour
+    (its end frame could come earlier by as much). WHY: starts every ``step_frames``-th
     *pose* shifted every later start by the dropped rows: on 1500 frames of KITTI 00 with
     one NaN, all 75 starts after it moved by a frame.
 
@@ -172,7 +175,8 @@ def kitti_segments(
     step_frames : int
         A segment starts at every ``step_frames``-th frame.
     frames : ndarray, shape (N,), intp, optional
-        The frame index of each pose, strictly increasing; default ``0 .. N - 1``.
+        The frame index of each pose, whole, >= 0 and strictly increasing; default
+        ``0 .. N - 1``.
 
     Returns
     -------
@@ -205,9 +209,10 @@ def kitti_segments(
         raise _invalid(reason, field="step_frames")
     lengths = np.asarray(_check_lengths(lengths_m))
     distances_m = _check_distances(distances_m)
-    # A step past int64 (2^63 frames) made NumPy's arange of floats: IndexError below.
     n = distances_m.size
-    index = np.arange(n) if frames is None else np.asarray(frames, dtype=np.intp)
+    index = np.arange(n) if frames is None else _check_frames(frames, n)
+    # A step past int64 (2^63 frames) overflowed NumPy's integers; past the last frame it
+    # starts at frame 0 only, as the last frame + 1 does.
     step = min(int(step_frames), max(int(index[-1]) + 1 if n else 1, 1))
     starts = np.flatnonzero(index % step == 0)
     first = np.repeat(starts, lengths.size)
@@ -218,6 +223,26 @@ def kitti_segments(
     # A dropped frame just before the end: the devkit's segment could end on it.
     keep[keep] = index[last[keep]] - index[last[keep] - 1] == 1
     return first[keep], last[keep], length[keep]
+
+
+def _check_frames(frames: IntpArray, n: int) -> IntpArray:
+    """Return ``frames`` as intp, refused unless ``(n,)`` whole numbers >= 0, increasing."""
+    arr = np.asarray(frames)
+    if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer):
+        reason = f"expected {n} integer frame indices, one a pose, got {arr.dtype} {arr.shape}"
+        raise _invalid(reason, field="frames")
+    out = arr.astype(np.intp, copy=False)
+    if n and out[0] < 0:
+        reason = f"expected frame indices >= 0, got {int(out[0])} first"
+        raise _invalid(reason, field="frames")
+    if n > 1 and not np.all(np.diff(out) > 0):
+        i = int(np.flatnonzero(np.diff(out) <= 0)[0]) + 1
+        reason = (
+            f"expected strictly increasing frame indices, got {int(out[i])} after "
+            f"{int(out[i - 1])} at index {i}"
+        )
+        raise _invalid(reason, field="frames")
+    return out
 
 
 def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> EvaluationResult:
@@ -243,7 +268,9 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     step = int(parameters["step_frames"])  # type: ignore[arg-type]  # an int by Drift.record
     ref, est = prepared.reference, prepared.estimate
     distances = path_distances(ref.positions_xyz)
-    first, last, length = kitti_segments(distances, lengths, step, _frames(ref))
+    first, last, length = kitti_segments(
+        distances, lengths, step, _frames(ref, prepared.settings.t_start_s)
+    )
     if first.size == 0:
         _check_moves(float(distances[-1]), "KITTI", distances.size)
         # "Shorter than every length" was said of a path of exactly one length, which
@@ -325,16 +352,21 @@ def _devkit_errors(
     return np.linalg.norm(error[:, :3, 3], axis=1), np.arccos(cos)
 
 
-def _frames(trajectory: PoseTrajectory) -> IntpArray | None:
+def _frames(trajectory: PoseTrajectory, t_start: float | None) -> IntpArray | None:
     """Return the frame index of each pose of a trajectory stamped by frame, else None.
 
     A KITTI file read without times (``stamps_are_frames``) is stamped with its frame
-    indices, which rows dropped by the reader leave out.
+    indices, which rows dropped by the reader leave out. Cut at frame ``t_start``, they
+    count from the first frame at or after it: the devkit's frames on the cut file.
+    WHY: a user cutting with ``--t-start 3`` asks for the devkit's figures on that part,
+    as a times file gives them (every 10th pose of the cut), not for starts 10, 20, ...
+    of the whole file; a dropped first row (NaN), no cut, keeps the whole file's frames.
     """
     stamps = trajectory.stamps_s
     if not trajectory.stamps_are_frames or not np.array_equal(stamps, np.round(stamps)):
         return None
-    return stamps.astype(np.intp)
+    origin = max(math.ceil(t_start), 0) if t_start is not None else 0
+    return stamps.astype(np.intp) - origin
 
 
 def _lengths_left_note(empty: list[float], lengths: list[float], path_m: float) -> str:
