@@ -50,7 +50,7 @@ import numpy as np
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
 from robot_msgs.evaluation.pipeline import signal_of, time_range
-from robot_msgs.evaluation.relations import _keeps_matrices, _rotation_blocks, rpe_errors
+from robot_msgs.evaluation.relations import keeps_matrices, rotation_blocks, rpe_errors
 from robot_msgs.rotations import (
     euler_sxyz_from_matrix,
     matrix_from_quat_xyzw,
@@ -283,7 +283,7 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         )
         raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     pairs = np.stack([first, last], axis=1)
-    if _keeps_matrices(ref, est):  # blocks as given: the devkit's arithmetic on them
+    if keeps_matrices(ref, est):  # blocks as given: the devkit's arithmetic on them
         t_m, r_rad = _devkit_errors(ref, est, first, last)
         t_pct, r_deg_per_m = t_m / length * 100.0, np.degrees(r_rad) / length
     else:  # ‖t(ΔP⁻¹ ΔQ)‖ = ‖t(ΔQ⁻¹ ΔP)‖ and the angles agree: the RPE kernel gives both.
@@ -338,7 +338,7 @@ def _devkit_errors(
     """
 
     def motions(traj: PoseTrajectory) -> Float64Array:
-        blocks = _rotation_blocks(traj)
+        blocks = rotation_blocks(traj)
         poses = np.zeros((2, first.size, 4, 4))
         for k, rows in enumerate((first, last)):
             poses[k, :, :3, :3] = blocks[rows]

@@ -61,6 +61,8 @@ __all__ = [
     "TRAJECTOPY_RELATIONS",
     "ape_errors",
     "check_relation",
+    "keeps_matrices",
+    "rotation_blocks",
     "rpe_errors",
 ]
 
@@ -287,8 +289,29 @@ _MATRIX_RELATIONS = frozenset({"translation", "x", "y", "z", "rot_part", "full"}
 _ALL = slice(None)
 
 
-def _rotation_blocks(trajectory: PoseTrajectory, rows: slice = _ALL) -> Float64Array:
-    """Return the rotation matrices of ``rows`` the kernels use: as given, else the quaternions'."""
+def rotation_blocks(trajectory: PoseTrajectory, rows: slice = _ALL) -> Float64Array:
+    """Return the rotation matrices of ``rows`` the kernels use: as given, else the quaternions'.
+
+    Parameters
+    ----------
+    trajectory : PoseTrajectory
+        Its ``rotation_matrices`` (KITTI blocks kept as given) are used when it has them.
+    rows : slice
+        The poses wanted; default all.
+
+    Returns
+    -------
+    ndarray, shape (M, 3, 3), float64
+        The kept blocks (possibly off SO(3)), else the rotations of the quaternions.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(stamps_s=np.array([0.0]), positions_xyz=np.zeros((1, 3)),
+    ...     orientations_quat_xyzw=np.array([[0.0, 0.0, 0.0, 1.0]]))
+    >>> rotation_blocks(traj).tolist()
+    [[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]]
+    """
     kept = trajectory.rotation_matrices
     if kept is not None:
         return kept[rows]
@@ -408,7 +431,7 @@ def ape_errors(
         got = f"{type(alignment).__name__} {alignment!r:.60}"
         msg = f"Expected `alignment` as an Alignment, got {got}"
         raise ValidationError(msg, field="alignment", reason=msg)
-    as_given = name in {"rot_part", "full"} and _keeps_matrices(reference, estimate)
+    as_given = name in {"rot_part", "full"} and keeps_matrices(reference, estimate)
     if alignment is not None and (name in NEES_DOF or as_given or alignment.is_identity()):
         estimate, alignment = alignment.apply(estimate), None  # covariances, blocks: whole
     if name in NEES_DOF:
@@ -426,8 +449,8 @@ def ape_errors(
         moved = p_est[rows] if move is None else move.apply_positions(p_est[rows])
         diff = moved - p_ref[rows]
         if as_given:  # E = P⁻¹ Q with the blocks as given: R(P)ᵀ R(Q), R(P)ᵀ (q - p)
-            est_t = np.swapaxes(_rotation_blocks(estimate, rows), 1, 2)
-            rotation = np.matmul(est_t, _rotation_blocks(reference, rows))
+            est_t = np.swapaxes(rotation_blocks(estimate, rows), 1, 2)
+            rotation = np.matmul(est_t, rotation_blocks(reference, rows))
             return _matrix_values(rotation, -np.einsum("nij,nj->ni", est_t, diff), name)
         if name in _AXES:
             return diff[:, _AXES[name]]
@@ -453,8 +476,30 @@ def ape_errors(
     return _by_chunks(len(reference), kernel)
 
 
-def _keeps_matrices(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
-    """Whether either trajectory keeps its rotation blocks as given (KITTI, evo's rule)."""
+def keeps_matrices(reference: PoseTrajectory, estimate: PoseTrajectory) -> bool:
+    """Return whether either trajectory keeps its rotation blocks as given (KITTI, evo's rule).
+
+    When one does, the kernels (RPE here, KITTI drift in :mod:`.drift`) compute on
+    :func:`rotation_blocks` rather than on the quaternions.
+
+    Parameters
+    ----------
+    reference, estimate : PoseTrajectory
+        The associated trajectories.
+
+    Returns
+    -------
+    bool
+        True when either has ``rotation_matrices``.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> traj = PoseTrajectory(stamps_s=np.array([0.0]), positions_xyz=np.zeros((1, 3)),
+    ...     orientations_quat_xyzw=np.array([[0.0, 0.0, 0.0, 1.0]]))
+    >>> keeps_matrices(traj, traj)
+    False
+    """
     return reference.rotation_matrices is not None or estimate.rotation_matrices is not None
 
 
@@ -535,8 +580,8 @@ def rpe_errors(
     q_ref, q_est = reference.orientations_quat_xyzw, estimate.orientations_quat_xyzw
     axes = track_axes(p_ref) if name in _TRACK[:2] else ()
     blocks = None
-    if name in _MATRIX_RELATIONS and _keeps_matrices(reference, estimate):
-        blocks = (_rotation_blocks(reference), _rotation_blocks(estimate))
+    if name in _MATRIX_RELATIONS and keeps_matrices(reference, estimate):
+        blocks = (rotation_blocks(reference), rotation_blocks(estimate))
     if name == "translation" and blocks is None and _compiled is not None:
         # The kernel below in one compiled loop, bit for bit (_relations.c says why).
         out = np.empty(ij.shape[0])
