@@ -28,8 +28,9 @@ devkit keeps distances, errors and their sums in 32-bit floats, we use 64-bit; K
 rotation blocks (off SO(3) by up to ~4e-7 as printed) enter as their nearest rotations by
 default (the devkit multiplies and inverts them as printed); with
 ``kitti_rotations="as_given"`` the errors are the devkit's arithmetic on the blocks as
-printed (4x4 numerical inverses, the angle from the trace: on blocks 1e-3 off SO(3), as
-some VO methods write, its rotation figure is 1.45x the nearest rotations'). On KITTI 00
+printed (4x4 numerical inverses, the angle from the trace: on KITTI 00 ORB-SLAM with blocks
+perturbed ~1e-3 off SO(3), as some VO methods write, its rotation figure was 1.45x the
+nearest rotations', a measurement of that file, not a rule). On KITTI 00
 (ORB-SLAM and S-PTAM estimates) the devkit's rules in 64-bit floats give our figures to
 1e-12: on the blocks projected onto SO(3) by default, on the blocks as printed with
 ``as_given``; on the blocks as printed the default's rotation figure moves by 3e-5

@@ -23,9 +23,9 @@ keeps the blocks so that the errors are computed with them, transposes as invers
 evo does. On the raw KITTI 00 files the two differ by up to 7e-7 relative on an RPE
 translation's rms (``tests/data/kitti_rows_as_given.txt``). KITTI drift with
 ``"as_given"`` is the devkit's arithmetic on the blocks (it inverts the 4x4 matrices,
-``inverse(pose)``, and takes the angle from the trace), the published figures' rule: on
-blocks 1e-3 off SO(3) its rotation figure is 1.45x the nearest rotations' (KITTI 00
-ORB-SLAM, ``tests/evaluation/test_drift.py``).
+``inverse(pose)``, and takes the angle from the trace), the published figures' rule: on KITTI 00
+ORB-SLAM with blocks perturbed ~1e-3 off SO(3) its rotation figure was 1.45x the nearest
+rotations' (``tests/evaluation/test_drift.py``; one file's measurement, not a rule).
 
 Files written in another layout than their format's are read as written: a side whose
 quaternions are written ``qw qx qy qz`` where the format has ``qx qy qz qw`` (a TUM file
