@@ -18,6 +18,7 @@ from robot_msgs.evaluation import RPG_SETTINGS, EvaluationSettings, kitti_drift,
 from robot_msgs.evaluation.drift import kitti_segments, rpg_segments
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.kitti import read_kitti
+from robot_msgs.rotations import matrix_from_quat_xyzw
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import quats_from_rotvecs
 
@@ -275,6 +276,64 @@ def test_kitti_segments_refuses_frames_that_are_not_one_a_pose_increasing(
 ) -> None:
     with pytest.raises(ValidationError, match=match):
         kitti_segments(np.arange(4.0), [1.0], 1, frames)
+
+
+def with_blocks(traj: PoseTrajectory, blocks: np.ndarray) -> PoseTrajectory:
+    """``traj`` keeping ``blocks`` as given, as read_kitti(rotations='as_given') does."""
+    return PoseTrajectory(
+        stamps_s=traj.stamps_s,
+        positions_xyz=traj.positions_xyz,
+        orientations_quat_xyzw=traj.orientations_quat_xyzw,
+        rotation_matrices=blocks,
+        stamps_are_frames=True,
+    )
+
+
+def test_kitti_drift_as_given_on_rotations_is_the_default_but_for_arccos_rounding() -> None:
+    """Blocks that are rotations: the devkit's arithmetic (4x4 inverses, arccos of the
+    trace) gives the quaternion kernel's translation to 1e-12 and its angle to within
+    arccos's rounding near zero (sqrt(2 eps) ~ 2e-8 rad a segment, the devkit's too)."""
+    n = 401
+    turn = np.zeros((n, 3))
+    turn[:, 2] = 0.003 * np.arange(n)
+    ref = straight(n, rotvecs=turn)
+    est = straight(n, scale=1.01, rotvecs=turn * 1.02)
+    plain = kitti_drift(ref, est, lengths_m=[100.0, 200.0])
+    given = kitti_drift(
+        with_blocks(ref, matrix_from_quat_xyzw(ref.orientations_quat_xyzw)),
+        with_blocks(est, matrix_from_quat_xyzw(est.orientations_quat_xyzw)),
+        lengths_m=[100.0, 200.0],
+    )
+    assert given.counts["segments"] == plain.counts["segments"] == 50
+    t, t0 = (r.series["translation_pct"].errors for r in (given, plain))
+    assert t == pytest.approx(t0, rel=1e-12)
+    r, r0 = (np.radians(x.series["rotation_deg_per_m"].errors) for x in (given, plain))
+    lengths = np.tile([100.0, 200.0], 25)
+    assert np.max(np.abs(r - r0) * lengths) < 3e-8  # radians a segment
+
+
+def test_kitti_drift_as_given_clips_the_trace_past_three_and_below_minus_one() -> None:
+    """arccos((tr R - 1) / 2) of an unprojected error: a block scaled by 1 + 1e-7 (trace
+    3.0000003) is 0 rad, and a half turn scaled by 1 + 1e-7 (trace -1.0000001) is pi,
+    not NaN: the devkit clips the cosine to [-1, 1] too (acos(max(min(d, 1), -1)))."""
+    n = 301
+    ref = straight(n)
+    for block, angle in ((np.eye(3), 0.0), (np.diag([1.0, -1.0, -1.0]), math.pi)):
+        blocks = np.tile(np.eye(3), (n, 1, 1))
+        blocks[1::2] = block * (1 + 1e-7)  # odd frames; segments run 0 -> 101, 10 -> 111
+        quats = np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))
+        quats[1::2] = [0.0, 0.0, 0.0, 1.0] if angle == 0.0 else [1.0, 0.0, 0.0, 0.0]
+        turned = PoseTrajectory(
+            stamps_s=ref.stamps_s, positions_xyz=ref.positions_xyz, orientations_quat_xyzw=quats
+        )
+        result = kitti_drift(
+            with_blocks(turned, blocks),
+            with_blocks(ref, np.tile(np.eye(3), (n, 1, 1))),
+            lengths_m=[100.0],
+        )
+        rotation = np.radians(result.series["rotation_deg_per_m"].errors) * 100.0
+        assert result.counts["segments"] == 20
+        assert rotation.tolist() == pytest.approx(np.full(20, angle), abs=1e-12)
 
 
 class Drift(Protocol):
