@@ -113,10 +113,14 @@ def _advice_cut(tree: dict[str, Any]) -> dict[str, Any]:
     """The result's dict with each note's advice cut off: what a note found stays compared.
 
     The advice after "; check" names settings in the words of its release ("the time
-    offset and max_diff" then, `offset_s=` and `max_diff_s=` since).
+    offset and max_diff" then, `offset_s=` and `max_diff_s=` since). A share is compared
+    as one wording: "15 %" then, "15%" since ``report.text.percent``.
     """
     comparison = tree.get("comparison", tree)
-    notes = [note.split("; check ", 1)[0] for note in comparison.get("notes", [])]
+    notes = [
+        re.sub(r"(\d) %", r"\1%", note.split("; check ", 1)[0])
+        for note in comparison.get("notes", [])
+    ]
     cut = {**comparison, "notes": notes}
     return {**tree, "comparison": cut} if "comparison" in tree else cut
 
