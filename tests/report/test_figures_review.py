@@ -250,6 +250,25 @@ def test_res_of_a_drift_says_segment_start_as_drift_plot_does(
     assert layout["xaxis"]["title"]["text"] == said
 
 
+def test_a_drift_without_pairs_is_still_drawn_at_its_segments_start(tmp_path: Path) -> None:
+    # A saved drift whose series lost their pairs (optional in the file) is still one of
+    # segments: drawn_at said "" there, and res drew its axis "frame", not the start.
+    x = np.arange(301.0)  # 1 m a frame
+    ref = write_kitti(tmp_path / "gt.txt", line_positions(x))
+    est = write_kitti(tmp_path / "est.txt", line_positions(x * 1.02))
+    saved = tmp_path / "d.json"
+    assert main(["drift", str(ref), str(est), "--save", str(saved), "--quiet"]) == 0
+    result = _read(saved)
+    unpaired = [
+        s.replace(series=s.series.replace(pairs=None)) if s.series is not None else s
+        for s in result.comparison.signals
+    ]
+    loose = result.replace(comparison=result.comparison.replace(signals=tuple(unpaired)))
+    assert {figures.drawn_at(loose, s) for s in loose.segment_signals()} == {"segment start"}
+    fig = results_figure([("d.json", loose)])
+    assert fig.axes[0].get_xlabel() == "segment start: frame"
+
+
 def test_rpe_title_says_where_its_errors_are_drawn_not_per_frame(
     tmp_path: Path, drawn: list[Any]
 ) -> None:

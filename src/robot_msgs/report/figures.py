@@ -920,10 +920,14 @@ def drawn_at(result: EvaluationResult, signal: Signal | None) -> str:
     (:func:`~robot_msgs.report.figure_text.over_time`) of ``--plot`` and ``res`` alike.
     """
     series = signal.series if signal is not None else None
-    if series is None or series.pairs is None:
+    if series is None:
         return ""
+    # A drift's by its segment lengths, not its pairs: a saved one without them (a hand-
+    # written file) said "" here, where ``drift --plot`` and ``plot()`` said the start.
     if any(s.length_m is not None for s in result.comparison.signals):
         return "segment start"
+    if series.pairs is None:
+        return ""
     return "pair end" if _start_rows(result, series) is None else "pair start"
 
 
