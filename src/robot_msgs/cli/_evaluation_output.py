@@ -648,14 +648,12 @@ def write_plot(
     signals: Sequence[Signal],
     *,
     title: str,
-    at: str = "",
 ) -> Path:
     """Draw ``--plot`` (:func:`robot_msgs.report.figures.evaluation_figure`) and name it.
 
     ``signals`` are the first result's to draw over time (each result's signal of the
-    same name is drawn), ``at`` the pose each error is drawn at when not its own. The
-    format follows the file name (``--dpi`` for PNG), the view ``--plot-plane``, the
-    legend names ``--label`` (default: each estimate's file stem).
+    same name is drawn). The format follows the file name (``--dpi`` for PNG), the view
+    ``--plot-plane``, the legend names ``--label`` (default: each estimate's file stem).
     """
     from robot_msgs.report.figure_text import legend_names  # noqa: PLC0415
     from robot_msgs.report.figures import evaluation_figure, save_figure  # noqa: PLC0415
@@ -665,7 +663,7 @@ def write_plot(
     names = legend_names(paths, args.label or (input_names(paths, topic) if topic else None))
     entries = list(zip(names, results, strict=True))
     with _step(args, f"drawing {args.plot}"):
-        fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane, at=at)
+        fig = evaluation_figure(entries, signals, title=title, plane=args.plot_plane)
         path = save_figure(fig, args.plot, dpi=args.dpi, force=args.force)
     _say(args, path)
     return path

@@ -364,7 +364,6 @@ class EvaluationResult(Msg):
             [held[n] for n in names],
             title=heading,
             plane=plane,
-            at="segment start" if per_segment else "",
         )
 
     def segment_signals(self) -> list[Signal]:

@@ -623,7 +623,6 @@ def evaluation_figure(
     *,
     title: str,
     plane: str | None = None,
-    at: str = "",
 ) -> Any:
     """Draw the trajectories and the errors of one or several estimates against a reference.
 
@@ -642,11 +641,9 @@ def evaluation_figure(
         Title of the error axes.
     plane : {"xy", "xz", "yz", "xyz"}, optional
         Trajectory view; default :func:`auto_plane` of the reference.
-    at : str, optional
-        Which pose of a pair or segment each error is drawn at (``segment start``),
-        said on the time axis; the errors' stamps decide it.
 
-    The time axis says ``frame`` when the estimate's stamps are frame indices (KITTI
+    The time axis says where each error is drawn (:func:`drawn_at`: ``segment start``,
+    ``pair end``), and ``frame`` when the estimate's stamps are frame indices (KITTI
     without a times file). The figure is 11 x 4.5 in (:func:`figure_size_in`), taller
     where one legend under both panels needs it (:func:`_legend_under_both`).
     """
@@ -770,7 +767,7 @@ def evaluation_figure(
                     err.axhline(value, color="0.2", ls=style, lw=1, label=text)
     when = time_label(frames=first.estimate.stamps_are_frames)
     head = entries[0][1]
-    at = at or drawn_at(head, head.comparison.signal(signals[0].name))
+    at = drawn_at(head, head.comparison.signal(signals[0].name))
     err.set_xlabel(time_axis_label(when, at))
     err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
     if together:
