@@ -625,7 +625,7 @@ def test_kitti_without_times_says_frame_not_seconds(
     assert "over time" not in text
     rpe_svg = tmp_path / "rpe.svg"
     assert main(["rpe", str(ref), str(est), "--plot", str(rpe_svg)]) == 0
-    assert ">RPE over pair end (frame), delta 1 frame<" in rpe_svg.read_text(encoding="utf-8")
+    assert ">RPE over frames (at pair end), delta 1 frame<" in rpe_svg.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", ["x.zip", "x.txt"])

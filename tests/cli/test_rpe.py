@@ -131,8 +131,16 @@ def test_plot_of_all_pairs(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("deltas", "title", "words"),
     [
-        (["1"], "RPE over pair end (time), delta 1 frame", ["translation error over 1 frame [m]"]),
-        (["1", "5"], "RPE over pair end (time), delta 1 frame, 5 frames", ["1 frame", "5 frames"]),
+        (
+            ["1"],
+            "RPE over time (at pair end), delta 1 frame",
+            ["translation error over 1 frame [m]"],
+        ),
+        (
+            ["1", "5"],
+            "RPE over time (at pair end), delta 1 frame, 5 frames",
+            ["1 frame", "5 frames"],
+        ),
     ],
 )
 def test_the_plots_title_says_the_delta_in_the_axis_and_legend_words(

@@ -244,7 +244,7 @@ def test_res_of_a_drift_says_segment_start_as_drift_plot_does(
     assert main(["res", str(saved), "--plot", str(tmp_path / "r.png")]) == 0
     res = drawn[1].axes[0]
     assert res.get_xlabel() == said
-    assert res.get_title() == "error over segment start (frame)"
+    assert res.get_title() == "error over frames (at segment start)"
     plots = {kind: spec for kind, _, spec in results_plots([(str(saved), _read(saved))])}
     layout = plots["error_over_time"]["layout"]
     assert layout["xaxis"]["title"]["text"] == said
@@ -281,7 +281,7 @@ def test_rpe_title_says_where_its_errors_are_drawn_not_per_frame(
     assert main([*argv, "--plot", str(tmp_path / "r.png")]) == 0
     err = drawn[0].axes[1]
     assert err.get_xlabel() == "pair end: frame"
-    assert err.get_title() == "RPE over pair end (frame), delta 10 m, 100 m"
+    assert err.get_title() == "RPE over frames (at pair end), delta 10 m, 100 m"
 
 
 def _read(path: Path) -> EvaluationResult:

@@ -296,8 +296,8 @@ class EvaluationResult(Msg):
             signal that kept its series).
         title : str, optional
             Title of the error axes (default: the metric, ``"APE over time"``, ``"APE
-            over frames"`` when the stamps are frame indices, ``"RPE over pair end
-            (time)"``: :func:`~robot_msgs.report.figure_text.over_time`).
+            over frames"`` when the stamps are frame indices, ``"RPE over time (at
+            pair end)"``: :func:`~robot_msgs.report.figure_text.over_time`).
         plane : {"xy", "xz", "yz", "xyz"}, optional
             Trajectory view (default: the reference's two widest axes).
         label : str, optional

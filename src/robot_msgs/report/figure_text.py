@@ -65,21 +65,21 @@ def over_time(what: str, *, frames: bool, at: str = "") -> str:
     """Title ``what`` drawn along the time axis, as the axis says it (:func:`time_axis_label`).
 
     ``over time``, or ``over frames`` on frame-index stamps (a KITTI estimate without a
-    times file); with ``at``, the pose of a pair or segment each error is drawn at, and
-    the axis's unit: ``over pair end (frame)``. WHY: "APE over time" over an axis of
-    frames, then "RPE per frame, delta 10 m, 100 m", which read as normalised per frame
-    (a review): an error over a 10 m pair, drawn at the pair's end frame.
+    times file); with ``at``, the pose of a pair or segment each error is drawn at:
+    ``over frames (at pair end)``. WHY: "APE over time" over an axis of frames, then
+    "RPE per frame, delta 10 m, 100 m", which read as normalised per frame (a review):
+    an error over a 10 m pair, drawn at the pair's end frame. Then "RPE over pair end
+    (frame)", which is no English a reader says (a review): the axis stays the noun.
 
     Examples
     --------
     >>> over_time("APE", frames=False), over_time("error", frames=True)
     ('APE over time', 'error over frames')
     >>> over_time("RPE", frames=True, at="pair end")
-    'RPE over pair end (frame)'
+    'RPE over frames (at pair end)'
     """
-    if at:
-        return f"{what} over {at} ({'frame' if frames else 'time'})"
-    return f"{what} over frames" if frames else f"{what} over time"
+    along = f"{what} over {'frames' if frames else 'time'}"
+    return f"{along} (at {at})" if at else along
 
 
 def time_axis_label(when: str, at: str = "") -> str:
