@@ -110,3 +110,23 @@ def test_grouped_names_and_counts_a_file_warned_twice_once_in_one_line() -> None
     assert grouped(texts) == [f"a, f0, f1 and 2 more: {what}"]
     assert grouped([f"a: {what}"] * 6) == [f"a: {what}"] * 6  # one file: nothing to group
     assert grouped([": empty"] * 6) == [": empty"] * 6
+
+
+def test_percent_says_a_share_just_under_one_as_less_than_all_and_refuses_non_shares() -> None:
+    import math
+
+    import pytest
+
+    from robot_msgs.report.text import percent
+
+    # By hand: 1 - 0.995 = 0.5 %, so 99.5 %; 1/788 = 0.1269 % -> 0.13 % -> 99.87 %;
+    # 1 of 400 missing = 0.25 % -> 99.75 %; 2e-7 missing is below 0.01 %.
+    assert percent(0.995) == "99.5%"
+    assert percent(1 - 1 / 788) == "99.87%"
+    assert percent(399 / 400) == "99.75%"
+    assert percent(1 - 2e-7) == "more than 99.99%"
+    assert percent(1.0) == "100%"
+    assert percent(0.994) == "99%"  # the whole percentage already says less than all
+    for bad in (math.nan, math.inf, -math.inf, -0.001, 1.5):
+        with pytest.raises(ValueError, match="a share is from 0 to 1"):
+            percent(bad)

@@ -88,22 +88,42 @@ def grouped(texts: Sequence[str]) -> list[str]:
 
 
 def percent(share: float) -> str:
-    """Say a share (0 to 1) as a whole percentage, never a share above 0 as ``0%``.
+    """Say a share (0 to 1) as a whole percentage, never a share between 0 and 1 as 0% or 100%.
 
     Where the whole percentage would say 0%, two significant digits; below 0.01 %,
-    "less than 0.01%". WHY one function: the doctor said "covers 0.25%" and the
+    "less than 0.01%". The same at the other end: where it would say 100% of a share
+    under 1, two significant digits of what is missing (``99.5%``); above 99.99 %,
+    "more than 99.99%". WHY one function: the doctor said "covers 0.25%" and the
     low-match warning "only 0.13 % ... matched", each with its own copy; the whole
     percentage is the doctor's, whose other shares (``f"{x:.0%}"``) sit in the same
-    sentences; the floor is the warning's (the doctor said ``2e-05%``).
+    sentences; the floor is the warning's (the doctor said ``2e-05%``). WHY the top: a
+    share of 0.995 was said 100%, which reads as all.
+
+    Raises
+    ------
+    ValueError
+        If ``share`` is not a number from 0 to 1 (NaN, infinite, negative, above 1):
+        every caller passes a ratio of counts or spans, so another is a programming
+        error, which said "nan%", "-0%" or "150%".
 
     Examples
     --------
     >>> percent(0.15), percent(0.0), percent(1 / 400), percent(1 / 788), percent(2e-7)
     ('15%', '0%', '0.25%', '0.13%', 'less than 0.01%')
+    >>> percent(1.0), percent(0.995), percent(1 - 1 / 788), percent(1 - 2e-7)
+    ('100%', '99.5%', '99.87%', 'more than 99.99%')
     """
+    if not 0.0 <= share <= 1.0:  # NaN fails both comparisons
+        msg = f"percent: a share is from 0 to 1, not {share!r}"
+        raise ValueError(msg)
     whole = f"{share:.0%}"
     if share > 0.0 and whole == "0%":
         return "less than 0.01%" if share < 1e-4 else f"{100.0 * share:.2g}%"
+    if share < 1.0 and whole == "100%":
+        if share > 1.0 - 1e-4:
+            return "more than 99.99%"
+        missing = f"{100.0 * (1.0 - share):.2g}"  # "0.5", "0.13": its decimals are said
+        return f"{100.0 - float(missing):.{len(missing.partition('.')[2])}f}%"
     return whole
 
 
