@@ -2037,3 +2037,19 @@ def test_a_file_beside_a_db3_deleted_as_it_is_looked_at_is_taken_as_none(
 
     monkeypatch.setattr(RealPath, "is_file", is_file)
     bag_module._check_not_being_written(db, "t.db3")
+
+
+def test_read_bag_says_how_many_frames_it_leaves_unnamed(bags: BagMaker) -> None:
+    """Seven frames were cut at five with nothing said of the other two: "messages are in
+    7 frames (f0, f1, f2, f3, f4; 'f1' from message 2)"."""
+    poses = [(10 + k, 0, f"f{k}", (float(k), 0.0, 0.0), ID) for k in range(7)]
+    msgs = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in poses]
+    path = bags.write("seven", "sqlite3", {"/est": ("geometry_msgs/msg/PoseStamped", msgs)})
+    with pytest.warns(DataWarning) as said:
+        read_bag(path, "/est")
+    assert [str(w.message) for w in said] == [
+        (
+            f"{path} /est: messages are in 7 frames (f0, f1, f2, f3, f4 and 2 more; 'f1' "
+            "from message 2): frame_id set to the first, 'f0'"
+        )
+    ]

@@ -54,6 +54,7 @@ from robot_msgs.io.tf import (
     transforms_text,
 )
 from robot_msgs.optional import require
+from robot_msgs.report.text import listed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
@@ -87,6 +88,8 @@ POSE_TYPES: dict[str, str] = {
 }
 
 _NAVSAT = "sensor_msgs/msg/NavSatFix"
+#: The frames a warning of messages in several frames names (then "and N more").
+_FRAMES_NAMED = 5
 
 
 class TopicInfo(NamedTuple):
@@ -1550,9 +1553,9 @@ def read_bag(
         other = next(k for k, frame in enumerate(frames) if frame != frames[0])
         # WHY '': a frame_id left empty (a publisher before its frame is known) was listed
         # as nothing, "(, map; ...)".
-        listed = ", ".join(frame or "''" for frame in distinct[:5])
+        named = listed([frame or "''" for frame in distinct], _FRAMES_NAMED)
         report(
-            f"{source}: messages are in {len(distinct)} frames ({listed}; "
+            f"{source}: messages are in {len(distinct)} frames ({named}; "
             f"{frames[other]!r} from {kind} {other + 1}): "
             f"frame_id set to the first, {frames[0]!r}",
             strict=strict,

@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["WIDTH", "counted", "display_width", "grouped", "ljust", "percent", "rjust", "wrap"]
+__all__ = [
+    "WIDTH",
+    "counted",
+    "display_width",
+    "grouped",
+    "listed",
+    "ljust",
+    "percent",
+    "rjust",
+    "wrap",
+]
 
 #: Text output fits this many terminal columns.
 WIDTH = 80
@@ -47,6 +57,21 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     ('1 run has', '3 runs have')
     """
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def listed(names: Sequence[str], shown: int) -> str:
+    """Name the first ``shown`` of ``names``, and say how many more there are.
+
+    WHY: a bag topic's frames were cut at five with nothing said of the rest, "in 7
+    frames (f0, f1, f2, f3, f4; ...)".
+
+    Examples
+    --------
+    >>> listed(["a", "b"], 3), listed(["a", "b", "c", "d", "e"], 3)
+    ('a, b', 'a, b, c and 2 more')
+    """
+    more = f" and {counted(len(names) - shown, 'more', 'more')}" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def grouped(texts: Sequence[str]) -> list[str]:
@@ -82,8 +107,7 @@ def grouped(texts: Sequence[str]) -> list[str]:
             out.append(text)
         elif what not in said:
             said.add(what)
-            more = counted(len(named) - _EXAMPLES, "more", "more")
-            out.append(f"{', '.join(named[:_EXAMPLES])} and {more}: {what}")
+            out.append(f"{listed(named, _EXAMPLES)}: {what}")
     return out
 
 
