@@ -762,3 +762,17 @@ def test_a_bag_named_without_its_suffix_is_read_as_a_bag_as_ape_reads_it(
     assert code == 0
     x = stats_of(json.loads(out)["tracking"])["x"]
     assert (x["n"], x["iae"]) == (2, (0.5 + 0.25) / 2 * 0.001)
+
+
+def test_a_bag_without_a_joint_state_topic_is_refused_naming_the_topics_it_has(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bag of a pose topic only was told "choose a topic with --command-topic
+    (JointState topics: none)", as if one could be chosen, naming none it has."""
+    bag = _joint_bag(tmp_path, "sqlite3", {})
+    code, out, err = _run([str(bag), str(bag)], capsys)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"ERROR: {bag}: no sensor_msgs/msg/JointState topic with messages; the bag's 1 "
+        "topic: /pose (geometry_msgs/msg/PoseStamped)\n"
+    )

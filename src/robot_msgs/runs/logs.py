@@ -17,6 +17,7 @@ import numpy as np
 
 from robot_msgs.errors import FormatError, TopicError, ValidationError, did_you_mean
 from robot_msgs.io.table import shown_token
+from robot_msgs.report.text import counted, listed
 from robot_msgs.runs.csvlog import read_csv_table
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ __all__ = [
 #: fields), the first present read.
 _JOINT_FIELDS = ("position", "velocity", "effort")
 _JOINT_STATE = "sensor_msgs/msg/JointState"
+#: The topics a bag without a JointState topic is said to hold (then "and N more").
+_TOPICS_NAMED = 5
 #: Other spellings of a joint-state log's ``name`` and value columns (``Time,Name,Position``,
 #: ``stamp,joint,pos``): a header of them is told the names it needs.
 _JOINT_NAME_LIKE = frozenset({"name", "names", "joint", "joints", "joint_name", "joint_names"})
@@ -453,6 +456,13 @@ def _joint_state_topic(
 
     if topic is None:
         found = pose_topics(path, types=(_JOINT_STATE,))
+        if not found:  # WHY: said "(JointState topics: none)", naming none of its topics
+            held = [f"{t.topic} ({t.msgtype})" for t in list_topics(path)]
+            msg = (
+                f"{path}: no {_JOINT_STATE} topic with messages; the bag's "
+                f"{counted(len(held), 'topic')}: {listed(held, _TOPICS_NAMED) or 'none'}"
+            )
+            raise TopicError(msg, path=str(path))
         if len(found) != 1:
             msg = (
                 f"{path}: choose a topic with `topic=` (JointState topics: "
@@ -464,9 +474,9 @@ def _joint_state_topic(
     loose = [t for t in types if t.lstrip("/") == topic.lstrip("/")]
     name = topic if topic in types or len(loose) != 1 else loose[0]
     if name not in types:
-        listed = ", ".join(f"{t} ({m})" for t, m in types.items()) or "none"
+        named = ", ".join(f"{t} ({m})" for t, m in types.items()) or "none"
         hint = did_you_mean(topic, list(types))
-        msg = f"{path}: no topic {topic!r}{hint or ';'} topics: {listed}"
+        msg = f"{path}: no topic {topic!r}{hint or ';'} topics: {named}"
         raise TopicError(msg, path=str(path))
     source = f"{path} {name}"
     if types[name] != _JOINT_STATE:
