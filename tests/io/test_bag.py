@@ -2053,3 +2053,22 @@ def test_read_bag_says_how_many_frames_it_leaves_unnamed(bags: BagMaker) -> None
             "from message 2): frame_id set to the first, 'f0'"
         )
     ]
+
+
+def test_topics_of_types_lists_the_topics_of_the_types_asked_and_pose_topics_the_poses(
+    bags: BagMaker,
+) -> None:
+    """``track`` found its JointState topics by ``pose_topics(types=...)``, a call that
+    read as one for poses; each is now said by what it asks."""
+    from robot_msgs.io.bag import POSE_TYPES, topics_of_types
+    from robot_msgs.io.detect import pose_topics
+
+    tf = bags.tf_message("sqlite3", [(POSES[0], "base_link")])
+    poses = [bags.message("sqlite3", "geometry_msgs/msg/PoseStamped", p) for p in POSES]
+    path = bags.write(
+        "two",
+        "sqlite3",
+        {"/est": ("geometry_msgs/msg/PoseStamped", poses), "/tf": ("tf2_msgs/msg/TFMessage", [tf])},
+    )
+    assert topics_of_types(path, ("tf2_msgs/msg/TFMessage",)) == ["/tf"]
+    assert topics_of_types(path, POSE_TYPES) == pose_topics(path) == ["/est"]

@@ -74,6 +74,7 @@ __all__ = [
     "open_bag",
     "read_bag",
     "tf_chains",
+    "topics_of_types",
 ]
 
 #: Message types a trajectory can be read from, and where each keeps its pose.
@@ -1120,6 +1121,19 @@ def indexed_topics(
     messages and read another topic without a word, where the bag as written has two.
     """
     return _topics(path, checked=lambda msgtype: msgtype in checked_types)
+
+
+def topics_of_types(path: str | os.PathLike[str], types: Collection[str]) -> list[str]:
+    """Return the topics of a bag of one of ``types`` (ROS 2 names) that hold messages.
+
+    What a bag read without a topic is read from where it is one (the pose topics of
+    :data:`POSE_TYPES`, ``robot-msgs track``'s JointState topics). A ROS 1 topic of
+    ``types`` whose index is damaged is refused (:func:`indexed_topics`), as its count
+    (0 where its index lost its messages) cannot choose. WHY here, not as
+    ``pose_topics(types=...)``: a call for JointState topics read as one for poses.
+    """
+    topics = indexed_topics(path, checked_types=types)  # resolved there, named as given
+    return [t.topic for t in topics if t.msgtype in types and t.message_count > 0]
 
 
 def _topics(

@@ -70,7 +70,7 @@ from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum, write_tum
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Sequence
 
     import numpy.typing as npt
 
@@ -487,19 +487,17 @@ def geo_origin_of(
     return None
 
 
-def pose_topics(file: str | os.PathLike[str], types: Collection[str] | None = None) -> list[str]:
+def pose_topics(file: str | os.PathLike[str]) -> list[str]:
     """Return the topics of a bag that hold poses (of :data:`~robot_msgs.io.POSE_TYPES`).
 
     A bag read without a topic is read from its one pose topic; with none or several,
     the topic must be chosen. A ROS 1 pose topic whose index is damaged is refused, as
-    its count (0 where its index lost its messages) cannot choose. ``types``: the ROS 2
-    type names read instead of the pose types (``robot-msgs track``'s JointState).
+    its count (0 where its index lost its messages) cannot choose
+    (:func:`~robot_msgs.io.bag.topics_of_types`).
     """
-    from robot_msgs.io.bag import POSE_TYPES, indexed_topics  # noqa: PLC0415 - bags only
+    from robot_msgs.io.bag import POSE_TYPES, topics_of_types  # noqa: PLC0415 - bags only
 
-    kinds = POSE_TYPES if types is None else types
-    topics = indexed_topics(file, checked_types=kinds)  # resolved there, named as given
-    return [t.topic for t in topics if t.msgtype in kinds and t.message_count > 0]
+    return topics_of_types(file, POSE_TYPES)
 
 
 def only_pose_topic(file: str | os.PathLike[str]) -> str:

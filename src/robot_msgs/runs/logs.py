@@ -450,12 +450,11 @@ def _joint_state_topic(
         ``dropouts``, NaN is a dropout).
     """
     from robot_msgs.control.tracking_error import joint_samples  # noqa: PLC0415
-    from robot_msgs.io.bag import list_topics  # noqa: PLC0415 - bags only when read
+    from robot_msgs.io.bag import list_topics, topics_of_types  # noqa: PLC0415 - bags only
     from robot_msgs.io.bag_messages import read_messages  # noqa: PLC0415
-    from robot_msgs.io.detect import pose_topics  # noqa: PLC0415
 
     if topic is None:
-        found = pose_topics(path, types=(_JOINT_STATE,))
+        found = topics_of_types(path, (_JOINT_STATE,))
         if not found:  # WHY: said "(JointState topics: none)", naming none of its topics
             held = [f"{t.topic} ({t.msgtype})" for t in list_topics(path)]
             msg = (
