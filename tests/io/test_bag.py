@@ -1275,7 +1275,7 @@ def _tf(t: Any, k: int) -> Any:
             {"geometry_msgs/msg/TransformStamped": TRANSFORM_INT_CHILD},
             lambda t, k: _transform(t, k, child=5),
             "/x",
-            r"/x: the messages' child_frame_id is 5, not text",
+            r"/x: message 1's child_frame_id is 5, not text",
         ),
         (
             WITH_COV,
@@ -2072,3 +2072,22 @@ def test_topics_of_types_lists_the_topics_of_the_types_asked_and_pose_topics_the
     )
     assert topics_of_types(path, ("tf2_msgs/msg/TFMessage",)) == ["/tf"]
     assert topics_of_types(path, POSE_TYPES) == pose_topics(path) == ["/est"]
+
+
+def test_read_bag_reports_an_odometry_child_frame_that_changes_mid_bag(bags: BagMaker) -> None:
+    """An Odometry topic whose child_frame_id went from base_link to base_footprint at its
+    third message was read without a word, as the last message's child frame."""
+    msgs = [
+        bags.message("sqlite3", "nav_msgs/msg/Odometry", p, child=child)
+        for p, child in zip(POSES, ("base_link", "base_link", "base_footprint"), strict=True)
+    ]
+    path = bags.write("child", "sqlite3", {"/odom": ("nav_msgs/msg/Odometry", msgs)})
+    with pytest.warns(DataWarning) as said:
+        assert read_bag(path, "/odom").child_frame_id == "base_link"
+    assert [str(w.message) for w in said] == [
+        (
+            f"{path} /odom: messages are in 2 child frames (base_footprint, base_link; "
+            "'base_footprint' from message 3): child_frame_id set to the first, 'base_link'"
+        )
+    ]
+    assert [w.message.kind for w in said if isinstance(w.message, DataWarning)] == ["mixed_frames"]

@@ -52,8 +52,8 @@ FINDING_KINDS: dict[str, str] = {
     "PointStamped): identity rotations, so rotation errors mean nothing",
     "unknown_covariances": "pose covariances all zero on every message of a bag topic (ROS's "
     "'unknown'): read as none, so NEES cannot use them",
-    "mixed_frames": "a bag topic whose messages are in more than one frame_id (a frame "
-    "changed mid-bag): its poses are read as if all were in the first",
+    "mixed_frames": "a bag topic whose messages are in more than one frame_id or "
+    "child_frame_id (a frame changed mid-bag): its poses are read as if all were in the first",
     "alignment": "a degenerate or poorly constrained fit, or one that changes with the "
     "fitting window (first poses against all)",
     "worst_intervals": "the few time intervals that dominate the APE and RPE",

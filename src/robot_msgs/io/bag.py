@@ -1342,22 +1342,50 @@ def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:
     return topic, msgtype
 
 
-def _check_frame_names(frames: list[Any], child: Any, source: str, kind: str) -> None:
+def _check_frame_names(frames: list[Any], children: list[Any], source: str, kind: str) -> None:
     """Refuse a frame id that is not text: a bag's own definition (``int32 frame_id``).
 
     WHY: the trajectory is built without checking its fields again, so an ``int32``
     ``header.frame_id`` or ``child_frame_id`` gave a trajectory whose frame was the int.
     """
     odd = next((k for k, frame in enumerate(frames) if not isinstance(frame, str)), None)
+    odd_child = next((k for k, c in enumerate(children) if not isinstance(c, str)), None)
     if odd is not None:
         where = "the Path's" if kind == "pose" else f"{kind} {odd + 1}'s"
         got = f"header.frame_id is {frames[odd]!r}"
-    elif not isinstance(child, str):
-        where, got = "the messages'", f"child_frame_id is {child!r}"
+    elif odd_child is not None:
+        where, got = f"{kind} {odd_child + 1}'s", f"child_frame_id is {children[odd_child]!r}"
     else:
         return
     msg = f"{source}: {where} {got}, not text: {DEFINITION_DIFFERS}"
     raise FormatError(msg)
+
+
+def _report_mixed_frames(
+    frames: list[str], field: str, source: str, kind: str, *, strict: bool
+) -> None:
+    """Report a topic whose messages' ``field`` (their frame or child frame) changes.
+
+    WHY where: a frame that changes mid-bag (a localiser restarted in odom) is found in
+    the bag by the message that first differs from the first message's frame. WHY the
+    child frame too: an Odometry topic whose child_frame_id went from base_link to
+    base_footprint mid-bag was read without a word, as the last message's.
+    """
+    distinct = sorted(set(frames))
+    if len(distinct) < 2:
+        return
+    other = next(k for k, frame in enumerate(frames) if frame != frames[0])
+    # WHY '': a frame_id left empty (a publisher before its frame is known) was listed
+    # as nothing, "(, map; ...)".
+    named = listed([frame or "''" for frame in distinct], _FRAMES_NAMED)
+    frames_word = "frames" if field == "frame_id" else "child frames"
+    report(
+        f"{source}: messages are in {len(distinct)} {frames_word} ({named}; "
+        f"{frames[other]!r} from {kind} {other + 1}): "
+        f"{field} set to the first, {frames[0]!r}",
+        strict=strict,
+        kind="mixed_frames",
+    )
 
 
 def _labels(kind: str) -> Callable[[IntpArray], list[str]]:
@@ -1499,7 +1527,7 @@ def read_bag(
         with_covariance = msgtype in _COVARIANCE_TYPES
         stamps_ns: list[int] = []
         frames: list[str] = []
-        child = ""
+        children: list[Any] = []  # Odometry's and TransformStamped's child_frame_id
         kind = "message"
         last: Any = None
         for conn, _, raw in reader.messages(connections=conns):
@@ -1519,7 +1547,8 @@ def read_bag(
                 covariances.append(msg.pose.covariance)
             stamps_ns.append(stamp.sec * 1_000_000_000 + stamp.nanosec)
             frames.append(msg.header.frame_id)
-            child = getattr(msg, "child_frame_id", child)
+            if hasattr(msg, "child_frame_id"):
+                children.append(msg.child_frame_id)
         if last is not None:
             kind = "pose"
             frames = [last.header.frame_id]
@@ -1559,22 +1588,9 @@ def read_bag(
                 "trajectory in time"
             )
         raise FormatError(msg)
-    _check_frame_names(frames, child, source, kind)
-    distinct = sorted(set(frames))
-    if len(distinct) > 1:
-        # WHY where: a frame that changes mid-bag (a localiser restarted in odom) is found
-        # in the bag by the message that first differs from the first message's frame.
-        other = next(k for k, frame in enumerate(frames) if frame != frames[0])
-        # WHY '': a frame_id left empty (a publisher before its frame is known) was listed
-        # as nothing, "(, map; ...)".
-        named = listed([frame or "''" for frame in distinct], _FRAMES_NAMED)
-        report(
-            f"{source}: messages are in {len(distinct)} frames ({named}; "
-            f"{frames[other]!r} from {kind} {other + 1}): "
-            f"frame_id set to the first, {frames[0]!r}",
-            strict=strict,
-            kind="mixed_frames",
-        )
+    _check_frame_names(frames, children, source, kind)
+    _report_mixed_frames(frames, "frame_id", source, kind, strict=strict)
+    _report_mixed_frames(children, "child_frame_id", source, kind, strict=strict)
     if msgtype == "geometry_msgs/msg/PointStamped":
         no_orientation(source, "PointStamped")
     return finish_trajectory(
@@ -1586,7 +1602,7 @@ def read_bag(
         strict=strict,
         repeated_stamps=repeated_stamps,
         frame_id=frames[0] if frames else "",
-        child_frame_id=child,
+        child_frame_id=children[0] if children else "",
         covariance_6x6=_covariances(covariances, source) if with_covariance else None,
         # One exact stamp a row, unless a rule upstream (no-fix NavSatFix rows) dropped rows.
         stamps_ns=np.array(stamps_ns, dtype=np.int64) if len(stamps_ns) == len(values) else None,
