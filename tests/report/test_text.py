@@ -130,3 +130,11 @@ def test_percent_says_a_share_just_under_one_as_less_than_all_and_refuses_non_sh
     for bad in (math.nan, math.inf, -math.inf, -0.001, 1.5):
         with pytest.raises(ValueError, match="a share is from 0 to 1"):
             percent(bad)
+
+
+def test_percent_says_a_negative_zero_share_as_zero() -> None:
+    """-0.0 passed the 0-to-1 check and was said "-0%", a share the check means to refuse
+    or say as 0% (a difference of equal spans, or 0.0 * -1, is -0.0)."""
+    from robot_msgs.report.text import percent
+
+    assert percent(-0.0) == percent(0.0) == "0%"

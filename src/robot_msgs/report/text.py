@@ -140,6 +140,7 @@ def percent(share: float) -> str:
     if not 0.0 <= share <= 1.0:  # NaN fails both comparisons
         msg = f"percent: a share is from 0 to 1, not {share!r}"
         raise ValueError(msg)
+    share += 0.0  # WHY: -0.0 passes the check above, and was said "-0%"
     whole = f"{share:.0%}"
     if share > 0.0 and whole == "0%":
         return "less than 0.01%" if share < 1e-4 else f"{100.0 * share:.2g}%"
