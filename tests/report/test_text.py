@@ -138,3 +138,13 @@ def test_percent_says_a_negative_zero_share_as_zero() -> None:
     from robot_msgs.report.text import percent
 
     assert percent(-0.0) == percent(0.0) == "0%"
+
+
+def test_listed_names_none_or_one_and_counts_the_rest_without_a_dangling_and() -> None:
+    """``shown=0`` said " and 2 more", an "and" after nothing (a leading space)."""
+    from robot_msgs.report.text import listed
+
+    assert listed([], 0) == listed([], 5) == ""
+    assert listed(["a"], 1) == listed(["a"], 5) == "a"
+    assert listed(["a", "b"], 0) == "2 more"
+    assert listed(["a", "b"], 1) == "a and 1 more"

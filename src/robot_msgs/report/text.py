@@ -70,8 +70,13 @@ def listed(names: Sequence[str], shown: int) -> str:
     >>> listed(["a", "b"], 3), listed(["a", "b", "c", "d", "e"], 3)
     ('a, b', 'a, b, c and 2 more')
     """
-    more = f" and {counted(len(names) - shown, 'more', 'more')}" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more
+    shown = max(shown, 0)
+    head = ", ".join(names[:shown])
+    if len(names) <= shown:
+        return head
+    more = counted(len(names) - shown, "more", "more")
+    # WHY: shown=0 said " and 2 more", an "and" after nothing.
+    return f"{head} and {more}" if head else more
 
 
 def grouped(texts: Sequence[str]) -> list[str]:
