@@ -33,6 +33,7 @@ import numpy as np
 from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError, TopicError, did_you_mean
 from robot_msgs.io.clean import finish_trajectory, report
+from robot_msgs.report.text import listed
 from robot_msgs.rotations import (
     quat_xyzw_conjugate,
     quat_xyzw_multiply,
@@ -172,8 +173,7 @@ def transforms_text(pairs: list[str]) -> str:
     >>> transforms_text(["odom->base_link", "base_link->cam (static)"])
     'transforms: odom->base_link, base_link->cam (static)'
     """
-    more = f" and {len(pairs) - _SHOWN} more" if len(pairs) > _SHOWN else ""
-    return f"transforms: {', '.join(pairs[:_SHOWN]) or 'none'}{more}"
+    return f"transforms: {listed(pairs, _SHOWN) or 'none'}"
 
 
 def _ancestors(frame: str, edges: dict[str, _Edge], source: str) -> list[str]:

@@ -70,6 +70,7 @@ from robot_msgs.io.clean import ROUNDED_ROTATIONS, report
 from robot_msgs.io.npy import array_from_npy
 from robot_msgs.io.table import NUMBER_TOKEN, parse_table
 from robot_msgs.optional import require
+from robot_msgs.report.text import listed
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     nearest_rotation_matrix,
@@ -314,10 +315,11 @@ def _several(where: str, keys: list[str]) -> FormatError:
     c.yaml: expected one transform, got 4: a, b, c, d; name one as FILE:KEY
     """
     shown = [_short(k, 40) for k in keys[: _KEYS_SHOWN if len(keys) > _KEYS_SHOWN + 1 else None]]
-    more = f" and {len(keys) - len(shown)} more" if len(shown) < len(keys) else ""
     # FILE, not the file again: the line begins with it (a long path was said twice)
-    msg = f"{where}: expected one transform, got {len(keys)}: {', '.join(shown)}{more}; "
-    return FormatError(msg + "name one as FILE:KEY")
+    named = listed(shown, len(shown), len(keys))
+    return FormatError(
+        f"{where}: expected one transform, got {len(keys)}: {named}; name one as FILE:KEY"
+    )
 
 
 def _from_document(data: object, where: str, key: str) -> np.ndarray:

@@ -59,24 +59,28 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
-def listed(names: Sequence[str], shown: int) -> str:
+def listed(names: Sequence[str], shown: int, total: int | None = None) -> str:
     """Name the first ``shown`` of ``names``, and say how many more there are.
 
+    ``total``: how many there are, where ``names`` holds only the first of them (a
+    doctor's gaps are counted in an array, and only those shown are put in words).
+
     WHY: a bag topic's frames were cut at five with nothing said of the rest, "in 7
-    frames (f0, f1, f2, f3, f4; ...)".
+    frames (f0, f1, f2, f3, f4; ...)". WHY one place: nine messages said "and N more"
+    each by hand.
 
     Examples
     --------
-    >>> listed(["a", "b"], 3), listed(["a", "b", "c", "d", "e"], 3)
-    ('a, b', 'a, b, c and 2 more')
+    >>> listed(["a", "b"], 3), listed(["a", "b", "c", "d", "e"], 3), listed(["a"], 1, 4)
+    ('a, b', 'a, b, c and 2 more', 'a and 3 more')
     """
     shown = max(shown, 0)
+    n = len(names) if total is None else total
     head = ", ".join(names[:shown])
-    if len(names) <= shown:
+    if n <= shown:
         return head
-    more = counted(len(names) - shown, "more", "more")
     # WHY: shown=0 said " and 2 more", an "and" after nothing.
-    return f"{head} and {more}" if head else more
+    return f"{head} and {n - shown} more" if head else f"{n - shown} more"
 
 
 def grouped(texts: Sequence[str]) -> list[str]:

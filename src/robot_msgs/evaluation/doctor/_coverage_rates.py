@@ -22,7 +22,7 @@ from robot_msgs.evaluation.doctor._rules import (
     _round,
 )
 from robot_msgs.evaluation.stamp_units import _median_step
-from robot_msgs.report.text import percent
+from robot_msgs.report.text import listed, percent
 from robot_msgs.runs.losses import coverage
 
 if TYPE_CHECKING:
@@ -101,8 +101,7 @@ def _coverage(
     # said "gaps longer than 10 s"; a review).
     unit = " frames" if estimate.stamps_are_frames else " s"
     shown = [f"{stamps[i]:.2f}..{stamps[i + 1]:.2f}{unit}" for i in gaps[:_SHOWN_WINDOWS]]
-    more = f" and {gaps.size - len(shown)} more" if gaps.size > len(shown) else ""
-    where = f": {', '.join(shown)}{more}" if shown else ""
+    where = f": {listed(shown, _SHOWN_WINDOWS, gaps.size)}" if shown else ""
     late, early = float(stamps[0]) - r0, r1 - float(stamps[-1])
     ends = [f"starts {late:.3g}{unit} after"] if late > 0 else []
     ends += [f"ends {early:.3g}{unit} before"] if early > 0 and not stops else []
@@ -220,11 +219,10 @@ def _reference_gaps(
     where = np.flatnonzero(lost > 0)
     unit = " frames" if reference.stamps_are_frames else " s"
     shown = [f"{t[i]:.2f}..{t[i + 1]:.2f}{unit}" for i in where[:_SHOWN_WINDOWS]]
-    more = f" and {where.size - len(shown)} more" if where.size > len(shown) else ""
     said = (
         f"; the reference has {where.size} gap(s) longer than {gap:.3g}{unit} over "
-        f"{share:.0%} of the estimate's span ({', '.join(shown)}{more}): the estimate's "
-        "poses there match none, and are in no error"
+        f"{share:.0%} of the estimate's span ({listed(shown, _SHOWN_WINDOWS, where.size)}): "
+        "the estimate's poses there match none, and are in no error"
     )
     return said, share
 
