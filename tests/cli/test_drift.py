@@ -398,8 +398,8 @@ def test_a_results_folder_missing_a_sequence_is_refused_naming_the_file(
     assert main(["drift", str(poses), str(results)]) == 1
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(
-        f"ERROR: {results / 'data' / '02.txt'} is missing (ground truth {poses / '02.txt'}); "
-        f"{results / 'data' / '03.txt'} is missing (ground truth {poses / '03.txt'}); "
+        f"ERROR: {results / 'data' / '02.txt'} is missing (ground truth {poses / '02.txt'}), "
+        f"{results / 'data' / '03.txt'} is missing (ground truth {poses / '03.txt'}) "
         "and 7 more: the devkit refuses"
     )
 

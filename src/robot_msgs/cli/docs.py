@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import OutputExistsError
 from robot_msgs.files import check_folder, write_atomic
+from robot_msgs.report.text import listed
 
 if TYPE_CHECKING:
     import argparse
@@ -68,9 +69,8 @@ def write_reference(out: Path, *, force: bool = False) -> list[Path]:
     targets = {out / rel: html for rel, html in pages.items()}
     existing = [path for path in targets if path.exists()]
     if existing and not force:
-        shown = ", ".join(str(p) for p in existing[:3])
-        more = f" and {len(existing) - 3} more" if len(existing) > 3 else ""
-        msg = f"{out} already holds reference pages ({shown}{more}); pass --force to overwrite"
+        shown = listed([str(p) for p in existing], 3)
+        msg = f"{out} already holds reference pages ({shown}); pass --force to overwrite"
         raise OutputExistsError(msg)
     for folder in sorted({path.parent for path in targets}):  # nothing half-written
         check_folder(folder)

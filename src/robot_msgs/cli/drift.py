@@ -23,7 +23,7 @@ from robot_msgs.cli._output_args import add_output_args
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.errors import DataWarning, ValidationError
-from robot_msgs.report.text import counted
+from robot_msgs.report.text import counted, listed
 
 if TYPE_CHECKING:
     import argparse
@@ -169,11 +169,10 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     missing = sorted(set(refs) - set(ests))
     if missing:
         said = [f"{results / (k + '.txt')} is missing (ground truth {refs[k]})" for k in missing]
-        if len(said) > 3:  # an empty results folder of 11 sequences named all 11
-            said = [*said[:2], f"and {len(said) - 2} more"]
+        # an empty results folder of 11 sequences named all 11; "1 more" names none
         msg = (
-            f"{'; '.join(said)}: the devkit refuses a results folder without every "
-            "sequence of the ground truth; give folders of the same sequences"
+            f"{listed(said, 2 if len(said) > 3 else 3)}: the devkit refuses a results folder "
+            "without every sequence of the ground truth; give folders of the same sequences"
         )
         raise FormatError(msg)
     extra = sorted(set(ests) - set(refs))
