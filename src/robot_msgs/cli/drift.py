@@ -169,9 +169,8 @@ def sequence_pairs(poses: Path, results: Path) -> list[tuple[str, Path, Path]]:
     missing = sorted(set(refs) - set(ests))
     if missing:
         said = [f"{results / (k + '.txt')} is missing (ground truth {refs[k]})" for k in missing]
-        # an empty results folder of 11 sequences named all 11; "1 more" names none
-        msg = (
-            f"{listed(said, 2 if len(said) > 3 else 3)}: the devkit refuses a results folder "
+        msg = (  # WHY 2: an empty results folder of 11 sequences named all 11
+            f"{listed(said, 2)}: the devkit refuses a results folder "
             "without every sequence of the ground truth; give folders of the same sequences"
         )
         raise FormatError(msg)

@@ -314,9 +314,8 @@ def _several(where: str, keys: list[str]) -> FormatError:
     >>> print(_several("c.yaml", ["a", "b", "c", "d"]))  # "d", not "1 more"
     c.yaml: expected one transform, got 4: a, b, c, d; name one as FILE:KEY
     """
-    shown = [_short(k, 40) for k in keys[: _KEYS_SHOWN if len(keys) > _KEYS_SHOWN + 1 else None]]
+    named = listed([_short(k, 40) for k in keys], _KEYS_SHOWN)
     # FILE, not the file again: the line begins with it (a long path was said twice)
-    named = listed(shown, len(shown), len(keys))
     return FormatError(
         f"{where}: expected one transform, got {len(keys)}: {named}; name one as FILE:KEY"
     )

@@ -62,20 +62,21 @@ def counted(n: int, noun: str, plural: str = "") -> str:
 def listed(names: Sequence[str], shown: int, total: int | None = None) -> str:
     """Name the first ``shown`` of ``names``, and say how many more there are.
 
+    One more than ``shown`` are all named: "and 1 more" says no less than its name.
     ``total``: how many there are, where ``names`` holds only the first of them (a
     doctor's gaps are counted in an array, and only those shown are put in words).
 
     WHY: a bag topic's frames were cut at five with nothing said of the rest, "in 7
-    frames (f0, f1, f2, f3, f4; ...)". WHY one place: nine messages said "and N more"
-    each by hand.
+    frames (f0, f1, f2, f3, f4; ...)". WHY one place: nine messages said it by hand.
 
     Examples
     --------
-    >>> listed(["a", "b"], 3), listed(["a", "b", "c", "d", "e"], 3), listed(["a"], 1, 4)
-    ('a, b', 'a, b, c and 2 more', 'a and 3 more')
+    >>> listed(["a", "b", "c", "d"], 3), listed(["a", "b", "c", "d", "e"], 3), listed("a", 1, 4)
+    ('a, b, c, d', 'a, b, c and 2 more', 'a and 3 more')
     """
     shown = max(shown, 0)
     n = len(names) if total is None else total
+    shown += n == shown + 1 == len(names)  # the one more named, not counted
     head = ", ".join(names[:shown])
     if n <= shown:
         return head
