@@ -147,4 +147,5 @@ def test_listed_names_none_or_one_and_counts_the_rest_without_a_dangling_and() -
     assert listed([], 0) == listed([], 5) == ""
     assert listed(["a"], 1) == listed(["a"], 5) == "a"
     assert listed(["a", "b"], 0) == "2 more"
-    assert listed(["a", "b"], 1) == "a and 1 more"
+    assert listed(["a", "b", "c"], 1) == "a and 2 more"
+    assert listed(["a", "b"], 1) == "a, b"  # the one more named (73e1403)
