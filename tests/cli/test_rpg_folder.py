@@ -203,3 +203,33 @@ def test_a_flag_value_that_names_an_rpg_folder_is_no_input(
     with pytest.raises(SystemExit, match=r"^2$"):  # as an input it is still answered
         main(["drift", "rpg", "--protocol", "rpg"])
     assert "rpg is rpg_trajectory_evaluation's folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["ape", "drift"])
+def test_an_rpg_folder_of_trials_is_answered_with_every_trial(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rpg's ``--mul_trials 12`` reads ``stamped_traj_estimate0.txt`` .. ``11.txt``.
+
+    The answer named ``...estimate0.txt`` alone, the other 11 trials unsaid (and by
+    sorting names, ``...estimate10.txt`` came before ``...estimate2.txt``); ``ape`` takes
+    them all at once, ``drift`` one at a time.
+    """
+    folder = tmp_path / "MH_01"
+    folder.mkdir()
+    for name in ["stamped_groundtruth.txt"] + [f"stamped_traj_estimate{k}.txt" for k in range(12)]:
+        (folder / name).write_text("# timestamp tx ty tz qx qy qz qw\n")
+    (folder / "stamped_traj_estimate_old.txt").write_text("")  # no trial: rpg never reads it
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, str(folder)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    trials = " ".join(f"{folder}/stamped_traj_estimate{k}.txt" for k in range(12))
+    if command == "ape":
+        assert f"here: {folder}/stamped_groundtruth.txt {trials} --sync" in last, last
+    else:
+        first = f"{folder}/stamped_traj_estimate0.txt"
+        assert f"here: {folder}/stamped_groundtruth.txt {first} --protocol rpg" in last, last
+        assert last.endswith(
+            "; 12 trials (stamped_traj_estimate0.txt .. 11.txt): drift takes one EST, "
+            "run it once per trial"
+        ), last

@@ -136,6 +136,24 @@ def _holds_rpg(word: str) -> bool:
         return False
 
 
+#: rpg's estimate; ``--mul_trials N`` reads ``...estimate0.txt`` to ``...estimate{N-1}.txt``.
+_ESTIMATE = "stamped_traj_estimate"
+
+
+def _trials(folder: Path) -> list[str]:
+    """Return the estimate files rpg reads in ``folder``: the one, else the trials by number.
+
+    ``sorted`` of the names put ``...estimate10.txt`` before ``...estimate2.txt``; a name
+    such as ``...estimate_old.txt`` is no trial of rpg's.
+    """
+    if (folder / f"{_ESTIMATE}.txt").is_file():
+        return [f"{_ESTIMATE}.txt"]
+    numbered = re.compile(rf"{_ESTIMATE}([0-9]+)\.txt")
+    found = ((numbered.fullmatch(p.name), p.name) for p in folder.glob(f"{_ESTIMATE}*.txt"))
+    trials = sorted((int(m.group(1)), name) for m, name in found if m)
+    return [name for _, name in trials] or [f"{_ESTIMATE}.txt"]
+
+
 def rpg_folder_hint(
     command: str, words: Sequence[str], *, valued: Collection[str] = ()
 ) -> str | None:
@@ -143,7 +161,9 @@ def rpg_folder_hint(
 
     ``words`` are those after ``command``; an answer names the folder's two files and
     the flags that evaluate them as rpg's ``analyze_trajectory_single.py`` does
-    (``drift``: its relative error; ``ape``: its absolute one). A word after one of the
+    (``drift``: its relative error; ``ape``: its absolute one), every trial of a folder
+    of ``--mul_trials`` estimates for ``ape``/``rpe`` (they take several EST; ``drift``
+    and ``doctor`` are told to run once per trial). A word after one of the
     ``valued`` flags is that flag's value, not an input: ``--protocol rpg`` beside a
     folder named ``rpg`` refused the very command the answer gives.
     """
@@ -153,8 +173,9 @@ def rpg_folder_hint(
     folder = next((Path(w) for w in inputs if not w.startswith("-") and _holds_rpg(w)), None)
     if folder is None:
         return None
-    estimates = sorted(folder.glob("stamped_traj_estimate*.txt"))  # trials: ...estimate0.txt
-    estimate = folder / (estimates[0].name if estimates else "stamped_traj_estimate.txt")
+    trials = _trials(folder)
+    several = command in ("ape", "rpe")  # they take EST...; drift and doctor one EST
+    estimate = " ".join(str(folder / name) for name in (trials if several else trials[:1]))
     rules = " --protocol rpg" if command == "drift" else " --sync one-to-one --max-diff 0.02"
     flags, problem = _eval_cfg_flags(folder / "eval_cfg.yaml")
     span = _range_flags(folder / "start_end_time.yaml")
@@ -163,4 +184,7 @@ def rpg_folder_hint(
     if span:  # module docstring: one pose at either end can differ
         said += "; rpg drops matches outside the range after associating, "
         said += "we cut the reference first"
+    if len(trials) > 1 and not several:
+        said += f"; {len(trials)} trials ({trials[0]} .. {trials[-1].removeprefix(_ESTIMATE)}): "
+        said += f"{command} takes one EST, run it once per trial"
     return f"{said}; {problem}" if problem else said
