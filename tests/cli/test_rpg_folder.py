@@ -233,3 +233,46 @@ def test_an_rpg_folder_of_trials_is_answered_with_every_trial(
             "; 12 trials (stamped_traj_estimate0.txt .. 11.txt): drift takes one EST, "
             "run it once per trial"
         ), last
+
+
+@pytest.mark.parametrize("given", ["results", "results/laptop", "results/laptop/vio"])
+def test_report_of_an_rpg_results_tree_names_its_folders_and_the_manifest(
+    given: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """analyze_trajectories.py's ``<platform>/<alg>/<platform>_<alg>_<dataset>/`` tree.
+
+    ``report``/``bench`` of it said only "no runs found (expected
+    ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)", with no word of the rpg folders
+    there nor of the manifest's ``[[runs]]``, which take their files as they are.
+    """
+    for dataset in ("MH_01", "V1_02"):
+        _rpg_folder(tmp_path, None).rename(tmp_path / f"laptop_vio_{dataset}")
+        tree = tmp_path / "results" / "laptop" / "vio"
+        tree.mkdir(parents=True, exist_ok=True)
+        (tmp_path / f"laptop_vio_{dataset}").rename(tree / f"laptop_vio_{dataset}")
+    root = tmp_path / given
+    assert main(["report", str(root)]) == 1
+    below = "laptop/vio/"[len(given) - len("results") :]
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"ERROR: {root}: no runs found (expected ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>); "
+        f"{below}laptop_vio_MH_01, {below}laptop_vio_V1_02 are rpg_trajectory_evaluation "
+        "folders: a manifest's [[runs]] entries name their files (estimate, reference)"
+    )
+
+
+def test_report_of_one_rpg_folder_says_it_is_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _rpg_folder(tmp_path, None)
+    assert main(["report", str(folder)]) == 1
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .splitlines()[-1]
+        .endswith(
+            "estimate.<ext>); it is an rpg_trajectory_evaluation folder: a manifest's [[runs]] "
+            "entries name their files (estimate, reference)"
+        )
+    )
+    assert main(["report", str(tmp_path)]) == 1
+    assert "; MH_01 is an rpg_trajectory_evaluation folder: " in capsys.readouterr().err

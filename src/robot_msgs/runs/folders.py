@@ -751,7 +751,38 @@ def iter_discovered(
         yield run
     if not found:
         msg = f"{root}: no runs found (expected ROOT/ALGORITHM/SEQUENCE/TRIAL/estimate.<ext>)"
-        raise FormatError(msg)
+        raise FormatError(msg + _rpg_said(base))
+
+
+def _rpg_said(base: Path) -> str:
+    """Name the rpg_trajectory_evaluation folders in ``base``'s first three levels, or ``""``.
+
+    rpg's ``analyze_trajectories.py`` reads ``<platform>/<alg>/<platform>_<alg>_<dataset>/``
+    folders of ``stamped_groundtruth.txt`` and ``stamped_traj_estimate.txt``: a tree that
+    is no run folder here, though a manifest's ``[[runs]]`` take its files as they are.
+    """
+    from robot_msgs.cli.rpg_folder import GROUND_TRUTH  # noqa: PLC0415 - only for an error
+    from robot_msgs.report.text import listed  # noqa: PLC0415
+
+    found = sorted(
+        (
+            p.parent.relative_to(base).as_posix()
+            for depth in range(4)
+            for p in base.glob("/".join(["*"] * depth + [GROUND_TRUTH]))
+        ),
+        key=natural_key,
+    )
+    if not found:
+        return ""
+    are = "are rpg_trajectory_evaluation folders"
+    if found == ["."]:
+        found, are = ["it"], "is an rpg_trajectory_evaluation folder"
+    elif len(found) == 1:
+        are = "is an rpg_trajectory_evaluation folder"
+    return (
+        f"; {listed(found, 2)} {are}: a manifest's [[runs]] entries name their files "
+        "(estimate, reference)"
+    )
 
 
 def discover_runs(
