@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import re
@@ -649,3 +650,34 @@ def test_results_of_ours_without_settings_are_not_said_to_be_evos_zips(
     paths = [save_result(tmp_path / name, result) for name in ("a.json", "b.json")]
     assert main(["res", *map(str, paths)]) == 0
     assert "evo's zips" not in " ".join(capsys.readouterr().out.split())
+
+
+def test_res_signal_keeps_one_quantity_of_rpg_drift_results_for_tables_and_boxes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rpg's plots box one quantity per length: rel_yaw (deg, analyze_trajectory_single),
+    rel_trans_perc beside rel_rot_deg_per_m (analyze_trajectories).
+
+    ``res`` of four rpg drift results printed all 30 signals of each (1834 lines, 11
+    LaTeX tables) and boxed the first, translation in metres: no yaw box, no % box.
+    """
+    saved = []
+    for name, align in (("sim3.json", "sim3"), ("se3.json", "se3")):
+        saved.append(str(tmp_path / name))
+        argv = ["drift", GT, EST, "--protocol", "rpg", "--align", align, "--save", saved[-1]]
+        assert main([*argv, "--quiet"]) == 0
+    out = tmp_path / "yaw.csv"
+    plot = tmp_path / "yaw.png"
+    args = ["res", *saved, "--signal", "yaw_world_deg", "--csv", str(out), "--plot", str(plot)]
+    assert main(args) == 0
+    signals = [row["signal"] for row in csv.DictReader(out.read_text().splitlines())]
+    lengths = ["0.91", "1.83", "2.74", "3.66", "4.57"]  # 10..50 % of fr1_xyz's 9.15 m
+    assert signals == [f"yaw_world_deg@{m}m" for m in lengths] * 2
+    assert plot.stat().st_size > 0
+    capsys.readouterr()
+    assert main(["res", *saved, "--signal", "rotation"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"ERROR: --signal rotation: {saved[0]} holds no such signal; its quantities: "
+        "translation, translation_pct, rotation_deg, yaw_world_deg, gravity_deg, "
+        "rotation_deg_per_m"
+    )

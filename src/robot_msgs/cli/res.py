@@ -30,6 +30,9 @@ from robot_msgs.errors import FormatError, UsageError
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
+
+    from robot_msgs.compare.result import EvaluationResult
 
 __all__ = ["add_parser", "run"]
 
@@ -61,6 +64,14 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "robot_msgs[plot]",
     )
     add_label_flag(out, "RESULT")
+    parser.add_argument(
+        "--signal",
+        action="append",
+        metavar="NAME",
+        help="keep only this signal of each result, by name or quantity (yaw_world_deg: "
+        "an rpg drift's yaw at every length, boxed per length as rpg does); repeat to keep "
+        "several, the first boxed and tabled first",
+    )
     out.add_argument("--force", action="store_true", help="overwrite existing output files")
     parser.add_argument(
         "--force-ranking",
@@ -111,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
 
         require("plotly", "html", feature="res --html")
     named = load_saved_results(args.results)
+    if args.signal:
+        named = [(path, _kept(path, result, args.signal)) for path, result in named]
     comparison = compare_results(named, force=args.force_ranking)
     # Every output says settings as flags: the library's `force=True` is --force-ranking
     # (an HTML page told a command-line user to pass `force=True`; a review).
@@ -156,3 +169,22 @@ def run(args: argparse.Namespace) -> int:
         say(f"ERROR: {refused}")
         return 1
     return 0
+
+
+def _kept(path: str, result: EvaluationResult, wanted: Sequence[str]) -> EvaluationResult:
+    """Return ``result`` with only the ``wanted`` signals (a name, or a quantity: every length).
+
+    A drift result holds six quantities at each length (rpg's) and the tables and boxes
+    took them all, the first one boxed; rpg's plots box one: its yaw, or its
+    translation in % beside its rotation per metre.
+    """
+    signals = result.comparison.signals
+    kept = []
+    for name in wanted:
+        chosen = [s for s in signals if name in (s.name, s.quantity)]
+        if not chosen:
+            quantities = ", ".join(dict.fromkeys(s.quantity for s in signals))
+            msg = f"--signal {name}: {path} holds no such signal; its quantities: {quantities}"
+            raise UsageError(msg)
+        kept += [s for s in chosen if s not in kept]
+    return result.replace(comparison=result.comparison.replace(signals=tuple(kept)))
