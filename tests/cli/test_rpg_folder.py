@@ -276,3 +276,27 @@ def test_report_of_one_rpg_folder_says_it_is_one(
     )
     assert main(["report", str(tmp_path)]) == 1
     assert "; MH_01 is an rpg_trajectory_evaluation folder: " in capsys.readouterr().err
+
+
+def test_an_rpg_folder_of_another_estimate_type_is_answered_with_its_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rpg's ``--est_types`` read ``stamped_pose_graph_estimate.txt`` and
+    ``stamped_ba_estimate.txt`` too; its own example results (``euroc_vislam_mono``)
+    hold ``stamped_ba_estimate0.txt`` .. ``9.txt`` alone. The answer named
+    ``stamped_traj_estimate.txt``, a file not there."""
+    folder = tmp_path / "laptop_vislam_ba_MH_01"
+    folder.mkdir()
+    for name in ("stamped_groundtruth.txt", "stamped_ba_estimate0.txt", "stamped_ba_estimate1.txt"):
+        (folder / name).write_text("# timestamp tx ty tz qx qy qz qw\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", str(folder)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    ba = f"{folder}/stamped_ba_estimate0.txt {folder}/stamped_ba_estimate1.txt"
+    assert f"here: {folder}/stamped_groundtruth.txt {ba} --sync" in last, last
+    (folder / "stamped_traj_estimate.txt").write_text("# timestamp tx ty tz qx qy qz qw\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", str(folder)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert f"here: {folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt " in last
+    assert last.endswith("; also here: stamped_ba_estimate0.txt (rpg's --est_types ba_estimate)")

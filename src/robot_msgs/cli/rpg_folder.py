@@ -136,22 +136,39 @@ def _holds_rpg(word: str) -> bool:
         return False
 
 
-#: rpg's estimate; ``--mul_trials N`` reads ``...estimate0.txt`` to ``...estimate{N-1}.txt``.
-_ESTIMATE = "stamped_traj_estimate"
+#: rpg's estimate files by ``--est_types`` (its ``fn_constants.py``), its default first;
+#: ``--mul_trials N`` reads ``NAME0.txt`` to ``NAME{N-1}.txt``.
+_ESTIMATES = {
+    "traj_est": "stamped_traj_estimate",
+    "pose_graph": "stamped_pose_graph_estimate",
+    "ba_estimate": "stamped_ba_estimate",
+}
 
 
-def _trials(folder: Path) -> list[str]:
-    """Return the estimate files rpg reads in ``folder``: the one, else the trials by number.
+def _trials(folder: Path, stem: str) -> list[str]:
+    """Return the ``stem`` files rpg reads in ``folder``: the one, else the trials by number.
 
     ``sorted`` of the names put ``...estimate10.txt`` before ``...estimate2.txt``; a name
-    such as ``...estimate_old.txt`` is no trial of rpg's.
+    such as ``...estimate_old.txt`` is no trial of rpg's. Empty: none there.
     """
-    if (folder / f"{_ESTIMATE}.txt").is_file():
-        return [f"{_ESTIMATE}.txt"]
-    numbered = re.compile(rf"{_ESTIMATE}([0-9]+)\.txt")
-    found = ((numbered.fullmatch(p.name), p.name) for p in folder.glob(f"{_ESTIMATE}*.txt"))
-    trials = sorted((int(m.group(1)), name) for m, name in found if m)
-    return [name for _, name in trials] or [f"{_ESTIMATE}.txt"]
+    if (folder / f"{stem}.txt").is_file():
+        return [f"{stem}.txt"]
+    numbered = re.compile(rf"{stem}([0-9]+)\.txt")
+    found = ((numbered.fullmatch(p.name), p.name) for p in folder.glob(f"{stem}*.txt"))
+    return [name for _, name in sorted((int(m.group(1)), name) for m, name in found if m)]
+
+
+def _estimates(folder: Path) -> tuple[list[str], str]:
+    """Return the trials of the first estimate type there (``traj_est`` without any).
+
+    And the other types there, said as rpg's ``--est_types`` (or ``""``): rpg's own
+    example results hold ``stamped_ba_estimate0.txt`` .. ``9.txt`` alone.
+    """
+    held = {kind: trials for kind, stem in _ESTIMATES.items() if (trials := _trials(folder, stem))}
+    kinds = list(held)
+    chosen = held.pop(kinds[0]) if kinds else [f"{_ESTIMATES['traj_est']}.txt"]
+    others = ", ".join(f"{trials[0]} (rpg's --est_types {kind})" for kind, trials in held.items())
+    return chosen, f"; also here: {others}" if others else ""
 
 
 def rpg_folder_hint(
@@ -173,7 +190,7 @@ def rpg_folder_hint(
     folder = next((Path(w) for w in inputs if not w.startswith("-") and _holds_rpg(w)), None)
     if folder is None:
         return None
-    trials = _trials(folder)
+    trials, others = _estimates(folder)
     several = command in ("ape", "rpe")  # they take EST...; drift and doctor one EST
     estimate = " ".join(str(folder / name) for name in (trials if several else trials[:1]))
     rules = " --protocol rpg" if command == "drift" else " --sync one-to-one --max-diff 0.02"
@@ -185,6 +202,8 @@ def rpg_folder_hint(
         said += "; rpg drops matches outside the range after associating, "
         said += "we cut the reference first"
     if len(trials) > 1 and not several:
-        said += f"; {len(trials)} trials ({trials[0]} .. {trials[-1].removeprefix(_ESTIMATE)}): "
+        number = re.sub(r"^[a-z_]+", "", trials[-1])
+        said += f"; {len(trials)} trials ({trials[0]} .. {number}): "
         said += f"{command} takes one EST, run it once per trial"
+    said += others
     return f"{said}; {problem}" if problem else said
