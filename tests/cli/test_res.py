@@ -681,3 +681,24 @@ def test_res_signal_keeps_one_quantity_of_rpg_drift_results_for_tables_and_boxes
         "translation, translation_pct, rotation_deg, yaw_world_deg, gravity_deg, "
         "rotation_deg_per_m"
     )
+
+
+@pytest.mark.parametrize(("protocol", "default"), [("rpg", "--fractions"), ("kitti", "--step")])
+def test_drift_defaults_are_not_listed_as_shared_settings(
+    protocol: str, default: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``res`` of two rpg drift results listed ``--fractions 0.1,...,0.5`` and
+    ``max_diff_ratio 0.2`` (KITTI's: ``--step 10``), rpg's and the devkit's defaults,
+    under "Settings at their defaults are not listed": only APE's and RPE's were known."""
+    saved = []
+    lengths = ["--lengths", "1", "2"] if protocol == "kitti" else []  # fr1_xyz: 9.15 m
+    for align in ("sim3", "se3"):
+        saved.append(str(tmp_path / f"{align}.json"))
+        argv = ["drift", GT, EST, "--protocol", protocol, "--align", align, *lengths]
+        assert main([*argv, "--save", saved[-1], "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["res", *saved]) == 0
+    shared = capsys.readouterr().out.split("Shared settings", 1)[1].split("NOTE:", 1)[0]
+    assert default not in shared
+    assert "max_diff_ratio" not in shared
+    assert "--sync" in shared or protocol == "kitti"  # rpg's one-to-one is no default

@@ -291,13 +291,28 @@ class ResultsComparison:
             said = f"{len(lacked)} {are.format(listed)} not recorded in {', '.join(results)}"
             notes.append(f"{said}: not compared.")
         tables = [ReportTable("Results", headers, tuple(rows), numeric, tuple(notes))]
-        from robot_msgs.evaluation.settings import Ape, EvaluationSettings, Rpe  # noqa: PLC0415
+        from robot_msgs.evaluation.settings import (  # noqa: PLC0415
+            Ape,
+            Drift,
+            DriftProtocol,
+            EvaluationSettings,
+            Rpe,
+        )
 
         defaults = EvaluationSettings().record()
         metrics = {r.comparison.metric for _, r in self.named}
         for metric in sorted(metrics):  # each metric's own defaults (relation: translation)
             spec = {"ape": Ape, "rpe": Rpe}.get(metric)
             defaults |= spec().record() if spec is not None else {}
+            # A drift's too (--fractions 0.1,...,0.5, --step 10 were listed as set): its
+            # lengths are the devkit's fixed ones, or rpg's fractions of each path.
+            protocols: dict[str, DriftProtocol] = {"kitti_drift": "kitti", "relative_error": "rpg"}
+            protocol = protocols.get(metric)
+            if protocol is not None:
+                drift = Drift(protocol=protocol).record(1.0)
+                defaults |= {
+                    k: v for k, v in drift.items() if protocol == "kitti" or k != "lengths_m"
+                }
         shared = tuple(  # a switch left off, a setting unset or at its default: no flag given
             (_flag(k), _flag_cell(k, v))
             for k, v in self.shared.items()
