@@ -721,6 +721,68 @@ def test_interpolate_longer_without_a_match_names_the_rule() -> None:
         associate(traj([0.0, 1.0]), traj([0.5]), EvaluationSettings(sync="interpolate_longer"))
 
 
+# Interpolate the estimate (trajectopy's interpolation) --------------------------------------
+
+
+def test_interpolate_estimate_resamples_the_estimate_at_the_reference_stamps_hand_case() -> None:
+    """By hand: the estimate (0, 1, 2 s; x = 0, 4, 8 m; yaw 0, 40, 80 deg) at the reference's
+    stamps 0.5 and 1.25 on its clock (reference - offset 10 s): x = 2 and 5 m, yaw 20 and 50
+    deg; 9.0 and 13.0 lie outside its span (beyond max_diff) and are not matched."""
+    ref = traj([9.0, 10.5, 11.25, 13.0])
+    est = traj([0.0, 1.0, 2.0], np.c_[[0.0, 4.0, 8.0], np.zeros((3, 2))], yaw_quats([0, 40, 80]))
+    settings = EvaluationSettings(sync="interpolate_estimate", offset_s=10.0)
+    a = associate(ref, est, settings)
+    assert a.method == "interpolate_estimate"
+    assert a.reference_index.tolist() == [1, 2]
+    assert a.estimate_index.tolist() == [0, 1]  # left neighbours of 0.5 and 1.25
+    assert a.estimate.stamps_s.tolist() == [0.5, 1.25]  # on the estimate's clock
+    np.testing.assert_allclose(a.estimate.positions_xyz[:, 0], [2.0, 5.0], atol=1e-12)
+    yaw_deg = np.degrees(angle_from_quat_xyzw(a.estimate.orientations_quat_xyzw))
+    np.testing.assert_allclose(yaw_deg, [20.0, 50.0], atol=1e-9)
+    assert a.counts() == {
+        "reference": 4,
+        "estimate": 3,
+        "matched": 2,
+        "matched_estimate_rows": 3,  # 0, 1 (around 0.5) and 1, 2 (around 1.25)
+        "unmatched_reference": 2,
+        "unmatched_estimate": 0,
+        "refused_gap": 0,
+    }
+
+
+def test_interpolate_estimate_refuses_reference_stamps_in_long_estimate_gaps() -> None:
+    est = traj([0.0, 0.1, 0.2, 0.3, 2.0, 2.1])  # median interval 0.1: default gap 1.0 s
+    a = associate(traj([0.05, 1.0, 2.05]), est, EvaluationSettings(sync="interpolate_estimate"))
+    assert a.reference_index.tolist() == [0, 2]
+    assert a.max_gap_s == pytest.approx(1.0)
+    assert a.refused_gap == 1
+    assert "reference pose(s) fall in estimate gaps longer than `max_gap_s=1` s" in a.notes[0]
+
+
+def test_interpolate_estimate_gives_trajectopys_default_ape_on_fr1() -> None:
+    """trajectopy 5.1.2's ``ate(est, ref, align=False)`` with its default matching
+    (``tests/data/trajectopy_interpolation_reference.json``, made by
+    ``tests/data/make_trajectopy_interpolation_reference.py``): 2646 poses, where
+    ``interpolate`` (the reference at the estimate's 785 stamps) gives rms 0.0200744 m
+    against its 0.0199066 m. Same definition: equal to 1e-9."""
+    from robot_msgs.evaluation import ape
+    from robot_msgs.io import read_trajectory
+
+    want = json.loads((DATA / "trajectopy_interpolation_reference.json").read_text())
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    # trajectopy resamples within both spans exactly (max_diff 0) and bridges gaps to 10 s
+    settings = EvaluationSettings(sync="interpolate_estimate", max_diff_s=0.0, max_gap_s=10.0)
+    for relation, key in (("translation", "position_m"), ("angle_deg", "angle_deg")):
+        result = ape(ref, est, settings=settings, relation=relation)
+        stats = result.stats[relation]
+        assert stats.n == want["n_matched"]
+        stamps = result.series[relation].stamps_s
+        assert (stamps[0], stamps[-1]) == (want["first_stamp_s"], want["last_stamp_s"])
+        for name, value in want[key].items():
+            assert getattr(stats, name) == pytest.approx(value, rel=1e-9, abs=1e-12), name
+
+
 # Errors and notes ----------------------------------------------------------------------------
 
 

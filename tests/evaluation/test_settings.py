@@ -45,12 +45,12 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         (
             {"sync": "spatial", "max_gap_s": 1.0},
             "max_gap_s",
-            r"`sync='interpolate'` \(only it bridges gaps; `sync='spatial'` does not\)",
+            r"or 'interpolate_estimate' \(only they bridge gaps; `sync='spatial'` does not\)",
         ),
         (
             {"sync": "interpolate_longer", "max_gap_s": 1.0},
             "max_gap_s",
-            r"only it limits the gaps bridged; `sync='interpolate_longer'` bridges any",
+            r"only they limit the gaps bridged; `sync='interpolate_longer'` bridges any",
         ),
         (
             {"max_distance_m": 1.0},

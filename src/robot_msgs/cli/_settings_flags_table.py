@@ -54,6 +54,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
                 "one_to_one",
                 "interpolate",
                 "interpolate_longer",
+                "interpolate_estimate",
                 "spatial",
                 "one-to-one",
             ),
@@ -61,9 +62,10 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
                 "nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; interpolate: "
                 "reference resampled at the estimate's stamps; interpolate-longer: evo's "
                 "interpolation, nearest's matches with the longer trajectory resampled at the "
-                "shorter one's stamps; spatial: each estimate pose with the nearest reference "
-                "position in path order, stamps unused (trajectopy's spatial matching, for clocks "
-                "that cannot be matched; both in one world frame)"
+                "shorter one's stamps; interpolate-estimate: trajectopy's interpolation, the "
+                "estimate resampled at the reference's stamps; spatial: each estimate pose with "
+                "the nearest reference position in path order, stamps unused (trajectopy's spatial "
+                "matching, for clocks that cannot be matched; both in one world frame)"
             ),
             "default": "nearest",
         },
@@ -116,7 +118,8 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "kind": "float",
             "description": (
                 "interpolate: longest reference gap bridged, seconds (default 10 median reference "
-                "intervals)"
+                "intervals); interpolate-estimate: longest estimate gap (default 10 median "
+                "estimate intervals; trajectopy: 10 s)"
             ),
         },
         {

@@ -89,8 +89,9 @@ class EvaluationResult(Msg):
         The transform that moves ``matched_estimate`` onto ``reference``.
     matched_estimate : PoseTrajectory or None
         The matched estimate poses before ``alignment``, one per reference pose (after
-        the settings' transforms; interpolated for ``"interpolate_longer"`` when the
-        estimate has more poses); ``None`` where ``compared_estimate`` is held.
+        the settings' transforms; interpolated for ``"interpolate_estimate"``, and for
+        ``"interpolate_longer"`` when the estimate has more poses); ``None`` where
+        ``compared_estimate`` is held.
     compared_estimate : PoseTrajectory or None
         The estimate as compared where it is not that derivation (rpg's scaled estimate,
         a result read from evo's zip, a result saved by release 3ddaaa9 or earlier);

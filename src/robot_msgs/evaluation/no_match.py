@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
 
 
+#: ``interpolate``: the side whose stamps are kept, the side resampled there.
+_SIDES = ("estimate", "reference")
+
+
 def _duration(seconds: float) -> str:
     """Say a long duration in the unit a person reads it in.
 
@@ -85,10 +89,11 @@ def _no_match(
             "started together (reference start - estimate start); the doctor "
             "(`diagnose()`) estimates it from the motion"
         )
-    elif method == "interpolate" and max_gap is not None:
+    elif method.startswith("interpolate") and max_gap is not None:
+        kept, resampled = ("reference", "estimate") if "estimate" in method else _SIDES
         text += (
-            "The estimate stamps inside the reference span all fall in reference gaps longer "
-            f"than `max_gap_s={max_gap:g}` s: allow longer gaps (`max_gap_s=`) or use "
+            f"The {kept} stamps inside the {resampled} span all fall in {resampled} gaps "
+            f"longer than `max_gap_s={max_gap:g}` s: allow longer gaps (`max_gap_s=`) or use "
             "`sync='nearest'`"
         )
     else:

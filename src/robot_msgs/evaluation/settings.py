@@ -79,7 +79,13 @@ M = TypeVar("M", bound=Msg)
 
 AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
 SyncMethod: TypeAlias = Literal[
-    "nearest", "one_to_one", "interpolate", "interpolate_longer", "spatial", "one-to-one"
+    "nearest",
+    "one_to_one",
+    "interpolate",
+    "interpolate_longer",
+    "interpolate_estimate",
+    "spatial",
+    "one-to-one",
 ]
 SpatialPairs: TypeAlias = Literal["path", "first"]
 DeltaUnit: TypeAlias = Literal["f", "s", "m", "rad", "deg"]
@@ -99,7 +105,9 @@ ALIGNMENT_METHODS: tuple[str, ...] = typing.get_args(AlignMethod)
 #: The alignment methods that fit a scale (the time-offset search fits one too).
 SCALED_METHODS: tuple[str, ...] = ("sim3", "scale", "origin_scale")
 #: Association rules (:func:`~robot_msgs.evaluation.associate`).
-SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:5]
+SYNC_METHODS: tuple[str, ...] = typing.get_args(SyncMethod)[:6]
+#: The rules that refuse gaps longer than ``max_gap_s``.
+_GAP_RULES = ("interpolate", "interpolate_estimate")
 #: Which pairs ``sync="spatial"`` keeps (:func:`~robot_msgs.evaluation.associate_spatially`).
 SPATIAL_PAIRS: tuple[str, ...] = typing.get_args(SpatialPairs)
 #: Units of an RPE ``delta``: frames, seconds, metres of path, rotation angle.
@@ -156,10 +164,11 @@ class EvaluationSettings(Msg):
     Each field says what it does (its description, also the ``--help`` of its flag);
     field names are the ones results record and manifests use. Defaults are evo 1.38.1's.
     The rules between fields: ``n_align`` and ``align_window_s`` go with an alignment
-    and not together; ``max_gap_s`` with ``sync="interpolate"``; ``max_distance_m`` and
-    ``spatial_pairs`` with ``sync="spatial"``, ``spatial_pairs="first"`` not with
-    ``transform_right_auto``; ``offset_search_s`` with ``offset_auto``; an inversion
-    with its transform; ``t_end_s`` not before ``t_start_s``; times finite;
+    and not together; ``max_gap_s`` with ``sync="interpolate"`` or
+    ``"interpolate_estimate"``; ``max_distance_m`` and ``spatial_pairs`` with
+    ``sync="spatial"``, ``spatial_pairs="first"`` not with ``transform_right_auto``;
+    ``offset_search_s`` with ``offset_auto``; an inversion with its transform;
+    ``t_end_s`` not before ``t_start_s``; times finite;
     ``"one-to-one"`` is stored as ``"one_to_one"``.
     """
 
@@ -203,7 +212,8 @@ class EvaluationSettings(Msg):
             "nearest: evo's rule; one-to-one: TUM associate.py's greedy rule; interpolate: "
             "reference resampled at the estimate's stamps; interpolate-longer: evo's "
             "interpolation, nearest's matches with the longer trajectory resampled at the "
-            "shorter one's stamps; spatial: each estimate pose with "
+            "shorter one's stamps; interpolate-estimate: trajectopy's interpolation, the "
+            "estimate resampled at the reference's stamps; spatial: each estimate pose with "
             "the nearest reference position in path order, stamps unused (trajectopy's "
             "spatial matching, for clocks that cannot be matched; both in one world frame)"
         ),
@@ -250,7 +260,8 @@ class EvaluationSettings(Msg):
             Meta(
                 gt=0,
                 description="interpolate: longest reference gap bridged, seconds "
-                "(default 10 median reference intervals)",
+                "(default 10 median reference intervals); interpolate-estimate: longest "
+                "estimate gap (default 10 median estimate intervals; trajectopy: 10 s)",
             ),
             Flag("--max-gap", "SECONDS", group=_SYNC),
         ]
@@ -433,12 +444,15 @@ class EvaluationSettings(Msg):
                 "a `transform_right=` or its estimate (`transform_right_auto=True`), not both"
             )
             raise self._fail(field="transform_right_auto", expected=expected, got=True)
-        if self.max_gap_s is not None and self.sync != "interpolate":
-            expected = f"`sync='interpolate'` (only it bridges gaps; `sync={self.sync!r}` does not)"
+        if self.max_gap_s is not None and self.sync not in _GAP_RULES:
+            expected = (
+                "`sync='interpolate'` or 'interpolate_estimate' (only they bridge gaps; "
+                f"`sync={self.sync!r}` does not)"
+            )
             if self.sync == "interpolate_longer":
                 expected = (
-                    "`sync='interpolate'` (only it limits the gaps bridged; "
-                    "`sync='interpolate_longer'` bridges any, as evo does)"
+                    "`sync='interpolate'` or 'interpolate_estimate' (only they limit the gaps "
+                    "bridged; `sync='interpolate_longer'` bridges any, as evo does)"
                 )
             raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
         start, end = self.t_start_s, self.t_end_s
