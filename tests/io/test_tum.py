@@ -389,3 +389,45 @@ def test_unix_microseconds_at_10_hz_under_a_nanosecond_header_are_said_in_both_r
         back = read_tum(path)
     assert len(caught) == 1
     assert back.stamps_s.tolist() == [1305031.102, 1305031.1021, 1305031.1022]
+
+
+def test_a_trajectopy_traj_file_is_read_by_its_fields_header() -> None:
+    """trajectopy's own file (``#fields t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``, written by
+    trajectopy 5.1.2's ``Trajectory.to_file``: ``tests/data/make_trajectopy_traj_file.py``)
+    was refused ("reorder the columns"): a trajectopy user's trajectories on disk are these.
+    Its poses are the TUM file's it was made from, to its 9 printed decimals."""
+    from pathlib import Path
+
+    from robot_msgs.io import explain_format, read_trajectory
+
+    data = Path(__file__).resolve().parents[1] / "data"
+    path = data / "trajectopy_rgbdslam_head.traj"
+    assert str(explain_format(path)) == (
+        "tum (12 comma-separated columns, trajectopy's #fields header: t, px, py, pz, qx, qy, "
+        "qz, qw read by name)"
+    )
+    traj = read_trajectory(path)
+    source = np.loadtxt(
+        data.parent.parent / "src" / "robot_msgs" / "examples" / "fr1_xyz" / "rgbdslam.tum"
+    )[:50]
+    np.testing.assert_allclose(traj.stamps_s, source[:, 0], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(traj.positions_xyz, source[:, 1:4], rtol=0, atol=1e-9)
+    quat = source[:, 4:8] / np.linalg.norm(source[:, 4:8], axis=1, keepdims=True)
+    same = np.abs(np.sum(traj.orientations_quat_xyzw * quat, axis=1))  # q and -q: one rotation
+    np.testing.assert_allclose(same, 1.0, rtol=0, atol=1e-9)
+
+
+def test_a_trajectopy_file_without_a_quaternion_is_refused_naming_its_fields(
+    tmp_path: Path,
+) -> None:
+    path = write(
+        tmp_path,
+        "#fields t,px,py,pz,ex,ey,ez\n#rot_unit deg\n1.0,0,0,0,10,20,30\n2.0,1,0,0,10,20,30\n",
+        name="a.traj",
+    )
+    with pytest.raises(
+        FormatError,
+        match=r"a\.traj, line 1: trajectopy's #fields header names t, px, py, pz, ex, ey, ez: "
+        r"the readers need the quaternion fields qx, qy, qz, qw",
+    ):
+        read_tum(path)

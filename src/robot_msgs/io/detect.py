@@ -239,7 +239,7 @@ def _text_format(head: TextHead) -> FormatDetection:
     if quaternion == "wxyz" and header is not None:
         return FormatDetection(fmt="euroc", reason=f"{layout}, {header.evidence}")
     if quaternion == "xyzw" and header is not None:
-        if n != 8:
+        if n != 8 and header.columns is None:
             msg = (
                 f"{source}: cannot tell the format: line {header.line}'s header names qx "
                 f"first (TUM's order) but the rows have {n} columns (TUM has 8); {_CHOOSE}"

@@ -101,6 +101,9 @@ _QUAT_NAME = re.compile(
 
 Order = Literal["xyzw", "wxyz"]
 
+#: The fields of trajectopy's ``#fields`` header that a pose needs, in TUM's order.
+TRAJECTOPY_FIELDS = ("t", "px", "py", "pz", "qx", "qy", "qz", "qw")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableHeader:
@@ -118,12 +121,17 @@ class TableHeader:
     problem : str
         Non-empty when the names give the quaternion another place or order (the
         message says which).
+    columns : tuple of int, or None
+        trajectopy's ``#fields`` header: the 0-based columns of its fields ``t``, ``px``,
+        ``py``, ``pz``, ``qx``, ``qy``, ``qz``, ``qw``, wherever they are (its files write
+        ``t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``); None for any other header.
     """
 
     line: int
     names: tuple[str, ...]
     quaternion: Order | None
     problem: str = ""
+    columns: tuple[int, ...] | None = None
 
     @property
     def stamp_unit(self) -> str:
@@ -146,6 +154,8 @@ class TableHeader:
     @property
     def evidence(self) -> str:
         """``header names qx first`` (or ``qw``), for the detection's reason; empty if neither."""
+        if self.columns is not None:
+            return f"trajectopy's #fields header: {', '.join(TRAJECTOPY_FIELDS)} read by name"
         if self.quaternion is None:
             return ""
         return f"header names {'qx' if self.quaternion == 'xyzw' else 'qw'} first"
@@ -270,7 +280,23 @@ def _component(name: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _trajectopy_header(line: int, names: tuple[str, ...]) -> TableHeader:
+    """Read trajectopy's ``#fields`` header: its fields by their names, wherever they are."""
+    fields = (names[0].removeprefix("fields").strip(), *names[1:])
+    if all(f in fields for f in TRAJECTOPY_FIELDS):
+        columns = tuple(fields.index(f) for f in TRAJECTOPY_FIELDS)
+        return TableHeader(line=line, names=fields, quaternion="xyzw", columns=columns)
+    problem = (
+        f"line {line}: trajectopy's #fields header names {', '.join(fields)}: the readers "
+        f"need the quaternion fields qx, qy, qz, qw, with t, px, py, pz (trajectopy writes "
+        "them unless a trajectory has no orientation or is written as Euler angles)"
+    )
+    return TableHeader(line=line, names=fields, quaternion=None, problem=problem)
+
+
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:
+    if names and names[0].startswith("fields "):  # trajectopy's `#fields t,l,px,...`
+        return _trajectopy_header(line, names)
     where: dict[str, int] = {}
     for i, name in enumerate(names):
         part = _component(name)

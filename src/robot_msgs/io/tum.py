@@ -74,7 +74,8 @@ def read_tum(
     Parameters
     ----------
     path : path-like
-        The file: 8 numbers a line, ``t x y z qx qy qz qw``.
+        The file: 8 numbers a line, ``t x y z qx qy qz qw``; or trajectopy's ASCII file,
+        its ``#fields`` header naming ``t``, ``px``... ``qw`` among its columns.
     strict : bool
         Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
         quaternions, nanosecond stamps) instead of fixing them with a warning; see
@@ -112,9 +113,15 @@ def read_tum(
             "where TUM has qw last; choose the format (`format='euroc'`)"
         )
         raise FormatError(msg)
-    table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
-    stamps, xyz, quat = table.parts
     header = head.header
+    if header is not None and header.columns is not None:  # trajectopy's fields, by name
+        table = read_table(path, columns=header.names, header=True)
+        c = header.columns
+        values = table.parts[0]
+        stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:]]
+    else:
+        table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
+        stamps, xyz, quat = table.parts
     stated = header is not None and header.stamp_unit == STAMP_UNIT
     ns = None if stated else nanosecond_evidence(stamps)
     if header is not None and header.stamp_unit == "ns" and _whole(stamps):
