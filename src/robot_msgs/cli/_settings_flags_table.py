@@ -437,6 +437,17 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "description": "kitti: frames between segment starts (default 10)",
         },
         {
+            "field": "per_actual_length",
+            "name": "--per-actual-length",
+            "group": "segments",
+            "kind": "switch",
+            "description": (
+                "kitti: divide each segment's error by its actual reference path distance, not its "
+                "nominal length (trajectopy's rpe(); with --step 1, its pairs)"
+            ),
+            "default": False,
+        },
+        {
             "field": "fractions",
             "name": "--fractions",
             "metavar": "F",

@@ -256,7 +256,10 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     ``iae``/``ise``/``itae``: a segment's drift is no quantity over time), ``n == 0`` and
     NaN for a length with no segment. ``counts["segments"]``
     counts all segments. Each series holds its segments' errors at their first stamps,
-    with the segments' (first, last) rows. KITTI files without times are matched by
+    with the segments' (first, last) rows. With ``spec.per_actual_length`` each error is
+    divided by the segment's actual path distance instead of its nominal length
+    (trajectopy 5.1.2's ``rpe()``; with ``step_frames=1`` its pairs too, on KITTI 00 its
+    per-length means to 1e-9). KITTI files without times are matched by
     frame index (stamps 0, 1, 2, …).
 
     Raises
@@ -284,12 +287,14 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         )
         raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     pairs = np.stack([first, last], axis=1)
+    # The devkit's nominal length, or trajectopy's: the pair's own path distance.
+    per = distances[last] - distances[first] if spec.per_actual_length else length
     if keeps_matrices(ref, est):  # blocks as given: the devkit's arithmetic on them
         t_m, r_rad = _devkit_errors(ref, est, first, last)
-        t_pct, r_deg_per_m = t_m / length * 100.0, np.degrees(r_rad) / length
+        t_pct, r_deg_per_m = t_m / per * 100.0, np.degrees(r_rad) / per
     else:  # ‖t(ΔP⁻¹ ΔQ)‖ = ‖t(ΔQ⁻¹ ΔP)‖ and the angles agree: the RPE kernel gives both.
-        t_pct = rpe_errors(ref, est, pairs, "translation") / length * 100.0
-        r_deg_per_m = rpe_errors(ref, est, pairs, "angle_deg") / length
+        t_pct = rpe_errors(ref, est, pairs, "translation") / per * 100.0
+        r_deg_per_m = rpe_errors(ref, est, pairs, "angle_deg") / per
     quantities = (("translation_pct", "%", t_pct), ("rotation_deg_per_m", "deg/m", r_deg_per_m))
     starts = ref.stamps_s[first]
     signals = [

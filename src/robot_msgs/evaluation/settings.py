@@ -771,7 +771,9 @@ class Drift(Msg):
     :data:`RPG_FRACTIONS`, ``--fractions``; a segment is kept within ``max_diff_ratio``
     of its length, default 0.2). ``lengths_m`` (``--lengths``): segment lengths in metres,
     distinct, at least :data:`MIN_SEGMENT_LENGTH_M` (default for KITTI
-    :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions).
+    :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions). ``per_actual_length``
+    (``--per-actual-length``, kitti only): divide by each segment's actual path distance
+    instead of its nominal length, as trajectopy's ``rpe()`` does.
     ``None`` is the protocol's default; an option the protocol does not use is refused.
 
     Examples
@@ -819,6 +821,14 @@ got tuple (0.1,) - at `Drift.fractions`
         ]
         | None
     ) = None
+    per_actual_length: Annotated[
+        bool,
+        _doc(
+            "kitti: divide each segment's error by its actual reference path distance, not "
+            "its nominal length (trajectopy's rpe(); with --step 1, its pairs)"
+        ),
+        Flag("--per-actual-length", group=_SEGMENTS),
+    ] = False
     fractions: (
         Annotated[
             tuple[Annotated[float, Meta(gt=0)], ...],
@@ -856,6 +866,9 @@ got tuple (0.1,) - at `Drift.fractions`
                 if getattr(self, name) is not None and (protocol == "kitti") != kitti:
                     expected = f"protocol {protocol!r} ({why})"
                     raise self._fail(field=name, expected=expected, got=getattr(self, name))
+        if self.per_actual_length and not kitti:
+            expected = "protocol 'kitti' (rpg divides by the nominal length)"
+            raise self._fail(field="per_actual_length", expected=expected, got=True)
         if self.fractions is not None and self.lengths_m is not None:
             expected = "lengths or fractions, not both"
             raise self._fail(field="fractions", expected=expected, got=self.fractions)
@@ -886,7 +899,8 @@ got tuple (0.1,) - at `Drift.fractions`
         lengths = self.resolved_lengths_m(path_length_m)
         if self.protocol == "kitti":
             step = 10 if self.step_frames is None else self.step_frames
-            return {"lengths_m": lengths, "step_frames": step}
+            actual = {"per_actual_length": True} if self.per_actual_length else {}
+            return {"lengths_m": lengths, "step_frames": step, **actual}
         fractions = None
         if self.lengths_m is None:
             fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
