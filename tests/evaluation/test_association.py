@@ -759,6 +759,55 @@ def test_interpolate_estimate_refuses_reference_stamps_in_long_estimate_gaps() -
     assert "reference pose(s) fall in estimate gaps longer than `max_gap_s=1` s" in a.notes[0]
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.floats(0.0, 10.0), min_size=2, max_size=30, unique=True),
+    st.lists(st.floats(0.0, 10.0), min_size=2, max_size=30, unique=True),
+    st.floats(-2.0, 2.0),
+    st.sampled_from([0.0, 0.01, 0.5]),
+    st.sampled_from([None, 0.5, math.inf]),
+)
+def test_interpolate_estimate_is_interpolate_with_the_sides_exchanged(
+    ref_list: list[float],
+    est_list: list[float],
+    offset: float,
+    max_diff: float,
+    max_gap: float | None,
+) -> None:
+    """Law: the estimate at the reference's stamps (- offset) is ``interpolate`` with the
+    two trajectories exchanged and the offset negated: the same pairs, poses and counts."""
+    ref_t, est_t = np.sort(ref_list), np.sort(est_list)
+    assume(bool((np.diff(ref_t - offset) > 0).all() and (np.diff(est_t + offset) > 0).all()))
+    ref = traj(ref_t, np.c_[ref_t, ref_t**2, -ref_t], yaw_quats(list(ref_t * 20.0)))
+    est = traj(est_t, np.c_[est_t, 3 * est_t, est_t**2], yaw_quats(list(est_t * -15.0)))
+
+    def rule(sync: SyncMethod, offset_s: float) -> EvaluationSettings:
+        return EvaluationSettings(
+            sync=sync, offset_s=offset_s, max_diff_s=max_diff, max_gap_s=max_gap
+        )
+
+    try:
+        a = associate(ref, est, rule("interpolate_estimate", offset))
+    except AssociationError:
+        with pytest.raises(AssociationError, match="No pose pairs found"):
+            associate(est, ref, rule("interpolate", -offset))
+        return
+    b = associate(est, ref, rule("interpolate", -offset))
+    np.testing.assert_array_equal(a.reference_index, b.estimate_index)
+    np.testing.assert_array_equal(a.estimate_index, b.reference_index)
+    np.testing.assert_array_equal(a.estimate.positions_xyz, b.reference.positions_xyz)
+    np.testing.assert_array_equal(
+        a.estimate.orientations_quat_xyzw, b.reference.orientations_quat_xyzw
+    )
+    np.testing.assert_array_equal(a.reference.stamps_s, b.estimate.stamps_s)
+    assert (a.max_gap_s, a.refused_gap) == (b.max_gap_s, b.refused_gap)
+    swapped = {
+        k.replace("reference", "@").replace("estimate", "reference").replace("@", "estimate"): v
+        for k, v in b.counts().items()
+    }
+    assert a.counts() == swapped
+
+
 def test_interpolate_estimate_gives_trajectopys_default_ape_on_fr1() -> None:
     """trajectopy 5.1.2's ``ate(est, ref, align=False)`` with its default matching
     (``tests/data/trajectopy_interpolation_reference.json``, made by
