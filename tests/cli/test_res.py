@@ -702,3 +702,30 @@ def test_drift_defaults_are_not_listed_as_shared_settings(
     assert default not in shared
     assert "max_diff_ratio" not in shared
     assert "--sync" in shared or protocol == "kitti"  # rpg's one-to-one is no default
+
+
+@pytest.mark.parametrize(
+    ("given", "listed"),
+    [
+        ([], ()),
+        (["--fractions", "0.1", "0.2"], ("--fractions",)),
+        (["--lengths", "1"], ("--lengths",)),
+    ],
+)
+def test_rpg_lengths_of_fractions_are_not_listed_as_a_flag_given(
+    given: list[str], listed: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rpg's lengths are its fractions of each path: ``drift`` says neither (its settings
+    line: ``--fractions 0.1,0.2``), and ``drift`` refuses ``--lengths`` beside
+    ``--fractions``. ``res`` listed ``--lengths 0.91,1.83`` beside ``--fractions 0.1,0.2``
+    as shared settings, and ``--lengths 0.91,...,4.57`` for rpg's default fractions."""
+    saved = []
+    for align in ("sim3", "se3"):
+        saved.append(str(tmp_path / f"{align}.json"))
+        argv = ["drift", GT, EST, "--protocol", "rpg", "--align", align, *given]
+        assert main([*argv, "--save", saved[-1], "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["res", *saved]) == 0
+    shared = capsys.readouterr().out.split("Shared settings", 1)[1].split("NOTE:", 1)[0]
+    flags = tuple(f for f in ("--lengths", "--fractions") if f in shared)
+    assert flags == listed, shared

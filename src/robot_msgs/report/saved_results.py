@@ -310,9 +310,12 @@ class ResultsComparison:
             protocol = protocols.get(metric)
             if protocol is not None:
                 drift = Drift(protocol=protocol).record(1.0)
-                defaults |= {
-                    k: v for k, v in drift.items() if protocol == "kitti" or k != "lengths_m"
-                }
+                if protocol == "rpg":  # the lengths of recorded fractions: no flag given
+                    # (--lengths beside --fractions were listed, a pair drift refuses; drift
+                    # says neither the lengths of its default fractions nor of given ones)
+                    fractions = self.shared.get("fractions") is not None
+                    drift["lengths_m"] = self.shared.get("lengths_m") if fractions else None
+                defaults |= drift
         shared = tuple(  # a switch left off, a setting unset or at its default: no flag given
             (_flag(k), _flag_cell(k, v))
             for k, v in self.shared.items()
