@@ -300,3 +300,25 @@ def test_an_rpg_folder_of_another_estimate_type_is_answered_with_its_files(
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert f"here: {folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt " in last
     assert last.endswith("; also here: stamped_ba_estimate0.txt (rpg's --est_types ba_estimate)")
+
+
+def test_an_rpg_trial_number_is_written_as_rpg_writes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rpg reads trial ``i`` as ``...estimate`` + ``str(i)`` + ``.txt``: ``007`` is none.
+
+    Beside ``...estimate7.txt`` the answer gave trial 7 twice (``007`` and ``7``, both
+    ``int`` 7) to ``ape``, and ``...estimate01.txt`` as a trial between 0 and 1.
+    """
+    folder = tmp_path / "MH_01"
+    folder.mkdir()
+    numbers = ["0", "01", "1", "007", "7", "10", "9" * 40, "\u0663"]  # and an Arabic-Indic 3
+    for name in ["stamped_groundtruth.txt"] + [f"stamped_traj_estimate{n}.txt" for n in numbers]:
+        (folder / name).write_text("# timestamp tx ty tz qx qy qz qw\n")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", str(folder)])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    trials = " ".join(
+        f"{folder}/stamped_traj_estimate{n}.txt" for n in ["0", "1", "7", "10", "9" * 40]
+    )
+    assert f"here: {folder}/stamped_groundtruth.txt {trials} --sync" in last, last

@@ -149,11 +149,13 @@ def _trials(folder: Path, stem: str) -> list[str]:
     """Return the ``stem`` files rpg reads in ``folder``: the one, else the trials by number.
 
     ``sorted`` of the names put ``...estimate10.txt`` before ``...estimate2.txt``; a name
-    such as ``...estimate_old.txt`` is no trial of rpg's. Empty: none there.
+    such as ``...estimate_old.txt`` is no trial of rpg's, nor ``...estimate007.txt``:
+    rpg names trial ``i`` by ``str(i)`` (``analyze_trajectory_single.py``), and beside
+    ``...estimate7.txt`` that was trial 7 twice. Empty: none there.
     """
     if (folder / f"{stem}.txt").is_file():
         return [f"{stem}.txt"]
-    numbered = re.compile(rf"{stem}([0-9]+)\.txt")
+    numbered = re.compile(rf"{stem}(0|[1-9][0-9]*)\.txt")
     found = ((numbered.fullmatch(p.name), p.name) for p in folder.glob(f"{stem}*.txt"))
     return [name for _, name in sorted((int(m.group(1)), name) for m, name in found if m)]
 
