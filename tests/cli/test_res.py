@@ -677,10 +677,28 @@ def test_res_signal_keeps_one_quantity_of_rpg_drift_results_for_tables_and_boxes
     capsys.readouterr()
     assert main(["res", *saved, "--signal", "rotation"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"ERROR: --signal rotation: {saved[0]} holds no such signal; its quantities: "
-        "translation, translation_pct, rotation_deg, yaw_world_deg, gravity_deg, "
-        "rotation_deg_per_m"
+        f"ERROR: --signal: expected a quantity of {saved[0]} (translation, translation_pct, "
+        "rotation_deg, yaw_world_deg, gravity_deg, rotation_deg_per_m) or a signal's name "
+        "(translation@0.91m, translation_pct@0.91m, rotation_deg@0.91m and 27 more), got "
+        "'rotation'"
     )
+
+
+def test_res_signal_refused_says_the_names_it_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An RPE result's signals are named by delta (``translation@1f``): the refusal said
+    its quantity alone, ``translation``, and nothing of the names that pick one delta."""
+    saved = str(tmp_path / "rpe.json")
+    assert main(["rpe", GT, EST, "--delta", "1", "2", "--save", saved, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["res", saved, "--signal", "translation@1s"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"ERROR: --signal: expected a quantity of {saved} (translation) or a signal's name "
+        "(translation@1f, translation@2f), got 'translation@1s'"
+    )
+    assert main(["res", saved, "--signal", "translation@2f", "--csv", "-"]) == 0
+    assert "translation@1f" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("protocol", "default"), [("rpg", "--fractions"), ("kitti", "--step")])

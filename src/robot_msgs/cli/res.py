@@ -178,13 +178,20 @@ def _kept(path: str, result: EvaluationResult, wanted: Sequence[str]) -> Evaluat
     took them all, the first one boxed; rpg's plots box one: its yaw, or its
     translation in % beside its rotation per metre.
     """
+    from robot_msgs.report.text import listed  # noqa: PLC0415
+
     signals = result.comparison.signals
     kept = []
     for name in wanted:
         chosen = [s for s in signals if name in (s.name, s.quantity)]
-        if not chosen:
-            quantities = ", ".join(dict.fromkeys(s.quantity for s in signals))
-            msg = f"--signal {name}: {path} holds no such signal; its quantities: {quantities}"
+        if not chosen:  # the names too: those of RPE's deltas went unsaid (translation@1f)
+            quantities = list(dict.fromkeys(s.quantity for s in signals))
+            names = [s.name for s in signals if s.name not in quantities]
+            named = f" or a signal's name ({listed(names, 3)})" if names else ""
+            msg = (
+                f"--signal: expected a quantity of {path} ({', '.join(quantities)}){named}, "
+                f"got {name[:40]!r}"
+            )
             raise UsageError(msg)
         kept += [s for s in chosen if s not in kept]
     return result.replace(comparison=result.comparison.replace(signals=tuple(kept)))
