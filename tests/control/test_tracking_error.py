@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import tracemalloc
 from typing import Any, Literal
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.control import joint_tracking, tracking
+from robot_msgs.control.tracking_error import seconds_after
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.sensor import JointState
 from robot_msgs.std import Duration, Header, Time
@@ -171,6 +175,67 @@ def test_delay_at_epoch_stamps_is_read_as_exactly_as_near_zero(
         np.testing.assert_allclose(series.errors[whole], delay - 1.0, rtol=1e-12)
         hand = np.floor(k / 16 - delay) - y
         np.testing.assert_allclose(series.errors, hand, rtol=0, atol=1e-14)
+
+
+def test_origin_s_says_clock_times_and_integrates_the_times_as_given() -> None:
+    """Times counted from origin_s = 1700000000 s: a command of 1 over [0.25, 2.25] s,
+    measured at 0, 0.5, ..., 2.5 s as 0.5 except a dropout at 2 s. By hand: 4 samples
+    within (0.5 ... 2.0), e = 0.5, the interval before the dropout left out, so
+    IAE = 2 x 0.5 x 0.5 = 0.5 and ITAE = 0.5 x 0.5 x (0 + 0.5 + 0.5 + 1)/2 = 0.25 (t
+    from the first matched sample).
+    The notes, the errors and the stamps say the clock's times, 1700000000.25 s and on,
+    where without origin_s they said 0.25 s; the statistics are those of the times as
+    given, which origin_s + t (2.4e-7 s apart) would round."""
+    origin = 1_700_000_000.0
+    t = np.arange(6) * 0.5
+    y = np.array([0.5, 0.5, 0.5, 0.5, np.nan, 0.5])
+    result = tracking([0.25, 2.25], [1.0, 1.0], t, y, origin_s=origin)
+    plain = tracking([0.25, 2.25], [1.0, 1.0], t, y)
+    s = result.stats["channel_0"]
+    assert (s.n, s.iae, s.itae) == (3, 0.5, 0.25)
+    assert result.stats == plain.stats
+    series = result.signals[0].series
+    assert series is not None
+    assert series.stamps_s.tolist() == [origin + 0.5, origin + 1.0, origin + 1.5, origin + 2.0]
+    assert result.notes == (
+        (
+            "2 of 6 measured samples lie outside the command span [1700000000.25, "
+            "1700000002.25] s and were left out"
+        ),
+        (
+            "channel 'channel_0': 1 of 4 matched samples not finite (no measurement), left "
+            "out; its iae/ise/itae integrate the 1 s of the 1.5 s span between two measured "
+            "samples and leave the other 0.5 s out; its final is the error at t = "
+            "1700000001.5 s, the last measured sample, not at the span's end (1700000002.0 s)"
+        ),
+    )
+    said = (
+        r"^No measured stamp lies within the command span \[1700000010.0, 1700000011.0\] s "
+        r"\(measured span \[1700000000.0, 1700000002.5\] s\): are both on the same clock\?$"
+    )
+    with pytest.raises(AssociationError, match=said):
+        tracking([10.0, 11.0], [1.0, 1.0], t, y, origin_s=origin)
+
+
+@pytest.mark.parametrize("origin", [math.nan, math.inf, "0", True, 10**400])
+def test_origin_s_not_finite_seconds_is_refused_naming_it(origin: Any) -> None:
+    with pytest.raises(ValidationError, match=r"^Expected `origin_s` as finite seconds, got "):
+        tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], origin_s=origin)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-(2**63), 2**63 - 1), min_size=1, max_size=8),
+    st.integers(-(2**63), 2**63 - 1),
+)
+def test_seconds_after_is_the_float_nearest_the_exact_difference(
+    stamps: list[int], origin: int
+) -> None:
+    """Python divides integers correctly rounded: the law, vectorised below 2^53 ns."""
+    # within 2^52 ns of the origin too, as int64 stamps
+    near = [min(max(origin + (k >> 11), -(2**63)), 2**63 - 1) for k in stamps]
+    for given_ns in (stamps, near):
+        assert seconds_after(given_ns, origin).tolist() == [(k - origin) / 10**9 for k in given_ns]
 
 
 def test_delay_past_the_measured_span_is_said_with_the_delay() -> None:
