@@ -587,6 +587,81 @@ def test_a_joint_state_bag_gives_the_closed_form_integrals_and_the_csv_numbers(
     assert from_csv["tracking"]["counts"] == from_bag["tracking"]["counts"]
 
 
+_EPOCH_NS = 1_700_000_000_123_456_789  # a stamp of today, its nanoseconds all typed
+
+
+def _decimal(ns: int) -> str:
+    """``ns`` as decimal seconds with 9 decimals, as a logger of ROS stamps writes them."""
+    return f"{ns // 10**9}.{ns % 10**9:09d}"
+
+
+@pytest.mark.parametrize("kind", ["csv", "ros1", "sqlite3", "mcap"])
+def test_epoch_stamps_give_the_trapezoids_closed_forms_to_float64s_own_rounding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """The first-order response of the bag test above (τ = 0.5 s, h = 1 ms, T = 5 s,
+    e_k = q^k with q = e^{-h/τ}), stamped from 1700000000.123456789 s (a bag's
+    header.stamp, or a CSV log's 9 decimals), one sample before the command too. By
+    hand, the trapezoids of n = 5000 intervals are geometric sums:
+    IAE = h (1 + q)/2 (1 - q^n)/(1 - q), ISE the same of q², and ITAE (t from the first
+    matched sample) = h²/2 (2 S_{n-1} + n q^n), S_m = Σ_{k<=m} k q^k =
+    q (1 - (m+1) q^m + m q^{m+1})/(1 - q)². Over float64 seconds since 1970 (2.4e-7 s
+    apart) they were 1.45e-7, 2.92e-7 and 1.45e-7 relative off (the library's
+    joint_tracking, on the nanoseconds, 4e-17); the times counted in nanoseconds from
+    the command's whole second, 4e-17 to 2e-16. Seen failing before. The sample left out
+    is said at its time on the clock, and a ramp's final error (0.001 e^{-t/τ} at
+    4.567 s, 1.08e-7 rad, behind a command of 1 rad/s to 6 s read linearly) was
+    2.59e-7 (the ramp read 1.5e-7 s off); now 2.4e-16 off, within the two float steps of
+    4.567 that r - y keeps."""
+    h, n = 0.001, _END_MS
+    q = math.exp(-h / _TAU)
+    before = (_EPOCH_NS - 10**6, {"x": 0.0})
+    states = [before, *((_EPOCH_NS + ns, j) for ns, j in _first_order())]
+    commands = [(_EPOCH_NS, {"x": 1.0}), (_EPOCH_NS + _END_MS * 10**6, {"x": 1.0})]
+    ramp_to = _EPOCH_NS + 6 * 10**9
+    ramp = [(_EPOCH_NS, {"x": 0.0}), (ramp_to, {"x": 6.0})]
+    behind = [(_EPOCH_NS + k * 10**6, {"x": k / 1000 - 0.001 * math.exp(-k / 1000 / _TAU)})
+              for k in range(4568)]  # fmt: skip
+    if kind == "csv":
+        logs = []
+        for name, samples in (("c", commands), ("m", states), ("r", ramp), ("b", behind)):
+            rows = "".join(f"{_decimal(ns)},{j['x']!r}\n" for ns, j in samples)
+            (tmp_path / f"{name}.csv").write_text("time,x\n" + rows)
+            logs.append([str(tmp_path / f"{name}.csv")])
+    else:
+        bag = _joint_bag(
+            tmp_path,
+            kind,
+            {"/c": commands, "/m": states, "/r": ramp, "/b": behind},
+        )
+        logs = [[str(bag), f"--{side}-topic", f"/{t}"]
+                for side, t in (("command", "c"), ("measured", "m"), ("command", "r"),
+                                ("measured", "b"))]  # fmt: skip
+    code, out, _ = _run([*logs[0], *logs[1], "--json"], capsys)
+    assert code == 0
+    result = json.loads(out)["tracking"]
+    x = stats_of(result)["x"]
+    # 1 - q^k as -expm1: 1 - q of q near 1 lost 5e-14 of itself, 1e-13 of the ITAE
+    iae = h * (1 + q) / 2 * -math.expm1(-n * h / _TAU) / -math.expm1(-h / _TAU)
+    ise = h * (1 + q * q) / 2 * -math.expm1(-2 * n * h / _TAU) / -math.expm1(-2 * h / _TAU)
+    m = n - 1
+    s_m = q * (1 - (m + 1) * q**m + m * q ** (m + 1)) / math.expm1(-h / _TAU) ** 2
+    itae = h * h / 2 * (2 * s_m + n * q**n)
+    assert x["n"] == n + 1
+    assert x["iae"] == pytest.approx(iae, rel=1e-14, abs=0)
+    assert x["ise"] == pytest.approx(ise, rel=1e-14, abs=0)
+    assert x["itae"] == pytest.approx(itae, rel=1e-14, abs=0)
+    span = f"[{_EPOCH_NS / 10**9!r}, {(_EPOCH_NS + _END_MS * 10**6) / 10**9!r}] s"
+    assert result["notes"] == [
+        f"1 of {n + 2} measured samples lie outside the command span {span} and were left out"
+    ]
+    code, out, _ = _run([*logs[2], *logs[3], "--json"], capsys)
+    assert code == 0
+    final = stats_of(json.loads(out)["tracking"])["x"]["final"]
+    # within 2 float steps of 4.567 (1.8e-15): what r - y of two such numbers keeps
+    assert final == pytest.approx(0.001 * math.exp(-4.567 / _TAU), abs=1.8e-15)
+
+
 _GOOD = {
     "/joint_commands": [(0, {"x": 1.0}), (10**9, {"x": 1.0})],
     "/joint_states": [(0, {"x": 0.5}), (10**6, {"x": 0.75})],

@@ -323,3 +323,61 @@ def test_a_bad_cell_is_named_by_its_line_wherever_the_skipped_lines_fall(
     path = _write(tmp_path_factory.mktemp("l") / "l.csv", "\n".join(text) + "\n")
     with pytest.raises(FormatError, match=rf"l\.csv:{number}: column `x`: expected a number"):
         read_csv_table(path, required=("t", "x"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(-(10**18), 10**18),
+    st.integers(0, 9),
+    st.sampled_from(["", "+"]),
+    st.integers(0, 3),
+)
+def test_time_ns_reads_a_decimal_of_9_decimals_or_fewer_exactly(
+    tmp_path_factory: pytest.TempPathFactory, ns: int, cut: int, plus: str, zeros: int
+) -> None:
+    """Law: a time written with its nanoseconds (``1700000000.123456789``), decimals
+    ending in zeros cut, a sign or leading zeros given, reads back as those nanoseconds,
+    and its float64 as the nearest to them (loadtxt's)."""
+    ns -= ns % 10**cut  # its last `cut` decimals 0, then left out
+    whole, part = divmod(abs(ns), 10**9)
+    sign = "-" if ns < 0 else plus
+    decimals = f"{part:09d}"[: 9 - cut]
+    cell = f"{sign}{'0' * zeros}{whole}" + (f".{decimals}" if decimals else "")
+    path = tmp_path_factory.mktemp("ns") / "t.csv"
+    path.write_text(f"t,x\n{cell},1\n 0.5 ,2\n")
+    table = read_csv_table(path, required=("t", "x"), time_ns=True)
+    assert table.time_ns is not None
+    assert table.time_ns.tolist() == [ns, 500_000_000]
+    assert table.columns["t"].tolist() == [ns / 10**9, 0.5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789.+-e ,x\t", max_size=14))
+def test_time_ns_is_exact_or_none_for_any_text(cells: str) -> None:
+    """Law: any first cells read as nanoseconds exactly (Fraction of the text x 10^9,
+    an integer) or not at all (None: 1.7e9, 10 decimals, text), never an error."""
+    from fractions import Fraction
+
+    from robot_msgs.runs.csvlog import _nanoseconds
+
+    rows = [f"{cell},1" for cell in cells.split(",")]
+    got = _nanoseconds(rows)
+    if got is None:
+        return
+    for cell, ns in zip(cells.split(","), got.tolist(), strict=True):
+        text = cell.strip()
+        assert "e" not in text
+        assert "x" not in text
+        assert Fraction(text) * 10**9 == ns
+
+
+def test_time_ns_is_none_for_a_time_of_another_form(tmp_path: Path) -> None:
+    """An exponent, 10 decimals, or past int64 nanoseconds (9223372036 s): the floats
+    stay, exact nanoseconds are not said."""
+    for cell in ("1.7e9", "1E3", "0.1234567891", "9223372036", "-9223372036.5"):
+        path = _write(tmp_path / "t.csv", f"t,x\n0,1\n{cell},1\n")
+        assert read_csv_table(path, required=("t", "x"), time_ns=True).time_ns is None, cell
+    path = _write(tmp_path / "t.csv", "t,x\n0,1\n9223372035.999999999,1\n")
+    time_ns = read_csv_table(path, required=("t", "x"), time_ns=True).time_ns
+    assert time_ns is not None
+    assert time_ns.tolist() == [0, 9_223_372_035_999_999_999]

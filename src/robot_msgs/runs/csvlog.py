@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     import numpy.typing as npt
 
-    from robot_msgs.typing import AnyArray, BoolArray, Float64Array
+    from robot_msgs.typing import AnyArray, BoolArray, Float64Array, Int64Array
 
 __all__ = ["CsvTable", "read_csv_table"]
 
@@ -32,6 +32,12 @@ _COMMENT = re.compile(r"^\s*(#.*)?$")
 #: The bytes a log's first line must end within: a header of ~20 columns is 300 bytes,
 #: one of 6000 channels 108 KB (refused at 64 KiB, a review); a megabyte is no header.
 _HEAD_BYTES = 1 << 20
+#: The rows whose times are read as text at once, for ``time_ns`` (1.3 MB at 20 characters).
+_NS_ROWS = 1 << 14
+#: The powers of ten that scale a cell's decimals to nanoseconds.
+_POW10 = 10 ** np.arange(10, dtype=np.int64)
+#: The most whole seconds whose nanoseconds, with any fraction, an int64 holds.
+_MAX_WHOLE_S = (2**63 - 1) // 10**9 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +62,9 @@ class CsvTable:
     odd: bool = False
     #: The data lines, kept only where ``odd`` (to name such a cell when it is read).
     odd_rows: tuple[str, ...] = ()
+    #: The first column's cells as integer nanoseconds, exact (``read_csv_table``'s
+    #: ``time_ns``): shape ``(rows,)``, int64; None where not asked for or not all such.
+    time_ns: Int64Array | None = None
 
     def line_of(self, row: int) -> int:
         """Find the 1-based line number of data row ``row`` (-1: the header's)."""
@@ -164,6 +173,7 @@ def read_csv_table(
     gaps: bool = False,
     drop_cut_line: bool = False,
     nothing: tuple[str, ...] = (),
+    time_ns: bool = False,
 ) -> CsvTable:
     r"""Read a headed comma-separated log into named columns.
 
@@ -199,6 +209,11 @@ def read_csv_table(
         The columns a file of no bytes at all has, no rows: what a logger that writes
         only when something happens leaves where nothing did (a tracking log without a
         loss). Empty (the default): such a file is refused, as one with no header.
+    time_ns : bool
+        Also read the first column, a time in seconds, into ``CsvTable.time_ns`` as exact
+        integer nanoseconds, where each of its cells is a decimal of at most 9 decimals
+        within int64 (``1700000000.123456789``, not ``1.7e9``; else None). WHY: as
+        float64, seconds since 1970 keep only 2.4e-7 s (:func:`_nanoseconds`).
 
     Returns
     -------
@@ -320,6 +335,7 @@ def read_csv_table(
         skipped=skipped,
         odd=odd,
         odd_rows=tuple(rows) if odd else (),
+        time_ns=_nanoseconds(rows) if time_ns else None,
     )
     if odd:
         _refuse_odd_number(table, header, rows, text)
@@ -461,6 +477,69 @@ def _read_columns(
         if column.dtype.kind == "U" and name not in text:
             column = _parsed(table, name, column, required=name in required, gappy=name in gappy)
         table.columns[name] = column
+
+
+def _nanoseconds(rows: list[str]) -> Int64Array | None:
+    """Read the first cell of each of ``rows`` as integer nanoseconds, or None if one is not one.
+
+    A cell is a decimal: an optional sign, digits and at most one point with at most 9
+    digits after it (no exponent), within int64 nanoseconds; anything else makes the
+    column None, and its errors are the float reading's. Vectorised: a block of cells read
+    as text, then their characters' digits times powers of ten. WHY: ``1700000000.123456789``
+    read as float64 is ``1700000000.1234567`` (floats are 2.4e-7 s apart there), and a
+    first-order response's IAE over such stamps was 1.5e-7 relative off its closed form
+    (``robot-msgs track``, measured); its nanoseconds less the first keep it within 4e-17.
+
+    Examples
+    --------
+    >>> _nanoseconds(["1700000000.123456789,1", "-0.5,2", "+3,3", ".25,4"]).tolist()
+    [1700000000123456789, -500000000, 3000000000, 250000000]
+    >>> _nanoseconds(["1.7e9,1"]), _nanoseconds(["0.1234567891,1"]), _nanoseconds(["1e,1"])
+    (None, None, None)
+    """
+    out = np.empty(len(rows), dtype=np.int64)
+    for start in range(0, len(rows), _NS_ROWS):
+        cells = _loaded(rows[start : start + _NS_ROWS], [0], str)
+        block = None if cells is None else _decimal_ns(np.char.strip(cells[:, 0]))
+        if block is None:
+            return None
+        out[start : start + block.size] = block
+    return out
+
+
+def _decimal_ns(cells: AnyArray) -> Int64Array | None:
+    """:func:`_nanoseconds` of the text ``cells`` (shape ``(N,)``), or None.
+
+    Read a character place at a time across the cells, so each temporary is of shape
+    ``(N,)``: of shape ``(N, width)``, int64, a block's peaked at 22 times a log's size.
+    """
+    width = cells.dtype.itemsize // 4
+    codes = np.ascontiguousarray(cells).view(np.uint32).reshape(cells.size, width)
+    n = cells.size
+    whole, fraction, decimals = (np.zeros(n, dtype=np.int64) for _ in range(3))
+    point, ended, digits = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool), np.zeros(n, bool)
+    negative = np.zeros(n, dtype=bool)
+    for place in range(width):
+        code = codes[:, place]
+        digit = (code >= ord("0")) & (code <= ord("9"))
+        dot, end = code == ord("."), code == 0  # 0: the padding after a shorter cell
+        sign = (code == ord("-")) | (code == ord("+")) if place == 0 else False
+        if not (digit | dot | end | sign).all() or (ended & ~end).any() or (dot & point).any():
+            return None
+        value = code.astype(np.int64) - ord("0")
+        whole = np.where(digit & ~point, whole * 10 + value, whole)
+        fraction = np.where(digit & point, fraction * 10 + value, fraction)
+        decimals += digit & point
+        if (whole > _MAX_WHOLE_S).any() or (decimals > 9).any():
+            return None
+        negative |= code == ord("-") if place == 0 else False
+        point |= dot
+        ended |= end
+        digits |= digit
+    if not digits.all():
+        return None
+    ns: Int64Array = whole * 10**9 + fraction * _POW10[9 - decimals]
+    return np.where(negative, -ns, ns)
 
 
 def _a_number(cell: str) -> bool:

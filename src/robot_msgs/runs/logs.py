@@ -104,6 +104,11 @@ class SignalLog:
         ``dropouts``).
     notes : tuple of str
         What was left out of the file, for the user (a column of text, no channel).
+    stamps_ns : ndarray, shape (N,), int64, nanoseconds, or None
+        The stamps exactly: a bag's ``header.stamp``, a CSV log's times typed with at
+        most 9 decimals (``1700000000.123456789``); None for others (``1.7e9``). WHY:
+        ``stamps_s`` since 1970 are 2.4e-7 s apart
+        (:func:`~robot_msgs.control.tracking_error.seconds_after`).
     """
 
     path: Path
@@ -112,6 +117,7 @@ class SignalLog:
     channels: tuple[str, ...]
     values: Float64Array
     notes: tuple[str, ...] = ()
+    stamps_ns: Int64Array | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -339,6 +345,7 @@ def read_signal_log(
         text=("name",),
         others="text",
         gaps=dropouts,
+        time_ns=True,
     )
     time_column, *rest = table.columns
     header_line = table.line_of(-1)
@@ -410,6 +417,7 @@ def read_signal_log(
         channels=names,
         values=values,
         notes=tuple(notes),
+        stamps_ns=table.time_ns,
     )
 
 
@@ -449,7 +457,7 @@ def _joint_state_topic(
         ``channels``), stamps not strictly increasing, a value not finite (with
         ``dropouts``, NaN is a dropout).
     """
-    from robot_msgs.control.tracking_error import joint_samples  # noqa: PLC0415
+    from robot_msgs.control.tracking_error import joint_samples, seconds_after  # noqa: PLC0415
     from robot_msgs.io.bag import list_topics, topics_of_types  # noqa: PLC0415 - bags only
     from robot_msgs.io.bag_messages import read_messages  # noqa: PLC0415
 
@@ -528,9 +536,10 @@ def _joint_state_topic(
         time_column="header.stamp",
         # The nearest float to each stamp's nanoseconds: a CSV log of the same decimal
         # seconds reads the same times.
-        stamps_s=np.array([ns / 10**9 for ns in stamps_ns]),
+        stamps_s=seconds_after(ns, 0),
         channels=tuple(joints),
         values=values,
+        stamps_ns=ns,
     )
 
 
@@ -638,7 +647,8 @@ def _joint_rows(
             f"{len(distinct)} joints at {times} times in {rows.size} rows"
         )
         raise FormatError(msg)
-    stamps = t[rows][np.r_[True, sample[1:] != sample[:-1]]]
+    first = rows[np.r_[True, sample[1:] != sample[:-1]]]  # each time's first row
+    stamps = t[first]
     pivoted = np.full((times, len(distinct)), np.nan)
     pivoted[sample, column[joint[rows]]] = values[rows]
     if not dropouts:
@@ -667,6 +677,7 @@ def _joint_rows(
         channels=chosen,
         values=pivoted,
         notes=tuple(notes),
+        stamps_ns=None if table.time_ns is None else table.time_ns[first],
     )
 
 
