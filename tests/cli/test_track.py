@@ -662,6 +662,43 @@ def test_epoch_stamps_give_the_trapezoids_closed_forms_to_float64s_own_rounding(
     assert final == pytest.approx(0.001 * math.exp(-4.567 / _TAU), abs=1.8e-15)
 
 
+def test_step_info_of_epoch_stamps_gives_the_figures_of_the_same_log_from_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A step at 1 s (τ = 0.5 s, 1 ms samples to 11 s) logged from 0 and from
+    1700000000.123456789 s with 9 decimals: rise τ ln 9 and settling τ ln 50 within the
+    interpolation's 2e-8 s, and the epoch log's figures and step ITAE those of the log
+    from 0 to 1e-12 s. Read as float64 seconds since 1970 the rise was 7.5e-8 s off the
+    log from 0's, the settling 8.9e-8 s (and the ITAE 3.6e-8 before the stamps'
+    nanoseconds were read); seen failing before. A command of two steps is refused at
+    its second step's time on the clock."""
+    figures = []
+    for base in (0, _EPOCH_NS):
+        c, m = tmp_path / f"c{base}.csv", tmp_path / f"m{base}.csv"
+        c.write_text(f"t,x\n{_decimal(base)},0\n{_decimal(base + 10**9)},1\n"
+                     f"{_decimal(base + 11 * 10**9)},1\n")  # fmt: skip
+        y = [0.0 if k < 1000 else 1.0 - math.exp(-(k - 1000) / 1000 / _TAU) for k in range(11001)]
+        rows = "".join(f"{_decimal(base + k * 10**6)},{v!r}\n" for k, v in enumerate(y))
+        m.write_text("t,x\n" + rows)
+        code, out, _ = _run([str(c), str(m), "--hold", "--step-info", "--json"], capsys)
+        assert code == 0
+        result = json.loads(out)
+        step = result["step"]["x"]
+        figures.append((step["rise_time_s"], step["settling_time_s"], step["peak_time_s"],
+                        stats_of(result["tracking"])["x"]["itae"]))  # fmt: skip
+    assert figures[0][0] == pytest.approx(_TAU * math.log(9), abs=2e-8)
+    assert figures[0][1] == pytest.approx(_TAU * math.log(50), abs=2e-8)
+    assert figures[1] == pytest.approx(figures[0], rel=0, abs=1e-12)
+    (tmp_path / "c2.csv").write_text(
+        f"t,x\n{_decimal(_EPOCH_NS)},0\n{_decimal(_EPOCH_NS + 10**9)},1\n"
+        f"{_decimal(_EPOCH_NS + 2 * 10**9)},2\n"
+    )
+    m = tmp_path / f"m{_EPOCH_NS}.csv"
+    code, out, err = _run([str(tmp_path / "c2.csv"), str(m), "--hold", "--step-info"], capsys)
+    assert (code, out) == (1, "")
+    assert err.endswith(f"got 2.0 at t_command[2] = {(_EPOCH_NS + 2 * 10**9) / 10**9!r} s\n"), err
+
+
 _GOOD = {
     "/joint_commands": [(0, {"x": 1.0}), (10**9, {"x": 1.0})],
     "/joint_states": [(0, {"x": 0.5}), (10**6, {"x": 0.75})],

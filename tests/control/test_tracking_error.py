@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robot_msgs.control import joint_tracking, tracking
+from robot_msgs.control import joint_tracking, step_response_to_command, tracking
 from robot_msgs.control.tracking_error import seconds_after
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.sensor import JointState
@@ -215,6 +215,22 @@ def test_origin_s_says_clock_times_and_integrates_the_times_as_given() -> None:
     )
     with pytest.raises(AssociationError, match=said):
         tracking([10.0, 11.0], [1.0, 1.0], t, y, origin_s=origin)
+
+
+def test_a_command_of_two_steps_is_refused_at_its_time_on_the_clock() -> None:
+    """With origin_s, the step's errors say the clock's times, as the notes do: they
+    said the times counted from it (1.0 s for 1700000001.0 s)."""
+    said = r"got 2\.0 at t_command\[2\] = 1700000002\.0 s"
+    t, y = np.arange(4) * 1.0, np.zeros(4)
+    with pytest.raises(ValidationError, match=said):
+        tracking(t[:3], [0.0, 1.0, 2.0], t, y, itae_from="step", origin_s=1.7e9)
+    with pytest.raises(ValidationError, match=said):
+        step_response_to_command(t[:3], [0.0, 1.0, 2.0], t, y, origin_s=1.7e9)
+    few = r"from the step at t = 1700000003\.0 s to the command's end at 1700000004\.0 s, got 1"
+    with pytest.raises(ValidationError, match=few):
+        step_response_to_command([0.0, 3.0, 4.0], [0.0, 1.0, 1.0], t, y, origin_s=1.7e9)
+    with pytest.raises(ValidationError, match=r"^Expected `origin_s` as finite seconds"):
+        step_response_to_command([0.0, 3.0], [0.0, 1.0], t, y, origin_s=math.nan)
 
 
 @pytest.mark.parametrize("origin", [math.nan, math.inf, "0", True, 10**400])

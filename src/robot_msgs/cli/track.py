@@ -169,19 +169,20 @@ def run(args: argparse.Namespace) -> int:
         )
     except TopicError as err:  # the library's `topic=` is a side's flag here
         raise TopicError(str(err).replace("`topic=`", topic_flag), path=err.path) from err
+    t_command, t_measured, origin_s = _times(command, measured)
     steps: dict[str, StepResponse] = {}
     if settings.step_info:  # first: its errors name the channel whose command has no step
         for c, name in enumerate(command.channels):
             with naming(f"{args.command}: channel {name!r}"):
                 steps[name] = step_response_to_command(
-                    command.stamps_s,
+                    t_command,
                     command.values[:, c],
-                    measured.stamps_s,
+                    t_measured,
                     measured.values[:, c],
                     rise_limits=settings.rise_limits,
                     settling_threshold=settings.settling_threshold,
+                    origin_s=origin_s,
                 )
-    t_command, t_measured, origin_s = _times(command, measured)
     comparison = tracking(
         t_command,
         command.values,

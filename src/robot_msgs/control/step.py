@@ -240,6 +240,7 @@ def step_response_to_command(
     *,
     rise_limits: Sequence[float] = (0.1, 0.9),
     settling_threshold: float = 0.02,
+    origin_s: float = 0.0,
 ) -> StepResponse:
     r"""Step figures of a measured response to a logged command holding one step.
 
@@ -266,6 +267,9 @@ def step_response_to_command(
         :func:`~robot_msgs.control.tracking`.
     rise_limits, settling_threshold
         As for :func:`step_response`.
+    origin_s : float, seconds
+        The clock time ``t_command`` and ``t_measured`` are counted from, as for
+        :func:`~robot_msgs.control.tracking`: errors say ``origin_s + t``.
 
     Returns
     -------
@@ -295,7 +299,11 @@ def step_response_to_command(
     if cmd.shape != tc.shape:
         msg = f"Expected `command` of shape {tc.shape} like `t_command`, got shape {cmd.shape}"
         raise ValidationError(msg)
-    k = command_step(tc, cmd)
+    clock = _number("origin_s", origin_s)
+    if not math.isfinite(clock):
+        msg = f"Expected `origin_s` as finite seconds, got {origin_s!r:.60}"
+        raise ValidationError(msg)
+    k = command_step(tc + clock if clock else tc, cmd)  # tc + clock: its errors' wording
     final = float(cmd[k])
     tm = check_series("t_measured", t_measured, min_size=1, increasing=True)
     y = check_series("measured", measured, min_size=1)
@@ -308,8 +316,8 @@ def step_response_to_command(
     after = (tm >= t_step) & (tm <= tc[-1]) & np.isfinite(y)
     if int(after.sum()) < 2:
         msg = (
-            f"Expected at least 2 measured samples from the step at t = {t_step!r} s to the "
-            f"command's end at {float(tc[-1])!r} s, got {int(after.sum())}"
+            f"Expected at least 2 measured samples from the step at t = {clock + t_step!r} s "
+            f"to the command's end at {clock + float(tc[-1])!r} s, got {int(after.sum())}"
         )
         raise ValidationError(msg)
     times = tm[after]

@@ -356,7 +356,7 @@ def tracking(
     steps: list[float | None] = [None] * n_channels  # each channel's ITAE origin, seconds
     for c, name in enumerate(names if itae_from == "step" else ()):
         try:
-            k = command_step(given, cmd[:, c])
+            k = command_step(given + clock if clock else given, cmd[:, c])  # its wording
         except ValidationError as err:
             msg = f"{err} - at channel {name!r} (itae_from='step')"
             raise ValidationError(msg) from err
