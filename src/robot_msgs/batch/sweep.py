@@ -37,7 +37,7 @@ import math
 import sys
 import time
 import uuid
-from dataclasses import replace
+from dataclasses import KW_ONLY, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -231,44 +231,34 @@ def run_sweep(
             held.release()
 
 
+@dataclass(eq=False)
 class _Sweep:
     """One sweep's steps and what they share (:func:`run_sweep` checks the arguments)."""
 
-    def __init__(
-        self,
-        source: Manifest | RunReader,
-        folder: Path,
-        *,
-        fn: RunFunction,
-        retries: int,
-        resume: bool,
-        force: bool,
-        verify: bool,
-        progress: TextIO | None,
-        chunk_s: float | None,
-        stall_timeout_s: float,
-        started: tuple[float, float],
-    ) -> None:
-        self.source = source
-        self.folder = folder
-        self.fn = fn
-        self.retries = retries
-        self.resume = resume
-        self.force = force
-        self.verify = verify
-        self.progress = progress
-        self.chunk_s = chunk_s
-        self.stall_timeout_s = stall_timeout_s
-        self.started = started
-        self.store = ResultStore(folder)
-        self.stopped = ""
-        self.storage_error = False
-        self.outputs_s = 0.0
-        self.compute_cpu_s = 0.0
-        self.blocks = (0, 0)
-        #: The executor cannot run the outputs' blocks (its scheduler is gone, no worker).
-        self.executor_gone = False
-        self._kept_said = False
+    source: Manifest | RunReader
+    folder: Path
+    _: KW_ONLY
+    fn: RunFunction
+    retries: int
+    resume: bool
+    force: bool
+    verify: bool
+    progress: TextIO | None
+    chunk_s: float | None
+    stall_timeout_s: float
+    started: tuple[float, float]
+    store: ResultStore = field(init=False)
+    stopped: str = field(default="", init=False)
+    storage_error: bool = field(default=False, init=False)
+    outputs_s: float = field(default=0.0, init=False)
+    compute_cpu_s: float = field(default=0.0, init=False)
+    blocks: tuple[int, int] = field(default=(0, 0), init=False)
+    #: The executor cannot run the outputs' blocks (its scheduler is gone, no worker).
+    executor_gone: bool = field(default=False, init=False)
+    _kept_said: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        self.store = ResultStore(self.folder)
 
     def say(self, text: str) -> None:
         """Write a line to the progress stream: escaped, and folded on a terminal.
