@@ -198,31 +198,27 @@ def read_inputs(
     # Each input is named as given (``example:NAME``, not the installed file), and the one
     # it repeats too where it was given another way (a link, another spelling of the path).
     for k in range(1, len(keys)):
-        if keys[k] == keys[0]:  # resolved: a link, or another spelling of the path
-            label, reference = inputs[k].label, inputs[0].label
-            spelt = "" if reference == label else f" ({reference})"
+        first = keys.index(keys[k])  # the reference's or an earlier estimate's, read the same way
+        if first == k:
+            continue
+        label, earlier = inputs[k].label, inputs[first].label
+        spelt = "" if earlier == label else f" ({earlier})"
+        if first == 0:  # resolved: a link, or another spelling of the path
             # Not "every error is zero": a transform or an offset, unknown here, moves the
             # estimate (`ape E E --transform-left T` said so above a table of 5 m); the
             # evaluation notes zero errors where the estimate compared is the reference.
-            itself = (
+            same = (
                 f"{label}: the same file as the reference{spelt}, read the same way: the "
                 "estimate is the reference before any transform or time offset"
             )
-            warnings.warn(
-                DataWarning(itself, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
-            )
-            continue
-        first = keys.index(keys[k])  # an earlier estimate's file, read the same way
-        if first < k:
-            label, earlier = inputs[k].label, inputs[first].label
-            spelt = "" if earlier == label else f" ({earlier})"
-            again = (
+        else:
+            same = (
                 f"{label}: estimate #{k} is the same file as estimate #{first}{spelt}, read the "
                 f"same way: its results repeat #{first}'s"
             )
-            warnings.warn(
-                DataWarning(again, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
-            )
+        warnings.warn(
+            DataWarning(same, kind="same_input", fixed=False), stacklevel=caller_stacklevel()
+        )
     # A side whose stamps a divisor divides once read refuses a reader's own division
     # (io.clean.stamps_divided_after): read anew, not taken from a read without it.
     sides: list[Literal["reference", "estimate"]] = [
