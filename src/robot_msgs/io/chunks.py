@@ -15,6 +15,7 @@ whole-file road, where the one set of rules and error messages lives.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import numpy as np
@@ -198,18 +199,6 @@ def file_chunks(
         turn ^= 1
 
 
-def _in_pairs(chunks: Iterable[Piece]) -> Iterator[list[Piece]]:
-    """Yield ``chunks`` two at a time (the last alone when their number is odd)."""
-    wave: list[Piece] = []
-    for chunk in chunks:
-        wave.append(chunk)
-        if len(wave) == 2:
-            yield wave
-            wave = []
-    if wave:
-        yield wave
-
-
 def resize_rows(parts: Sequence[Float64Array], lines: Int64Array, rows: int) -> None:
     """Resize every part and ``lines`` to ``rows`` rows in place (``realloc``, no copy)."""
     for part in parts:
@@ -278,8 +267,10 @@ def parse_chunks(
     # read side by side, io/side_by_side.py: 4 threads on 2 cores were 0.94x one by one's
     # wall at 10^6 poses, 2 threads 0.87x, 10 and 20 alternated pairs).
     pool: ThreadPoolExecutor | None = None
+    pieces = iter(chunks)
     try:
-        for wave in _in_pairs(chunks):
+        # Two pieces at a time (the last alone when their number is odd).
+        for wave in iter(lambda: list(itertools.islice(pieces, 2)), []):
             if pool is None and len(wave) == 2 and CORES > 1 and _main_thread():
                 from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
