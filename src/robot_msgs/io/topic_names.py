@@ -29,22 +29,20 @@ _MOST_CHARACTERS = 247
 def _why_not(topic: str) -> str:
     """Say what makes ``topic`` no topic name a bag may carry, or ``""``."""
     if not topic:
-        why = "it is empty"
-    elif topic[0] != "/" and not (topic[0].isascii() and topic[0].isalpha()):
-        why = "it starts with neither '/' nor a letter"
-    elif topic.endswith("/"):
-        why = "it ends with '/'" if topic != "/" else "'/' alone is the root namespace"
-    elif "//" in topic:
-        why = "it holds '//'"
-    elif any(c.isspace() or not c.isprintable() for c in topic):
-        why = "it holds a space or control character"
-    elif any(token[:1].isdigit() for token in topic.split("/")):
-        why = "a part of it starts with a digit"
-    elif len(topic) > _MOST_CHARACTERS:
-        why = f"it is {len(topic)} characters long, more than {_MOST_CHARACTERS}"
-    else:
-        why = ""
-    return why
+        return "it is empty"
+    if topic[0] != "/" and not (topic[0].isascii() and topic[0].isalpha()):
+        return "it starts with neither '/' nor a letter"
+    if topic.endswith("/"):
+        return "it ends with '/'" if topic != "/" else "'/' alone is the root namespace"
+    if "//" in topic:
+        return "it holds '//'"
+    if any(c.isspace() or not c.isprintable() for c in topic):
+        return "it holds a space or control character"
+    if any(token[:1].isdigit() for token in topic.split("/")):
+        return "a part of it starts with a digit"
+    if len(topic) > _MOST_CHARACTERS:
+        return f"it is {len(topic)} characters long, more than {_MOST_CHARACTERS}"
+    return ""
 
 
 def check_topic_name(topic: str) -> str:
