@@ -383,7 +383,7 @@ def test_errors_past_what_matplotlib_can_scale_are_refused_and_those_below_drawn
     "errors",
     [
         [1.0] * 7 + [1.0 + 2.0**-52],  # one float spacing apart: no 40 bins between
-        [1e17] * 8,  # one value: NumPy's 1e17 -+ 0.5 is 1e17 again
+        [1e17] * 8,  # one value: NumPy's 1e17 -+ 0.5 was 1e17 again
         [5e-324] * 4 + [1e-323] * 4,  # the least subnormals
     ],
 )
@@ -398,6 +398,7 @@ def test_histogram_bins_of_errors_too_close_for_40_bins_hold_every_error(
     assert edges.size == 41
     assert (np.diff(edges) > 0).all()
     assert edges[0] <= min(errors) <= max(errors) <= edges[-1]
+    assert edges[0] >= 0.0  # errors >= 0: the least subnormals' were widened below 0
     assert histogram.y.sum() == 8
 
 
@@ -643,4 +644,47 @@ def test_the_histogram_begins_at_zero_in_both_backends() -> None:
     assert float(np.min(histogram.traces[0].x)) == pytest.approx(1.0)  # the least error
     assert results_figure(named).axes[4].get_xlim()[0] == 0.0
     (page,) = [spec for kind, _, spec in results_plots(named) if kind == "histogram"]
+    assert page["layout"]["xaxis"]["rangemode"] == "tozero"
+
+
+@pytest.mark.parametrize(
+    ("errors", "top", "at"),
+    [
+        # All 0: bins 0 to 1 (the axis's unit), 0.025 wide; 0 is bin 0's lower edge.
+        ([0.0] * 8, 1.0, 0),
+        # All 0.3 m: bins 0 to 0.6 m, 0.015 m wide; 0.3 = 20 x 0.015 is bin 20's lower edge.
+        ([0.3] * 8, 0.6, 20),
+        # One pose, one error of 0.3 m: the same bins.
+        ([0.3], 0.6, 20),
+    ],
+)
+def test_a_histogram_of_one_error_value_begins_at_zero_in_both_backends(
+    named: list[tuple[str, EvaluationResult]], errors: list[float], top: float, at: int
+) -> None:
+    """NumPy's bins of one value x are x - 0.5 to x + 0.5: errors all 0 were binned from
+    -0.5 m and all 0.3 m from -0.2 m, and neither axis began at 0 (no error is < 0)."""
+    pytest.importorskip("matplotlib")
+    from robot_msgs.report.plots import results_figure
+
+    _, result = named[0]
+    stamps = 100.0 + STAMPS[: len(errors)]
+    signal = Signal.of("translation", "m", np.array(errors), stamps_s=stamps)
+    one = [("one.json", result.replace(comparison=result.comparison.replace(signals=(signal,))))]
+    panels = _panels(results_spec(one))
+    histogram = panels["histogram"]
+    assert histogram.x_from_zero
+    (trace,) = histogram.traces
+    assert _close(trace.x, np.linspace(0.0, top, 41))
+    assert np.flatnonzero(trace.y).tolist() == [at]
+    assert trace.y[at] == len(errors)
+    # The box and the violin hold the one value; both backends draw them, the histogram
+    # from 0.
+    assert panels["box"].traces[0].y.tolist() == panels["violin"].traces[0].y.tolist() == errors
+    fig = results_figure(one)
+    _, _, box, violin, drawn = fig.axes
+    assert drawn.get_xlim()[0] == 0.0
+    for ax in (box, violin):
+        low, high = ax.get_ylim()
+        assert low < errors[0] < high
+    (page,) = [spec for kind, _, spec in results_plots(one) if kind == "histogram"]
     assert page["layout"]["xaxis"]["rangemode"] == "tozero"

@@ -71,25 +71,30 @@ def _bin_edges(finite: Float64Array, n: int) -> Float64Array:
     NumPy's edges (:func:`numpy.histogram_bin_edges`, ``lo`` to ``hi`` or ``x - 0.5`` to
     ``x + 0.5`` for one value ``x``), computed at a power of two's scale so a span past
     float64 (``-1e308`` to ``1e308``) neither overflows nor warns; a span too narrow for
-    ``n`` distinct edges (``1.0`` to ``1.0000000000000002``, ``1e17`` alone) is widened
+    ``n`` distinct edges (``1.0`` to ``1.0000000000000002``, ``-1e17`` alone) is widened
     about its middle to ``4 n`` float spacings (NumPy raised "Too many bins for data
-    range"; a hunt).
+    range"; a hunt). Values all >= 0 (errors) have edges >= 0, and one such value ``x``
+    has them from 0 to ``2 x`` (0 to 1 for 0): NumPy's ``x - 0.5`` put the axis of
+    errors all 0 at -0.5, and of errors all 0.3 m at -0.2 m, where none can be.
 
     >>> _bin_edges(np.array([-1e308, 1e308]), 4).tolist()
     [-1e+308, -5e+307, 0.0, 5e+307, 1e+308]
-    >>> edges = _bin_edges(np.array([1e17]), 40)
-    >>> bool(edges[0] <= 1e17 <= edges[-1] and (np.diff(edges) > 0).all())
+    >>> _bin_edges(np.array([0.25]), 4).tolist(), _bin_edges(np.array([0.0]), 4).tolist()
+    ([0.0, 0.125, 0.25, 0.375, 0.5], [0.0, 0.25, 0.5, 0.75, 1.0])
+    >>> edges = _bin_edges(np.array([-1e17]), 40)
+    >>> bool(edges[0] <= -1e17 <= edges[-1] and (np.diff(edges) > 0).all())
     True
     """
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    floor = -_LARGEST if lo < 0.0 else 0.0
     if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
+        lo, hi = (lo - 0.5, hi + 0.5) if lo < 0.0 else (0.0, min(2.0 * hi, _LARGEST) or 1.0)
     edges = _linspace(lo, hi, n)
     if (edges[1:] > edges[:-1]).all():
         return edges
     width = 4 * n * math.ulp(max(abs(lo), abs(hi)))
     middle = lo / 2 + hi / 2
-    lo = min(max(middle - width / 2, -_LARGEST), _LARGEST - width)
+    lo = min(max(middle - width / 2, floor), _LARGEST - width)
     return _linspace(lo, lo + width, n)
 
 
