@@ -555,6 +555,22 @@ def test_allow_partial_names_every_run_that_failed_to_evaluate_in_the_report(
     assert "more" not in note
 
 
+@pytest.mark.parametrize(("failing", "said"), [(11, 11), (12, 10)])
+def test_a_note_names_ten_failed_runs_and_counts_the_rest_or_names_the_one_more(
+    runs_copy: Path, capsys: pytest.CaptureFixture[str], failing: int, said: int
+) -> None:
+    """Past ten, the note counts the rest; "; and 1 more" said no less than its name
+    (``text.listed``'s rule, which the note wrote by hand)."""
+    trials = sorted(p.parent for p in runs_copy.glob("*/*/*/estimate.tum"))[:failing]
+    for trial in trials:
+        (trial / "estimate.tum").write_text("not a trajectory\n")
+    partial = _report_json(capsys, str(runs_copy / "runs.toml"), "--allow-partial")
+    note = partial["notes"][0]  # type: ignore[index]
+    assert note.startswith(f"{failing} of 18 runs have no report: they failed to evaluate (")
+    assert note.count(": FormatError: ") == said
+    assert note.endswith(f"; and {failing - said} more)" if failing > said else "a header))")
+
+
 def test_an_invalid_meta_json_stops_only_its_run_with_allow_partial(
     runs_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

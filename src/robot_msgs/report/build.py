@@ -19,7 +19,7 @@ from robot_msgs.compare.report import Report
 from robot_msgs.errors import DataWarning, RobotMsgsError
 from robot_msgs.msg.repr import by_names
 from robot_msgs.report.groups import summarise_groups
-from robot_msgs.report.text import counted
+from robot_msgs.report.text import counted, listed
 from robot_msgs.runs.evaluate import UNRATED_NOTE, RunEvaluation, evaluate_run, metric_left_out
 from robot_msgs.runs.load import load_run
 from robot_msgs.runs.rank import rank_algorithms
@@ -220,12 +220,11 @@ def build_report(
     if failed:
         # Each named (up to _NAMED): "the first, and 3 more" left the page and the JSON
         # without the names of the others (a report of 192 runs, 4 failing).
-        named = "; ".join(f"{name}: {error[:300]}" for name, error in list(failed.items())[:_NAMED])
-        more = f"; and {len(failed) - _NAMED} more" if len(failed) > _NAMED else ""
+        first = [f"{name}: {error[:300]}" for name, error in list(failed.items())[: _NAMED + 1]]
         has = "has no report: it" if len(failed) == 1 else "have no report: they"
         notes.append(
             f"{len(failed)} of {counted(len(manifest.runs), 'run')} {has} failed to "
-            f"evaluate ({named}{more})"
+            f"evaluate ({listed(first, _NAMED, len(failed), sep='; ')})"
         )
     reports = [e.report for e in evaluations.values()]
     report = assemble_report(reports, settings, force=force, notes=notes)

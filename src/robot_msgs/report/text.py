@@ -59,12 +59,14 @@ def counted(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
-def listed(names: Sequence[str], shown: int, total: int | None = None) -> str:
+def listed(names: Sequence[str], shown: int, total: int | None = None, sep: str = ", ") -> str:
     """Name the first ``shown`` of ``names``, and say how many more there are.
 
     One more than ``shown`` are all named: "and 1 more" says no less than its name.
     ``total``: how many there are, where ``names`` holds only the first of them (a
     doctor's gaps are counted in an array, and only those shown are put in words).
+    ``sep`` is put between names; ``"; "`` for names that hold commas (a run and its
+    error), and then "; and N more" too.
 
     WHY: a bag topic's frames were cut at five with nothing said of the rest, "in 7
     frames (f0, f1, f2, f3, f4; ...)". WHY one place: nine messages said it by hand.
@@ -73,15 +75,17 @@ def listed(names: Sequence[str], shown: int, total: int | None = None) -> str:
     --------
     >>> listed(["a", "b", "c", "d"], 3), listed(["a", "b", "c", "d", "e"], 3), listed("a", 1, 4)
     ('a, b, c, d', 'a, b, c and 2 more', 'a and 3 more')
+    >>> listed(["a: x, y", "b: z"], 1, 5, sep="; "), listed(["a: x, y", "b: z"], 1, sep="; ")
+    ('a: x, y; and 4 more', 'a: x, y; b: z')
     """
     shown = max(shown, 0)
     n = len(names) if total is None else total
     shown += n == shown + 1 == len(names)  # the one more named, not counted
-    head = ", ".join(names[:shown])
+    head = sep.join(names[:shown])
     if n <= shown:
         return head
     # WHY: shown=0 said " and 2 more", an "and" after nothing.
-    return f"{head} and {n - shown} more" if head else f"{n - shown} more"
+    return f"{head}{sep.rstrip(', ')} and {n - shown} more" if head else f"{n - shown} more"
 
 
 def grouped(texts: Sequence[str]) -> list[str]:
