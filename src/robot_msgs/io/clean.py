@@ -57,6 +57,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from robot_msgs.errors import DataWarning, FormatError, ValidationError, caller_stacklevel
+from robot_msgs.report.text import listed
 from robot_msgs.trajectory import POSITION_LIMIT_M, PoseTrajectory, rows_past_limit
 
 #: Largest ``max |R Rᵀ - I|`` of a rotation written in full float64 precision (a few
@@ -153,9 +154,7 @@ def _listed(labels: list[str], total: int) -> str:
         )
     else:
         text = ", ".join(labels)
-    if total > len(labels):
-        text += f" and {total - len(labels)} more"
-    return text
+    return listed([text], 1, 1 + total - len(labels))  # the labels said as one, the rest counted
 
 
 def report(message: str, *, strict: bool, kind: str = "", fixed: bool = True) -> None:
