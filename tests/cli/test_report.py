@@ -759,3 +759,25 @@ def test_warnings_alike_about_many_folders_are_one_line_naming_three(
     )
     assert lines[0] == f"WARNING: {crashed[0]}, {crashed[1]}, {crashed[2]} and 27 more: {what}"
     assert [line.split(": ")[1] for line in lines[1:]] == [str(f) for f in few]
+
+
+def test_folders_named_with_a_colon_and_space_are_named_whole_in_the_grouped_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Six crashed trials, each a folder ``run: 1``: the line names ``.../run: 1``.
+
+    WHY: the file was the text up to its first ``": "``: ``.../MH_00/run, .../MH_01/run,
+    .../MH_02/run and 3 more: 1: holds timing.csv ...``, six folders that do not exist.
+    """
+    make_tree(tmp_path, trials=2)
+    crashed = [tmp_path / "crashy" / f"MH_0{k}" / "run: 1" for k in range(6)]
+    for folder in crashed:
+        folder.mkdir(parents=True)
+        (folder / "timing.csv").write_text("stamp,latency\n0.0,0.01\n")
+    assert main(["report", str(tmp_path), "--no-progress", "--quiet"]) == 0
+    what = (
+        "holds timing.csv but no estimate.<ext> or meta.json: not a run, and not counted "
+        "(a run that wrote no estimate counts as failed with a meta.json)"
+    )
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [f"WARNING: {crashed[0]}, {crashed[1]}, {crashed[2]} and 3 more: {what}"]

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robot_msgs.report.text import display_width, grouped, ljust, rjust, wrap
+from robot_msgs.report.text import display_width, file_and_what, grouped, ljust, rjust, wrap
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Two terminal columns each: CJK ideographs and fullwidth forms (East Asian Width W, F).
 _WIDE = "日本語東京漢字表ＡＢ１"
@@ -110,6 +114,23 @@ def test_grouped_names_and_counts_a_file_warned_twice_once_in_one_line() -> None
     assert grouped(texts) == [f"a, f0, f1 and 2 more: {what}"]
     assert grouped([f"a: {what}"] * 6) == [f"a: {what}"] * 6  # one file: nothing to group
     assert grouped([": empty"] * 6) == [": empty"] * 6
+
+
+def test_grouped_names_a_folder_whose_name_holds_a_colon_and_space_whole(tmp_path: Path) -> None:
+    """Five folders ``run: 1``: named whole, their message whole (it holds ``": "`` too).
+
+    WHY: the file ended at the first ``": "``: ``a/run, b/run, c/run and 2 more: 1:
+    holds ...``. A text whose longer prefix names no path splits at the first, as before.
+    """
+    what = "holds timing.csv but no estimate.<ext> or meta.json: not a run"
+    folders = [tmp_path / name / "run: 1" for name in "abcde"]
+    for folder in folders:
+        folder.mkdir(parents=True)
+    texts = [f"{folder}: {what}" for folder in folders]
+    assert grouped(texts) == [f"{folders[0]}, {folders[1]}, {folders[2]} and 2 more: {what}"]
+    assert file_and_what(texts[0]) == (str(folders[0]), what)
+    gone = tmp_path / "gone" / "run: 1"
+    assert file_and_what(f"{gone}: {what}") == (str(gone.parent / "run"), f"1: {what}")
 
 
 def test_percent_says_a_share_just_under_one_as_less_than_all_and_refuses_non_shares() -> None:

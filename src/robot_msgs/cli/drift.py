@@ -319,7 +319,7 @@ def _show_grouped(caught: list[warnings.WarningMessage]) -> None:
     the one ``report`` follows (a review).
     """
     from robot_msgs.io.clean import ROUNDED_ROTATIONS  # noqa: PLC0415
-    from robot_msgs.report.text import grouped  # noqa: PLC0415
+    from robot_msgs.report.text import file_and_what, grouped  # noqa: PLC0415
 
     texts: list[str] = []
     rounded = 0
@@ -327,7 +327,7 @@ def _show_grouped(caught: list[warnings.WarningMessage]) -> None:
         if not issubclass(w.category, DataWarning):
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
         elif isinstance(w.message, DataWarning) and w.message.kind == ROUNDED_ROTATIONS:
-            file = str(w.message).partition(": ")[0]
+            file, _ = file_and_what(str(w.message))
             texts.append(f"{file}: {_ROUNDED_LIKEWISE}" if rounded else str(w.message))
             rounded += 1
         else:

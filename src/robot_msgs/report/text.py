@@ -10,6 +10,7 @@ counts code points, is not the width: here every width is a display width
 
 from __future__ import annotations
 
+import os
 import re
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ __all__ = [
     "WIDTH",
     "counted",
     "display_width",
+    "file_and_what",
     "grouped",
     "listed",
     "ljust",
@@ -88,10 +90,32 @@ def listed(names: Sequence[str], shown: int, total: int | None = None, sep: str 
     return f"{head}{sep.rstrip(', ')} and {n - shown} more" if head else f"{n - shown} more"
 
 
+def file_and_what(text: str) -> tuple[str, str]:
+    """Split a warning ``FILE: WHAT`` into the file it begins with and what it says of it.
+
+    The file is the longest part before a ``": "`` that names a path on disk, else the
+    part up to the first ``": "``; ``("", text)`` without one. WHY a path on disk: a
+    folder named ``run: 1`` was named ``run`` and said to ``1: hold`` its logs, and its
+    message holds ``": "`` itself (``...or meta.json: not a run``), so neither the first
+    nor the last separator is the file's end in every text.
+
+    Examples
+    --------
+    >>> file_and_what("a.tum:3: cut"), file_and_what("no file here")
+    (('a.tum:3', 'cut'), ('', 'no file here'))
+    """
+    parts = text.split(": ")
+    if len(parts) == 1:
+        return "", text
+    paths = (k for k in range(len(parts) - 1, 1, -1) if os.path.lexists(": ".join(parts[:k])))
+    end = next(paths, 1)
+    return ": ".join(parts[:end]), ": ".join(parts[end:])
+
+
 def grouped(texts: Sequence[str]) -> list[str]:
     """Say warnings that differ only in the file they begin with once, naming a few files.
 
-    A text ``FILE: WHAT`` (its file up to the first ``": "``) said of :data:`ALIKE` files
+    A text ``FILE: WHAT`` (:func:`file_and_what`) said of :data:`ALIKE` files
     or more becomes ``A, B, C and N more: WHAT``, where the first of them stood, said
     once; the others stay as they are, in their order. A file is counted and named once
     however many times its warning was given.
@@ -107,15 +131,15 @@ def grouped(texts: Sequence[str]) -> list[str]:
     >>> grouped(["a.tum:3: cut", *said, "b.tum:4: cut"])
     ['a.tum:3: cut', 'r/0, r/1, r/2 and 3 more: holds timing.csv but no estimate', 'b.tum:4: cut']
     """
+    split = {text: file_and_what(text) for text in texts}
     files: dict[str, dict[str, None]] = {}  # WHAT -> its files, in order, each once
-    for text in texts:
-        file, _, what = text.partition(": ")
+    for file, what in split.values():
         if file and what:
             files.setdefault(what, {})[file] = None
     out: list[str] = []
     said: set[str] = set()
     for text in texts:
-        file, _, what = text.partition(": ")
+        file, what = split[text]
         named = list(files.get(what, ())) if file and what else []
         if len(named) < ALIKE:
             out.append(text)
