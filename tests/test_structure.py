@@ -151,6 +151,26 @@ def test_the_cycle_check_finds_a_cycle() -> None:
     assert _cycles(graph) == [["a", "b", "c"]]
 
 
+def test_no_command_line_module_imports_another_ones_private_name() -> None:
+    """The modules of ``robot_msgs.cli`` import one another's names without a ``_``.
+
+    WHY: ``drift`` imported ``_evaluation_output._settings_lines``, and seven more private
+    names went between cli modules (``_flag_text._dest``, ``evo_flags._placed``...).
+    """
+    found = [
+        f"{name}: {node.module}.{alias.name}"
+        for name, path in MODULES.items()
+        if name.startswith(f"{PACKAGE}.cli") and path is not None
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith(f"{PACKAGE}.cli.")
+        and node.module != name
+        for alias in node.names
+        if alias.name.startswith("_")
+    ]
+    assert found == []
+
+
 #: What makes a file importable as a module: a source, or a compiled extension.
 _SUFFIXES = (".py", ".so", ".pyd")
 

@@ -57,6 +57,7 @@ __all__ = [
     "format_table",
     "naming",
     "prepare_outputs",
+    "settings_lines",
     "write_plot",
 ]
 
@@ -139,7 +140,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
-    lines += _settings_lines(result.metric, changed_from(result.record(), defaults))
+    lines += settings_lines(result.metric, changed_from(result.record(), defaults))
     # Each count kept beside its number: V102's line folded "unmatched reference" from its 15908.
     counts = _count_words(result.counts)
     words = [f"{count}," for count in counts[:-1]] + counts[-1:]
@@ -194,7 +195,7 @@ def _unshared(counts: Mapping[str, int], key: str) -> int | str:
     return "-"
 
 
-def _settings_lines(
+def settings_lines(
     metric: str, changed: Mapping[str, Value], record: Mapping[str, Value] | None = None
 ) -> list[str]:
     """Say the flags given; an APE or RPE says "(not aligned)" when it was not aligned.
@@ -250,7 +251,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     title = _TITLES.get(first.metric, first.metric)
     lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
     shared = {k: v for k, v in changed_from(first.record(), defaults).items() if k not in differ}
-    lines += _settings_lines(first.metric, shared, first.record())
+    lines += settings_lines(first.metric, shared, first.record())
     # The counts the single-estimate header says (the unmatched were missing here; a review).
     counted = ["estimate", "matched", "unmatched_estimate", "unmatched_reference"]
     said = ["poses", "matched", "unmatched est", "unmatched ref"]

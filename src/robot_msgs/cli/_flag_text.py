@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "changed_from",
+    "fields_as_flags",
+    "flag_dest",
     "flag_of",
     "flag_text",
     "flag_value",
@@ -34,6 +36,7 @@ __all__ = [
     "flags_text",
     "reword",
     "setting_flag",
+    "value_for_flag",
 ]
 
 V = TypeVar("V")
@@ -107,11 +110,12 @@ def setting_flag(name: str) -> str:
     return f"{row.name} {takes}" if takes else row.name
 
 
-def _dest(flag: str) -> str:
+def flag_dest(flag: str) -> str:
+    """Return the ``argparse`` attribute of ``flag`` (``--delta-unit`` → ``delta_unit``)."""
     return flag.removeprefix("--").replace("-", "_")
 
 
-def _shown(flag: FlagRow, value: Any) -> str:
+def value_for_flag(flag: FlagRow, value: Any) -> str:
     """Write a value as the flag takes it (``one-to-one``, ``100,200``)."""
     if isinstance(value, tuple):
         return ("," if flag.commas else " ").join(_value_text(v) for v in value)
@@ -123,14 +127,14 @@ def _shown(flag: FlagRow, value: Any) -> str:
 _FIELD_NAME = re.compile(r"(?<![\w`-])([a-z]+(?:_[a-z0-9]+)+)(?![\w`=])")
 
 
-def _fields_as_flags(text: str) -> str:
+def fields_as_flags(text: str) -> str:
     """Write the field names in a description as their flags (``offset_auto`` → ``--offset auto``).
 
     Examples
     --------
-    >>> _fields_as_flags("offset_auto: search within ± this; in delta_unit")
+    >>> fields_as_flags("offset_auto: search within ± this; in delta_unit")
     '--offset auto: search within ± this; in --delta-unit'
-    >>> _fields_as_flags("the inverse of transform_left, not_a_field")
+    >>> fields_as_flags("the inverse of transform_left, not_a_field")
     'the inverse of --transform-left, not_a_field'
     """
 
@@ -188,7 +192,7 @@ def flag_text(name: str, value: object) -> str:
         return flag_.name if value else ""
     if flag_.file:
         return f"{flag_.name} FILE"
-    return f"{flag_.name} {_shown(flag_, value)}"
+    return f"{flag_.name} {value_for_flag(flag_, value)}"
 
 
 def flag_value(name: str, value: object) -> str:
@@ -208,7 +212,7 @@ def flag_value(name: str, value: object) -> str:
         return flag_.word if value else "off"
     if isinstance(value, bool):
         return "on" if value else "off"
-    return _shown(flag_, value)
+    return value_for_flag(flag_, value)
 
 
 def changed_from(values: Mapping[str, V], defaults: Mapping[str, object]) -> dict[str, V]:
@@ -314,17 +318,17 @@ def flags_in_text(
             return said
         if not said.startswith("--"):
             return said
-        from robot_msgs.cli.evo_flags import _placed  # noqa: PLC0415
+        from robot_msgs.cli.evo_flags import in_home_command  # noqa: PLC0415
 
         given = offered(command)
         if not any(r.group == row.group and r.name in given for r in declared_flags().values()):
             return said
         if row.word and said not in given:  # `--offset auto`: traj's --offset takes seconds
-            from robot_msgs.cli.evo_flags import _HOMES  # noqa: PLC0415
+            from robot_msgs.cli.evo_flags import HOME_COMMANDS  # noqa: PLC0415
 
-            home = next((c for c in _HOMES if said in offered(c)), None)
+            home = next((c for c in HOME_COMMANDS if said in offered(c)), None)
             return said if home is None else f"`robot-msgs {home} {said}`"
-        placed = _placed(said, command, offered)
+        placed = in_home_command(said, command, offered)
         return said if placed == said else f"`robot-msgs {placed}`"
 
     def flag_said(match: re.Match[str]) -> str:
@@ -401,14 +405,14 @@ def reword(
     """
     match = _FIELD.match(err.field)
     flag = flag_of(match.group(1)) if match else ""
-    given = getattr(args, _dest(flag), None) if flag else None
+    given = getattr(args, flag_dest(flag), None) if flag else None
     if given is None:
         return err
     row = declared_flags().get(match.group(1) if match else "")
     # Each value as typed: `--label a --label ' '` was echoed `--label a`, its blank lost.
     given = tuple(map(_as_typed, given)) if isinstance(given, list) else _as_typed(given)
     how = row if row is not None else FlagRow(field="", name=flag)
-    shown = "" if isinstance(given, bool) else _shown(how, given)
+    shown = "" if isinstance(given, bool) else value_for_flag(how, given)
     msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
     said = UsageError if usage and not how.file else ValidationError
     return said(msg, field=err.field, reason=err.reason)

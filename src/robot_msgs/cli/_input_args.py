@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from robot_msgs.cli._flag_text import _dest
+from robot_msgs.cli._flag_text import flag_dest
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli._settings_flags import flag_rows
 from robot_msgs.errors import FormatError, TopicError
@@ -61,7 +61,7 @@ def read_files(args: argparse.Namespace) -> list[str]:
     rows = flag_rows("EvaluationSettings")
     words = {f.name: f.word for f in rows if f.word}
     for flag in rows:
-        given = getattr(args, _dest(flag.name), None) if flag.file else None
+        given = getattr(args, flag_dest(flag.name), None) if flag.file else None
         if isinstance(given, str | os.PathLike) and os.fspath(given) != words.get(flag.name):
             found.append(given)  # a file, not the flag's word (--transform-right auto)
             if ":" in os.fspath(given):  # FILE:KEY's file: `--save-aligned cfg.json --to

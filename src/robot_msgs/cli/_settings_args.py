@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.cli._flag_text import _dest, _fields_as_flags, _shown
+from robot_msgs.cli._flag_text import fields_as_flags, flag_dest, value_for_flag
 from robot_msgs.cli._settings_flags import FlagRow, flag_rows
 from robot_msgs.errors import UsageError, ValidationError
 
@@ -129,7 +129,7 @@ def _add_flag(
     ``lacked``: that word, which this command does not take, and the command that does
     (:func:`_number_not_word`).
     """
-    kwargs: dict[str, Any] = {"help": help_text, "dest": _dest(flag.name)}
+    kwargs: dict[str, Any] = {"help": help_text, "dest": flag_dest(flag.name)}
     if flag.metavar:
         kwargs["metavar"] = flag.metavar
     if flag.kind == "switch":
@@ -220,7 +220,7 @@ def add_settings_flags(
                 continue
             added.add(flag.name)
             own = (described or {}).get(name) or flag.description
-            text = _fields_as_flags(own or name.replace("_", " "))
+            text = fields_as_flags(own or name.replace("_", " "))
             default = (
                 (defaults_of or {}).get(name, flag.default)
                 if isinstance(value, str)
@@ -230,12 +230,12 @@ def add_settings_flags(
             # says its default too (rpe --delta's 1 was said nowhere in rpe --help).
             shown = flag.when_set is None
             if default is not None and default is not False and shown:
-                text += f" (default {_shown(flag, default)}"
+                text += f" (default {value_for_flag(flag, default)}"
                 text += f"; {note})" if name in marked and note else ")"
             other = worded.get(flag.name) if not flag.word else None
             if other is not None:  # the word's own setting, said where the flag is
                 said = (described or {}).get(other.field) or other.description
-                text += f"; {other.word}: {_fields_as_flags(said or other.field)}"
+                text += f"; {other.word}: {fields_as_flags(said or other.field)}"
             if flag.group not in groups:
                 groups[flag.group] = parser.add_argument_group(flag.group) if flag.group else parser
             word = words.get(flag.name, "") if not flag.word else ""
@@ -265,7 +265,7 @@ def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
     words = {f.name: f.word for f in rows if f.word}
     for flag in rows:
         name = flag.field
-        given = getattr(args, _dest(flag.name), None)
+        given = getattr(args, flag_dest(flag.name), None)
         if given is None:
             continue
         word = flag.word or words.get(flag.name, "")
@@ -406,7 +406,7 @@ def given_run_flags(args: argparse.Namespace) -> list[str]:
     classes = (type(RUN_DEFAULTS).__name__, "RunSettings", "ReadSettings")
     flags = [row.name for cls in classes for row in flag_rows(cls)]
     flags += ["--rpe-delta", "--rpe-unit"]
-    return [f for f in dict.fromkeys(flags) if getattr(args, _dest(f), None) is not None]
+    return [f for f in dict.fromkeys(flags) if getattr(args, flag_dest(f), None) is not None]
 
 
 def load_runs_from_args(

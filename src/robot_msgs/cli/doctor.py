@@ -74,10 +74,10 @@ def _fix_text(finding: Finding) -> str:
 
     A left transform that scales lengths (the estimate in millimetres) is
     ``--transform-left SCALE_FILE`` and what the file holds, said as TUM's ``--scale``
-    is (:func:`~robot_msgs.cli.evo_flags._scale_file`). WHY: the matrix itself was said
+    is (:func:`~robot_msgs.cli.evo_flags.scale_file_text`). WHY: the matrix itself was said
     ``--transform-left FILE``, with nothing to write in the file (a review).
     """
-    from robot_msgs.cli.evo_flags import _scale_file  # noqa: PLC0415 - fixes of lengths only
+    from robot_msgs.cli.evo_flags import scale_file_text  # noqa: PLC0415 - fixes of lengths only
 
     fix = {
         ("transform_right_auto" if k == "transform_right" else k): (
@@ -89,7 +89,7 @@ def _fix_text(finding: Finding) -> str:
     said = flags_in_text(", ".join(f"`{k}={v!r}`" for k, v in fix.items()))
     if not isinstance(matrix, tuple):
         return said
-    file = f"--transform-left SCALE_FILE; {_scale_file(repr(matrix[0]))}"
+    file = f"--transform-left SCALE_FILE; {scale_file_text(repr(matrix[0]))}"
     return f"{said}, {file}" if said else file
 
 

@@ -224,7 +224,7 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
                 warnings.warn(DataWarning(text, fixed=False), stacklevel=2)
     finally:
         _show_grouped(caught)
-    from robot_msgs.cli._evaluation_output import _settings_lines  # noqa: PLC0415
+    from robot_msgs.cli._evaluation_output import settings_lines  # noqa: PLC0415
     from robot_msgs.cli._flag_text import changed_from  # noqa: PLC0415
     from robot_msgs.evaluation.settings import Drift, EvaluationSettings  # noqa: PLC0415
 
@@ -239,7 +239,7 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
 
         print(dumps(sequences_json(table, lengths, evaluated)), end="")
     else:
-        said = _settings_lines("kitti_drift", changed)
+        said = settings_lines("kitti_drift", changed)
         print(format_sequences(table, lengths, args.reference, args.estimate, said))
     return 0
 

@@ -51,11 +51,14 @@ __all__ = [
     "EVO_FORMATS",
     "EVO_SWITCHES",
     "EVO_WITHOUT",
+    "HOME_COMMANDS",
     "TUM_FLAGS",
     "evo_hint",
     "evo_spelled",
     "evo_syntax_hint",
     "evo_words",
+    "in_home_command",
+    "scale_file_text",
 ]
 
 #: evo's flag -> what to type here.
@@ -122,7 +125,7 @@ TUM_FLAGS: dict[str, str] = {
     "--max_difference": "--sync one-to-one --max-diff SECONDS",  # associate.py's rule
     "--fixed_delta": "--protocol tum --delta-unit s",  # without --delta_unit: TUM's seconds
     "--max_pairs": "nothing: every pair is taken",  # with --fixed_delta; else _tum_pairs_note
-    "--scale": "--transform-left SCALE_FILE",  # _scale_file: diag(s, s, s, 1)
+    "--scale": "--transform-left SCALE_FILE",  # scale_file_text: diag(s, s, s, 1)
     "--save_associations": "--save FILE.json",  # the result holds the matched poses
 }
 
@@ -130,7 +133,7 @@ TUM_FLAGS: dict[str, str] = {
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
-def _scale_file(value: str) -> str:
+def scale_file_text(value: str) -> str:
     """Say what the file of TUM's ``--scale value`` holds: the 4x4 diag(s, s, s, 1).
 
     evaluate_ate.py multiplies the estimate's positions by s before its fit; a left
@@ -145,11 +148,11 @@ def _scale_file(value: str) -> str:
 
     Examples
     --------
-    >>> _scale_file("2")
+    >>> scale_file_text("2")
     'SCALE_FILE holds the 4x4 diag(2, 2, 2, 1): [[2,0,0,0],[0,2,0,0],[0,0,2,0],[0,0,0,1]]'
-    >>> _scale_file("--verbose").split(": ")[0]
+    >>> scale_file_text("--verbose").split(": ")[0]
     'SCALE_FILE holds the 4x4 diag(s, s, s, 1)'
-    >>> _scale_file(".5").split(": ")[0]
+    >>> scale_file_text(".5").split(": ")[0]
     'SCALE_FILE holds the 4x4 diag(0.5, 0.5, 0.5, 1)'
     """
     try:
@@ -255,7 +258,7 @@ EVO_FLAGS_BY_COMMAND: dict[str, dict[str, str]] = {
 
 #: Where an answer's flag is looked for when the command typed has none, in this order
 #: (``ape -d 1``: ``rpe --delta 1``).
-_HOMES = ("ape", "rpe", "traj", "res", "drift", "report", "bench", "doctor")
+HOME_COMMANDS = ("ape", "rpe", "traj", "res", "drift", "report", "bench", "doctor")
 
 #: Answers whose flag others spell alike but mean otherwise, with the commands it means
 #: this in: ``--save FILE.tum`` is traj's (ape's ``--save`` writes a result and refuses
@@ -361,7 +364,8 @@ def _not_a_number(
     said += f" (evo refuses {typed})" if typed != flag else ""
     unit = _FILLED["UNIT"].get(value)
     if flag in ("-d", "--delta") and unit is not None and not unit_typed:
-        said += f"; -u {value} is the unit: {_placed(f'--delta-unit {unit}', command, offered)}"
+        placed = in_home_command(f"--delta-unit {unit}", command, offered)
+        said += f"; -u {value} is the unit: {placed}"
     return said
 
 
@@ -430,11 +434,11 @@ def _alignment(argv: Sequence[str]) -> tuple[list[str], str] | None:
     return said, ours
 
 
-def _placed(
+def in_home_command(
     ours: str,
     command: str,
     offered: Callable[[str], Collection[str]] | None,
-    homes: Sequence[str] = _HOMES,
+    homes: Sequence[str] = HOME_COMMANDS,
 ) -> str:
     """Name the command that has the answer's flag when ``command`` has none.
 
@@ -443,11 +447,11 @@ def _placed(
     Examples
     --------
     >>> offered = {"ape": ["--align"], "rpe": ["--align", "--delta"]}.__getitem__
-    >>> _placed("--delta 10", "ape", offered), _placed("--delta 10", "rpe", offered)
+    >>> in_home_command("--delta 10", "ape", offered), in_home_command("--delta 10", "rpe", offered)
     ('rpe --delta 10', '--delta 10')
-    >>> _placed("nothing: fixed axes", "ape", offered)
+    >>> in_home_command("nothing: fixed axes", "ape", offered)
     'nothing: fixed axes'
-    >>> _placed("--align se3", "ape", offered, homes=("rpe",))
+    >>> in_home_command("--align se3", "ape", offered, homes=("rpe",))
     'rpe --align se3'
     """
     flag = next((w.split("/")[0] for w in ours.split() if w.startswith("--")), None)
@@ -473,7 +477,7 @@ def _homes_once(answers: Iterable[str]) -> list[str]:
     named = None
     for answer in answers:
         head, _, rest = answer.partition(" ")
-        home = head if head in _HOMES else None
+        home = head if head in HOME_COMMANDS else None
         out.append(rest if home is not None and home == named else answer)
         named = home
     return out
@@ -574,7 +578,7 @@ def _long_with_one_hyphen(
 
 def _ours(flag: str, offered: Callable[[str], Collection[str] | None] | None) -> bool:
     """Whether a command of ours has ``flag`` (looked up only for evo's flags, an error)."""
-    return offered is not None and any(flag in (offered(c) or ()) for c in _HOMES)
+    return offered is not None and any(flag in (offered(c) or ()) for c in HOME_COMMANDS)
 
 
 def evo_hint(
@@ -633,7 +637,7 @@ def evo_hint(
         if flag in answers:
             value = word.split("=", 1)[1] if "=" in word else following or "-"
             own = flag in EVO_FLAGS_BY_COMMAND.get(command, {})  # the command's own meaning
-            homes = _HOMES if own else _MEANT_IN.get(flag, _HOMES)
+            homes = HOME_COMMANDS if own else _MEANT_IN.get(flag, HOME_COMMANDS)
             ours = answers[flag]
             if flag == "--max_pairs" and not fixed_typed:  # TUM's default mode
                 notes.append(_tum_pairs_note(value))
@@ -643,7 +647,7 @@ def evo_hint(
             if flag in ("--transform_left", "--transform_right") and _TRANSFORM_ORDER not in notes:
                 notes.append(_TRANSFORM_ORDER)
             if flag == "--scale":  # the file's matrix is said last, not typed as FILE
-                notes.append(_scale_file(value))
+                notes.append(scale_file_text(value))
                 value = ""
             number = ours.rpartition(" ")[2] in _NUMBERS and not _no_value(value) and value != "-"
             if number and not _is_number(value):  # `-dm` was answered `--delta m`
@@ -651,7 +655,7 @@ def evo_hint(
                 notes.append(
                     _not_a_number(flag, value, typed, command, offered, unit_typed=unit_typed)
                 )
-            found.append((flag, _placed(_with_value(ours, value), command, offered, homes)))
+            found.append((flag, in_home_command(_with_value(ours, value), command, offered, homes)))
         elif word in EVO_SWITCHES and _no_value(following):
             switches.append(word)
         elif flag in EVO_WITHOUT:
@@ -696,7 +700,7 @@ def _found_said(
         # Another command's flag beside the command's own is said apart: `traj -as
         # --n_to_align 10` was told "here: --align sim3 ape --n-align 10", one line
         # that reads as an ape command.
-        homed = [a for a in answers if a.split(" ", 1)[0] in _HOMES]
+        homed = [a for a in answers if a.split(" ", 1)[0] in HOME_COMMANDS]
         apart = []
         if homed and len(homed) < len(answers):
             answers = [a for a in answers if a not in homed]
