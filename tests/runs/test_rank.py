@@ -603,3 +603,38 @@ def test_a_nees_ranks_by_its_means_distance_from_its_degrees_of_freedom() -> Non
     assert ranking_table(ranking).headers[-1] == "s1"  # unitless: no "s1 []"
     with pytest.raises(ValidationError, match="Expected statistic 'mean' to rank nees_position"):
         rank_algorithms(runs, metric="ape:nees_position", statistic="rms")
+
+
+def test_seeds_written_as_parameters_are_said_to_split_the_trials() -> None:
+    # A learning run logs its seed in parameters: 2 policies x 3 seeds x 2 sequences,
+    # the seed also its trial. By hand: mlp has 3 configurations (seed 0, 1, 2), each one
+    # run on s1 and one on s2; dit has the seed in `trial` only: one configuration of 3
+    # runs per sequence, nothing to say.
+    runs = [
+        _run("mlp", sequence, 0.1 + seed / 100, trial=seed, parameters={"seed": seed, "h": 16})
+        for sequence in ("s1", "s2")
+        for seed in range(3)
+    ] + [
+        _run("dit", sequence, 0.2, trial=seed, parameters={"h": 16})
+        for sequence in ("s1", "s2")
+        for seed in range(3)
+    ]
+    ranking = rank_algorithms(runs)
+    assert ranking is not None
+    assert [row.name for row in ranking.rows] == [
+        "mlp (seed=0)",
+        "mlp (seed=1)",
+        "mlp (seed=2)",
+        "dit",
+    ]
+    said = [note for note in ranking.notes if "one run each per sequence" in note]
+    expected = (
+        "mlp: 3 configurations told apart by seed, one run each per sequence: no trials "
+        "are pooled (a parameter that only seeds a trial belongs in `trial`, not in "
+        "`parameters`)"
+    )
+    assert said == [expected]
+    # Two runs of one configuration on a sequence are pooled: nothing to say.
+    pooled = rank_algorithms([*runs, runs[0].replace(name="mlp/s1/0b", trial="0b")])
+    assert pooled is not None
+    assert not [note for note in pooled.notes if "one run each" in note]

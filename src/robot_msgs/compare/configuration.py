@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Scalar
 
-__all__ = ["Configuration", "configuration_labels"]
+__all__ = ["Configuration", "configuration_labels", "differing_parameters"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,14 +125,29 @@ def _visible(label: str) -> str:
     return " ".join(label.split())
 
 
+def differing_parameters(configurations: Iterable[Configuration]) -> list[str]:
+    """Return the names of the parameters whose values differ among ``configurations``, sorted.
+
+    A parameter some configurations lack differs; values compare with their types, as
+    configurations do.
+
+    Examples
+    --------
+    >>> seeds = [Configuration.of("orb", "", {"seed": s, "k": 1}) for s in (0, 1)]
+    >>> differing_parameters(seeds)
+    ['seed']
+    """
+    typed = [{name: (type(v), _spelled(v)) for name, v in c.parameters} for c in configurations]
+    names = sorted({name for parameters in typed for name in parameters})
+    return [name for name in names if any(t.get(name) != typed[0].get(name) for t in typed)]
+
+
 def _told_apart(
     configurations: list[Configuration], spell: Callable[[object], str]
 ) -> dict[Configuration, str]:
     """Name configurations of one algorithm by their version and parameters that differ."""
     stated = [dict(c.parameters) for c in configurations]
-    typed = [{name: (type(v), _spelled(v)) for name, v in p.items()} for p in stated]
-    names = sorted({name for parameters in stated for name in parameters})
-    differ = [name for name in names if any(t.get(name) != typed[0].get(name) for t in typed)]
+    differ = differing_parameters(configurations)
     versions = len({c.version for c in configurations}) > 1
     out = {}
     for configuration, parameters in zip(configurations, stated, strict=True):

@@ -33,7 +33,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.aggregation import SettingsTally
-from robot_msgs.compare.configuration import Configuration, configuration_labels
+from robot_msgs.compare.configuration import (
+    Configuration,
+    configuration_labels,
+    differing_parameters,
+)
 from robot_msgs.compare.ranking import Ranking, RankingRow
 from robot_msgs.compare.statistics import (
     INTEGRAL_STATISTICS,
@@ -46,7 +50,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.consistency import rank_target
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from robot_msgs.compare.comparison import Comparison
     from robot_msgs.compare.run_report import RunReport
@@ -164,6 +168,34 @@ class _Group:
         self.n_unreferenced += other.n_unreferenced
         self.coverages.extend(other.coverages)
         self.values.extend(other.values)
+
+
+def _single_run_notes(groups: Mapping[tuple[Configuration, str], _Group]) -> list[str]:
+    """Say of each algorithm split by parameters into configurations of one run per sequence.
+
+    WHY: a seed written in ``parameters`` (``{"seed": 3}``, as a learning run logs it)
+    made each trial its own configuration: 3 policies x 10 seeds were ranked as 30 lines of
+    one run each, the trials never pooled, and nothing said why (a user walk).
+    """
+    by_algorithm: dict[str, list[Configuration]] = {}
+    single: dict[str, bool] = {}
+    for (configuration, _), group in groups.items():
+        mine = by_algorithm.setdefault(configuration.algorithm, [])
+        if configuration not in mine:
+            mine.append(configuration)
+        single[configuration.algorithm] = single.get(configuration.algorithm, True) and (
+            group.n_runs == 1
+        )
+    notes = []
+    for algorithm, mine in by_algorithm.items():
+        names = differing_parameters(mine)
+        if len(mine) > 1 and single[algorithm] and names:
+            notes.append(
+                f"{algorithm}: {len(mine)} configurations told apart by {', '.join(names)}, "
+                "one run each per sequence: no trials are pooled (a parameter that only "
+                "seeds a trial belongs in `trial`, not in `parameters`)"
+            )
+    return notes
 
 
 class RankingTally:
@@ -389,6 +421,7 @@ class RankingTally:
                 "a mean rank over fewer sequences is not comparable with one over more."
             )
             notes = (*notes, differ)
+        notes = (*notes, *_single_run_notes(groups))
         n = sum(g.n_unreferenced for g in groups.values())
         if n:  # "n/a (k)" too, and why
             unreferenced = (
