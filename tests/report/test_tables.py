@@ -5,9 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import json
 import math
 import re
+from typing import TYPE_CHECKING
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,6 +31,9 @@ from robot_msgs.report.tables import (
     runs_csv,
     runs_table,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_runs_table_formats_units_and_missing_values() -> None:
@@ -245,12 +251,15 @@ def test_renderers() -> None:
     assert latex_escape("a~b^c\\") == r"a\textasciitilde{}b\textasciicircum{}c\textbackslash{}"
 
 
+def _csv_rows(text: str) -> list[dict[str, str]]:
+    """Read the runs CSV as a reader does (a JSON cell holds quoted commas)."""
+    return list(csv.DictReader(io.StringIO(text)))
+
+
 def test_runs_csv_has_raw_numbers() -> None:
     report = example("compare/Report")
     assert isinstance(report, Report)
-    text = runs_csv(report)
-    header, row = text.splitlines()
-    cells = dict(zip(header.split(","), row.split(","), strict=True))
+    (cells,) = _csv_rows(runs_csv(report))
     assert cells["lost_s"] == "1.5"
     assert cells["latency_p95_s"] == "0.087"
     assert cells["peak_threads"] == "8"
@@ -261,8 +270,7 @@ def test_runs_csv_has_raw_numbers() -> None:
     run = report.runs[0]
     assert run.resources is not None
     unlogged = report.replace(runs=(run.replace(resources=run.resources.replace(peak_threads=-1)),))
-    header, row = runs_csv(unlogged).splitlines()
-    assert dict(zip(header.split(","), row.split(","), strict=True))["peak_threads"] == ""
+    assert _csv_rows(runs_csv(unlogged))[0]["peak_threads"] == ""
 
 
 def test_ape_columns_hold_the_ape_when_an_rpe_is_the_first_metric() -> None:
@@ -285,8 +293,7 @@ def test_ape_columns_hold_the_ape_when_an_rpe_is_the_first_metric() -> None:
     made = report.replace(runs=(first_rpe, *report.runs[1:]))
     row = dict(zip(runs_table(made).headers, runs_table(made).rows[0], strict=True))
     assert row["APE RMSE [m]"] == f"{ape_rms:.4f}"
-    header, line = runs_csv(made).splitlines()[:2]
-    assert dict(zip(header.split(","), line.split(","), strict=True))["ape_rmse_m"] == repr(ape_rms)
+    assert _csv_rows(runs_csv(made))[0]["ape_rmse_m"] == repr(ape_rms)
     (group, *_) = summarise_groups(made.runs)
     assert group.accuracy is not None
     assert 9.0 not in (
@@ -328,10 +335,9 @@ def test_an_rpe_of_angles_makes_no_empty_metre_column_nor_a_second_one_of_its_de
     assert [h for h in table.headers if h.startswith("RPE")] == ["RPE 1 s RMSE [m]"]
     row = dict(zip(table.headers, table.rows[0], strict=True))
     assert row["RPE 1 s RMSE [m]"] == "0.2500"
-    header, line = runs_csv(made).splitlines()
-    columns = header.split(",")
-    assert [c for c in columns if c.startswith("rpe")] == ["rpe_rmse_m@1s"]
-    assert dict(zip(columns, line.split(","), strict=True))["rpe_rmse_m@1s"] == "0.25"
+    (cells,) = _csv_rows(runs_csv(made))
+    assert [c for c in cells if c.startswith("rpe")] == ["rpe_rmse_m@1s"]
+    assert cells["rpe_rmse_m@1s"] == "0.25"
     pairs = both.replace(
         comparisons={
             "rpe:translation:1s:all": rpe(0.25, "translation", "m"),
@@ -339,8 +345,7 @@ def test_an_rpe_of_angles_makes_no_empty_metre_column_nor_a_second_one_of_its_de
         }
     )
     made = report.replace(runs=(pairs,))
-    header, line = runs_csv(made).splitlines()
-    cells = dict(zip(header.split(","), line.split(","), strict=True))
+    (cells,) = _csv_rows(runs_csv(made))
     assert (cells["rpe_rmse_m@rpe:translation:1s:all"], cells["rpe_rmse_m@rpe:translation:1s"]) == (
         "0.25",
         "0.5",
@@ -861,3 +866,27 @@ def test_the_environment_states_the_percentile_rule_of_the_latencies_it_shows() 
     assert rule in environment_table(report).notes[-1]
     untimed = report.replace(runs=tuple(r.replace(latency=None) for r in report.runs))
     assert "p50/p95" not in environment_table(untimed).notes[-1]
+
+
+def test_runs_csv_holds_gpu_use_hardware_and_software_versions(tmp_path: Path) -> None:
+    """The runs table showed 'GPU mean [%]' and the environment table the versions; the
+    CSV, the table a paper's plots are made from, had neither (a user walk)."""
+    from robot_msgs.report import build_report
+    from robot_msgs.runs import load_runs
+    from tests.runs.tree import make_tree
+
+    make_tree(tmp_path)
+    run = tmp_path / "orb" / "MH_01" / "1"
+    # gpu_percent 40, 50, 90: mean 60, peak 90 (by hand)
+    (run / "resources.csv").write_text(
+        "time_s,cpu_percent,rss_bytes,gpu_mem_bytes,gpu_percent\n"
+        "0,100,1e8,5e8,40\n1,100,1e8,5e8,50\n2,100,1e8,5e8,90\n"
+    )
+    meta = {"hardware": "RTX 4090", "software": {"torch": "2.3.1", "numpy": "2.4.6"}}
+    (run / "meta.json").write_text(json.dumps(meta))
+    report = build_report(load_runs([tmp_path])).report
+    cells = next(csv.DictReader(io.StringIO(runs_csv(report))))
+    assert float(cells["mean_gpu_percent"]) == pytest.approx(60.0)
+    assert float(cells["peak_gpu_percent"]) == 90.0
+    assert cells["hardware"] == "RTX 4090"
+    assert json.loads(cells["software"]) == {"numpy": "2.4.6", "torch": "2.3.1"}

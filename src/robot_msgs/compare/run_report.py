@@ -32,6 +32,7 @@ __all__ = [
     "RunReport",
     "TrackingLoss",
     "parameters_text",
+    "versions_text",
 ]
 
 REPEATABILITY_STATEMENT = (
@@ -536,3 +537,19 @@ def parameters_text(parameters: Mapping[str, Scalar]) -> str:
     from robot_msgs.msg.json import field_json  # noqa: PLC0415
 
     return field_json(specs_of(RunReport)["parameters"], dict(sorted(parameters.items())))
+
+
+def versions_text(software: Mapping[str, str]) -> str:
+    """Return a run's software versions as one JSON text, packages sorted: a table's cell.
+
+    Examples
+    --------
+    >>> versions_text({"torch": "2.3.1", "numpy": "2.4.6"}), versions_text({})
+    ('{"numpy":"2.4.6","torch":"2.3.1"}', '{}')
+    """
+    if not software:
+        return "{}"
+    from robot_msgs.msg.fields import specs_of  # noqa: PLC0415 - tables with versions only
+    from robot_msgs.msg.json import field_json  # noqa: PLC0415
+
+    return field_json(specs_of(RunReport)["software"], dict(sorted(software.items())))

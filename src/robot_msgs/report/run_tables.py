@@ -274,9 +274,13 @@ def runs_csv(report: Report) -> str:
     Columns: identity and success, losses, coverage, APE statistics, the RPE RMSE of
     every translation RPE asked for (``rpe_rmse_m@0.5s``...; by its metric's name when
     two share a delta; ``rpe_rmse_m`` without one: :func:`rpe_metrics`), latency, rates,
-    resources.
+    resources (GPU utilisation too, as the runs table shows it), version, parameters,
+    hardware and software versions (``{package: version}`` as one JSON text), alignment.
     """
-    from robot_msgs.compare.run_report import parameters_text  # noqa: PLC0415 - the CSV's alone
+    from robot_msgs.compare.run_report import (  # noqa: PLC0415 - the CSV's alone
+        parameters_text,
+        versions_text,
+    )
 
     rpe = rpe_metrics(report)
     rpe_names = list(rpe) or [""]
@@ -292,7 +296,8 @@ def runs_csv(report: Report) -> str:
         "processing_p95_s", "dropped_frames", "input_rate_hz", "nominal_input_rate_hz",
         "output_rate_hz",
         "peak_rss_bytes", "mean_cpu_percent", "peak_cpu_percent", "peak_threads",
-        "peak_gpu_mem_bytes", "version", "parameters", "alignment",
+        "peak_gpu_mem_bytes", "mean_gpu_percent", "peak_gpu_percent", "version",
+        "parameters", "hardware", "software", "alignment",
     ]  # fmt: skip
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -315,8 +320,9 @@ def runs_csv(report: Report) -> str:
             res.peak_rss_bytes if res else nan, res.mean_cpu_percent if res else nan,
             res.peak_cpu_percent if res else nan,
             res.peak_threads if res and res.peak_threads >= 0 else "",  # -1: not logged
-            res.peak_gpu_mem_bytes if res else nan,
-            r.version, parameters_text(r.parameters),
+            res.peak_gpu_mem_bytes if res else nan, res.mean_gpu_percent if res else nan,
+            res.peak_gpu_percent if res else nan,
+            r.version, parameters_text(r.parameters), r.hardware, versions_text(r.software),
             r.accuracy.settings.align if r.accuracy and r.accuracy.settings else "",
         ]  # fmt: skip
         writer.writerow(
