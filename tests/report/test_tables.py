@@ -890,3 +890,21 @@ def test_runs_csv_holds_gpu_use_hardware_and_software_versions(tmp_path: Path) -
     assert float(cells["peak_gpu_percent"]) == 90.0
     assert cells["hardware"] == "RTX 4090"
     assert json.loads(cells["software"]) == {"numpy": "2.4.6", "torch": "2.3.1"}
+
+
+def test_the_groups_table_gives_the_median_path_smoothness_of_the_runs() -> None:
+    from robot_msgs.report.groups import summarise_groups
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    # Three trials of PS 0.2, 0.5 and 0.3: median 0.3 (by hand); one without (NaN) is
+    # not among them.
+    runs = tuple(
+        run.replace(name=f"t{k}", trial=str(k), path_smoothness=ps)
+        for k, ps in enumerate([0.2, 0.5, 0.3, math.nan])
+    )
+    made = report.replace(runs=runs, groups=summarise_groups(runs))
+    table = groups_table(made)
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    assert row["path smoothness median"] == "0.300"

@@ -1085,3 +1085,20 @@ def test_an_empty_tracking_log_is_no_loss_and_its_notes_say_it_was_empty(
     assert "tracking.csv is empty (0 bytes): read as no tracking event, no loss" in empty.notes
     headed = _run_folder(tmp_path, "headed", ref, reference=ref, tracking="time_s,event\n")
     assert not any("empty" in note for note in run_report(headed).notes)
+
+
+def test_path_smoothness_is_of_the_valid_poses_in_the_time_range(tmp_path: Path) -> None:
+    """robometric-frame's example with a turn, (0,0) (1,0) (2,0) (2,1): steps (1,0) (1,0)
+    (0,1), their differences (0,0) (-1,1), so PS = (0 + √2) / 3 (path length 3) by hand.
+    A pose 9 m away while tracking is lost (2 .. 3 s) and one after --t-end are left out;
+    counted, they gave another number."""
+    t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    xyz = np.array([[0, 0, 0], [1, 0, 0], [9, 9, 0], [2, 0, 0], [2, 1, 0], [7, 7, 0.0]])
+    folder = _run_folder(
+        tmp_path, "turn", _traj(t, xyz), tracking="time_s,event\n2.0,lost\n3.0,recovered\n"
+    )
+    cut = RunSettings(evaluation=EvaluationSettings(align="none", t_end_s=4.0))
+    assert run_report(folder, cut).path_smoothness == pytest.approx(math.sqrt(2) / 3, rel=1e-12)
+    # Two valid poses are no path to smooth: NaN, as for no estimate.
+    few = _run_folder(tmp_path, "two", _traj(t[:2], xyz[:2]))
+    assert math.isnan(run_report(few).path_smoothness)

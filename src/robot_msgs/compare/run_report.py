@@ -399,6 +399,12 @@ class RunReport(Msg):
         The run's stamps are frame indices (a KITTI estimate read without its times
         file): its losses, estimate and sequence spans count frames, not seconds, so
         :attr:`lost_s` is NaN and :attr:`lost_frames` says them.
+    path_smoothness : float, dimensionless
+        robometric-frame's PathSmoothness of the estimate's valid positions in the time
+        range (:func:`robot_msgs.metrics.path_smoothness`: the summed norms of the
+        differences of consecutive steps over the path length; 0 for a straight line at
+        even steps, lower is smoother); a tracking loss's gap is one step. NaN for fewer
+        than 3 such poses.
     """
 
     name: str
@@ -430,6 +436,7 @@ class RunReport(Msg):
     repeatability: Repeatability | None = None
     notes: tuple[str, ...] = ()
     stamps_are_frames: bool = False
+    path_smoothness: MissingFloat = NAN
 
     def _validate(self) -> None:
         if self.success and self.failure:

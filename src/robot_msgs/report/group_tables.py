@@ -76,6 +76,7 @@ def groups_table(report: Report) -> ReportTable:
         failures = "; ".join(f"{k} x{v}" for k, v in g.failures.items()) or MISSING
         cover = g.signal("coverage")
         lat = g.signal("latency_p95_s")
+        smooth = g.signal("path_smoothness")
         rows.append(
             (
                 name,
@@ -87,15 +88,17 @@ def groups_table(report: Report) -> ReportTable:
                 f"{_num(ape.min, 4)}..{_num(ape.max, 4)}" if ape and ape.n else MISSING,
                 _pct(cover.stats.mean) if cover else MISSING,
                 _num(lat.stats.median, 0, 1e3) if lat else MISSING,
+                _num(smooth.stats.median, 3) if smooth else MISSING,
             )
         )
     label, unit = accuracy_label(report)
     headers = (
         "algorithm", "sequence", "runs", "success", "failures", f"{label} median [{unit}]",
         f"{label} range [{unit}]", "coverage mean", "latency p95 median [ms]",
+        "path smoothness median",
     )  # fmt: skip
     notes = ("APE over successful runs only; failed runs count in success and failures.",)
-    numeric = (False, False, True, True, False, True, True, True, True)
+    numeric = (False, False, True, True, False, True, True, True, True, True)
     return ReportTable("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
 
 

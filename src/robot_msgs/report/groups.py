@@ -24,6 +24,7 @@ __all__ = ["SIGNALS", "summarise_groups"]
 #: Per-run figures distributed across runs: name, unit, how to read it from a report.
 SIGNALS: tuple[tuple[str, str, Callable[[RunReport], float]], ...] = (
     ("coverage", "1", lambda r: r.coverage),
+    ("path_smoothness", "1", lambda r: r.path_smoothness),
     ("tracking_losses", "count", lambda r: float(r.n_losses)),
     ("lost_s", "s", lambda r: r.lost_s),
     ("lost_frames", "frames", lambda r: r.lost_frames),  # stamped by frame index (KITTI)

@@ -118,7 +118,8 @@ __all__ = [
 #: passed over, the run's latency missing); 20: the notes of a run with a 0-byte tracking
 #: log say so (it read as no loss, unsaid); 21: a log that is a symbolic link to nothing
 #: fails the run, as a pipe does (it read as no log, unsaid).
-JUDGING_REVISION = 21
+#: 22: a run's report has the path smoothness of its valid poses in the time range.
+JUDGING_REVISION = 22
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.
@@ -578,6 +579,25 @@ def _nees_refused(
     return ValidationError(f"{where}: {err}")
 
 
+def _path_smoothness(
+    estimate: PoseTrajectory | None, valid: BoolArray, window: tuple[float, float] | None
+) -> float:
+    """Return the path smoothness of the estimate's valid poses within ``window`` (its clock).
+
+    WHY: the user's guide and robometric-frame ask for it per run; it was a library
+    function alone, which neither ``report`` nor ``bench`` computed (a user walk).
+    """
+    if estimate is None:
+        return math.nan
+    stamps = estimate.stamps_s
+    keep = valid if window is None else valid & (stamps >= window[0]) & (stamps <= window[1])
+    if np.count_nonzero(keep) < 3:
+        return math.nan
+    from robot_msgs.metrics.path import path_smoothness  # noqa: PLC0415 - a report's alone
+
+    return float(path_smoothness(estimate.positions_xyz[keep]))
+
+
 def evaluate_run(
     run: RunInputs,
     settings: RunSettings | None = None,
@@ -804,6 +824,7 @@ def evaluate_run(
         resources=resources_from_log(run.resources) if run.resources is not None else None,
         notes=tuple(notes),
         stamps_are_frames=estimate is not None and estimate.stamps_are_frames,
+        path_smoothness=_path_smoothness(estimate, valid, _NOTHING if missed else window),
     )
     return RunEvaluation(
         report=report,
