@@ -311,6 +311,30 @@ def test_meta_json_names_inputs_formats_and_a_reported_failure(tmp_path: Path) -
     assert (found.meta.version, found.meta.hardware) == ("1.0", "laptop")
 
 
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        # 137 - 128 = 9, SIGKILL (the out-of-memory killer's); 139 - 128 = 11, SIGSEGV
+        (137, "killed by SIGKILL (exit code 137: 128 + 9, as a shell reports it)"),
+        (139, "killed by SIGSEGV (exit code 139: 128 + 11, as a shell reports it)"),
+        (124, "exit code 124 (what `timeout` returns when its time limit is reached)"),
+        (-9, "killed by SIGKILL (exit code -9)"),
+        (2, "exit code 2"),
+        (255, "exit code 255"),  # 128 + 127: no signal
+    ],
+)
+def test_a_shells_exit_status_of_a_killed_or_timed_out_run_is_said(
+    tmp_path: Path, code: int, said: str
+) -> None:
+    """A run under `timeout 600` or killed for memory logs the shell's `$?` (124, 137):
+    the report said 'exit code 137', not that a signal killed it (a user walk)."""
+    run = tmp_path / "orb" / "MH_01" / "1"
+    run.mkdir(parents=True)
+    (run / "meta.json").write_text(json.dumps({"exit_code": code}))
+    [found] = discover_runs(tmp_path)
+    assert found.meta.reported_failure == said
+
+
 def test_a_run_folder_without_estimate_is_still_a_run(tmp_path: Path) -> None:
     run = tmp_path / "orb" / "MH_01" / "1"
     run.mkdir(parents=True)

@@ -119,7 +119,8 @@ __all__ = [
 #: log say so (it read as no loss, unsaid); 21: a log that is a symbolic link to nothing
 #: fails the run, as a pipe does (it read as no log, unsaid).
 #: 22: a run's report has the path smoothness of its valid poses in the time range.
-JUDGING_REVISION = 22
+#: 23: a run's exit code 124 is said to be `timeout`'s, 128 + n a signal's, as a shell says.
+JUDGING_REVISION = 23
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.

@@ -24,6 +24,13 @@ if TYPE_CHECKING:
 __all__ = ["RunChecker", "RunMeta", "RunSpec", "natural_key"]
 
 
+#: A shell's exit status of a process killed by signal n is this + n (bash, POSIX sh).
+_SHELL_SIGNAL = 128
+#: GNU coreutils ``timeout``'s exit status when the command ran past its limit.
+_TIMEOUT_EXIT = 124
+_SIGNAL_NUMBERS = frozenset(int(s) for s in signal.Signals)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunMeta:
     """What a run was, beyond its keys (``meta.json`` and the manifest; see the package).
@@ -49,12 +56,21 @@ class RunMeta:
     def reported_failure(self) -> str:
         """The failure the run reported: its ``failure`` text, its exit code, or ``""``.
 
-        A negative exit code is a signal's (Python's ``returncode``), named as such.
+        A negative exit code is a signal's (Python's ``returncode``), named as such; so
+        is 128 + a signal's number, as a shell reports a process a signal killed (137:
+        SIGKILL, the out-of-memory killer's), and 124 is said to be ``timeout``'s.
+
+        WHY: a run under ``timeout 600`` or killed for memory logs the shell's ``$?``;
+        'exit code 124' and 'exit code 137' said neither (a user walk).
 
         Examples
         --------
         >>> RunMeta(exit_code=-11).reported_failure, RunMeta(exit_code=3).reported_failure
         ('killed by SIGSEGV (exit code -11)', 'exit code 3')
+        >>> RunMeta(exit_code=137).reported_failure
+        'killed by SIGKILL (exit code 137: 128 + 9, as a shell reports it)'
+        >>> RunMeta(exit_code=124).reported_failure
+        'exit code 124 (what `timeout` returns when its time limit is reached)'
         """
         if self.failure:
             return self.failure
@@ -66,6 +82,14 @@ class RunMeta:
             except ValueError:
                 name = f"signal {-self.exit_code}"
             return f"killed by {name} (exit code {self.exit_code})"
+        if self.exit_code == _TIMEOUT_EXIT:
+            said = "what `timeout` returns when its time limit is reached"
+            return f"exit code {_TIMEOUT_EXIT} ({said})"
+        number = self.exit_code - _SHELL_SIGNAL
+        if number in _SIGNAL_NUMBERS:
+            name = signal.Signals(number).name
+            said = f"{_SHELL_SIGNAL} + {number}, as a shell reports it"
+            return f"killed by {name} (exit code {self.exit_code}: {said})"
         return f"exit code {self.exit_code}"
 
 
