@@ -552,8 +552,10 @@ def test_both_backends_draw_the_same_panels_titles_and_traces(
     axes = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
     x_axes = sorted(k for k in layout if k.startswith("xaxis"))
     assert len(axes) == len(x_axes) == len(spec.panels)
-    # The same words; matplotlib's wrapped to the figure's width (a long line was cut).
-    assert fig.get_suptitle().split() == spec.title.split()
+    # The same words; matplotlib's wrapped to the figure's width (a long line was cut),
+    # without the legend that shows the hidden trials, which a PNG lacks.
+    unlisted = spec.title.replace(figure_spec.ONE_TRIAL_OTHERS, "")
+    assert fig.get_suptitle().split() == unlisted.split()
     assert layout["title"]["text"] == spec.title.replace("\n", "<br>")
     panel_titles = [a["text"] for a in layout.get("annotations", [])]
     assert panel_titles == [p.title for p in spec.panels if p.title]
@@ -1377,6 +1379,12 @@ def test_long_runs_are_drawn_at_a_screens_points_and_the_same_poses_in_both_view
         title = " ".join(matplotlib_figure(spec).get_suptitle().split())
         assert "drawn at about 1,200 points: each stretch's" in title
         assert "hidden" not in title
+    # Nor of a legend it lacks, for the trials it does not draw: only the interactive
+    # figure's legend shows them.
+    assert "the page's legend shows the others" in over_time.title
+    title = " ".join(matplotlib_figure(over_time).get_suptitle().split())
+    assert "(each algorithm's first successful trial; long runs drawn" in title
+    assert "legend" not in title
 
 
 def test_the_error_over_time_shows_the_trial_the_trajectories_show(hand: ReportResult) -> None:

@@ -535,7 +535,9 @@ def trajectories_spec(result: ReportResult, sequence: str) -> FigureSpec | None:
 #: and its error over time 7.1 MB, and headless Chromium drew it in about a minute.
 SCREEN_POINTS, HIDDEN_POINTS = 1200, 300
 #: What the title of a figure that hides trials says (the static one draws no other).
-_ONE_TRIAL = "each algorithm's first successful trial{}; the page's legend shows the others"
+#: What it says of the others: a static figure, which has no legend to show them, leaves it out.
+ONE_TRIAL_OTHERS = "; the page's legend shows the others"
+_ONE_TRIAL = "each algorithm's first successful trial{}" + ONE_TRIAL_OTHERS
 #: What that title says of the hidden trials: a static figure, which draws none, leaves it out.
 THINNED_HIDDEN = f", {HIDDEN_POINTS} hidden"
 #: What the title of a figure drawn at fewer points than it has says.

@@ -22,6 +22,7 @@ from robot_msgs.errors import FormatError
 from robot_msgs.report.figure_spec import (
     BAR_LABEL_GAP_PT,
     MARKS_ALONG,
+    ONE_TRIAL_OTHERS,
     THINNED_HIDDEN,
     bar_label_tops,
     dots_only,
@@ -103,8 +104,10 @@ def matplotlib_figure(spec: FigureSpec) -> Any:
         # on both sides of a 5.4 in figure (a review).
         fits = max(20, int(spec.size_in[0] * 72 / (size * 0.55)))
         # No hidden trace is drawn here: the title leaves out the points of the hidden
-        # ones, which only the interactive figure draws (a review).
-        title = spec.title.replace(THINNED_HIDDEN, "")
+        # ones, which only the interactive figure draws (a review), and the legend that
+        # shows them, which a PNG lacks (a user walk: --static said "the page's legend
+        # shows the others" of 9 trials it drew nowhere).
+        title = spec.title.replace(THINNED_HIDDEN, "").replace(ONE_TRIAL_OTHERS, "")
         lines = [textwrap.fill(line, fits) for line in title.split("\n")]
         fig.suptitle("\n".join(lines), fontsize=size)
     _room_for_bar_labels(fig)
