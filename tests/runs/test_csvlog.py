@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs.csvlog import read_csv_table
-from robot_msgs.runs.logs import read_resources, read_signal_log, read_timing
+from robot_msgs.runs.logs import read_resources, read_signal_log, read_timing, read_tracking
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -381,3 +381,36 @@ def test_time_ns_is_none_for_a_time_of_another_form(tmp_path: Path) -> None:
     time_ns = read_csv_table(path, required=("t", "x"), time_ns=True).time_ns
     assert time_ns is not None
     assert time_ns.tolist() == [0, 9_223_372_035_999_999_999]
+
+
+@pytest.mark.parametrize(
+    ("name", "header", "row"),
+    [
+        # a number column's cell: refused by its value, then named
+        ("timing.csv", TIMING_HEADER, "7,0.7,0.71,{big}\n"),
+        # a row of one cell (the fuzz case: a 10 MB line in timing.csv took 131 s, 15.8 GB)
+        ("timing.csv", TIMING_HEADER, "{big}\n"),
+        # a text column's cell
+        ("tracking.csv", "time_s,event\n", "7.5,{big}\n"),
+    ],
+)
+def test_one_huge_cell_costs_its_bytes_not_its_width_times_the_rows(
+    tmp_path: Path, name: str, header: str, row: str
+) -> None:
+    """A column read as text was a fixed-width array: its widest cell's width times the
+    rows, 4 bytes a character. One 200 kB cell among 400 rows (a 0.2 MB file) peaked at
+    320 MB (seen before the fix); a 10 MB line in a ``timing.csv`` of 200 rows took 131 s
+    and 15.8 GB before its row was refused. Now the text is held once, as long as it is."""
+    rows = [f"{k},{k / 10},{k / 10 + 0.001},{k / 10 + 0.002}\n" for k in range(400)]
+    if name == "tracking.csv":
+        rows = [f"{k + 0.5},{'lost' if k % 2 == 0 else 'recovered'}\n" for k in range(400)]
+    rows[7] = row.format(big="9" * 200_000)
+    path = _write(tmp_path / name, header + "".join(rows))
+    tracemalloc.start()
+    try:
+        with pytest.raises(FormatError, match=rf"{name}:9: "):
+            (read_timing if name == "timing.csv" else read_tracking)(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * path.stat().st_size

@@ -38,6 +38,10 @@ _NS_ROWS = 1 << 14
 _POW10 = 10 ** np.arange(10, dtype=np.int64)
 #: The most whole seconds whose nanoseconds, with any fraction, an int64 holds.
 _MAX_WHOLE_S = (2**63 - 1) // 10**9 - 1
+#: The dtype of a column read as text: each cell as long as it is. WHY: a fixed-width
+#: ``str`` column is its widest cell's width times the rows, 4 bytes a character: one
+#: 10 MB line in a 200-row ``timing.csv`` took 131 s and 15.8 GB before it was refused.
+TEXT = np.dtypes.StringDType()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +110,7 @@ class CsvTable:
             row = int(np.flatnonzero(bad)[0])
             if beside is not None:
                 expected = expected.format(repr(float(beside[row])))
-            raise self.fail(row, column, expected, got[row].item())
+            raise self.fail(row, column, expected, got[row : row + 1].tolist()[0])
 
     def refuse_backward(
         self, column: str, values: Float64Array, expected: str, *, strict: bool = True
@@ -154,7 +158,7 @@ class CsvTable:
             the file, line and column.
         """
         column = self.columns[name]
-        if column.dtype.kind != "U":  # read as numbers already, each cell checked
+        if column.dtype != TEXT:  # read as numbers already, each cell checked
             return np.asarray(column, dtype=np.float64)
         if self.odd:
             header = list(self.columns)
@@ -238,7 +242,7 @@ def read_csv_table(
     >>> _ = path.write_text("time,name,position,mode\n0,elbow,0.5,auto\n1,elbow,0.7,1\n")
     >>> table = read_csv_table(path, required=(), text=("name",), others="text")
     >>> [str(table.columns[name].dtype) for name in ("position", "mode")]
-    ['float64', '<U4']
+    ['float64', 'StringDType()']
     """
     from robot_msgs.documents import wide_text_error  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input, stream_kind  # noqa: PLC0415 - first log
@@ -268,7 +272,7 @@ def read_csv_table(
         msg = f"{path}: expected UTF-8 text, got undecodable bytes"
         raise FormatError(msg) from err
     if not data and nothing:
-        kinds = {name: np.empty(0, dtype=str if name in text else np.float64) for name in nothing}
+        kinds = {name: np.empty(0, dtype=TEXT if name in text else np.float64) for name in nothing}
         return CsvTable(path=path, columns=kinds, rows=0)
     lines = tuple(raw.splitlines())
     if drop_cut_line and raw and not raw.endswith(("\n", "\r")):
@@ -423,7 +427,8 @@ def _read_columns(
     the ``loose`` ones whose first cell is a number or empty) are parsed in C by one
     ``numpy.loadtxt`` of those columns; a column that fails (a cell not a number, an
     empty or non-finite cell where refused) is read again alone as text and checked cell
-    by cell by :func:`_parsed`, which names the cell. Text columns are read alone as str.
+    by cell by :func:`_parsed`, which names the cell. Text columns are read alone,
+    as :data:`TEXT`.
     WHY: every cell was read as a fixed-width string, the widest cell's width times
     rows times columns (a 33 MB JointState log of 10^6 rows took 626 MB and 6.2 s).
     A ``loose`` column is text where its first cell is, else numbers where every cell is
@@ -437,7 +442,7 @@ def _read_columns(
     """
     if table.rows == 0:
         for name in header:
-            table.columns[name] = np.empty(0, dtype=str if name in text else np.float64)
+            table.columns[name] = np.empty(0, dtype=TEXT if name in text else np.float64)
         return
     first = rows[0].split(",")
     numeric = [
@@ -464,17 +469,19 @@ def _read_columns(
             read[index] = alone[:, k if together is not None else 0]
     for index in range(len(header)):
         if index not in read:
-            cells = _loaded(rows, [index], str)
+            # As Python str, then text: NumPy 2.4's loadtxt of StringDType fails on a long
+            # cell (MemoryError "Failed to load string"), its str is fixed-width (TEXT).
+            cells = _loaded(rows, [index], object)
             if cells is None:  # a row with fewer cells
                 raise _ragged(table, header, rows)
-            read[index] = np.char.strip(cells[:, 0])
+            read[index] = np.strings.strip(cells[:, 0].astype(TEXT))
     # Each row has a cell in the last column (it was read): as many commas as the
     # header's in every row, or one row has more.
     if commas != table.rows * (len(header) - 1):
         raise _ragged(table, header, rows)
     for index, name in enumerate(header):
         column = read[index]
-        if column.dtype.kind == "U" and name not in text:
+        if column.dtype == TEXT and name not in text:
             column = _parsed(table, name, column, required=name in required, gappy=name in gappy)
         table.columns[name] = column
 

@@ -18,7 +18,7 @@ import numpy as np
 from robot_msgs.errors import FormatError, TopicError, ValidationError, did_you_mean
 from robot_msgs.io.table import shown_token
 from robot_msgs.report.text import counted, listed
-from robot_msgs.runs.csvlog import read_csv_table
+from robot_msgs.runs.csvlog import TEXT, read_csv_table
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -692,10 +692,10 @@ def _text_cell(column: AnyArray) -> tuple[int, str] | None:
     """Return the row and the cell that make ``column`` text: its first non-empty one, if no number.
 
     ``column`` is a column of :func:`read_csv_table` with ``others="text"``, shape
-    ``(rows,)``: float64 (every cell of the file a number) or str. None: a column of
+    ``(rows,)``: float64 (every cell of the file a number) or text (StringDType). None: a column of
     numbers (or of empty cells), whose every cell is then checked as a channel's.
     """
-    if column.dtype.kind != "U":
+    if column.dtype != TEXT:
         return None
     filled = np.flatnonzero(column != "")
     if filled.size == 0:
