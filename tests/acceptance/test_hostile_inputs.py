@@ -288,6 +288,13 @@ CASES = [
     Case("3-meta-json-fifo", _meta_fifo, ["report", "runs"], code=0,
          warnings=(r"meta\.json: is a pipe \(FIFO\), not a regular file: not read as the run's meta\.json",),
          stdout=r"orb/MH_01/1"),
+    # A link to nothing, or a loop of links, was passed over unsaid, as no meta.json at all.
+    Case("3-meta-json-dangling-link", _link("runs/orb/MH_01/1/meta.json", "gone.json", _runs),
+         ["report", "runs"], code=0, stdout=r"orb/MH_01/1",
+         warnings=(r"meta\.json: is a symbolic link to no file \(.*\), not a regular file: not read as the run's meta\.json$",)),
+    Case("3-meta-json-link-loop", _link("runs/orb/MH_01/1/meta.json", "meta.json", _runs),
+         ["report", "runs"], code=0, stdout=r"orb/MH_01/1",
+         warnings=(r"meta\.json: is a symbolic link to no file \(missing, or a loop of links\)",)),
     # Refused as bench refuses it: warned and passed over, its run lost its latency unsaid.
     Case("3-timing-csv-device", _timing_device, ["report", "runs"],
          error=r"timing\.csv: is a character device, not a regular file: a run's timing log is read from a file"),

@@ -267,9 +267,10 @@ def _trajectory_in(listing: Listing, stem: str) -> Path | None:
 def regular_file(path: Path, what: str) -> bool:
     """Whether ``path`` is a regular file to read; a special file there is named in a warning.
 
-    A run folder's ``meta.json`` that is a pipe, a device or a folder is not read (a pipe
-    without a writer would block, a device has no end) and the warning says so, so it is
-    not skipped unseen (a log such is refused: :func:`robot_msgs.runs.load_run`).
+    A run folder's ``meta.json`` that is a pipe, a device, a folder or a link to no file
+    is not read (a pipe without a writer would block, a device has no end) and the
+    warning says so, so it is not skipped unseen (a log such is refused:
+    :func:`robot_msgs.runs.load_run`).
 
     Examples
     --------
@@ -285,6 +286,8 @@ def regular_file(path: Path, what: str) -> bool:
         return True
     # a folder was passed over without a word (its run lost its latency or metadata)
     kind = "a directory" if path.is_dir() else stream_kind(path)
+    if kind is None and path.is_symlink():  # passed over unsaid, as no meta.json at all
+        kind = "a symbolic link to no file (missing, or a loop of links)"
     if kind is not None:
         warnings.warn(
             f"{path}: is {kind}, not a regular file: not read as the run's {what}",
