@@ -414,3 +414,28 @@ def test_one_huge_cell_costs_its_bytes_not_its_width_times_the_rows(
     finally:
         tracemalloc.stop()
     assert peak < 20 * path.stat().st_size
+
+
+def test_a_huge_time_cell_is_no_exact_time_and_costs_no_width_times_the_rows(
+    tmp_path: Path,
+) -> None:
+    """``time_ns`` read each block's first cells as fixed-width text: one 10 MB time cell
+    in a 4,001-row log asked 149 GiB, and ``track`` said "out of memory" for a 10 MB file
+    (seen before the fix). A cell past 64 characters is no exact time: the floats' reading
+    names the line, and a finite long cell keeps the floats."""
+    rows = [f"{k / 100},{k}\n" for k in range(400)]
+    rows[7] = "1" * 200_000 + ",7\n"  # 1.1e200000: not finite, named by its line
+    path = _write(tmp_path / "t.csv", "t,x\n" + "".join(rows))
+    tracemalloc.start()
+    try:
+        with pytest.raises(FormatError, match=r"t\.csv:9: column `t`: expected a finite"):
+            read_csv_table(path, required=("t", "x"), time_ns=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * path.stat().st_size
+    rows[7] = "0.07" + "0" * 200_000 + ",7\n"  # finite: the floats stay, no exact time
+    path = _write(tmp_path / "t.csv", "t,x\n" + "".join(rows))
+    table = read_csv_table(path, required=("t", "x"), time_ns=True)
+    assert table.time_ns is None
+    assert table.columns["t"][7] == 0.07
