@@ -511,11 +511,11 @@ def _nanoseconds(rows: list[str]) -> Int64Array | None:
     """
     out = np.empty(len(rows), dtype=np.int64)
     for start in range(0, len(rows), _NS_ROWS):
-        block = rows[start : start + _NS_ROWS]
-        commas = map(str.find, block, repeat(",", len(block)))
+        chunk = rows[start : start + _NS_ROWS]
+        commas = map(str.find, chunk, repeat(",", len(chunk)))
         if not all(0 <= comma <= _NS_CHARS for comma in commas):
             return None
-        cells = _loaded(block, [0], str)
+        cells = _loaded(chunk, [0], str)
         block = None if cells is None else _decimal_ns(np.char.strip(cells[:, 0]))
         if block is None:
             return None
