@@ -24,15 +24,16 @@ import numpy as np
 
 from robot_msgs.compare.alignment import ROTATION_TOL, Alignment, is_rotation_matrix
 from robot_msgs.errors import AlignmentError, DataWarning, ValidationError, caller_stacklevel
-from robot_msgs.evaluation.arguments import check_argument, check_points
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.arguments import check_points
+from robot_msgs.evaluation.settings import check_inputs
 from robot_msgs.evaluation.stamp_units import ROBOT_SPEEDS_M_S, stamp_text
 from robot_msgs.report.text import counted
 from robot_msgs.rotations import matrix_from_quat_xyzw, rotation_from_covariance
 from robot_msgs.series import input_eps
-from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
+    from robot_msgs.evaluation.settings import EvaluationSettings
+    from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array, IntpArray
 
 __all__ = [
@@ -818,9 +819,7 @@ def fit_alignment_and_scale(
     >>> how.scale, round(scale, 12)
     (1.0, 2.0)
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     method = settings.align
     if len(estimate) != len(reference):
         msg = (

@@ -48,9 +48,8 @@ import numpy as np
 
 from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AssociationError, ValidationError
-from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.no_match import _no_match
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import EvaluationSettings, check_inputs
 from robot_msgs.evaluation.stamp_matching import _nearest_pairs, _one_to_one_pairs
 from robot_msgs.evaluation.stamp_units import (
     ROBOT_SPEEDS_M_S,
@@ -356,10 +355,8 @@ def associate(
     >>> a.counts()["unmatched_estimate"]
     1
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     method = settings.sync
     max_diff_s, offset_s, max_gap_s = settings.max_diff_s, settings.offset_s, settings.max_gap_s
     for name, traj in (("reference", reference), ("estimate", estimate)):

@@ -33,16 +33,17 @@ from robot_msgs.evaluation.settings import (
     EvaluationSettings,
     PairSettings,
     Rpe,
+    check_inputs,
 )
 from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.evaluation.tum_rpe import check_tum_settings, tum_rpe_result
-from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
     from robot_msgs.compare.result import EvaluationResult
     from robot_msgs.evaluation.pipeline import Prepared
+    from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
     "Metric",
@@ -226,10 +227,8 @@ def _arguments(
     metrics: Iterable[Metric],
 ) -> tuple[EvaluationSettings, tuple[Metric, ...]]:
     """Check :func:`evaluate`'s arguments' types; return the settings and the metrics held."""
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     given: object = metrics  # from callers without a type checker, anything
     if isinstance(given, Ape | Rpe | Drift):
         msg = (

@@ -98,12 +98,11 @@ import numpy as np
 from robot_msgs.compare.statistics import median
 from robot_msgs.compare.time_offset import TimeOffset
 from robot_msgs.errors import AssociationError
-from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import resolved_max_gap_s
-from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings, check_inputs
 from robot_msgs.rotations import matrix_times_rows, rotation_from_covariance
 from robot_msgs.sorted_search import search_sorted
-from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory import PoseTrajectory  # noqa: TC001 - the doctests use it
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -290,9 +289,7 @@ def shared_costs(
     >>> bool(own[1] < own[0] / 3), bool(abs(shared[1] - shared[0]) < 1e-12), n
     (True, True, 200)
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     cost = _Cost(reference, estimate, settings)
     every = np.arange(len(estimate))
     own = np.array([cost(float(tau), every)[0] for tau in offsets_s])
@@ -552,9 +549,7 @@ def coarse_offsets(
     >>> coarse_offsets(ref, ref, EvaluationSettings())
     ''
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     if len(reference) < 2 or len(estimate) < 2:
         return ""
     low, high = settings.search_range_s
@@ -937,10 +932,8 @@ def estimate_offset(
     >>> round(found.offset_s, 4), found.std_s < 1e-3, found.notes
     (-0.25, True, ())
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings(offset_auto=True) if settings is None else settings
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     low, high = settings.search_range_s
     if len(reference) < 2 or len(estimate) < _MIN_POSES:  # each side's need, said of it
         short = [

@@ -25,17 +25,16 @@ from robot_msgs.compare.result import EvaluationResult, compared_estimate
 from robot_msgs.compare.signal import Signal
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, caller_stacklevel
 from robot_msgs.evaluation.alignment import fit_alignment_and_scale, length_units, umeyama
-from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate, take_rows
 from robot_msgs.evaluation.hand_eye import estimate_extrinsic
 from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
-from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings
+from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings, check_inputs
 from robot_msgs.evaluation.spatial import associate_spatially
 from robot_msgs.evaluation.stamp_units import stamp_text
 from robot_msgs.evaluation.transforms import apply_transforms
-from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory import PoseTrajectory  # noqa: TC001 - the doctests use it
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -700,10 +699,8 @@ def prepare(
     >>> prepare(ref, est, EvaluationSettings(t_start_s=0.5, t_end_s=2.0)).counts["matched"]
     2
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     if settings.sync != "spatial" and reference.stamps_are_frames != estimate.stamps_are_frames:
         frames, seconds = (
             ("reference", "estimate") if reference.stamps_are_frames else ("estimate", "reference")

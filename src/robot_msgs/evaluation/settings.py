@@ -42,12 +42,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 from msgspec import Meta
 
 from robot_msgs.errors import FormatError, ValidationError
+from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.relations import APE_RELATIONS, RELATION_ALIASES, RPE_RELATIONS
 from robot_msgs.flags import Flag
 from robot_msgs.limits import MAX_STEP_FRAMES
 from robot_msgs.msg import Msg, field_specs, message
 from robot_msgs.msg.fields import FINITE, finite_fields
 from robot_msgs.rotations import transform_problem
+from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -71,6 +73,7 @@ __all__ = [
     "EvaluationSettings",
     "PairSettings",
     "Rpe",
+    "check_inputs",
     "decode_options",
     "key_error",
 ]
@@ -906,6 +909,20 @@ got tuple (0.1,) - at `Drift.fractions`
             fractions = RPG_FRACTIONS if self.fractions is None else self.fractions
         ratio = 0.2 if self.max_diff_ratio is None else self.max_diff_ratio
         return {"lengths_m": lengths, "fractions": fractions, "max_diff_ratio": ratio}
+
+
+def check_inputs(reference: object, estimate: object, settings: object) -> None:
+    """Check an entry point's trajectories and settings by type, in that order.
+
+    Each by :func:`~robot_msgs.evaluation.arguments.check_argument`, whose error names it.
+
+    ``reference`` and ``estimate`` must be :class:`~robot_msgs.trajectory.PoseTrajectory`
+    values and ``settings`` an :class:`~robot_msgs.evaluation.EvaluationSettings` (a
+    caller that takes ``None`` puts its default in first).
+    """
+    check_argument("reference", reference, PoseTrajectory)
+    check_argument("estimate", estimate, PoseTrajectory)
+    check_argument("settings", settings, EvaluationSettings)
 
 
 #: rpg_trajectory_evaluation's association and alignment: TUM's one-to-one rule within

@@ -137,10 +137,10 @@ from robot_msgs.evaluation.pipeline import (
     same_poses,
     time_range,
 )
-from robot_msgs.evaluation.settings import EvaluationSettings
+from robot_msgs.evaluation.settings import EvaluationSettings, check_inputs
 from robot_msgs.evaluation.spatial import check_forward_pairs
 from robot_msgs.evaluation.transforms import apply_transforms
-from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory import PoseTrajectory  # noqa: TC001 - the doctests use it
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -255,10 +255,8 @@ def diagnose(
     >>> diagnose(ref, ref.replace(stamps_s=t + 1e9 + 0.3)).kinds()
     ('time_offset',)
     """
-    check_argument("reference", reference, PoseTrajectory)
-    check_argument("estimate", estimate, PoseTrajectory)
     settings = EvaluationSettings() if settings is None else settings
-    check_argument("settings", settings, EvaluationSettings)
+    check_inputs(reference, estimate, settings)
     check_forward_pairs(settings, "the doctor")
     for side, trajectory in (("reference", reference), ("estimate", estimate)):
         if len(trajectory) == 0:
