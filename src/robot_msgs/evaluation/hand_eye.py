@@ -665,12 +665,8 @@ def _covariance(
         omega += (1.0 - lag / (lags + 1)) * (gamma + gamma.T)
     cov = np.zeros((7, 7))
     cov[np.ix_(free, free)] = inverse @ omega @ inverse
-    nulls = []
-    for v in free_nulls:
-        full = np.zeros(7)
-        full[free] = v
-        nulls.append(full)
-    return cov, nulls
+    into_all = np.eye(7)[:, free]  # a vector over the free parameters, over all 7
+    return cov, [into_all @ v for v in free_nulls]
 
 
 #: Fewest motions (a sixteenth of the poses apart) for one screw axis.
@@ -701,11 +697,7 @@ def _one_screw_axis(traj: PoseTrajectory) -> Float64Array | None:
     k = max(1, n // 16)
     if n - k < _SCREW_MOTIONS:
         return None
-    rotations = matrix_from_quat_xyzw(traj.orientations_quat_xyzw)
-    p = traj.positions_xyz
-    r_i_t = np.swapaxes(rotations[:-k], 1, 2)
-    relative = r_i_t @ rotations[k:]
-    moved = (r_i_t @ (p[k:] - p[:-k])[:, :, None])[:, :, 0]
+    relative, moved = _relative(traj, np.arange(n - k), np.arange(k, n))
     rotvec = rotation_vector_from_matrix(relative)
     angle = np.linalg.norm(rotvec, axis=1)
     if not float(np.min(angle)) > math.radians(_SCREW_MIN_DEG):

@@ -191,11 +191,8 @@ class _Cost:
 
     def __call__(self, tau: float, rows: IntpArray) -> tuple[float, int]:
         """``J(τ)`` in m² and the number of poses it used (NaN with fewer than 3)."""
-        ok, y = self.match(tau, rows)
-        n = int(np.count_nonzero(ok))
-        if n < 3:
-            return math.nan, n
-        return _fit(self._matched(rows, ok), y, with_scale=self.with_scale)[0], n
+        mse, _, n = self.unexplained(tau, rows)
+        return mse, n
 
     def unexplained(self, tau: float, rows: IntpArray) -> tuple[float, float, int]:
         """``J(τ)`` in m², its share of the reference's variance (NaN below 10 poses), poses."""
