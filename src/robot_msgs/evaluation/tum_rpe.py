@@ -55,6 +55,7 @@ from robot_msgs.evaluation.offset import estimate_offset
 from robot_msgs.evaluation.pairs import check_seconds
 from robot_msgs.evaluation.pipeline import Prepared, signal_of, time_range
 from robot_msgs.evaluation.quaternion_order import quaternion_order_check
+from robot_msgs.evaluation.relations import RELATION_UNITS, keeps_matrices
 from robot_msgs.evaluation.settings import EvaluationSettings, PairSettings
 from robot_msgs.evaluation.stamp_units import stamp_text
 from robot_msgs.evaluation.transforms import apply_transforms
@@ -78,9 +79,6 @@ __all__ = [
     "tum_pair_rows",
     "tum_rpe_result",
 ]
-
-
-_UNITS = {"translation": "m", "angle_rad": "rad", "angle_deg": "deg"}
 
 
 def closest_index(values: Float64Array, targets: Float64Array) -> IntpArray:
@@ -333,7 +331,7 @@ def tum_rpe_result(
         signals.append(
             signal_of(
                 relation,
-                _UNITS[relation],
+                RELATION_UNITS[relation],
                 errors,
                 moved.stamps_s[ij[:, 0]],
                 new_row[ij],
@@ -379,7 +377,7 @@ def tum_rpe_result(
             'pairs 1 frame apart (`delta_unit="f"`, the evo default kept here); '
             'evaluate_rpe.py\'s default is 1 s: `delta_unit="s"` for its figures'
         )
-    if reference.rotation_matrices is not None or estimate.rotation_matrices is not None:
+    if keeps_matrices(reference, estimate):
         notes.append(
             "the rotation blocks kept as given are not used by TUM's protocol, which "
             "computes with unit quaternions (as its script does): their nearest rotations"
