@@ -504,7 +504,7 @@ class EvaluationSettings(Msg):
         >>> EvaluationSettings(align="se3", n_align=5).record()["n_align"]
         5
         """
-        return {name: getattr(self, name) for name in self.as_dict()}
+        return self.as_dict()
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> EvaluationSettings:
@@ -622,7 +622,7 @@ class PairSettings(Msg):
 
     def record(self) -> dict[str, Value]:
         """Return the pair settings as a flat mapping, for a result's ``settings``."""
-        return {name: getattr(self, name) for name in self.as_dict()}
+        return self.as_dict()
 
     def label(self) -> str:
         """Return a short name such as ``1s`` or ``10f:all``, for tables and file names.
