@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
@@ -246,6 +246,9 @@ def test_nearest_agrees_with_brute_force_evo_rule(
 
 @settings(max_examples=200, deadline=None)
 @given(float_stamps(), float_stamps(), st.floats(1e-3, 2.0), st.floats(-1.0, 1.0))
+# spans 1.11e-308 s against 4 s: the stamp-unit question asked 10**309 as a float and an
+# OverflowError escaped (found by this law, seen failing before the fix)
+@example(np.array([0.0, 1.11e-308]), np.array([2.0, 6.0]), 1e-3, 0.0)
 def test_nearest_agrees_with_evo_on_random_floats(
     ref_t: Float64Array, est_t: Float64Array, max_diff: float, offset: float
 ) -> None:

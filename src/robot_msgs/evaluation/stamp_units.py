@@ -20,6 +20,7 @@ beside its clock advice (:mod:`robot_msgs.evaluation.association`).
 from __future__ import annotations
 
 import math
+import sys
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -180,6 +181,10 @@ def other_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> Oth
             (by_speed, span_k),
             key=lambda j: abs(abs(ratio) - 3 * j) + abs(slower - 3 * j),
         )
+    if 3 * abs(k) > sys.float_info.max_10_exp:
+        # WHY: spans 1e-308 s against 4 s (a fuzzed association) asked 10**(3 * 103) as a
+        # float: an OverflowError escaped; no unit past float64 is meant.
+        return None
     unit = {1: "ms", 2: "us", 3: "ns"}.get(abs(k), f"1e-{3 * abs(k)} s")
     factor = float(10 ** (3 * abs(k)))
     if _meets_only_as_given(reference, estimate, side, factor):
