@@ -832,3 +832,21 @@ def test_the_windows_fitted_at_once_are_each_window_fitted_alone(with_scale: boo
             continue
         alone = _fit(x[rows], y[rows], with_scale=with_scale)[0] * np.count_nonzero(rows)
         assert at_once[k] == pytest.approx(alone, rel=1e-9)
+
+
+def test_interpolate_estimates_max_gap_does_not_limit_the_reference_gaps_searched() -> None:
+    """``interpolate_estimate``'s ``max_gap_s`` is the longest *estimate* gap.
+
+    A 2 Hz reference and a 50 Hz estimate 0.1 s late (offset -0.1 s by construction):
+    ``--max-gap 0.1`` suits the estimate's 0.02 s intervals and the matching pairs all
+    120 reference poses, but the search read it as the longest reference gap, refused
+    every 0.5 s interval and found "fewer than 10 estimate poses overlap" (a review).
+    """
+    reference = lissajous(np.arange(0.0, 30.0, 0.5))
+    estimate = estimate_stamped(0.1, rate_hz=50.0)
+    settings = EvaluationSettings(sync="interpolate_estimate", max_gap_s=0.1, offset_auto=True)
+    found = estimate_offset(reference, estimate, settings)
+    assert found.offset_s == pytest.approx(-0.1, abs=1e-3)
+    # The same settings with the reference's default gap (10 median intervals) agree.
+    default = estimate_offset(reference, estimate, settings.replace(max_gap_s=None))
+    assert found.offset_s == default.offset_s

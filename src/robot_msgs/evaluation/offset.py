@@ -8,8 +8,9 @@ already knows (``--t_offset``); :func:`estimate_offset` finds it.
 Method
 ------
 For a candidate offset ``τ`` the reference positions are interpolated linearly at the
-estimate's stamps plus ``τ`` (stamps in reference gaps longer than ``max_gap_s``, default
-10 median reference intervals, are left out, as ``sync="interpolate"`` does), the
+estimate's stamps plus ``τ`` (stamps in reference gaps longer than ``max_gap_s`` with
+``sync="interpolate"``, else 10 median reference intervals, are left out, as
+``sync="interpolate"`` does), the
 estimate's positions are fitted onto them by Umeyama's closed form (SE(3), or Sim(3) when
 the settings align with ``sim3`` or ``scale``: the fit makes the cost independent of the
 estimate's world frame) and the cost is the mean squared residual
@@ -144,7 +145,13 @@ class _Cost:
     """``J(τ)``: the mean squared residual of the fit at offset ``τ``, on chosen rows.
 
     ``settings`` choose the fit (Sim(3) for the scaled alignments, else SE(3)) and the
-    longest reference gap interpolated across (``max_gap_s``, as ``interpolate`` resolves it).
+    longest reference gap interpolated across (``max_gap_s``, as ``interpolate`` resolves it;
+    10 median reference intervals under another ``sync``).
+
+    WHY only ``interpolate``'s: ``interpolate_estimate``'s ``max_gap_s`` limits the
+    *estimate's* gaps; applied to the reference's, ``--max-gap 0.1`` (a 50 Hz estimate)
+    refused every interval of a 2 Hz reference, and the search found no overlap where the
+    matching found 120 pairs (a review).
     """
 
     def __init__(
@@ -156,7 +163,8 @@ class _Cost:
         self.pr = reference.positions_xyz
         self.pe = estimate.positions_xyz
         self.with_scale = settings.align in SCALED_METHODS
-        self.gap = resolved_max_gap_s(reference.stamps_s, settings.max_gap_s)
+        reference_gap = settings.max_gap_s if settings.sync == "interpolate" else None
+        self.gap = resolved_max_gap_s(reference.stamps_s, reference_gap)
 
     def match(self, tau: float, rows: IntpArray) -> tuple[BoolArray, Float64Array]:
         """Which of ``rows`` interpolate at ``τ``, and the reference positions there.
@@ -367,7 +375,8 @@ def windowed_offset(
     reference, estimate : PoseTrajectory
         As :func:`estimate_offset` takes them.
     settings : EvaluationSettings
-        ``align`` chooses the fit, ``max_gap_s`` the longest reference gap interpolated.
+        ``align`` chooses the fit, ``max_gap_s`` the longest reference gap interpolated
+        (with ``sync="interpolate"``).
     around : TimeOffset
         :func:`estimate_offset`'s result for them, its uncertainty finite.
     tail_z : float
@@ -903,7 +912,8 @@ def estimate_offset(
         The search range :attr:`~EvaluationSettings.search_range_s` (``offset_s ±
         offset_search_s``, default ±1 s around 0); ``align`` chooses the fit inside
         the cost (Sim(3) for ``sim3`` and ``scale``, else SE(3)); ``max_gap_s`` the
-        longest reference gap interpolated across.
+        longest reference gap interpolated across (with ``sync="interpolate"``; the
+        estimate's gaps with ``"interpolate_estimate"``, which this search does not limit).
 
     Returns
     -------
