@@ -431,3 +431,19 @@ def test_a_trajectopy_file_without_a_quaternion_is_refused_naming_its_fields(
         r"the readers need the quaternion fields qx, qy, qz, qw",
     ):
         read_tum(path)
+
+
+def test_a_trajectopy_header_naming_a_field_twice_is_refused(tmp_path: Path) -> None:
+    """``#fields t,t,px,...`` was read by its first ``t`` without a word: which column
+    holds the stamps is not known, so the file is refused naming the field and the line."""
+    path = write(
+        tmp_path,
+        "#epsg 0\n#fields t,t,px,py,pz,qx,qy,qz,qw\n1.0,5.0,0,0,0,0,0,0,1\n2.0,6.0,1,0,0,0,0,0,1\n",
+        name="a.traj",
+    )
+    with pytest.raises(
+        FormatError,
+        match=r"a\.traj, line 2: trajectopy's #fields header: expected each of t, px, py, pz, "
+        r"qx, qy, qz, qw once, got t more than once in t, t, px, py, pz, qx, qy, qz, qw",
+    ):
+        read_tum(path)

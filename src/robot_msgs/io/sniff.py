@@ -283,6 +283,14 @@ def _component(name: str) -> str | None:
 def _trajectopy_header(line: int, names: tuple[str, ...]) -> TableHeader:
     """Read trajectopy's ``#fields`` header: its fields by their names, wherever they are."""
     fields = (names[0].removeprefix("fields").strip(), *names[1:])
+    twice = [f for f in TRAJECTOPY_FIELDS if fields.count(f) > 1]
+    if twice:  # WHY: `t,t,...` read its first `t` silently; which one is meant is unknown
+        problem = (
+            f"line {line}: trajectopy's #fields header: expected each of "
+            f"{', '.join(TRAJECTOPY_FIELDS)} once, got {', '.join(twice)} more than once "
+            f"in {', '.join(fields)}"
+        )
+        return TableHeader(line=line, names=fields, quaternion=None, problem=problem)
     if all(f in fields for f in TRAJECTOPY_FIELDS):
         columns = tuple(fields.index(f) for f in TRAJECTOPY_FIELDS)
         return TableHeader(line=line, names=fields, quaternion="xyzw", columns=columns)
