@@ -447,3 +447,48 @@ def test_a_trajectopy_header_naming_a_field_twice_is_refused(tmp_path: Path) -> 
         r"qx, qy, qz, qw once, got t more than once in t, t, px, py, pz, qx, qy, qz, qw",
     ):
         read_tum(path)
+
+
+@pytest.mark.parametrize(
+    ("names", "count"),
+    [("t,l,px,py,pz,qx,qy,qz,qw", 9), ("t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz,ax,ay", 14)],
+    ids=["fewer", "more"],
+)
+def test_a_trajectopy_header_and_rows_of_other_widths_are_refused_naming_the_line(
+    tmp_path: Path, names: str, count: int
+) -> None:
+    """A ``#fields`` line of another count than the rows' 12 columns was no header at all
+    (it names fewer or more columns than the data) and the 12 numbers a line were read
+    as a KITTI file: "line 3: the 3x3 block is a reflection". The line says what the
+    columns are: the mismatch is said, naming the ``#fields`` line."""
+    row = "1.0,0,0,0,0,0,0,0,1,0,0,0\n2.0,1,1,0,0,0,0,0,1,0,0,0\n"
+    from robot_msgs.io import read_trajectory
+
+    path = write(tmp_path, f"#epsg 0\n#fields {names}\n{row}", name="a.traj")
+    said = (
+        r"a\.traj, line 2: trajectopy's #fields header: expected as many fields as the rows "
+        rf"have columns \(12\), got {count}: t, l, px"
+    )
+    with pytest.raises(FormatError, match=said):
+        read_trajectory(path)
+
+
+def test_a_trajectopy_header_with_a_tab_after_fields_is_read_by_name(tmp_path: Path) -> None:
+    """``#fields<TAB>t,...`` was taken for a generic header ("reorder the columns"); the
+    fields here are in another order than trajectopy's (qw first), read by name."""
+    path = write(
+        tmp_path,
+        "#fields\tqw,qx,qy,qz,t,px,py,pz\n1,0,0,0,1.5,7,8,9\n0,0,0,1,2.5,1,2,3\n",
+        name="a.traj",
+    )
+    traj = read_tum(path)
+    assert traj.stamps_s.tolist() == [1.5, 2.5]
+    assert traj.positions_xyz.tolist() == [[7.0, 8.0, 9.0], [1.0, 2.0, 3.0]]
+    assert traj.orientations_quat_xyzw.tolist() == [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0]]
+
+
+def test_a_blank_separated_fields_comment_is_no_trajectopy_header(tmp_path: Path) -> None:
+    """``# fields t x y z qx qy qz qw`` over a TUM file is a person's comment, not
+    trajectopy's comma-separated ``#fields`` line: the file is read as TUM."""
+    path = write(tmp_path, "# fields t x y z qx qy qz qw\n1.0 0 0 0 0 0 0 1\n2.0 1 0 0 0 0 0 1\n")
+    assert read_tum(path).stamps_s.tolist() == [1.0, 2.0]

@@ -101,6 +101,10 @@ _QUAT_NAME = re.compile(
 
 Order = Literal["xyzw", "wxyz"]
 
+#: trajectopy's header line, its first name: ``fields``, a blank, the first field
+#: (``#fields t,...``, comma-separated); a blank-separated ``# fields t x ...`` (its first
+#: name ``fields`` alone) is some other comment.
+_FIELDS_LINE = re.compile(r"fields\s")
 #: The fields of trajectopy's ``#fields`` header that a pose needs, in TUM's order.
 TRAJECTOPY_FIELDS = ("t", "px", "py", "pz", "qx", "qy", "qz", "qw")
 
@@ -282,7 +286,7 @@ def _component(name: str) -> str | None:
 
 def _trajectopy_header(line: int, names: tuple[str, ...]) -> TableHeader:
     """Read trajectopy's ``#fields`` header: its fields by their names, wherever they are."""
-    fields = (names[0].removeprefix("fields").strip(), *names[1:])
+    fields = (names[0][len("fields") :].strip(), *names[1:])
     twice = [f for f in TRAJECTOPY_FIELDS if fields.count(f) > 1]
     if twice:  # WHY: `t,t,...` read its first `t` silently; which one is meant is unknown
         problem = (
@@ -302,8 +306,32 @@ def _trajectopy_header(line: int, names: tuple[str, ...]) -> TableHeader:
     return TableHeader(line=line, names=fields, quaternion=None, problem=problem)
 
 
+def _trajectopy_line(comments: list[tuple[int, str]], width: int) -> TableHeader | None:
+    """Return the header of the last ``#fields`` comment, whatever its count; None: none.
+
+    WHY whatever its count: a ``#fields`` line naming 9 fields over rows of 12 was not
+    taken as a header (it names fewer columns than the data) and its 12 numbers a line
+    were read as a KITTI file ("the 3x3 block is a reflection"); the line says what the
+    columns are, so the count is checked against it and a mismatch said.
+    """
+    for at, comment in reversed(comments):
+        names = _names(comment)
+        if not names or _FIELDS_LINE.match(names[0]) is None:
+            continue
+        header = _trajectopy_header(at, names)
+        if len(header.names) != width and not header.problem:
+            problem = (
+                f"line {at}: trajectopy's #fields header: expected as many fields as the "
+                f"rows have columns ({width}), got {len(header.names)}: "
+                f"{', '.join(header.names)}"
+            )
+            return replace(header, quaternion=None, columns=None, problem=problem)
+        return header
+    return None
+
+
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:
-    if names and names[0].startswith("fields "):  # trajectopy's `#fields t,l,px,...`
+    if names and _FIELDS_LINE.match(names[0]):  # trajectopy's `#fields t,l,px,...`
         return _trajectopy_header(line, names)
     where: dict[str, int] = {}
     for i, name in enumerate(names):
@@ -342,6 +370,8 @@ def _head(lines: list[str], *, source: str, rows: int) -> TextHead:
         if header is None and is_header_word(fields[0]):
             header = _header(number, _names(line))
             continue
+        if header is None:  # trajectopy's `#fields` line
+            header = _trajectopy_line(comments, len(fields))
         if header is None:  # the last # comment naming as many columns as the data
             for at, comment in reversed(comments):
                 names = _names(comment)
