@@ -3039,6 +3039,21 @@ def test_a_gap_in_the_reference_the_matching_bridges_is_not_said() -> None:
     assert found.finding("coverage") is not None
 
 
+def test_a_reference_gap_is_said_under_interpolate_estimate_whatever_its_max_gap() -> None:
+    """``interpolate_estimate``'s ``max_gap_s`` is the longest *estimate* gap: with
+    ``max_gap_s=15`` the reference's 10 s gap leaves 990 of the 3000 estimate poses in no
+    interpolation (``ape``'s "unmatched estimate"), and the doctor said nothing, reading it
+    as the reference gap the matching bridges."""
+    ref = _ref()
+    t = ref.stamps_s - ref.stamps_s[0]
+    cut = _rows(ref, np.flatnonzero((t < 10.0) | (t > 20.0)))
+    settings = EvaluationSettings(sync="interpolate_estimate", max_gap_s=15.0)
+    assert ape(cut, ref, settings=settings).counts["unmatched_estimate"] == 990
+    found = diagnose(cut, ref, settings).finding("coverage")
+    assert found is not None
+    assert found.evidence["reference_gaps_share"] == pytest.approx(10.0 / 30.0, abs=0.01)
+
+
 def test_a_far_estimate_a_static_reference_cannot_time_names_the_checks_left_unrun() -> None:
     """A reference resting (0.1 mm of noise) and a random walk 49 000 s later: the far
     search is refused ("the reference is static"), "match in space instead" was the only
