@@ -421,7 +421,7 @@ def test_a_huge_time_cell_is_no_exact_time_and_costs_no_width_times_the_rows(
 ) -> None:
     """``time_ns`` read each block's first cells as fixed-width text: one 10 MB time cell
     in a 4,001-row log asked 149 GiB, and ``track`` said "out of memory" for a 10 MB file
-    (seen before the fix). A cell past 64 characters is no exact time: the floats' reading
+    (seen before the fix). A cell of 32 bytes or more is no exact time: the floats' reading
     names the line, and a finite long cell keeps the floats."""
     rows = [f"{k / 100},{k}\n" for k in range(400)]
     rows[7] = "1" * 200_000 + ",7\n"  # 1.1e200000: not finite, named by its line
@@ -439,3 +439,20 @@ def test_a_huge_time_cell_is_no_exact_time_and_costs_no_width_times_the_rows(
     table = read_csv_table(path, required=("t", "x"), time_ns=True)
     assert table.time_ns is None
     assert table.columns["t"][7] == 0.07
+
+
+def test_time_ns_reads_beside_text_not_ascii_and_refuses_a_cell_of_32_bytes(
+    tmp_path: Path,
+) -> None:
+    """A row of text not ASCII (a mode ``ü``) still gives its time's nanoseconds, CRLF
+    lines as LF ones; a time cell of 32 bytes or more (leading zeros, blanks) is read as
+    floats only: the nanoseconds are read from each row's first 32 bytes."""
+    path = tmp_path / "t.csv"
+    path.write_bytes("t,x,mode\r\n1700000000.5,1,ü\r\n 1700000000.000000001 ,2,a\r\n".encode())
+    table = read_csv_table(path, required=("t", "x"), others="text", time_ns=True)
+    assert table.time_ns is not None
+    assert table.time_ns.tolist() == [1_700_000_000_500_000_000, 1_700_000_000_000_000_001]
+    for cell, ns in (("0" * 20 + "1.123456789", 1_123_456_789), ("0" * 21 + "1.123456789", None)):
+        _write(path, f"t,x\n{cell},1\n")
+        time_ns = read_csv_table(path, required=("t", "x"), time_ns=True).time_ns
+        assert (None if time_ns is None else time_ns.tolist()) == (None if ns is None else [ns])
