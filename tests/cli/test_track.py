@@ -888,3 +888,18 @@ def test_a_bag_without_a_joint_state_topic_is_refused_naming_the_topics_it_has(
         f"ERROR: {bag}: no sensor_msgs/msg/JointState topic with messages; the bag's 1 "
         "topic: /pose (geometry_msgs/msg/PoseStamped)\n"
     )
+
+
+def test_logs_on_two_clocks_are_said_at_their_times_as_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command since 1970 and a measurement since boot (5 s to 6.999 s, typed to the
+    nanosecond): counted from the command's whole second, the measured times were said
+    [5.0, 6.999000072479248] s, no time in the file; as typed now."""
+    command = tmp_path / "c.csv"
+    command.write_text(f"time,x\n{_decimal(_EPOCH_NS)},0.0\n{_decimal(_EPOCH_NS + 10**9)},1.0\n")
+    measured = tmp_path / "m.csv"
+    measured.write_text("time,x\n5.000000000,0.0\n6.999000000,1.0\n")
+    code, _, err = _run([str(command), str(measured)], capsys)
+    assert code == 1
+    assert "(measured span [5.0, 6.999] s): are both on the same clock?" in err

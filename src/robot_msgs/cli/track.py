@@ -238,13 +238,19 @@ def _times(command: SignalLog, measured: SignalLog) -> tuple[Float64Array, Float
     2.4e-7 s apart: over them, a first-order response's IAE (τ = 0.5 s, 1 ms samples) was
     1.5e-7 relative off its closed form, where the library, counting a JointState's
     nanoseconds from the command's start, was 4e-17 off (measured). The whole second
-    keeps the notes' times as typed (0.3 s, not 0.1 + 0.2).
+    keeps the notes' times as typed (0.3 s, not 0.1 + 0.2). A log 2^53 ns (104 days) or
+    more from that second is read as its floats, from 0: such times counted from it are
+    no longer exact, and the error of logs on two clocks (since boot, since 1970) said
+    the measured span [5.0, 6.999000072479248] s for a log typed to 6.999 s.
     """
     from robot_msgs.control.tracking_error import seconds_after  # noqa: PLC0415
 
     if command.stamps_ns is None or measured.stamps_ns is None:
         return command.stamps_s, measured.stamps_s, 0.0
     origin_ns = int(command.stamps_ns[0]) // 10**9 * 10**9
+    for stamps in (command.stamps_ns, measured.stamps_ns):
+        if max(abs(int(stamps[0]) - origin_ns), abs(int(stamps[-1]) - origin_ns)) >= 2**53:
+            return command.stamps_s, measured.stamps_s, 0.0
     return (
         seconds_after(command.stamps_ns, origin_ns),
         seconds_after(measured.stamps_ns, origin_ns),
