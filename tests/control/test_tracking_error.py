@@ -670,3 +670,17 @@ def test_channels_that_are_not_names_are_refused_naming_channels(
     """channels=5 let Python's TypeError out; [1, 2] was refused at `Signal.name`."""
     with pytest.raises(ValidationError, match=rf"Expected `channels` as .*, got {got}"):
         tracking([0.0, 1.0], np.zeros((2, 2)), [0.0], np.zeros((1, 2)), channels=channels)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("at_s", [2**23, 1_700_000_000, 2**33, 9_223_372_036 - 1])
+def test_seconds_after_is_pythons_division_at_every_nanosecond_near_a_float_boundary(
+    at_s: int,
+) -> None:
+    """Every stamp within 10^5 ns of 2^23 s (where the vectorised far conversion begins),
+    of today, of 2^33 s and of int64's last whole second, either sign, from 0: the float
+    nearest the exact difference, as Python divides the integers (a step either side of
+    a change of float step is where a correction by half a step can go wrong)."""
+    ns = np.arange(at_s * 10**9 - 10**5, min(at_s * 10**9 + 10**5, 2**63 - 1), dtype=np.int64)
+    for sign in (1, -1):
+        assert seconds_after(sign * ns, 0).tolist() == [sign * k / 10**9 for k in ns.tolist()]
+    assert seconds_after(ns, -(2**62)).tolist() == [(k + 2**62) / 10**9 for k in ns.tolist()]
