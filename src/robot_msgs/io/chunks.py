@@ -270,7 +270,7 @@ def parse_chunks(
     pieces = iter(chunks)
     try:
         # Two pieces at a time (the last alone when their number is odd).
-        for wave in iter(lambda: list(itertools.islice(pieces, 2)), []):
+        while wave := list(itertools.islice(pieces, 2)):
             if pool is None and len(wave) == 2 and CORES > 1 and _main_thread():
                 from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 
