@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,8 @@ from robot_msgs.report.text import display_width, file_and_what, grouped, ljust,
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    import pytest
 
 #: Two terminal columns each: CJK ideographs and fullwidth forms (East Asian Width W, F).
 _WIDE = "日本語東京漢字表ＡＢ１"
@@ -131,6 +134,33 @@ def test_grouped_names_a_folder_whose_name_holds_a_colon_and_space_whole(tmp_pat
     assert file_and_what(texts[0]) == (str(folders[0]), what)
     gone = tmp_path / "gone" / "run: 1"
     assert file_and_what(f"{gone}: {what}") == (str(gone.parent / "run"), f"1: {what}")
+
+
+def test_file_and_what_asks_the_disk_only_of_prefixes_short_enough_to_be_a_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A text of 10,000 ``": "`` asks of at most 4096 characters' prefixes, each once.
+
+    WHY: every prefix before a ``": "`` was joined again and looked up, 9,999 of them
+    (one second, quadratic in the separators) where no prefix past 4096 characters can
+    be a path (``PATH_MAX``: ``ENAMETOOLONG``); the split is the same.
+    """
+    asked: list[str] = []
+
+    def lexists(path: str) -> bool:
+        asked.append(path)
+        return False
+
+    monkeypatch.setattr(os.path, "lexists", lexists)
+    text = "a: " * 10_000
+    assert file_and_what(text) == ("a", text[3:])
+    assert asked
+    assert max(map(len, asked)) <= 4096
+    # "a: a", "a: a: a"... up to 4096 characters (4 + 3 x 1364); "a", the first, is no question
+    assert len(asked) == len(set(asked)) == 1365
+    asked.clear()
+    assert file_and_what("r/run: 1: holds x: not a run") == ("r/run", "1: holds x: not a run")
+    assert asked == ["r/run: 1: holds x", "r/run: 1"]  # the longest first
 
 
 def test_percent_says_a_share_just_under_one_as_less_than_all_and_refuses_non_shares() -> None:
