@@ -908,3 +908,21 @@ def test_the_groups_table_gives_the_median_path_smoothness_of_the_runs() -> None
     table = groups_table(made)
     row = dict(zip(table.headers, table.rows[0], strict=True))
     assert row["path smoothness median"] == "0.300"
+
+
+def test_a_record_wraps_a_value_wider_than_the_terminal() -> None:
+    """A group's failure 'killed by SIGKILL (exit code 137: 128 + 9, as a shell reports
+    it) x1' ran to column 93 of 80 in the records of 'Per algorithm and sequence' (rvlearn's
+    review): a record's value wraps in its column, as a folded table's cell does."""
+    failure = "killed by SIGKILL (exit code 137: 128 + 9, as a shell reports it) x1"
+    row = ("pol_mlp_with_a_long_name (seed=3)", "s2", "1", "0%", failure, "-")
+    headers = ("algorithm", "sequence", "runs", "success", "failures", "path smoothness median")
+    table = ReportTable("G", headers, (row, row), (False, False, True, True, False, True))
+    lines = render_text(table, width=80).splitlines()
+    assert max(len(line) for line in lines) <= 80
+    # By hand: the values start at column 24 (22 for the widest header, 2 spaces).
+    at = lines.index(
+        "failures                killed by SIGKILL (exit code 137: 128 + 9, as a shell"
+    )
+    assert lines[at + 1] == " " * 24 + "reports it) x1"
+    assert lines[at + 2] == "path smoothness median  -"

@@ -121,15 +121,21 @@ def _transposed(table: ReportTable, width: int) -> list[str]:
     # A header wider than half the width (a sequence named by a long path, in a ranking's
     # column head) padded every line of every record to its width: the values all started
     # past the width (a review). It stands on its own line, its value below in the column.
+    # A value wider than the room right of the names wraps in its column, as a folded
+    # table's cell does: a group's failure 'killed by SIGKILL (exit code 137: 128 + 9, as
+    # a shell reports it) x1' ran to column 93 of 80 (a review).
     name = max((w for h in table.headers if (w := display_width(h)) <= width // 2), default=0)
+    room, indent = max(width - name - 2, 1), " " * (name + 2)
     out = []
     for n, row in enumerate(table.rows):
         out += [""] if n else []
         for h, c in zip(table.headers, row, strict=True):
+            first, *more = _cell_lines(c, room) if display_width(c) > room else [c]
             if display_width(h) > name:
-                out += [h, *([f"{' ' * name}  {c}".rstrip()] if c.strip() else [])]
+                out += [h, f"{indent}{first}".rstrip()] if c.strip() else [h]
             else:
-                out.append(f"{ljust(h, name)}  {c}".rstrip())
+                out.append(f"{ljust(h, name)}  {first}".rstrip())
+            out += [f"{indent}{line}" for line in more]
     return out
 
 
