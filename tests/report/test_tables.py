@@ -926,3 +926,33 @@ def test_a_record_wraps_a_value_wider_than_the_terminal() -> None:
     )
     assert lines[at + 1] == " " * 24 + "reports it) x1"
     assert lines[at + 2] == "path smoothness median  -"
+
+
+def test_the_groups_table_says_path_smoothness_is_not_comparable_across_output_rates() -> None:
+    """PS sums a change per step over the path length, so it depends on the rate the path
+    is sampled at: fr2_desk_ORB.txt (29 Hz) gives 0.620, every third pose 0.355, every
+    tenth 0.422 (rvlearn's review, numpy). Medians of runs at 10 and 30 Hz were printed side
+    by side without a word."""
+    from robot_msgs.report.groups import summarise_groups
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    runs = tuple(
+        run.replace(name=f"t{k}", trial=str(k), path_smoothness=0.3, output_rate_hz=hz)
+        for k, hz in enumerate([10.0, 30.0, math.nan])
+    )
+    made = report.replace(runs=runs, groups=summarise_groups(runs))
+    said = [n for n in groups_table(made).notes if "path smoothness" in n]
+    expected = (
+        "path smoothness depends on the rate the estimate is sampled at, and these runs' "
+        "output rates differ (10.0 .. 30.0 Hz): compare it between runs of one rate."
+    )
+    assert said == [expected]
+    # One rate (a NaN rate aside), or no path smoothness: nothing to say.
+    for same in (
+        tuple(r.replace(output_rate_hz=10.0 if k < 2 else math.nan) for k, r in enumerate(runs)),
+        tuple(r.replace(path_smoothness=math.nan) for r in runs),
+    ):
+        made = report.replace(runs=same, groups=summarise_groups(same))
+        assert not [n for n in groups_table(made).notes if "path smoothness" in n]
