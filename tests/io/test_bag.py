@@ -23,7 +23,6 @@ from robot_msgs.io import POSE_TYPES, TopicInfo, list_topics, parse_tf_id, read_
 from robot_msgs.io.bag import _a_bug, open_bag
 from robot_msgs.io.bag_messages import read_records
 from robot_msgs.io.clean import reading_notes
-from robot_msgs.limits import input_limits
 from tests.hostile import deadline, sqlite_held_open
 
 if TYPE_CHECKING:
@@ -593,19 +592,31 @@ def test_a_bag_folder_holding_a_special_file_is_refused(
         read_trajectory(bag, topic="/pose")
 
 
-def test_a_metadata_yaml_past_the_bound_names_the_argument_that_raises_it(
-    bags: BagMaker,
+def test_a_metadata_yaml_past_its_bound_is_refused_before_rosbags_parses_it(
+    evo_data: Path, tmp_path: Path
 ) -> None:
-    """The library told a Python caller "robot-msgs --max-bytes SIZE", a flag it cannot pass."""
-    bag = _pose_bag(bags, "sqlite3")
-    size = (bag / "metadata.yaml").stat().st_size
+    """A metadata.yaml of one 10 MB line held ``robot-msgs traj`` 27-30 s: rosbags parsed
+    it (pure-Python YAML) under the 1 GiB ``max_bytes`` alone. evo's real bag folder still
+    reads; padded by one comment line (which rosbags reads) to 1 byte past 4 MiB it is
+    refused by name, and its .db3 given alone reads as before. Seen failing before the
+    bound: the padded folder was read (DID NOT RAISE)."""
+    bag = tmp_path / "tf_example"
+    shutil.copytree(evo_data / "tf_example", bag)
+    topics = list_topics(bag)
+    # the counts evo's metadata.yaml lists
+    assert {(t.topic, t.message_count) for t in topics} == {("/tf", 517), ("/tf_static", 1)}
+    meta = bag / "metadata.yaml"
+    meta.chmod(0o644)
+    bound = 4 << 20
+    with meta.open("a", encoding="ascii") as f:
+        f.write("#" * (bound - meta.stat().st_size) + "\n")
     said = (
-        rf"metadata\.yaml: is {size} bytes, more than the 100 bytes read from one input; if "
-        r"it is what you meant, raise the bound "
-        r"\(`robot_msgs\.limits\.input_limits\(max_bytes=\.\.\.\)`\)$"
+        rf"tf_example: metadata\.yaml is {bound + 1} bytes, more than the {bound} bytes a bag's "
+        r"metadata\.yaml may hold \(give the bag's \.db3 or \.mcap file itself\)$"
     )
-    with input_limits(max_bytes=100), pytest.raises(FormatError, match=said):
+    with deadline(30), pytest.raises(FormatError, match=said):
         list_topics(bag)
+    assert list_topics(bag / "tf_example.db3") == topics
 
 
 def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_path: Path) -> None:

@@ -38,7 +38,6 @@ from robot_msgs.io.bounded import (
     bags_kept,
     close_unused_bags,
     stream_kind,
-    too_large,
 )
 from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
@@ -930,16 +929,23 @@ def _resolved(path: Path) -> Path:
         return path
 
 
+#: The largest ``metadata.yaml`` of a bag folder handed to rosbags, bytes (4 MiB).
+#: WHY: rosbags parses it with ruamel.yaml's pure-Python loader before anything refuses
+#: it, 0.4-0.9 s a MB of one long line (a 10 MB line held ``traj`` 16-30 s, parsed
+#: twice), 2.6 s a MB of the block lists rosbag2 writes (a loaded 2-core machine). A real
+#: one is 245 KB for 300 topics with two publishers' QoS each, 2.1 MB for 1,000 topics
+#: with five and 1,440 split files; a bag file given alone is read without it.
+_METADATA_MAX_BYTES = 4 << 20
+
+
 def _check_folder_files(bag: Path, name: str) -> None:
     """Refuse a bag folder holding a file rosbags would block on or read without end.
 
     A FIFO as ``metadata.yaml`` or as the ``.db3`` blocked in SQLite's open, where not
     even SIGTERM ends the process; ``/dev/zero`` linked as ``metadata.yaml`` was read
     until memory ran out. Every entry must be a regular file (or a folder), and
-    ``metadata.yaml`` no larger than :attr:`~robot_msgs.limits.InputLimits.max_bytes`.
+    ``metadata.yaml`` no larger than :data:`_METADATA_MAX_BYTES` (4 MiB).
     """
-    from robot_msgs.limits import current_limits  # noqa: PLC0415
-
     meta = bag / "metadata.yaml"
     if not meta.exists() and not meta.is_symlink():
         # rosbags said "Expected metadata file 'runs' does not exist.": the folder, as the file
@@ -958,10 +964,12 @@ def _check_folder_files(bag: Path, name: str) -> None:
     except OSError as err:
         msg = f"{name}: cannot list the bag folder ({err.strerror or err})"
         raise FormatError(msg) from err
-    limit = current_limits().max_bytes
-    if meta.is_file() and meta.stat().st_size > limit:
-        shown, got = f"{name}: metadata.yaml", f"is {meta.stat().st_size} bytes"
-        raise too_large(shown, got, limit)
+    if meta.is_file() and (size := meta.stat().st_size) > _METADATA_MAX_BYTES:
+        msg = (
+            f"{name}: metadata.yaml is {size} bytes, more than the {_METADATA_MAX_BYTES} bytes a "
+            "bag's metadata.yaml may hold (give the bag's .db3 or .mcap file itself)"
+        )
+        raise FormatError(msg)
 
 
 def _a_bug(err: BaseException) -> bool:
