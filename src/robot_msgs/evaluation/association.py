@@ -48,7 +48,7 @@ import numpy as np
 
 from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AssociationError, ValidationError
-from robot_msgs.evaluation.no_match import _no_match
+from robot_msgs.evaluation.no_match import _SIDES, _no_match
 from robot_msgs.evaluation.settings import EvaluationSettings, check_inputs
 from robot_msgs.evaluation.stamp_matching import _nearest_pairs, _one_to_one_pairs
 from robot_msgs.evaluation.stamp_units import (
@@ -88,8 +88,6 @@ __all__ = [
 _LOW_MATCH_START = "only "
 #: The rules whose pairs are rows of both sides, which two pairs may share (not resampled).
 _ROWS_PAIRED = ("nearest", "tum_nearest")
-#: ``interpolate``: the side whose stamps are kept, the side resampled there.
-_SIDES = ("estimate", "reference")
 
 #: Below this share of the shorter trajectory's poses matched, a note warns the reader.
 LOW_MATCH_SHARE = 0.3
