@@ -130,6 +130,25 @@ def test_kitti_drift_of_a_two_percent_scale_error_by_hand() -> None:
     )
 
 
+def test_kitti_drift_per_actual_length_is_drifts_field_by_hand() -> None:
+    """kitti_drift() took lengths_m and step_frames but not per_actual_length, which
+    Drift() and ``--per-actual-length`` take. By hand: a 100 m segment spans 101 m of the
+    reference, the 2 % longer estimate 103.02 m; 2.02 m over the 101 m actually driven is
+    2 % (200 m: 4.02 / 201), where the nominal length gave 2.02 and 2.01 %."""
+    from robot_msgs.evaluation import Drift, evaluate
+
+    ref, est = straight(301), straight(301, scale=1.02)
+    result = kitti_drift(ref, est, per_actual_length=True)
+    for length in (100, 200):
+        assert result.stats[f"translation_pct@{length}m"].mean == pytest.approx(2.0, rel=1e-12)
+    assert result.stats["translation_pct"].mean == pytest.approx(2.0, rel=1e-12)
+    assert result.counts["segments"] == 30
+    assert result.settings["per_actual_length"] is True
+    (same,) = evaluate(ref, est, metrics=[Drift(per_actual_length=True)])
+    assert result.stats == same.stats
+    assert result.settings == same.settings
+
+
 def test_segment_signals_have_no_integral_over_their_starts() -> None:
     # A segment's drift is no quantity over time: IAE of translation_pct@100m over its
     # starts said 9662 %·s for KITTI 00 SPTAM, whose stamps are frame indices (the pooled

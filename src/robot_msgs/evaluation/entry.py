@@ -431,6 +431,7 @@ def kitti_drift(
     settings: EvaluationSettings | None = None,
     lengths_m: Sequence[float] = KITTI_LENGTHS_M,
     step_frames: int = 10,
+    per_actual_length: bool = False,
     reference_name: str = "",
     estimate_name: str = "",
 ) -> EvaluationResult:
@@ -439,6 +440,8 @@ def kitti_drift(
     :func:`evaluate` with ``metrics=[Drift(protocol="kitti", ...)]``; the rules are in
     :mod:`robot_msgs.evaluation.drift`. The devkit aligns nothing (the default
     ``settings``); ``lengths_m`` (100 … 800 m) and ``step_frames`` (10) are its.
+    ``per_actual_length`` divides each error by the segment's reference path distance
+    instead of its nominal length (trajectopy's ``rpe()``; :class:`Drift`'s field).
 
     Examples
     --------
@@ -459,7 +462,12 @@ def kitti_drift(
     (2.016666667, 30)
     """
     lengths = _numbers("lengths_m", lengths_m)
-    spec = Drift(protocol="kitti", lengths_m=lengths, step_frames=step_frames)
+    spec = Drift(
+        protocol="kitti",
+        lengths_m=lengths,
+        step_frames=step_frames,
+        per_actual_length=per_actual_length,
+    )
     return _one(reference, estimate, settings, spec, (reference_name, estimate_name))
 
 
