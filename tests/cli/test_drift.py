@@ -254,6 +254,32 @@ def test_the_kitti_table_leads_with_the_published_mean(
     assert float(row.split()[3]) == pytest.approx((20 * 2.02 + 10 * 2.01) / 30, rel=1e-5)
 
 
+@pytest.mark.parametrize(
+    ("flags", "title", "mean"),
+    [
+        # 100 m segments drive 101 m, 200 m ones 201 m, 2 % too long (by hand, as above)
+        ([], "KITTI drift (devkit segments)", (20 * 2.02 + 10 * 2.01) / 30),
+        (["--per-actual-length"], "KITTI drift (devkit segments, per actual length)", 2.0),
+    ],
+)
+def test_the_kitti_table_title_says_the_divisor(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    flags: list[str],
+    title: str,
+    mean: float,
+) -> None:
+    """``--per-actual-length`` was titled "KITTI drift (devkit segments)" alone, the
+    devkit's nominal length, over errors divided by the path each segment drove."""
+    ref, est = _kitti_pair(tmp_path, 1.02)
+    assert main(["drift", str(ref), str(est), *flags]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == title
+    assert len(title) <= 80
+    row = next(line for line in lines if line.startswith("translation_pct "))
+    assert float(row.split()[3]) == pytest.approx(mean, rel=1e-5)
+
+
 def test_drift_help_says_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit, match=r"^0$"):
         main(["drift", "--help"])

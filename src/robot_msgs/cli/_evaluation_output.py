@@ -86,6 +86,18 @@ _TITLES = {
 }
 
 
+def _title(result: Comparison) -> str:
+    """Title ``result``'s table by its metric, and by the divisor where it is no devkit's.
+
+    WHY: ``drift --per-actual-length`` was titled "KITTI drift (devkit segments)" alone,
+    the devkit's nominal length, for errors divided by each segment's path driven.
+    """
+    title = _TITLES.get(result.metric, result.metric)
+    if result.parameters.get("per_actual_length") is True:
+        return f"{title.removesuffix(')')}, per actual length)"
+    return title
+
+
 def _number(value: float) -> str:
     return "nan" if math.isnan(value) else f"{value:.6g}"
 
@@ -136,7 +148,7 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     from robot_msgs.report.report_table import ReportTable  # noqa: PLC0415
     from robot_msgs.report.table_renderers import render_text  # noqa: PLC0415
 
-    lines = [_TITLES.get(result.metric, result.metric)]
+    lines = [_title(result)]
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
@@ -248,8 +260,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     records = [c.record() for c in comparisons]
     keys = list(dict.fromkeys(k for r in records for k in r))
     differ = [k for k in keys if len({repr(r.get(k)) for r in records}) > 1]
-    title = _TITLES.get(first.metric, first.metric)
-    lines = [f"{title}, {len(comparisons)} estimates", f"reference: {first.reference}"]
+    lines = [f"{_title(first)}, {len(comparisons)} estimates", f"reference: {first.reference}"]
     shared = {k: v for k, v in changed_from(first.record(), defaults).items() if k not in differ}
     lines += settings_lines(first.metric, shared, first.record())
     # The counts the single-estimate header says (the unmatched were missing here; a review).
