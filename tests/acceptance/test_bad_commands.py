@@ -216,8 +216,8 @@ CASES = [
          error=r"^--delta 200: expected a rotation of at most 180 deg", code=2),
     Case("rpe-max-gap-without-interpolation", {"ref.tum": REF, "est.tum": EST},
          ["rpe", "ref.tum", "est.tum", "--max-gap", "1"],
-         error=r"^--max-gap 1: expected --sync interpolate \(only it bridges gaps; --sync "
-               r"nearest does not\), got float 1\.0$", code=2),
+         error=r"^--max-gap 1: expected --sync interpolate or --sync interpolate-estimate "
+               r"\(only they bridge gaps; --sync nearest does not\), got float 1\.0$", code=2),
     Case("ape-max-distance-without-spatial", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--max-distance", "0.5"],
          error=r"^--max-distance 0\.5: expected --sync spatial \(the distance of a spatial "

@@ -45,7 +45,7 @@ from robot_msgs.evaluation import EvaluationSettings, PairSettings
         (
             {"sync": "spatial", "max_gap_s": 1.0},
             "max_gap_s",
-            r"or 'interpolate_estimate' \(only they bridge gaps; `sync='spatial'` does not\)",
+            r"or `sync='interpolate_estimate'` \(only they bridge gaps; `sync='spatial'` does not\)",
         ),
         (
             {"sync": "interpolate_longer", "max_gap_s": 1.0},

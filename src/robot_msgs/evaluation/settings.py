@@ -449,13 +449,13 @@ class EvaluationSettings(Msg):
             raise self._fail(field="transform_right_auto", expected=expected, got=True)
         if self.max_gap_s is not None and self.sync not in _GAP_RULES:
             expected = (
-                "`sync='interpolate'` or 'interpolate_estimate' (only they bridge gaps; "
+                "`sync='interpolate'` or `sync='interpolate_estimate'` (only they bridge gaps; "
                 f"`sync={self.sync!r}` does not)"
             )
             if self.sync == "interpolate_longer":
                 expected = (
-                    "`sync='interpolate'` or 'interpolate_estimate' (only they limit the gaps "
-                    "bridged; `sync='interpolate_longer'` bridges any, as evo does)"
+                    "`sync='interpolate'` or `sync='interpolate_estimate'` (only they limit "
+                    "the gaps bridged; `sync='interpolate_longer'` bridges any, as evo does)"
                 )
             raise self._fail(field="max_gap_s", expected=expected, got=self.max_gap_s)
         start, end = self.t_start_s, self.t_end_s
