@@ -22,7 +22,7 @@ import numpy as np
 from robot_msgs.documents import _short
 from robot_msgs.errors import FormatError
 
-__all__ = ["NPY_KINDS", "array_from_npy"]
+__all__ = ["MAX_DIMENSIONS", "NPY_KINDS", "array_from_npy"]
 
 #: What each dtype kind letter means, for messages.
 NPY_KINDS = {
@@ -39,7 +39,8 @@ NPY_KINDS = {
     "m": "time spans",
 }
 _MAX_HEADER = 10_000  # numpy's own default bound on a header (numpy.lib.format)
-_MAX_DIMENSIONS = 8
+#: The most dimensions an array read from a file may have (a pose matrix series has 3).
+MAX_DIMENSIONS = 8
 
 
 def _describe(dtype: np.dtype[Any]) -> str:
@@ -120,8 +121,8 @@ def _checked(stream: io.BytesIO, data: bytes, *, where: str, kinds: str) -> np.n
     ):
         msg = f"{where}: expected an array of {wanted}, got {_describe(dtype)}"
         raise FormatError(msg)
-    if len(shape) > _MAX_DIMENSIONS:
-        msg = f"{where}: expected at most {_MAX_DIMENSIONS} dimensions, got {len(shape)}"
+    if len(shape) > MAX_DIMENSIONS:
+        msg = f"{where}: expected at most {MAX_DIMENSIONS} dimensions, got {len(shape)}"
         raise FormatError(msg)
     if any(n < 0 for n in shape):  # a product of them said "-8 bytes ... followed by other bytes"
         msg = f"{where}: expected sizes >= 0 in the header's shape, got {shape}"

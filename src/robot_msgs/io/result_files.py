@@ -49,7 +49,7 @@ from robot_msgs.documents import _short, json_depth, json_kind, parse_json, wide
 from robot_msgs.errors import FormatError, ValidationError
 from robot_msgs.files import write_atomic
 from robot_msgs.io.bounded import read_input, too_large
-from robot_msgs.io.npy import array_from_npy
+from robot_msgs.io.npy import MAX_DIMENSIONS, array_from_npy
 from robot_msgs.io.zip_archive import ZipArchive, _quoted
 from robot_msgs.limits import current_limits
 from robot_msgs.msg import decode_json, to_dict_keeping_arrays
@@ -73,7 +73,6 @@ _REFLIKE = re.compile(r"\$+array")
 #: The skeleton's first key where keys were escaped (files of earlier releases have none).
 _ESCAPED = "$escaped"
 _KINDS = "fiub"  # the dtype kinds a result's arrays have: floats, integers, booleans
-_MAX_DIMENSIONS = 8
 
 
 def result_format(path: str | os.PathLike[str], *, saving: bool = False) -> str:
@@ -369,7 +368,7 @@ def _parquet_cells(table: Any, row: int, where: str) -> np.ndarray[Any, Any]:
     shape = table.column("shape")[row].as_py()
     if not (
         isinstance(shape, list)
-        and len(shape) <= _MAX_DIMENSIONS
+        and len(shape) <= MAX_DIMENSIONS
         and all(isinstance(n, int) and n >= 0 for n in shape)
     ):
         msg = f"{where}: `shape`: expected a list of sizes >= 0, got {shape!r:.60}"

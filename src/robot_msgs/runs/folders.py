@@ -64,6 +64,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
 __all__ = [
+    "INPUT_KEYS",
     "TRAJECTORY_EXTENSIONS",
     "Listing",
     "PathResolver",
@@ -94,7 +95,8 @@ _FIRST_MET = (
     "of two links the first met is followed: folders in name order, "
     "each folder's links before the folders below it"
 )
-_INPUTS = ("format", "topic", "times")
+#: The keys that say how a side's file is read (``reference_format``, ``estimate_topic``...).
+INPUT_KEYS = ("format", "topic", "times")
 
 
 class PathResolver:
@@ -379,7 +381,7 @@ def run_from_keys(
     inputs: dict[str, Any] = {
         f"{side}_{key}": keys[f"{side}_{key}"]
         for side in _SIDES
-        for key in _INPUTS
+        for key in INPUT_KEYS
         if f"{side}_{key}" in keys
     }
     reference: str | None = keys.get("reference")

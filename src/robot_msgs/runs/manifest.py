@@ -61,6 +61,7 @@ from robot_msgs.io.bounded import stream_kind
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.msg import field_specs
 from robot_msgs.runs.folders import (
+    INPUT_KEYS,
     Listing,
     PathResolver,
     is_run_folder,
@@ -81,7 +82,6 @@ if TYPE_CHECKING:
 __all__ = ["Manifest", "RunReader", "load_runs", "read_manifest", "resolve_input"]
 
 _TABLES = ("settings", "references", "defaults", "runs", "folders")
-_INPUTS = ("format", "topic", "times")
 _EVALUATION_KEYS = frozenset(field_specs(EvaluationSettings))
 _AHEAD = 256  # run folders of [[runs]] entries listed ahead of the one being read
 
@@ -148,14 +148,14 @@ def _references(
     for sequence, value in table.items():
         at = f"{where} [references] {sequence}"
         entry = value if isinstance(value, dict) else {"path": value}
-        unknown = sorted(set(entry) - {"path", *_INPUTS})
+        unknown = sorted(set(entry) - {"path", *INPUT_KEYS})
         if unknown:
             msg = f"{at}: unknown key `{unknown[0]}`; expected path, format, topic, times"
             raise FormatError(msg)
         values: dict[str, Any] = {
             "reference": resolver.absolute(base, entry.get("path"), f"{at} `path`")
         }
-        for key in _INPUTS:
+        for key in INPUT_KEYS:
             if key in entry:
                 raw = entry[key]
                 if not isinstance(raw, str) or not raw:
