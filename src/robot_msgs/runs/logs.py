@@ -601,12 +601,13 @@ def _joint_rows(
     table.refuse(names == "", "name", "a joint name", names)
     values = table.numbers(field, gaps=dropouts)
     sample = _time_index(t)
-    joints, first, inverse = np.unique(names, return_index=True, return_inverse=True)
-    order = np.argsort(first)  # the joints in the order the file names them
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    joint = rank[inverse]
-    every = tuple(str(j) for j in joints[order])
+    # The joints in the order the file names them, each row's by a dict. WHY: np.unique
+    # sorts the text (StringDType) column: 0.59 s for a 10^6-row log's names, this 0.28 s.
+    cells = names.tolist()
+    every = tuple(dict.fromkeys(cells))
+    # A dict, not ``every.index``: 30000 joints took 27 s in tuple lookups (quadratic).
+    index = {name: i for i, name in enumerate(every)}
+    joint = np.fromiter(map(index.__getitem__, cells), dtype=np.intp, count=len(cells))
     key = sample * len(every) + joint
     by_key = np.argsort(key, kind="stable")
     twice = np.flatnonzero(key[by_key][1:] == key[by_key][:-1])
@@ -619,8 +620,6 @@ def _joint_rows(
             f"line {table.line_of(before)})"
         )
         raise FormatError(msg)
-    # A dict, not ``every.index``: 30000 joints took 27 s in tuple lookups (quadratic).
-    index = {name: i for i, name in enumerate(every)}
     absent = [name for name in wanted if name not in index]
     if absent:
         msg = (
