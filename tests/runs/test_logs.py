@@ -645,3 +645,23 @@ def test_a_joint_state_bag_is_read_into_arrays_not_a_list_of_its_messages(
     np.testing.assert_array_equal(log.values, expected)
     assert log.stamps_s[-1] == (count - 1) / 1000
     assert peak < 10 * log.values.nbytes
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        ("0,{big},1\n0,b,2\n1,b,4\n", "got none of 'xxx"),
+        ("0,{big},1\n0,{big},2\n", "got a second row of 'xxx"),
+    ],
+)
+def test_a_long_joint_name_is_quoted_shortened_in_a_refusal(
+    tmp_path: Path, rows: str, said: str
+) -> None:
+    """A joint's name from the file was quoted whole: a 10 MB name (readable since text
+    columns are StringDType) made a 10 MB message. Quoted as any token (32 characters)."""
+    big = "x" * 100_000
+    path = _write(tmp_path / "j.csv", "time,name,position\n" + rows.format(big=big))
+    with pytest.raises(FormatError, match=said) as info:
+        read_signal_log(path)
+    assert f"'{'x' * 32}'..." in str(info.value)
+    assert len(str(info.value)) < 300

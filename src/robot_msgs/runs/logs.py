@@ -616,8 +616,8 @@ def _joint_rows(
         row, before = int(by_key[twice[k] + 1]), int(by_key[twice[k]])
         msg = (
             f"{path}:{table.line_of(row)}: expected one row per joint per time, got a "
-            f"second row of {str(names[row])!r} at t = {float(t[row])!r} s (the first at "
-            f"line {table.line_of(before)})"
+            f"second row of {shown_token(str(names[row]))} at t = {float(t[row])!r} s (the "
+            f"first at line {table.line_of(before)})"
         )
         raise FormatError(msg)
     absent = [name for name in wanted if name not in index]
@@ -657,7 +657,7 @@ def _joint_rows(
             row = int(rows[np.searchsorted(sample, at)])  # the time's first row
             msg = (
                 f"{path}:{table.line_of(row)}: expected a row of each joint at each time, "
-                f"got none of {distinct[c]!r} at t = {float(stamps[at])!r} s"
+                f"got none of {shown_token(distinct[c])} at t = {float(stamps[at])!r} s"
             )
             raise FormatError(msg)
     if len(distinct) < len(chosen):
