@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+from robot_msgs.cli import main
 from robot_msgs.compare.result import EvaluationResult
 from robot_msgs.control import tracking
 from robot_msgs.errors import (
@@ -25,10 +26,11 @@ from robot_msgs.errors import (
     ValidationError,
 )
 from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, rpe
-from robot_msgs.io import read_trajectory
+from robot_msgs.io import parquet_pages, read_trajectory
 from robot_msgs.io.parquet_pages import chunk_pages
 from robot_msgs.io.result_files import load_result, result_format, save_result
 from robot_msgs.limits import input_limits
+from tests.hostile import deadline
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -508,6 +510,38 @@ def test_a_page_past_a_parquet_mr_chunk_is_counted(tmp_path: Path) -> None:
         load_result(old)
 
 
+def test_a_text_line_in_a_parquet_result_is_refused_after_few_header_bytes(
+    results: dict[str, EvaluationResult],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A 10 MB line of ``a`` put in a saved result (a hostile-input sweep): each ``a`` (0x61)
+    is a bool field of a page header, walked a byte at a time up to 16 MiB of headers,
+    10.9 to 57 s before the file was refused. A saved result's headers are 30 bytes a
+    page (616 bytes in a 25 MB 2e5-pose result), so the walk stops far sooner."""
+    pytest.importorskip("pyarrow")
+
+    data = save_result(tmp_path / "r.parquet", results["ape"]).read_bytes()
+    at = data.index(b"\n") + 1
+    hostile = tmp_path / "line.parquet"
+    hostile.write_bytes(data[:at] + b"a" * (10 << 20) + b"\n" + data[at:])
+    walked = 0
+    byte = parquet_pages._Reader.byte
+
+    def counted(reader: parquet_pages._Reader) -> int:
+        nonlocal walked
+        walked += 1
+        return byte(reader)
+
+    monkeypatch.setattr(parquet_pages._Reader, "byte", counted)
+    with deadline(600):
+        assert main(["res", str(hostile)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert re.fullmatch(r"ERROR: \S*line\.parquet: not a readable Parquet file \(.*\)", err)
+    assert walked < 1 << 17  # bytes read one at a time, footer and page headers
+
+
 def test_a_parquet_result_loads_under_a_bound_its_arrays_fit(
     results: dict[str, EvaluationResult], tmp_path: Path
 ) -> None:
@@ -620,6 +654,7 @@ from pathlib import Path
 from robot_msgs.errors import RobotMsgsError
 from robot_msgs.io.result_files import load_result
 from robot_msgs.limits import input_limits
+from tests.hostile import deadline
 
 source, case = Path(sys.argv[1]), Path(sys.argv[2])
 data = source.read_bytes()

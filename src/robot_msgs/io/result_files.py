@@ -424,15 +424,28 @@ _MAX_PAGES = 1_000_000
 about 14 s; pyarrow writes a page a MiB, so 1 TiB of them."""
 _PARQUET_MR_PADDING = 100
 """Bytes pyarrow reads past a column chunk written by parquet-mr before 1.2.9."""
-_MAX_HEADER_BYTES = 16 << 20
-"""Bytes of the page headers of one Parquet result read at most: about 16 s, the headers
-of 200,000 pages or more (pyarrow's are 30 to 80 bytes)."""
+_MAX_HEADER_BYTES = 64 << 10
+"""Bytes of the page headers of one Parquet result read at most, one at a time, and one
+more for each KiB of the file (:func:`_header_bytes`)."""
 _MAX_FOOTER_BYTES = 1 << 20
 """Bytes of the footer of one Parquet result read one at a time at most: 1 to 2.5 s.
 WHY apart from the page headers: a result's row is one array, so its row groups are at
 most its arrays: a 100-array rpg result written a row group each (page index, sorting
 columns) reads 47 KB, :func:`save_result`'s 540 to 589 bytes; under the 16 MiB of the
 page headers a 12 MB file of 20,000 row groups read 7.8 MB of footer, refused in 23 s."""
+
+
+def _header_bytes(size: int) -> int:
+    """Return the bytes of page headers walked at most in a Parquet result of ``size`` bytes.
+
+    WHY: they are read a byte at a time, 1 to 5 us each; under a cap of 16 MiB a 10 MB
+    line of ``a`` (a bool field a byte) in a saved result walked 16 MiB, 11 to 57 s before
+    it was refused. :func:`save_result` writes a page per MiB of a column and 24 to 31
+    bytes a header: 241 bytes in a 0.35 MB APE result, 616 in a 25 MB 2e5-pose RPE result
+    (measured), 24 bytes a MiB, against the 1024 a MiB walked here; the 64 KiB beside them
+    is 270 times a small result's. A 10 MB file then walks 74 KB (0.1 s), 1 GiB 1.06 MiB.
+    """
+    return _MAX_HEADER_BYTES + size // 1024
 
 
 def _decoded_bytes(data: bytes, meta: Any) -> int:
@@ -463,7 +476,7 @@ def _decoded_bytes(data: bytes, meta: Any) -> int:
         for column in (meta.schema.column(j) for j in range(meta.num_columns))
     ]
     writer, groups, _ = footer_chunks(data, max_header_bytes=_MAX_FOOTER_BYTES)
-    pages_left, header_bytes_left = _MAX_PAGES, _MAX_HEADER_BYTES
+    pages_left, header_bytes_left = _MAX_PAGES, _header_bytes(len(data))
     # WHY: pyarrow reads up to 100 bytes past a chunk of a file whose ``created_by`` is
     # parquet-mr before 1.2.9 (PARQUET-816: it left the dictionary page header out of the
     # chunk's size), and ``created_by`` is the file's own word: a page of 10^6 values (8
