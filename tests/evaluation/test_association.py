@@ -419,9 +419,93 @@ def test_repeated_stamps_say_that_the_time_integrals_are_nan() -> None:
 
 def test_repeated_stamps_are_refused_by_the_other_rules() -> None:
     ref, est = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0])
-    for sync in ("one_to_one", "interpolate", "interpolate_longer"):
+    for sync in ("interpolate", "interpolate_longer", "interpolate_estimate"):
         with pytest.raises(ValidationError, match=r"\(read with `repeated_stamps='all'`\)"):
             associate(ref, est, EvaluationSettings(sync=sync))
+
+
+def rpg_one_to_one_brute(
+    ref: Float64Array, est: Float64Array, max_diff: float
+) -> list[tuple[int, int]]:
+    """rpg's ``associate(estimate, ground truth)`` literally, on rows; then the pairs crossing
+    in time (stamps, not rows) dropped in acceptance order, our documented rule."""
+    candidates = sorted(
+        (abs(a - b), j, i)
+        for j, a in enumerate(est)
+        for i, b in enumerate(ref)
+        if abs(a - b) < max_diff
+    )
+    used_ref: set[int] = set()
+    used_est: set[int] = set()
+    kept: list[tuple[int, int]] = []
+    for _, j, i in candidates:
+        if i in used_ref or j in used_est:
+            continue
+        used_ref.add(i)
+        used_est.add(j)
+        if all(
+            not ((ref[i] < ref[i2] and est[j] > est[j2]) or (ref[i] > ref[i2] and est[j] < est[j2]))
+            for i2, j2 in kept
+        ):
+            kept.append((i, j))
+    return sorted(kept)
+
+
+@settings(max_examples=300, deadline=None)
+@given(repeated_stamps(), repeated_stamps(), st.floats(1e-3, 2.0))
+def test_one_to_one_pairs_every_row_of_repeated_stamps_as_rpg(
+    ref_t: Float64Array, est_t: Float64Array, max_diff: float
+) -> None:
+    """Read with ``repeated_stamps="all"``, ``one_to_one`` pairs rows as rpg's associate()
+    does (each row once, a repeated stamp's rows all candidates). It was refused: "needs
+    increasing stamps"."""
+    want = rpg_one_to_one_brute(ref_t, est_t, max_diff)
+    assume(want)
+    a = associate(
+        read_all_rows(ref_t),
+        read_all_rows(est_t),
+        EvaluationSettings(sync="one_to_one", max_diff_s=max_diff),
+    )
+    assert sorted(pairs_of(a)) == want
+    assert a.estimate.positions_xyz[:, 1].tolist() == a.estimate_index.astype(float).tolist()
+
+
+def test_one_to_one_keeps_the_rows_of_a_repeated_stamp_by_hand() -> None:
+    """By hand: reference 0, 1, 1, 2 and estimate 0.004, 0.996, 1.003, 2.0 within 0.02 s.
+    |dt| of (reference row, estimate row): (3, 3) 0; (1, 2) and (2, 2) 0.003; (0, 0)
+    0.004; (1, 1) and (2, 1) 0.0040000000000000036. rpg's greedy pass (ties by estimate
+    row, then reference row) takes (3, 3), (1, 2), (0, 0), (2, 1): every row in a pair,
+    (1, 2) and (2, 1) not crossing in time (one reference stamp). The first row of each
+    stamp gives 3 pairs (estimate 0.996 unmatched)."""
+    ref = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0]))
+    est = traj([0.004, 0.996, 1.003, 2.0])
+    a = associate(ref, est, EvaluationSettings(sync="one_to_one", max_diff_s=0.02))
+    assert sorted(pairs_of(a)) == [(0, 0), (1, 2), (2, 1), (3, 3)]
+
+
+@pytest.mark.evo_data
+def test_one_to_one_on_v102_every_row_is_rpg_replayed(evo_data: Path) -> None:
+    """EuRoC V1_02 read as rpg reads it (every row): rpg's matches, replayed by
+    ``tests/data/make_rpg_repeated_stamps_reference.py`` from the raw files: 798 (794
+    with the first row of each repeated stamp, then the only reading one_to_one took)."""
+    want = json.loads((DATA / "rpg_repeated_stamps_reference.json").read_text())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        ref = load_all(evo_data / "V102_groundtruth.csv", "euroc")
+        est = load_all(evo_data / "V102.txt", "tum")
+    a = associate(ref, est, EvaluationSettings(sync="one_to_one", max_diff_s=want["max_diff_s"]))
+    assert (len(ref), len(est)) == (want["reference_rows"], want["estimate_rows"])
+    assert a.n_matched == want["n_matches"] == 798
+    order = np.argsort(a.estimate_index)
+    assert a.estimate_index[order].tolist() == want["estimate_index"]
+    assert a.reference_index[order].tolist() == want["reference_index"]
+
+
+def load_all(path: Path, fmt: str) -> PoseTrajectory:
+    """``path`` read keeping every row (``repeated_stamps="all"``)."""
+    from robot_msgs.io import read_trajectory
+
+    return read_trajectory(path, format=fmt, repeated_stamps="all")
 
 
 # One to one ----------------------------------------------------------------------------------

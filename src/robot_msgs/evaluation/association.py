@@ -89,6 +89,11 @@ _LOW_MATCH_START = "only "
 #: The rules whose pairs are rows of both sides, which two pairs may share (not resampled).
 _ROWS_PAIRED = ("nearest", "tum_nearest")
 
+#: The note of a match of stamps that repeat. WHY: Signal.of integrates only over
+#: increasing stamps (a bare NaN).
+_REPEATS_NOTE = (
+    "the matched stamps repeat (`repeated_stamps='all'`): no time axis, so iae/ise/itae are NaN"
+)
 #: Below this share of the shorter trajectory's poses matched, a note warns the reader.
 LOW_MATCH_SHARE = 0.3
 
@@ -297,8 +302,8 @@ def associate(
     shorter trajectory's interval, as with jittered streams of one rate), the closer pair is
     kept (the earlier on a tie) and a note says how many were dropped; evo keeps both.
     Where a side's stamps repeat (read with ``repeated_stamps="all"``) every pair is
-    kept, as evo keeps them, and the matched poses' stamps repeat too: only this rule
-    takes such trajectories, the others refuse them.
+    kept, as evo keeps them, and the matched poses' stamps repeat too: only this rule and
+    ``one_to_one`` take such trajectories, the others refuse them.
 
     ``one_to_one`` follows TUM's ``associate.py``: candidates with
     ``|t_ref - (t_est + offset)| < max_diff_s`` come from two binary searches per reference
@@ -311,7 +316,13 @@ def associate(
     the remaining candidates, the rest is finished by a sequential loop (about a microsecond
     per candidate; only adversarial chains of steadily growing gaps get there). TUM's pairs
     can cross in time; a pair crossing a closer (earlier accepted) pair is then dropped,
-    with a note.
+    with a note. Stamps that repeat (``repeated_stamps="all"``) are paired as rows, each
+    row once, as rpg_trajectory_evaluation's ``associate()`` pairs the rows of its files
+    (TUM's ``associate.py`` keys by stamp, one row a stamp); rows of one stamp cross no
+    pair, and the pairs of a repeated reference stamp go in estimate order. EuRoC V1_02
+    (V102.txt, 4 stamps written twice) within 0.02 s: rpg's 798 pairs here, 794 with the
+    first row of each stamp (the default reading); posyaw APE rmse 0.0918465 m against
+    0.0918692 m.
 
     ``interpolate`` resamples the reference at ``t_est + offset`` for the estimate stamps
     inside the reference's span (± ``max_diff_s``, clamped to the end poses): positions
@@ -370,14 +381,15 @@ def associate(
             "which chooses by `sync=`"
         )
         raise ValidationError(msg, field="sync", reason=msg)
-    # Stamps that repeat (read with repeated_stamps="all", as evo keeps them): only evo's
-    # rule pairs them, each row alone, as evo does; the others need increasing stamps.
+    # Stamps that repeat (read with repeated_stamps="all", as evo and rpg keep them): evo's
+    # rule and TUM's (rpg's) pair them, each row alone, as they do; the others need
+    # increasing stamps.
     repeats = any(bool((t[1:] <= t[:-1]).any()) for t in (ref_t, est_t))
-    if repeats and method != "nearest":
+    if repeats and method not in ("nearest", "one_to_one"):
         msg = (
             f"`sync={method!r}` needs increasing stamps, and a trajectory repeats one "
-            "(read with `repeated_stamps='all'`): use `sync='nearest'`, evo's rule, or "
-            "read with 'first' or 'last'"
+            "(read with `repeated_stamps='all'`): use `sync='nearest'` (evo's rule) or "
+            "'one_to_one' (rpg's), or read with 'first' or 'last'"
         )
         raise ValidationError(msg, field="sync", reason=msg)
     if method in ("interpolate", "interpolate_estimate"):
@@ -388,11 +400,8 @@ def associate(
         ref_idx, est_idx, dropped = _nearest_pairs(
             ref_t, est_t, max_diff_s, offset_s, keep_shared=repeats
         )
-        if repeats:  # WHY: Signal.of integrates only over increasing stamps (a bare NaN)
-            notes.append(
-                "the matched stamps repeat (`repeated_stamps='all'`): no time axis, so "
-                "iae/ise/itae are NaN"
-            )
+        if repeats:
+            notes.append(_REPEATS_NOTE)
         if dropped:
             notes.append(
                 f"{dropped} pose(s) of the shorter trajectory had the same nearest partner as "
@@ -400,6 +409,8 @@ def associate(
             )
     else:
         ref_idx, est_idx, dropped = _one_to_one_pairs(ref_t, est_t, max_diff_s, offset_s)
+        if repeats:
+            notes.append(_REPEATS_NOTE)
         if dropped:
             notes.append(
                 f"{dropped} pair(s) of TUM's greedy matching crossed a closer pair in time "
@@ -621,7 +632,8 @@ def take_rows(
     """Take the poses ``rows`` (strictly increasing, or a slice) of ``traj``.
 
     ``repeats``: rows may repeat (evo's pairs of trajectories whose stamps repeat, read
-    with ``repeated_stamps="all"``); the poses' stamps then repeat too.
+    with ``repeated_stamps="all"``), or go back within a repeated stamp (rpg's pairs); the
+    poses' stamps then repeat too, never decreasing.
 
     Rows of a valid trajectory in increasing order are a valid trajectory (finite, unit
     quaternions, stamps strictly increasing), so the new arrays (read-only views for a
@@ -629,7 +641,11 @@ def take_rows(
     rows, is checked here, and ``traj`` itself is returned when they are all its rows.
     """
     if isinstance(rows, np.ndarray):
-        forward = rows[1:] >= rows[:-1] if repeats else rows[1:] > rows[:-1]
+        if repeats:
+            stamps = traj.stamps_s[rows]
+            forward = stamps[1:] >= stamps[:-1]
+        else:
+            forward = rows[1:] > rows[:-1]
         if rows.size > 1 and not forward.all():
             msg = "association rows must be strictly increasing"  # pragma: no cover - a bug
             raise AssertionError(msg)

@@ -132,7 +132,13 @@ def _one_to_one_pairs(
     rank[np.argsort(diff, kind="stable")] = np.arange(diff.size, dtype=np.intp)
     won = _greedy_one_to_one(cand_ref, cand_est, rank)  # sorted, hence by reference row
     ref_idx, est_idx, rank = cand_ref[won], cand_est[won], rank[won]
-    keep = _forward_in_time(est_idx, rank)
+    # In time, not rows: rows of one repeated stamp (rpg keeps them) cross no pair; the
+    # pairs of a repeated reference stamp go in estimate order.
+    ref_s = ref_t[ref_idx]
+    if ref_s.size > 1 and bool((ref_s[1:] == ref_s[:-1]).any()):
+        order = np.lexsort((est_idx, ref_s))
+        ref_idx, est_idx, rank = ref_idx[order], est_idx[order], rank[order]
+    keep = _forward_in_time(est_t[est_idx], rank)  # unshifted: distinct stamps stay apart
     return ref_idx[keep], est_idx[keep], int(keep.size - np.count_nonzero(keep))
 
 
@@ -194,26 +200,27 @@ def _greedy_sequential(live: IntpArray, cand_ref: IntpArray, cand_est: IntpArray
     return np.asarray(won, dtype=np.intp)
 
 
-def _forward_in_time(est_idx: IntpArray, rank: IntpArray) -> BoolArray:
-    """Mask of pairs (sorted by reference row) to keep so that estimate rows increase too.
+def _forward_in_time(est_s: Float64Array, rank: IntpArray) -> BoolArray:
+    """Mask of pairs (in reference time) to keep so that estimate stamps never decrease.
 
-    A pair that crosses no other pair is kept. Crossing pairs are taken in acceptance order
-    (``rank``) and kept when they cross no pair kept before them.
+    ``est_s``: the pairs' estimate stamps. A pair that crosses no other pair is kept.
+    Crossing pairs are taken in acceptance order (``rank``) and kept when they cross no
+    pair kept before them. Equal stamps (a repeated one's rows) do not cross.
     """
-    keep = np.ones(est_idx.size, dtype=bool)
-    if est_idx.size < 2 or (np.diff(est_idx) > 0).all():
+    keep = np.ones(est_s.size, dtype=bool)
+    if est_s.size < 2 or (np.diff(est_s) >= 0).all():
         return keep
-    prefix_max = np.maximum.accumulate(est_idx)
-    suffix_min = np.minimum.accumulate(est_idx[::-1])[::-1]
-    crosses = np.zeros(est_idx.size, dtype=bool)
-    crosses[1:] |= prefix_max[:-1] > est_idx[1:]
-    crosses[:-1] |= suffix_min[1:] < est_idx[:-1]
+    prefix_max = np.maximum.accumulate(est_s)
+    suffix_min = np.minimum.accumulate(est_s[::-1])[::-1]
+    crosses = np.zeros(est_s.size, dtype=bool)
+    crosses[1:] |= prefix_max[:-1] > est_s[1:]
+    crosses[:-1] |= suffix_min[1:] < est_s[:-1]
     suspects = np.flatnonzero(crosses)
-    kept_pos: list[int] = []  # positions (= reference order) of kept crossing pairs
+    kept_pos: list[int] = []  # positions (= reference time order) of kept crossing pairs
     for pos in suspects[np.argsort(rank[suspects], kind="stable")].tolist():
         at = bisect.bisect_left(kept_pos, pos)
-        before_ok = at == 0 or est_idx[kept_pos[at - 1]] < est_idx[pos]
-        after_ok = at == len(kept_pos) or est_idx[kept_pos[at]] > est_idx[pos]
+        before_ok = at == 0 or est_s[kept_pos[at - 1]] <= est_s[pos]
+        after_ok = at == len(kept_pos) or est_s[kept_pos[at]] >= est_s[pos]
         if before_ok and after_ok:
             kept_pos.insert(at, pos)
         else:
