@@ -1122,6 +1122,26 @@ def test_repeated_stamps_all_gives_evo_apes_numbers(
         assert result["counts"]["matched"] == matched
 
 
+@pytest.mark.evo_data
+def test_repeated_stamps_all_with_one_to_one_pairs_rpg_rows(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--sync one-to-one --repeated-stamps all`` (rpg's reading) was refused ("with
+    --sync nearest"); V1_02 has rpg's 798 matches (tests/data/rpg_repeated_stamps_reference.json,
+    replayed from the raw files), not the 794 of the first row of each stamp."""
+    want = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "data" / "rpg_repeated_stamps_reference.json"
+        ).read_text()
+    )
+    args = ["ape", str(evo_data / "V102_groundtruth.csv"), str(evo_data / "V102.txt")]
+    args += ["--sync", "one-to-one", "--max-diff", "0.02", "--align", "posyaw", "--json"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main([*args, "--repeated-stamps", "all"]) == 0
+    assert json.loads(capsys.readouterr().out)["counts"]["matched"] == want["n_matches"] == 798
+
+
 def test_repeated_stamps_all_with_rotation_blocks_is_refused_naming_the_flag_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -32,7 +32,7 @@ def _rpg_folder(root: Path, config: str | None) -> Path:
         (
             "ape",
             "align_type: se3\nalign_num_frames: 50\n",
-            "--sync one-to-one --max-diff 0.02 --align se3 --n-align 50",
+            "--sync one-to-one --max-diff 0.02 --repeated-stamps all --align se3 --n-align 50",
         ),
     ],
 )
@@ -145,7 +145,7 @@ def test_an_unknown_eval_cfg_align_type_keeps_align_num_frames_in_the_answer(
         main(["ape", str(folder)])
     here = capsys.readouterr().err.strip().splitlines()[-1].split("; here: ")[1]
     assert here.split("; ")[0].endswith(
-        " --sync one-to-one --max-diff 0.02 --align TYPE --n-align 50"
+        " --sync one-to-one --max-diff 0.02 --repeated-stamps all --align TYPE --n-align 50"
     )
 
 

@@ -360,7 +360,8 @@ def reading_rules(args: argparse.Namespace) -> ReadSettings:
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``).
 
-    ``all`` only for ``ape`` and ``rpe`` with evo's ``nearest`` association, no
+    ``all`` only for ``ape`` and ``rpe`` with evo's ``nearest`` association or TUM's
+    ``one_to_one`` (rpg's, which keeps every row), no
     ``--save-aligned`` (a writer takes increasing stamps), no ``--save`` (the saved
     result's matched trajectories would repeat stamps, which no loader reads back), no
     ``--transform-right auto``
@@ -370,7 +371,8 @@ def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     right = getattr(args, "transform_right", None)
     every_row = (
         getattr(args, "command", None) in ("ape", "rpe")
-        and getattr(args, "sync", None) in (None, "nearest")
+        # As typed here (`one-to-one`), or as a setting (`one_to_one`).
+        and str(getattr(args, "sync", None)).replace("-", "_") in ("None", "nearest", "one_to_one")
         and getattr(args, "save_aligned", None) is None
         # WHY: the result saved held the matched trajectories, stamps repeating, which
         # load_result (and `robot-msgs res`) refused: "Expected strictly increasing stamps".

@@ -530,8 +530,8 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "choices": ("first", "last", "refuse", "all"),
             "description": (
                 "rows with equal stamps: keep the first or the last in the file, refuse them, or "
-                "keep all, as evo (ape and rpe with --sync nearest only) (default: the first; the "
-                "last in TUM's RPE protocol, as evaluate_rpe.py)"
+                "keep all, as evo and rpg (ape and rpe with --sync nearest or one-to-one only) "
+                "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
             ),
         },
         {

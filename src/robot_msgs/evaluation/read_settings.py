@@ -87,8 +87,8 @@ class ReadSettings(Msg):
             Literal["first", "last", "refuse", "all"],
             Meta(
                 description="rows with equal stamps: keep the first or the last in the "
-                "file, refuse them, or keep all, as evo (ape and rpe with --sync nearest "
-                "only) "
+                "file, refuse them, or keep all, as evo and rpg (ape and rpe with --sync "
+                "nearest or one-to-one only) "
                 "(default: the first; the last in TUM's RPE protocol, as evaluate_rpe.py)"
             ),
             Flag("--repeated-stamps", group=_READING),
@@ -207,8 +207,9 @@ class ReadSettings(Msg):
             # line says the flags (flags_in_text).
             reason = (
                 "keeps repeated stamps, which only `ape` and `rpe` take, with `sync='nearest'` "
-                "(evo's association), no `transform_right_auto=True` or `protocol='tum'`, and "
-                "neither the result nor the aligned estimate saved; use 'first' or 'last' here"
+                "(evo's association) or `sync='one_to_one'` (rpg's), no "
+                "`transform_right_auto=True` or `protocol='tum'`, and neither the result nor "
+                "the aligned estimate saved; use 'first' or 'last' here"
             )
             msg = f"`repeated_stamps='all'` {reason}"
             raise ValidationError(msg, field="repeated_stamps", reason=reason)
