@@ -211,6 +211,14 @@ def test_repeated_stamps_are_said_to_a_python_caller_by_the_argument_not_the_fla
     assert "--" not in said[0]
 
 
+def test_every_row_kept_is_said_as_evo_and_rpg_keep_them(tmp_path: Path) -> None:
+    """rpg_trajectory_evaluation keeps every row too (its ``read_timestamps`` drops
+    none; ``one_to_one`` pairs them by rows since e2e598f): the note credited evo alone."""
+    path = write(tmp_path, [f"1 10 0 0 {ID}", f"1 11 0 0 {ID}", f"2 20 0 0 {ID}"])
+    with pytest.warns(DataWarning, match=r"kept every row, as evo and rpg \(`repeated_stamps="):
+        read_trajectory(path, repeated_stamps="all")
+
+
 def test_repeated_stamps_are_refused_when_asked(tmp_path: Path) -> None:
     path = write(tmp_path, [f"1 0 0 0 {ID}", f"1 0 0 0 {ID}", f"2 0 0 0 {ID}"])
     with pytest.raises(

@@ -652,7 +652,7 @@ def finish_trajectory(
                 )
                 raise FormatError(msg)
             report(
-                f"{source}: {found}: kept every row, as evo (`repeated_stamps='all'`)",
+                f"{source}: {found}: kept every row, as evo and rpg (`repeated_stamps='all'`)",
                 strict=strict,
                 kind="repeated_stamps",
             )
