@@ -164,6 +164,25 @@ def test_failures_are_short_categories_with_details_in_notes(
         assert any(note in n for n in report.notes), report.notes
 
 
+def test_an_empty_estimate_file_is_named_as_empty(tmp_path: Path) -> None:
+    """A 0-byte estimate.tum read "no pose in .../estimate.tum", as a file of comments does.
+
+    Both are "no estimate"; the note tells the run that wrote nothing from a header alone.
+    """
+    reference = _traj(T, _line(T))
+    empty = _run_folder(tmp_path, "empty", None, reference=reference)
+    (empty / "estimate.tum").write_bytes(b"")
+    header = _run_folder(tmp_path, "header", None, reference=reference)
+    (header / "estimate.tum").write_text("# timestamp tx ty tz qx qy qz qw\n")
+    said = {}
+    for folder in (empty, header):
+        report = run_report(folder)
+        assert report.failure == "no estimate"
+        said[folder.name] = report.notes[0]
+    assert said["empty"] == f"{empty / 'estimate.tum'} is empty (0 bytes: the run wrote nothing)"
+    assert said["header"] == f"no pose in {header / 'estimate.tum'}"
+
+
 def test_a_run_ending_within_the_end_tolerance_succeeds(tmp_path: Path) -> None:
     t = T[T <= 9.5]
     folder = _run_folder(tmp_path, "run", _traj(t, _line(t)), reference=_traj(T, _line(T)))

@@ -120,7 +120,8 @@ __all__ = [
 #: fails the run, as a pipe does (it read as no log, unsaid).
 #: 22: a run's report has the path smoothness of its valid poses in the time range.
 #: 23: a run's exit code 124 is said to be `timeout`'s, 128 + n a signal's, as a shell says.
-JUDGING_REVISION = 23
+#: 24: the note of a run whose estimate file is 0 bytes says it is empty (it said 'no pose in').
+JUDGING_REVISION = 24
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.
@@ -275,14 +276,24 @@ def _shown_note(
     )
 
 
-def _exists(path: str) -> bool:
-    """Whether the estimate ``path`` (a file, a bag folder, ``example:...``) is there."""
+def _no_pose(path: str) -> str:
+    """Say why the estimate ``path`` (a file, a bag folder, ``example:...``) gave no pose.
+
+    A typo in a manifest, a run that wrote nothing and a file of comments alone read
+    alike ('no pose in'): say which.
+    """
     from robot_msgs.io.examples import resolve_path  # noqa: PLC0415
 
     try:
-        return resolve_path(path).exists()
+        found = resolve_path(path)
+        there, empty = found.exists(), found.is_file() and found.stat().st_size == 0
     except (OSError, ValueError):
-        return False
+        there = empty = False
+    if not there:
+        return f"{path} does not exist (the run wrote nothing, or the path is mistyped)"
+    if empty:
+        return f"{path} is empty (0 bytes: the run wrote nothing)"
+    return f"no pose in {path}"
 
 
 def _judge(
@@ -307,10 +318,7 @@ def _judge(
         return reported, []
     if stamps.size == 0:
         given = run.spec.estimate
-        if given and not _exists(given):  # a typo in a manifest reads alike: say which
-            why = f"{given} does not exist (the run wrote nothing, or the path is mistyped)"
-        else:
-            why = f"no pose in {given or 'the run (no estimate file)'}"
+        why = _no_pose(given) if given else "no pose in the run (no estimate file)"
         return "no estimate", [why]
     start_s, end_s = span
     if math.isnan(end_s):
