@@ -910,6 +910,30 @@ def test_the_groups_table_gives_the_median_path_smoothness_of_the_runs() -> None
     assert row["path smoothness median"] == "0.300"
 
 
+def test_the_groups_table_says_which_figures_count_failed_runs() -> None:
+    """Its note said only 'APE over successful runs only': the coverage, latency and path
+    smoothness beside it take failed runs too (a failed run's latency is still its
+    latency), unsaid."""
+    from robot_msgs.report.groups import summarise_groups
+
+    report = example("compare/Report")
+    assert isinstance(report, Report)
+    run = report.runs[0]
+    failed = run.replace(
+        name="t1", trial="1", success=False, failure="coverage too low", coverage=0.2,
+        path_smoothness=0.6,
+    )  # fmt: skip
+    runs = (run.replace(coverage=1.0, path_smoothness=0.2), failed)
+    table = groups_table(report.replace(runs=runs, groups=summarise_groups(runs)))
+    row = dict(zip(table.headers, table.rows[0], strict=True))
+    # By hand: coverage (1.0 + 0.2) / 2 = 60 %, path smoothness median (0.2 + 0.6) / 2.
+    assert (row["coverage mean"], row["path smoothness median"]) == ("60%", "0.400")
+    assert table.notes[0] == (
+        "APE over successful runs only; coverage, latency and path smoothness over every "
+        "run that has them, failed ones too."
+    )
+
+
 def test_a_record_wraps_a_value_wider_than_the_terminal() -> None:
     """A group's failure 'killed by SIGKILL (exit code 137: 128 + 9, as a shell reports
     it) x1' ran to column 93 of 80 in the records of 'Per algorithm and sequence' (rvlearn's
@@ -943,7 +967,7 @@ def test_the_groups_table_says_path_smoothness_is_not_comparable_across_output_r
         for k, hz in enumerate([10.0, 30.0, math.nan])
     )
     made = report.replace(runs=runs, groups=summarise_groups(runs))
-    said = [n for n in groups_table(made).notes if "path smoothness" in n]
+    said = [n for n in groups_table(made).notes if n.startswith("path smoothness")]
     expected = (
         "path smoothness depends on the rate the estimate is sampled at, and these runs' "
         "output rates differ (10.0 .. 30.0 Hz): compare it between runs of one rate."
@@ -955,4 +979,4 @@ def test_the_groups_table_says_path_smoothness_is_not_comparable_across_output_r
         tuple(r.replace(path_smoothness=math.nan) for r in runs),
     ):
         made = report.replace(runs=same, groups=summarise_groups(same))
-        assert not [n for n in groups_table(made).notes if "path smoothness" in n]
+        assert not [n for n in groups_table(made).notes if n.startswith("path smoothness")]

@@ -121,10 +121,11 @@ def groups_table(report: Report) -> ReportTable:
         f"{label} range [{unit}]", "coverage mean", "latency p95 median [ms]",
         "path smoothness median",
     )  # fmt: skip
-    notes = (
-        "APE over successful runs only; failed runs count in success and failures.",
-        *_smoothness_rates(report),
+    said = (
+        "APE over successful runs only; coverage, latency and path smoothness over every "
+        "run that has them, failed ones too."
     )
+    notes = (said, *_smoothness_rates(report))
     numeric = (False, False, True, True, False, True, True, True, True, True)
     return ReportTable("Per algorithm and sequence", headers, tuple(rows), numeric, notes)
 
