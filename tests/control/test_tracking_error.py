@@ -259,20 +259,23 @@ def test_delay_past_the_measured_span_is_said_with_the_delay() -> None:
         tracking([0.0, 1.0], [0.0, 1.0], [0.5], [0.5], delay_s=10.0)
 
 
+@pytest.mark.parametrize("origin_s", [0.0, 1.7e9])
 @pytest.mark.parametrize("interpolation", ["linear", "previous"])
 def test_tracking_holds_few_arrays_of_the_measured_size(
-    interpolation: Literal["linear", "previous"],
+    interpolation: Literal["linear", "previous"], origin_s: float
 ) -> None:
     """Epoch stamps at 1 kHz, commanded at every one: the peak beyond the inputs, in arrays
     of the measured size, was 7.9 with the channels' commands read and stacked at once
     (a copy held beside the errors) and the command's steps copied by np.diff; 5.9 one
-    channel at a time and the steps looked at only for a span past float64."""
+    channel at a time and the steps looked at only for a span past float64. Counted from
+    an ``origin_s`` (``track``'s), 6.93: the stamps on the clock were made beside the
+    times while the statistics were computed; 6.25 made after them."""
     n = 200_000
-    t = 1.7e9 + np.arange(n) / 1000.0
+    t = (0.0 if origin_s else 1.7e9) + np.arange(n) / 1000.0
     command, measured = np.sin(np.arange(n) * 1e-3), np.zeros(n)
     tracemalloc.start()
     try:
-        tracking(t, command, t, measured, interpolation=interpolation)
+        tracking(t, command, t, measured, interpolation=interpolation, origin_s=origin_s)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

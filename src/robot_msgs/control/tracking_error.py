@@ -400,12 +400,15 @@ def tracking(
         dropouts.append(_dropout_note(name, t, missing, clock))
     # Integrated over the times counted from the origin, which keep what the clock's
     # float64 seconds lose; the series' stamps are then on the clock (exactly so for the
-    # delay's origin, the note above).
-    stamps = t + clock if clock else t
+    # delay's origin, the note above), made after the statistics: made before, they were
+    # held beside the times while those were computed (a peak of 6.93 arrays of the
+    # measured size, 6.25 so; 5.94 without an origin).
     signals = tuple(
-        _on_clock(Signal.of(name, unit_of[name], error, stamps_s=t, itae_from_s=step), stamps)
+        Signal.of(name, unit_of[name], error, stamps_s=t, itae_from_s=step)
         for name, error, step in zip(names, errors, steps, strict=True)
     )
+    stamps = t + clock if clock else t
+    signals = tuple(_on_clock(signal, stamps) for signal in signals)
     notes: list[str] = []
     if matched < tm.size:
         notes.append(
