@@ -21,7 +21,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
-from robot_msgs.evaluation import Association, EvaluationSettings, associate
+from robot_msgs.evaluation import Association, EvaluationSettings, ape, associate
 from robot_msgs.evaluation.association import other_stamp_unit
 from robot_msgs.io.clean import finish_trajectory
 from robot_msgs.rotations import (
@@ -406,8 +406,15 @@ def test_counts_of_rows_add_up_where_a_side_is_resampled(
 
 
 def test_repeated_stamps_say_that_the_time_integrals_are_nan() -> None:
-    """The matched stamps repeat, so ``Signal.of`` leaves iae/ise/itae NaN: a note says why."""
-    a = associate(read_all_rows(np.array([0.0, 1.0, 1.0, 2.0])), traj([0.0, 1.0, 2.0]))
+    """The matched stamps repeat, so ``Signal.of`` leaves iae/ise/itae NaN: a note says why.
+
+    The reference's rows 1 and 2 (both 1.0 s) each pair with the estimate's 1.0 s (evo's
+    rule keeps both pairs): the estimate's matched stamps 0, 1, 1, 2 repeat. (The 3-pose
+    estimate this test had matched 0, 1, 2 only, and its APE iae was 0.5, not NaN.)"""
+    reference = read_all_rows(np.array([0.0, 1.0, 1.0, 2.0]))
+    estimate = traj([0.0, 0.5, 1.0, 1.5, 2.0])
+    a = associate(reference, estimate)
+    assert math.isnan(ape(reference, estimate).stats["translation"].iae)
     said = [n for n in a.notes if "iae" in n]
     assert said == [
         (
@@ -415,6 +422,19 @@ def test_repeated_stamps_say_that_the_time_integrals_are_nan() -> None:
             "iae/ise/itae are NaN"
         )
     ]
+
+
+@pytest.mark.parametrize("sync", ["nearest", "one_to_one"])
+def test_a_repeated_stamp_left_unmatched_leaves_the_time_integrals_said(sync: SyncMethod) -> None:
+    """The note said iae/ise/itae NaN whenever an input repeated a stamp; a repeat past the
+    matched span leaves the matched stamps 0, 1, 2 increasing, and the APE's iae is the
+    trapezoid of errors 0, 1, 2 over 1 s steps: 2.0 (by hand). Seen failing before."""
+    reference = read_all_rows(np.array([0.0, 1.0, 2.0, 5.0, 5.0]))
+    estimate = traj([0.0, 1.0, 2.0])
+    a = associate(reference, estimate, EvaluationSettings(sync=sync))
+    assert [n for n in a.notes if "iae" in n] == []
+    result = ape(reference, estimate, settings=EvaluationSettings(sync=sync, align="none"))
+    assert result.stats["translation"].iae == pytest.approx(2.0, rel=1e-12)
 
 
 def test_repeated_stamps_are_refused_by_the_other_rules() -> None:

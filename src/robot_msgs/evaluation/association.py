@@ -400,8 +400,6 @@ def associate(
         ref_idx, est_idx, dropped = _nearest_pairs(
             ref_t, est_t, max_diff_s, offset_s, keep_shared=repeats
         )
-        if repeats:
-            notes.append(_REPEATS_NOTE)
         if dropped:
             notes.append(
                 f"{dropped} pose(s) of the shorter trajectory had the same nearest partner as "
@@ -409,8 +407,6 @@ def associate(
             )
     else:
         ref_idx, est_idx, dropped = _one_to_one_pairs(ref_t, est_t, max_diff_s, offset_s)
-        if repeats:
-            notes.append(_REPEATS_NOTE)
         if dropped:
             notes.append(
                 f"{dropped} pair(s) of TUM's greedy matching crossed a closer pair in time "
@@ -418,6 +414,10 @@ def associate(
             )
     if ref_idx.size == 0:
         raise _no_match(reference, estimate, method, max_diff_s, offset_s)
+    # WHY the matched stamps, not the inputs': a stamp repeated outside the matched span
+    # (or left unpaired) leaves the time axis whole, and iae/ise/itae were said NaN anyway.
+    if repeats and any(bool((t[1:] <= t[:-1]).any()) for t in (ref_t[ref_idx], est_t[est_idx])):
+        notes.insert(0, _REPEATS_NOTE)
     shorter = min(len(reference), len(estimate))
     _note_low_share(notes, ref_idx.size, shorter, "the shorter trajectory's", (reference, estimate))
     ref_rows = _frozen(ref_idx)
