@@ -565,7 +565,9 @@ def screen_rows(values: Float64Array, most: int) -> IntpArray:
     n = values.size
     if n <= most:
         return np.arange(n)
-    size = -(-2 * n // max(most, 2))
+    # WHY most // 2 stretches, not ceil(2 N / most) rows each: for an odd ``most`` that
+    # rounded to one stretch more (9 values, most 3: two stretches, 6 rows); even: the same.
+    size = -(-n // max(most // 2, 1))
     stretches = -(-n // size)
     padded = np.full(stretches * size, np.nan)
     padded[:n] = values
