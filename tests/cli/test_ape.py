@@ -1296,3 +1296,85 @@ def test_repeated_stamps_all_is_refused_where_stamps_must_increase(
     assert err.count("\n") == 1
     assert err.startswith("ERROR: ")
     assert "--repeated-stamps all" in err
+
+
+# trajectopy 5.1.2's one ate() run on the raw fr1_xyz (NEAREST_TEMPORAL within 10 ms, no
+# alignment) gives position and rotation errors together:
+# tests/data/make_trajectopy_component_reference.py made its summaries, stored with it.
+_TRAJECTOPY_ATE = json.loads(
+    (Path(__file__).parents[1] / "data" / "trajectopy_component_reference.json").read_text()
+)
+_FR1 = ["example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
+
+
+def test_several_relations_in_one_run_give_trajectopys_position_and_rotation_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--relation translation --relation angle_deg`` was refused: one relation per run."""
+    relations = list(_TRAJECTOPY_ATE["summaries"])  # 3 in metres, 3 in radians
+    monkeypatch.chdir(tmp_path)  # a short name: res shows a row per signal
+    saved = Path("ape.json")
+    assert main(["ape", *_FR1, "--relation", *relations, "--save", str(saved), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in shown["signals"]] == relations
+    assert shown["parameters"]["relation"] == relations
+    assert shown["counts"]["matched"] == _TRAJECTOPY_ATE["n_pairs"] == 785
+    for comparison in (shown, json.loads(saved.read_text(encoding="utf-8"))["comparison"]):
+        stats = stats_of(comparison)
+        for relation, theirs in _TRAJECTOPY_ATE["summaries"].items():
+            for name in ("rms", "mean", "min", "max"):
+                assert stats[relation][name] == pytest.approx(theirs[name], rel=0, abs=1e-12)
+    from robot_msgs.io.result_files import load_result
+
+    loaded = load_result(saved)
+    assert [s.name for s in loaded.comparison.signals] == relations
+    assert all(s.series is not None for s in loaded.comparison.signals)
+    assert {s.series.errors.size for s in loaded.comparison.signals if s.series} == {785}
+    # The table: each relation a row, the settings line broken between them, 80 columns.
+    assert main(["ape", *_FR1, "--relation", *relations]) == 0
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.split()}
+    assert all(rows[r][1] in ("m", "rad") for r in relations)
+    assert "settings:  --relation along_track_body cross_track_body vertical_body\n" in out
+    # res reads the saved result back: each signal a row with trajectopy's rms.
+    assert main(["res", str(saved)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(k for k, line in enumerate(lines) if "rms" in line.split())
+    rms = {row[2]: float(row[lines[at].split().index("rms")]) for row in
+           (line.split() for line in lines[at + 2 : at + 2 + len(relations)])}  # fmt: skip
+    assert rms == pytest.approx(
+        {r: theirs["rms"] for r, theirs in _TRAJECTOPY_ATE["summaries"].items()}, rel=1e-5
+    )  # 6 digits shown
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--relation", "translation", "--relation", "angle_deg"],
+         "give it once, with all its values: --relation translation angle_deg"),
+        (["--relation", "translation", "trans_part"], "translation given twice"),
+        (["--relation", "nees", "nees_position"], "one NEES relation per run"),
+        (["--relation", "x", "angle_deg", "--plot", "p.png"], "has m, deg"),
+        (["--relation", "x", "angle_deg", *_FR1], "is a file: --relation takes every word"),
+    ],
+)  # fmt: skip
+def test_several_relations_refused_name_why_in_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    given: list[str],
+    said: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = ["ape", *given] if _FR1[0] in given else ["ape", *_FR1, *given]
+    code: object
+    try:
+        code = main(args)
+    except SystemExit as exit_:  # argparse's refusal
+        code = exit_.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert said in err
+    assert err.splitlines()[-1].startswith("ERROR: ")
+    assert not (tmp_path / "p.png").exists()

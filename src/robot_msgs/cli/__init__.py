@@ -188,6 +188,17 @@ class _Parser(argparse.ArgumentParser):
         (RPE's) was asked "did you mean point_distance?", another quantity.
         """
         names = [str(choice) for choice in action.choices or ()]
+        text = str(value)
+        # ape --relation x REF EST: a flag of several choices took the files
+        listed = bool(names and action.option_strings) and action.nargs == "+"
+        listed = listed and text not in names
+        if listed and (Path(text).exists() or text.startswith("example:")):
+            flag = action.option_strings[0]
+            msg = (
+                f"{text!r} is a file: {flag} takes every word up to the next flag; give "
+                "the files before it (or end its values with --)"
+            )
+            raise argparse.ArgumentError(action, msg)
         if len(names) > _LISTED_CHOICES and str(value) not in names:
             from robot_msgs.errors import did_you_mean  # noqa: PLC0415 - only for the error
 

@@ -207,6 +207,24 @@ def _unshared(counts: Mapping[str, int], key: str) -> int | str:
     return "-"
 
 
+def _flag_words(name: str, value: Value) -> list[str]:
+    """Spell a setting as its flag, in words a line may break between: never after the flag.
+
+    ``--relation`` of six relations was one word of 100 columns.
+
+    Examples
+    --------
+    >>> _flag_words("relation", ("x", "y")), _flag_words("align", "se3")
+    (['--relation x', 'y'], ['--align se3'])
+    """
+    text = flag_text(name, value)
+    flag, _, values = text.partition(" ")
+    if not isinstance(value, tuple) or " " not in values:
+        return [text] if text else []
+    first, *more = values.split(" ")
+    return [f"{flag} {first}", *more]
+
+
 def settings_lines(
     metric: str, changed: Mapping[str, Value], record: Mapping[str, Value] | None = None
 ) -> list[str]:
@@ -217,7 +235,7 @@ def settings_lines(
     Wrapped as the ``poses:`` line is, a flag never parted from its value.
     """
     aligned = (record if record is not None else changed).get("align", "none")
-    words = [w for w in (flag_text(k, v) for k, v in changed.items()) if w]
+    words = [w for k, v in changed.items() for w in _flag_words(k, v)]
     words = words or [flags_text(changed)]  # "the defaults"
     if metric in ("ape", "rpe") and aligned in ("none", None):
         words.append("(not aligned)")
@@ -592,11 +610,14 @@ def evaluate_each(
     estimates: Sequence[PoseTrajectory],
     names: tuple[str, Sequence[str]],
     settings: EvaluationSettings,
-    metric: Metric,
+    metrics: Sequence[Metric],
     said: Sequence[Sequence[str]] = (),
 ) -> tuple[list[EvaluationResult], list[str]]:
-    """Evaluate each estimate against ``reference`` with ``metric``, each a progress step.
+    """Evaluate each estimate against ``reference`` by ``metrics``, each a progress step.
 
+    Several metrics (``ape --relation translation angle_deg``) are computed by one
+    :func:`evaluate`, from one association and alignment, and joined into one result
+    per estimate (:func:`_joined`).
     ``names`` are the reference's and the estimates' as given. A step that takes over
     2 s (an offset search, 10^6 poses) says so on a terminal (:class:`Stage`). ``said``:
     what reading each input fixed, REF first (:func:`read_inputs_from_args`): an
@@ -620,7 +641,8 @@ def evaluate_each(
     from robot_msgs.evaluation.pipeline import time_range  # noqa: PLC0415
 
     # What no estimate changes is refused once, naming none: a flag, the reference's range.
-    check_metric_settings(settings, metric)
+    for metric in metrics:
+        check_metric_settings(settings, metric)
     time_range(reference, settings.t_start_s, settings.t_end_s)
     searching = " (searching the clock offset)" if settings.searches_offset else ""
     ref_name, est_names = names
@@ -633,13 +655,15 @@ def evaluate_each(
                 _step(args, f"{command}: evaluating {name}{searching}"),
                 naming(name),
             ):
-                (result,) = evaluate(
-                    reference,
-                    estimate,
-                    settings,
-                    metrics=[metric],
-                    reference_name=ref_name,
-                    estimate_name=name,
+                result = _joined(
+                    evaluate(
+                        reference,
+                        estimate,
+                        settings,
+                        metrics=metrics,
+                        reference_name=ref_name,
+                        estimate_name=name,
+                    )
                 )
         finally:
             for shown in caught:  # shown as if never caught, in their order
@@ -652,6 +676,45 @@ def evaluate_each(
             result = result.replace(comparison=comparison.replace(notes=notes))
         results.append(result)
     return results, warned
+
+
+def _joined(results: Sequence[EvaluationResult]) -> EvaluationResult:
+    """Join the results of several metrics of one preparation: their signals side by side.
+
+    The results share the matched poses and the alignment (one :func:`evaluate`); the
+    joined one holds every signal, counts and notes, a parameter that differs as the
+    tuple of its values' texts (``relation``, as ``rpe --delta 1 2``'s ``delta``), and the
+    estimates of the one that has NEES bounds (ape takes one NEES relation per run).
+
+    Examples
+    --------
+    >>> from robot_msgs.evaluation import Ape, evaluate
+    >>> from robot_msgs.io import read_trajectory
+    >>> ref, est = (read_trajectory(f"example:fr1_xyz/{n}.tum") for n in ("groundtruth",
+    ...                                                           "rgbdslam"))
+    >>> one = _joined(evaluate(ref, est, metrics=[Ape(), Ape(relation="angle_deg")]))
+    >>> [s.name for s in one.comparison.signals], one.comparison.parameters["relation"]
+    (['translation', 'angle_deg'], ('translation', 'angle_deg'))
+    """
+    first, *rest = results
+    if not rest:
+        return first
+    comparisons = [r.comparison for r in results]
+    keys = dict.fromkeys(k for c in comparisons for k in c.parameters)
+    parameters: dict[str, Value] = {}
+    for key in keys:
+        values = [c.parameters.get(key) for c in comparisons]
+        same = len({repr(v) for v in values}) == 1
+        parameters[key] = values[0] if same else tuple(str(v) for v in values)
+    nees = (c.estimated for c in comparisons if c.estimated and c.estimated.nees_dof)
+    comparison = first.comparison.replace(
+        signals=tuple(s for c in comparisons for s in c.signals),
+        parameters=parameters,
+        estimated=next(nees, first.comparison.estimated),
+        counts={k: v for c in comparisons for k, v in c.counts.items()},
+        notes=tuple(dict.fromkeys(n for c in comparisons for n in c.notes)),
+    )
+    return first.replace(comparison=comparison)
 
 
 def write_plot(

@@ -139,6 +139,8 @@ def _add_flag(
         if flag.dashes:
             choices = tuple(dict.fromkeys(c.replace("_", "-") for c in choices))
         kwargs["choices"] = choices
+        if flag.several:  # ape --relation translation angle_deg: one setting each
+            kwargs["nargs"] = "+"
     elif flag.kind == "file":
         kwargs["type"] = _word_or_path(word) if word else Path
     elif flag.kind == "numbers":

@@ -313,6 +313,7 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "field": "relation",
             "name": "--relation",
             "metavar": "RELATION",
+            "several": True,
             "kind": "choice",
             "choices": (
                 "translation",
@@ -357,7 +358,8 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
                 "along_track_body/cross_track_body/vertical_body (m; frame: the reference body's "
                 "x, y, z axes), roll/pitch/yaw_world_rad|_deg (xyz Euler angles of R_ref R_est^T; "
                 "frame: the world's axes); nees, nees_position, nees_orientation, nees_planar (x, "
-                "y, yaw) (the estimate's pose covariances, chi-square bounds)"
+                "y, yaw) (the estimate's pose covariances, chi-square bounds); several on the "
+                "command line give one result row each"
             ),
             "default": "translation",
         },

@@ -17,6 +17,8 @@ from robot_msgs.errors import UsageError, ValidationError
 if TYPE_CHECKING:
     import argparse
 
+    from robot_msgs.evaluation.settings import Ape
+
 __all__ = ["add_parser", "run"]
 
 
@@ -51,26 +53,28 @@ def run(args: argparse.Namespace) -> int:
     from robot_msgs.evaluation.settings import Ape, EvaluationSettings  # noqa: PLC0415
 
     settings = settings_from_args(args, EvaluationSettings())
-    spec = settings_from_args(args, Ape())
-    if spec.relation not in NEES_DOF and settings.confidence != EvaluationSettings().confidence:
+    specs = _relations_from_args(args, settings_from_args(args, Ape()))
+    nees = [s.relation for s in specs if s.relation in NEES_DOF]
+    if not nees and settings.confidence != EvaluationSettings().confidence:
         # It bounds NEES only: taken in silence and shown in "settings:" as if it applied.
         *most, last = NEES_DOF
+        given = " ".join(s.relation for s in specs)
         msg = (
             f"--confidence {settings.confidence:g}: sets the chi-square bounds of NEES; give "
-            f"it with --relation {', '.join(most)} or {last}, not {spec.relation}"
+            f"it with --relation {', '.join(most)} or {last}, not {given}"
         )
         raise UsageError(msg)
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names), fixed = read_inputs_from_args(args)
-    if spec.relation in NEES_DOF:  # a topic whose covariances are all zero, named
-        needed_by = f"NEES (--relation {spec.relation})"
+    if nees:  # a topic whose covariances are all zero, named
+        needed_by = f"NEES (--relation {nees[0]})"
         for k, estimate in enumerate(estimates, start=1):
             if estimate.covariance_6x6 is None:
                 said = unknown_covariances_of(args, k, needed_by)
                 if said is not None:
                     raise ValidationError(said)
     results, warned = evaluate_each(
-        args, "ape", reference, estimates, (ref_name, est_names), settings, spec, fixed
+        args, "ape", reference, estimates, (ref_name, est_names), settings, specs, fixed
     )
     defaults = {**Ape().record(), **EvaluationSettings().record()}
     emit(args, results, plans, estimates, defaults, [*fixed, warned])
@@ -82,3 +86,40 @@ def run(args: argparse.Namespace) -> int:
             args, results, results[0].comparison.signals, title=f"{what} (align {settings.align})"
         )
     return 0
+
+
+def _relations_from_args(args: argparse.Namespace, spec: Ape) -> list[Ape]:
+    """One :class:`Ape` per ``--relation`` value (``--relation translation angle_deg``).
+
+    Raises
+    ------
+    UsageError
+        A relation given twice (``trans_part`` is ``translation``): one signal each; two
+        NEES relations, whose chi-square bounds one result cannot both hold; several
+        relations of two units with ``--plot``, whose error axes has one.
+    """
+    from robot_msgs.evaluation.consistency import NEES_DOF  # noqa: PLC0415
+    from robot_msgs.evaluation.relations import RELATION_UNITS  # noqa: PLC0415
+
+    given = getattr(args, "relation", None) or [spec.relation]
+    specs = [spec.replace(relation=r) for r in given]
+    relations = [s.relation for s in specs]
+    twice = next((r for r in relations if relations.count(r) > 1), None)
+    if twice is not None:
+        msg = f"--relation {' '.join(given)}: {twice} given twice; give each relation once"
+        raise UsageError(msg)
+    nees = [r for r in relations if r in NEES_DOF]
+    if len(nees) > 1:
+        msg = (
+            f"--relation {' '.join(given)}: one NEES relation per run ({', '.join(nees)} "
+            "have chi-square bounds of their own); run ape once for each"
+        )
+        raise UsageError(msg)
+    units = dict.fromkeys(RELATION_UNITS[r] for r in relations)
+    if args.plot is not None and len(units) > 1:
+        msg = (
+            f"--plot draws the errors on one axis, of one unit; --relation {' '.join(given)} "
+            f"has {', '.join(u or 'no unit' for u in units)}: plot each unit in a run of its own"
+        )
+        raise UsageError(msg)
+    return specs

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     plans = prepare_outputs(args)
     (reference, estimate), (ref_name, est_name), fixed = read_inputs_from_args(args)
     (result,), warned = evaluate_each(
-        args, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
+        args, "drift", reference, [estimate], (ref_name, [est_name]), settings, [spec], fixed
     )
     from robot_msgs.evaluation.drift import rpg_path_length_m  # noqa: PLC0415 - NumPy
 
@@ -276,7 +276,7 @@ def _evaluate_sequence(
         raise FormatError(msg)
     try:
         (result,), _ = evaluate_each(
-            one, "drift", reference, [estimate], (ref_name, [est_name]), settings, spec, fixed
+            one, "drift", reference, [estimate], (ref_name, [est_name]), settings, [spec], fixed
         )
     except ValidationError as err:
         if err.field != _NO_SEGMENT:

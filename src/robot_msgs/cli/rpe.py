@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     plans = prepare_outputs(args, args.estimates)
     (reference, *estimates), (ref_name, *est_names), fixed = read_inputs_from_args(args)
     results, warned = evaluate_each(
-        args, "rpe", reference, estimates, (ref_name, est_names), settings, spec, fixed
+        args, "rpe", reference, estimates, (ref_name, est_names), settings, [spec], fixed
     )
     defaults = {**Rpe().record(), **EvaluationSettings().record()}
     del defaults["delta"], defaults["delta_unit"]  # the interval is always said: it is the metric

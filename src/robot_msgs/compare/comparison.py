@@ -167,7 +167,9 @@ class Comparison(Msg):
         >>> c.applies("confidence"), c.applies("align")
         (False, True)
         """
-        return name != "confidence" or self.parameters.get("relation") in NEES_DOF
+        relation = self.parameters.get("relation")  # several: a tuple (ape's)
+        relations = relation if isinstance(relation, tuple) else (relation,)
+        return name != "confidence" or any(r in NEES_DOF for r in relations)
 
     def record(self) -> dict[str, Value]:
         """Return the parameters and the settings as one flat mapping (tables, tallies).
