@@ -747,3 +747,33 @@ def test_rpg_lengths_of_fractions_are_not_listed_as_a_flag_given(
     shared = capsys.readouterr().out.split("Shared settings", 1)[1].split("NOTE:", 1)[0]
     flags = tuple(f for f in ("--lengths", "--fractions") if f in shared)
     assert flags == listed, shared
+
+
+def test_drift_results_per_actual_and_nominal_length_are_told_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A drift result by nominal length records no ``per_actual_length`` (drift omits it
+    off): ``res`` of it beside one ``--per-actual-length`` said the setting was "not
+    recorded" in it, "not compared", and its column of differences lacked it; only the
+    ranking's refusal named both. The step is shown too (1 against the devkit's 10)."""
+    monkeypatch.chdir(tmp_path)  # short names: a row per signal
+    for name, extra in (("actual", ["--per-actual-length", "--step", "1"]), ("nominal", [])):
+        argv = ["drift", GT, EST, "--lengths", "1", *extra, "--save", f"{name}.json"]
+        assert main([*argv, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["res", "actual.json", "nominal.json"]) == 0
+    out = capsys.readouterr().out
+    assert "not recorded" not in out
+    lines = out.splitlines()
+    cells: dict[str, dict[str, str]] = {}
+    for column in ("--per-actual-length (differs)", "--step (differs)"):
+        start = next(k for k, line in enumerate(lines) if column in line)  # a folded block's
+        at = [c.strip() for c in lines[start].split("  ") if c.strip()].index(column)
+        for line in lines[start + 2 :]:
+            if not line.strip():
+                break
+            cells.setdefault(line.split()[0], {})[column] = line.split()[at]
+    assert cells == {
+        "actual.json": {"--per-actual-length (differs)": "on", "--step (differs)": "1"},
+        "nominal.json": {"--per-actual-length (differs)": "off", "--step (differs)": "10"},
+    }

@@ -185,4 +185,7 @@ class Comparison(Msg):
         ['relation', 'align', 'n_align']
         """
         settings = {} if self.settings is None else self.settings.record()
-        return {**self.parameters, **{k: v for k, v in settings.items() if self.applies(k)}}
+        # A devkit drift by nominal length records no per_actual_length (Drift.record omits
+        # it off): res said it "not recorded" there beside one per actual length.
+        off = {"per_actual_length": False} if self.metric == "kitti_drift" else {}
+        return {**off, **self.parameters, **{k: v for k, v in settings.items() if self.applies(k)}}
