@@ -492,3 +492,54 @@ def test_a_blank_separated_fields_comment_is_no_trajectopy_header(tmp_path: Path
     trajectopy's comma-separated ``#fields`` line: the file is read as TUM."""
     path = write(tmp_path, "# fields t x y z qx qy qz qw\n1.0 0 0 0 0 0 0 1\n2.0 1 0 0 0 0 0 1\n")
     assert read_tum(path).stamps_s.tolist() == [1.0, 2.0]
+
+
+# trajectopy 5.1.2 reads second 1.0 of GPS week 2000, offset 0.5 s, as 1525564783.5: by hand,
+# 1.0 + 2000 * 604800 - 18 (its leap seconds) + 315964800 (1980-01-06 in Unix seconds) + 0.5.
+@pytest.mark.parametrize(
+    ("lines", "stamps"),
+    [
+        ("#time_offset 100\n", [101.0, 102.25]),
+        ("#time_format gps_sow\n#gps_week 2000\n#time_offset 0.5\n", [1525564783.5, 1525564784.75]),
+        ("#time_format unix\n#delimiter ','\n", [1.0, 2.25]),
+    ],
+    ids=["offset", "gps", "unix"],
+)
+def test_trajectopy_time_headers_shift_the_stamps_as_trajectopy_reads_them(
+    tmp_path: Path, lines: str, stamps: list[float]
+) -> None:
+    """``#time_offset`` and ``#time_format gps_sow`` were read in silence as Unix seconds."""
+    rows = "1.0,0,0,0,0,0,0,1\n2.25,1,0,0,0,0,0,1\n"
+    path = write(tmp_path, f"{lines}#fields t,px,py,pz,qx,qy,qz,qw\n{rows}", name="a.traj")
+    assert read_tum(path).stamps_s.tolist() == stamps
+
+
+@pytest.mark.parametrize(
+    ("lines", "rows", "said"),
+    [
+        (
+            "#time_format datetime\n",
+            "2011-05-10 12:38:22.16,0,0,0,0,0,0,1\n2011-05-10 12:38:23.16,1,0,0,0,0,0,1\n",
+            r"line 1: trajectopy's #time_format datetime: the readers take Unix seconds",
+        ),
+        (
+            "#name a\n#delimiter ';'\n",
+            "1.0;0;0;0;0;0;0;1\n2.0;1;0;0;0;0;0;1\n",
+            r"line 2: trajectopy's #delimiter ';': the readers take columns separated by commas",
+        ),
+        (
+            "#time_format gps_sow\n",
+            "1.0,0,0,0,0,0,0,1\n2.0,1,0,0,0,0,0,1\n",
+            r"line 1: trajectopy's #time_format gps_sow: expected its GPS week as #gps_week WEEK",
+        ),
+    ],
+    ids=["datetime", "delimiter", "gps-without-week"],
+)
+def test_trajectopy_time_and_delimiter_headers_not_read_are_refused_naming_them(
+    tmp_path: Path, lines: str, rows: str, said: str
+) -> None:
+    """They were refused as a count of columns ("expected as many fields as the rows have
+    columns (9)"), or, a GPS second of week, read in silence as a Unix second."""
+    path = write(tmp_path, f"{lines}#fields t,px,py,pz,qx,qy,qz,qw\n{rows}", name="a.traj")
+    with pytest.raises(FormatError, match=rf"a\.traj, {said}"):
+        read_tum(path)

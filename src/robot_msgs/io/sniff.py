@@ -26,6 +26,7 @@ file size; the readers repeat the stamp test on every row, vectorised.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -107,6 +108,12 @@ Order = Literal["xyzw", "wxyz"]
 _FIELDS_LINE = re.compile(r"fields\s")
 #: The fields of trajectopy's ``#fields`` header that a pose needs, in TUM's order.
 TRAJECTOPY_FIELDS = ("t", "px", "py", "pz", "qx", "qy", "qz", "qw")
+#: trajectopy's header lines that change how its rows read (its ``io/header.py``, 5.1.2).
+_TRAJECTOPY_KEY = re.compile(r"#\s*(time_format|gps_week|time_offset|delimiter)\s+(.*)")
+#: trajectopy's GPS time: its week zero 1980-01-06 as Unix seconds, a week, and its
+#: constant GPS - UTC leap seconds (``utils/definitions.py``): its unix stamp of a second
+#: of week is sow + week * 604800 - 18 + 315964800.
+_GPS_ZERO_UNIX_S, _WEEK_S, _GPS_LEAP_S = 315964800.0, 604800.0, 18.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,6 +136,9 @@ class TableHeader:
         trajectopy's ``#fields`` header: the 0-based columns of its fields ``t``, ``px``,
         ``py``, ``pz``, ``qx``, ``qy``, ``qz``, ``qw``, wherever they are (its files write
         ``t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``); None for any other header.
+    stamp_shift_s : float
+        Seconds trajectopy adds to the ``t`` column: its ``#time_offset``, and for
+        ``#time_format gps_sow`` its ``#gps_week`` in Unix seconds (:func:`_trajectopy_time`).
     """
 
     line: int
@@ -136,6 +146,7 @@ class TableHeader:
     quaternion: Order | None
     problem: str = ""
     columns: tuple[int, ...] | None = None
+    stamp_shift_s: float = 0.0
 
     @property
     def stamp_unit(self) -> str:
@@ -318,7 +329,7 @@ def _trajectopy_line(comments: list[tuple[int, str]], width: int) -> TableHeader
         names = _names(comment)
         if not names or _FIELDS_LINE.match(names[0]) is None:
             continue
-        header = _trajectopy_header(at, names)
+        header = _trajectopy_time(comments, _trajectopy_header(at, names))
         if len(header.names) != width and not header.problem:
             problem = (
                 f"line {at}: trajectopy's #fields header: expected as many fields as the "
@@ -328,6 +339,65 @@ def _trajectopy_line(comments: list[tuple[int, str]], width: int) -> TableHeader
             return replace(header, quaternion=None, columns=None, problem=problem)
         return header
     return None
+
+
+def _trajectopy_time(comments: list[tuple[int, str]], header: TableHeader) -> TableHeader:
+    """Take trajectopy's ``#time_offset`` and ``#time_format gps_sow`` with ``#gps_week``.
+
+    WHY: both were read in silence as Unix seconds as written (``#time_offset 100``: every
+    stamp 100 s early); as trajectopy reads them (its 5.1.2 gives 1525564783.5 for second
+    1.0 of week 2000 with offset 0.5). A ``#time_format datetime``, gps_sow without its
+    week (trajectopy takes the current one), or a ``#delimiter`` other than a comma, blank
+    or tab is refused naming its line: it was refused as a count of columns.
+
+    Examples
+    --------
+    >>> h = TableHeader(line=3, names=("t",), quaternion="xyzw")
+    >>> _trajectopy_time([(1, "#time_format gps_sow"), (2, "#gps_week 2000")], h).stamp_shift_s
+    1525564782.0
+    >>> _trajectopy_time([(1, "#delimiter ';'")], h).problem
+    "line 1: trajectopy's #delimiter ';': the readers take columns separated by commas, \
+blanks or tabs; write the file with one of them"
+    """
+    said = {}
+    for at, comment in comments:
+        match = _TRAJECTOPY_KEY.match(comment.strip())
+        if match is not None:
+            said[match[1]] = (at, match[2].strip())
+    at, value = said.get("delimiter", (0, "','"))
+    if value.strip("'\"") not in (",", " ", "\t", "") and not header.problem:
+        problem = (
+            f"line {at}: trajectopy's #delimiter {value}: the readers take columns separated "
+            "by commas, blanks or tabs; write the file with one of them"
+        )
+        return replace(header, quaternion=None, columns=None, problem=problem)
+    shift, why = 0.0, ""
+    at, value = said.get("time_offset", (0, "0"))
+    try:
+        shift = float(value)
+    except ValueError:
+        shift = math.nan
+    if not math.isfinite(shift):
+        why = f"line {at}: trajectopy's #time_offset {value}: expected finite seconds"
+    at, value = said.get("time_format", (0, "unix"))
+    if value.lower() == "gps_sow" and not why:
+        week_at, week = said.get("gps_week", (0, ""))
+        if not week.isdigit():
+            why = (
+                f"line {week_at or at}: trajectopy's #time_format gps_sow: expected its GPS "
+                f"week as #gps_week WEEK, got {week or 'none'} (trajectopy takes this week's)"
+            )
+        else:
+            shift += int(week) * _WEEK_S - _GPS_LEAP_S + _GPS_ZERO_UNIX_S
+    elif value.lower() != "unix" and not why:
+        why = (
+            f"line {at}: trajectopy's #time_format {value}: the readers take Unix seconds "
+            "(#time_format unix) or GPS seconds of week (gps_sow, with #gps_week); write the "
+            "stamps as one of them"
+        )
+    if why and not header.problem:
+        return replace(header, quaternion=None, columns=None, problem=why)
+    return replace(header, stamp_shift_s=shift)
 
 
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:

@@ -119,6 +119,7 @@ def read_tum(
         c = header.columns
         values = table.parts[0]
         stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:]]
+        stamps += header.stamp_shift_s  # its #time_offset, its GPS week: as trajectopy reads
     else:
         table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
         stamps, xyz, quat = table.parts
