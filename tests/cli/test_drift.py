@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from robot_msgs.cli import main
+from robot_msgs.errors import DataWarning
 from tests.cli.evaluation_files import line_positions, stats_of, write_kitti, write_tum
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 def _kitti_pair(tmp_path: Path, scale: float) -> tuple[Path, Path]:
@@ -685,3 +684,39 @@ def test_a_results_folders_json_names_its_figures_and_settings_as_the_one_pairs(
     for row in [*table["sequences"], table["all"], table["mean_of_sequences"]]:
         assert set(row) - {"sequence", "frames", "segments"} == quantities
     assert [row["length_m"] for row in table["lengths"]] == [100.0, 200.0]
+
+
+@pytest.mark.evo_data
+def test_rpg_with_repeated_stamps_all_pairs_every_row_as_rpg(
+    evo_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``drift --protocol rpg --repeated-stamps all`` reads EuRoC V1_02 as rpg does (every
+    row, V102.txt's 4 repeated stamps too): rpg's relative error as replayed from the raw
+    files by tests/data/make_rpg_repeated_stamps_reference.py, 690 segments of 7.58 m and
+    a translation rmse of 0.1217561 m (688 and 0.1215510 m with the first row of each
+    stamp, the default). It was refused ("which only `ape` and `rpe` take"); its `--plot`
+    then rebuilt the matched estimate as a trajectory ("Expected strictly increasing
+    stamps")."""
+    want = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "data" / "rpg_repeated_stamps_reference.json"
+        ).read_text(encoding="utf-8")
+    )["relative_error_sim3"]
+    argv = ["drift", str(evo_data / "V102_groundtruth.csv"), str(evo_data / "V102.txt")]
+    argv += ["--protocol", "rpg", "--repeated-stamps", "all", "--json"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["counts"]["matched"] == 798  # rpg's matches (794: the first rows only)
+    stats = stats_of(result)
+    assert want["7.58"]["segments"] == 690
+    for length in want.values():
+        got = stats[f"translation@{length['length_m']:g}m"]
+        assert got["n"] == length["segments"]
+        assert got["rms"] == pytest.approx(length["translation_rmse_m"], abs=1e-9)
+    assert result["counts"]["segments"] == sum(v["segments"] for v in want.values())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main([*argv[:-1], "--plot", str(tmp_path / "drift.png")]) == 0
+    assert (tmp_path / "drift.png").stat().st_size > 0

@@ -360,8 +360,8 @@ def reading_rules(args: argparse.Namespace) -> ReadSettings:
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     """Return the repeated-stamps rule the flags give (``--repeated-stamps``, ``--protocol``).
 
-    ``all`` only for ``ape`` and ``rpe`` with evo's ``nearest`` association or TUM's
-    ``one_to_one`` (rpg's, which keeps every row), no
+    ``all`` only for ``ape``, ``rpe`` and ``drift --protocol rpg`` with evo's ``nearest``
+    association or TUM's ``one_to_one`` (rpg's, which keeps every row), no
     ``--save-aligned`` (a writer takes increasing stamps), no ``--save`` (the saved
     result's matched trajectories would repeat stamps, which no loader reads back), no
     ``--transform-right auto``
@@ -369,8 +369,10 @@ def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
     (``evaluate_rpe.py`` keys rows by stamp): elsewhere it is refused naming the flag.
     """
     right = getattr(args, "transform_right", None)
+    command = getattr(args, "command", None)
     every_row = (
-        getattr(args, "command", None) in ("ape", "rpe")
+        # rpg's relative error pairs matched rows (rpg_result), as ape and rpe do.
+        (command in ("ape", "rpe") or (command == "drift" and args.protocol == "rpg"))
         # As typed here (`one-to-one`), or as a setting (`one_to_one`).
         and str(getattr(args, "sync", None)).replace("-", "_") in ("None", "nearest", "one_to_one")
         and getattr(args, "save_aligned", None) is None

@@ -23,7 +23,7 @@ from robot_msgs.typing import Float64Array
 if TYPE_CHECKING:
     from robot_msgs.compare.extrinsic import Extrinsic
 
-__all__ = ["ALIGNMENT_METHODS", "Alignment", "check_rigid", "is_rotation_matrix"]
+__all__ = ["ALIGNMENT_METHODS", "Alignment", "check_rigid", "is_rotation_matrix", "with_positions"]
 
 #: Largest deviation of ``RᵀR`` from the identity (and of ``det R`` from 1) accepted.
 ROTATION_TOL = 1e-6
@@ -65,6 +65,34 @@ def is_rotation_matrix(r: np.ndarray[Any, Any]) -> bool:
     )
     det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
     return orthonormal and abs(det - 1.0) <= tol
+
+
+def with_positions(trajectory: PoseTrajectory, positions_xyz: Float64Array) -> PoseTrajectory:
+    """Return ``trajectory`` with new positions (``(N, 3)``, m, a new array), the rest as is.
+
+    Stamps, orientations and covariances are kept as given (rpg's estimate scaled by the
+    Sim(3) scale alone, and back). Finite positions keep every invariant, so the result
+    is built unchecked: matched rows whose stamps repeat (read with
+    ``repeated_stamps="all"``, as evo and rpg read them) were refused by ``replace``
+    ("Expected strictly increasing stamps"). Positions that are not finite, or of another
+    shape, are refused as ``replace`` refuses them.
+
+    Examples
+    --------
+    >>> traj = PoseTrajectory(
+    ...     stamps_s=[0.0, 1.0], positions_xyz=[[0.0, 0, 0], [1, 0, 0]],
+    ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 2,
+    ... )
+    >>> with_positions(traj, 2.0 * traj.positions_xyz).positions_xyz[1].tolist()
+    [2.0, 0.0, 0.0]
+    """
+    fits = positions_xyz.dtype == np.float64 and positions_xyz.flags.c_contiguous
+    if not (fits and positions_xyz.shape == trajectory.positions_xyz.shape):
+        return trajectory.replace(positions_xyz=positions_xyz)
+    if not all_finite(positions_xyz):
+        return trajectory.replace(positions_xyz=positions_xyz)
+    positions_xyz.setflags(write=False)
+    return trajectory._derived(positions_xyz=positions_xyz)  # noqa: SLF001
 
 
 def check_rigid(msg: Alignment | Extrinsic) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 
-from robot_msgs.compare.alignment import Alignment
+from robot_msgs.compare.alignment import Alignment, with_positions
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.projection import project_to_plane
@@ -177,9 +177,7 @@ class EvaluationResult(Msg):
         if scaled is None or self.metric != "relative_error":
             return self.estimate
         s = self.alignment.scale  # a Sim(3) scale, > 0
-        return compared_estimate(
-            scaled.replace(positions_xyz=scaled.positions_xyz / s), self.alignment
-        )
+        return compared_estimate(with_positions(scaled, scaled.positions_xyz / s), self.alignment)
 
     def replace(self, **changes: Any) -> EvaluationResult:
         """Return a copy with some fields changed; ``estimate=`` sets the estimate as compared.

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from robot_msgs.compare.alignment import with_positions
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
 from robot_msgs.evaluation.pipeline import signal_of, time_range
@@ -498,8 +499,9 @@ def rpg_result(
         raise ValidationError(msg, field="EvaluationSettings.project_to_plane", reason=reason)
     ref = prepared.reference
     raw = prepared.association.estimate
-    # rpg's T_c1_c2: the unaligned estimate's motion with its translation scaled.
-    scaled = raw.replace(positions_xyz=raw.positions_xyz * prepared.alignment.scale)
+    # rpg's T_c1_c2: the unaligned estimate's motion with its translation scaled; its
+    # matched rows' stamps repeat where read with repeated_stamps="all", as rpg reads them.
+    scaled = with_positions(raw, raw.positions_xyz * prepared.alignment.scale)
     distances = path_distances(ref.positions_xyz)
     signals: list[Signal] = []
     notes: list[str] = []

@@ -193,8 +193,9 @@ class ReadSettings(Msg):
     ) -> Literal["first", "last", "refuse", "all"]:
         """Return the repeated-stamps rule for an evaluation under ``protocol``.
 
-        ``every_row``: the caller takes trajectories whose stamps repeat (``ape`` and
-        ``rpe`` with evo's ``nearest`` association); elsewhere ``"all"`` is refused.
+        ``every_row``: the caller takes trajectories whose stamps repeat (``ape``, ``rpe``
+        and rpg's relative error with evo's ``nearest`` or TUM's ``one_to_one``
+        association); elsewhere ``"all"`` is refused.
 
         Raises
         ------
@@ -206,7 +207,8 @@ class ReadSettings(Msg):
             # refused here too, and a Python caller was told `--sync nearest`; the command
             # line says the flags (flags_in_text).
             reason = (
-                "keeps repeated stamps, which only `ape` and `rpe` take, with `sync='nearest'` "
+                "keeps repeated stamps, which only `ape`, `rpe` and rpg's relative error take, "
+                "with `sync='nearest'` "
                 "(evo's association) or `sync='one_to_one'` (rpg's), no "
                 "`transform_right_auto=True` or `protocol='tum'`, and neither the result nor "
                 "the aligned estimate saved; use 'first' or 'last' here"
