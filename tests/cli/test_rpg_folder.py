@@ -27,8 +27,13 @@ def _rpg_folder(root: Path, config: str | None) -> Path:
 @pytest.mark.parametrize(
     ("command", "config", "flags"),
     [
-        ("drift", "align_type: posyaw\nalign_num_frames: -1\n", "--protocol rpg --align posyaw"),
-        ("drift", None, "--protocol rpg --align sim3"),  # rpg's defaults: sim3, all frames
+        (
+            "drift",
+            "align_type: posyaw\nalign_num_frames: -1\n",
+            "--protocol rpg --repeated-stamps all --align posyaw",
+        ),
+        # rpg's defaults: sim3, all frames; every row of a repeated stamp, as ape's
+        ("drift", None, "--protocol rpg --repeated-stamps all --align sim3"),
         (
             "ape",
             "align_type: se3\nalign_num_frames: 50\n",
@@ -67,7 +72,7 @@ def test_eval_cfg_frames_of_thousands_of_digits_are_said_not_a_crash(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["drift", str(folder)])
     err = capsys.readouterr().err
-    assert f"--protocol rpg --align se3{flags}" in err
+    assert f"--protocol rpg --repeated-stamps all --align se3{flags}" in err
     assert (" --n-align" in err) is bool(flags)
 
 
@@ -80,7 +85,11 @@ def test_a_huge_eval_cfg_is_read_only_at_its_start(
         file.truncate(1 << 40)  # sparse: 1 TiB said, nothing written
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["drift", str(folder)])
-    assert capsys.readouterr().err.rstrip().endswith("--protocol rpg --align posyaw")
+    assert (
+        capsys.readouterr()
+        .err.rstrip()
+        .endswith("--protocol rpg --repeated-stamps all --align posyaw")
+    )
 
 
 def test_an_eval_cfg_that_is_a_fifo_or_a_folder_is_not_read(
@@ -91,7 +100,11 @@ def test_an_eval_cfg_that_is_a_fifo_or_a_folder_is_not_read(
     os.mkfifo(folder / "eval_cfg.yaml")
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["drift", str(folder)])
-    assert capsys.readouterr().err.rstrip().endswith("--protocol rpg --align sim3")
+    assert (
+        capsys.readouterr()
+        .err.rstrip()
+        .endswith("--protocol rpg --repeated-stamps all --align sim3")
+    )
 
 
 def test_a_word_too_long_for_a_file_name_is_no_rpg_folder(
@@ -130,7 +143,7 @@ def test_an_unknown_eval_cfg_align_type_is_said_with_the_file_key_value_and_rpgs
     assert last == (
         f"ERROR: robot-msgs drift: {folder} is rpg_trajectory_evaluation's folder; here: "
         f"{folder}/stamped_groundtruth.txt {folder}/stamped_traj_estimate.txt --protocol rpg "
-        f"--align TYPE; {folder}/eval_cfg.yaml: expected align_type sim3, se3, posyaw or none, "
+        f"--repeated-stamps all --align TYPE; {folder}/eval_cfg.yaml: expected align_type sim3, se3, posyaw or none, "
         f"got {said}"
     )
 
@@ -178,7 +191,7 @@ def test_an_rpg_folder_start_end_time_yaml_gives_the_time_range(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["drift", str(folder)])
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    said = f"--protocol rpg --align posyaw{flags}"
+    said = f"--protocol rpg --repeated-stamps all --align posyaw{flags}"
     if flags:
         said += (
             "; rpg drops matches outside the range after associating, we cut the reference first"
