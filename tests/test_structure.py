@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import typing
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
@@ -20,6 +21,7 @@ import pytest
 
 import robot_msgs
 from robot_msgs.cli.commands import COMMANDS
+from robot_msgs.evaluation.settings import DriftProtocol
 
 ROOT = Path(robot_msgs.__file__).parent
 PACKAGE = "robot_msgs"
@@ -280,6 +282,40 @@ def test_no_two_modules_write_one_constant() -> None:
     twice = _constants_written_twice()
     assert {k: v for k, v in twice.items() if k not in _CONSTANTS_LEFT_TWICE} == {}
     assert set(twice) == _CONSTANTS_LEFT_TWICE  # one fixed: leave it off the list
+
+
+#: Statements that hold no other statement: where a literal pairing is written.
+_COMPOUND = (
+    ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef,
+    ast.ClassDef, ast.Match,
+)  # fmt: skip
+
+
+def _drift_pairings() -> list[str]:
+    """``module:line`` of each simple statement naming a drift metric and a drift protocol."""
+    protocols = set(typing.get_args(DriftProtocol))
+    metrics = {"kitti_drift", "relative_error"}  # the metric names results carry
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.stmt) or isinstance(node, _COMPOUND):
+                continue
+            words = {
+                n.value
+                for n in ast.walk(node)
+                if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            }
+            if words & metrics and words & protocols:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_the_drift_metric_of_each_protocol_is_written_once() -> None:
+    """The metric -> protocol map was written in report/saved_results.py (a dict) and
+    compare/result.py (``"rpg" if metric == "relative_error" else "kitti"``), two to keep
+    agreeing: one declaration only, in evaluation/settings.py."""
+    found = _drift_pairings()
+    assert [f.split(":")[0] for f in found] == ["evaluation/settings.py"], found
 
 
 def test_the_message_catalog_is_not_imported_by_the_package_at_run_time() -> None:

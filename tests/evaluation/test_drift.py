@@ -163,6 +163,21 @@ def test_segment_signals_have_no_integral_over_their_starts() -> None:
     assert kitti.stats["translation_pct@100m"].n == 20
 
 
+def test_each_protocol_names_its_result_by_the_one_map() -> None:
+    """The result of ``Drift(protocol=p)`` is named ``DRIFT_METRICS[p]``, which
+    ``drift_protocol`` reads back (res, the figures' titles): the map is written once."""
+    from robot_msgs.evaluation import Drift, evaluate
+    from robot_msgs.evaluation.settings import DRIFT_METRICS, drift_protocol
+
+    ref, est = straight(301), straight(301, scale=1.02)
+    for protocol in ("kitti", "rpg"):
+        (result,) = evaluate(ref, est, metrics=[Drift(protocol=protocol)])
+        assert result.metric == DRIFT_METRICS[protocol]
+        assert drift_protocol(result.metric) == protocol
+    assert DRIFT_METRICS == {"kitti": "kitti_drift", "rpg": "relative_error"}
+    assert drift_protocol("ape") is None
+
+
 def test_kitti_rotation_drift_is_degrees_per_metre_of_nominal_length() -> None:
     n = 301
     yaw = 0.001 * np.arange(n)  # the estimate turns 1 mrad per frame (per metre)

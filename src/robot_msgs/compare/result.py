@@ -28,6 +28,7 @@ from robot_msgs.compare.alignment import Alignment, with_positions
 from robot_msgs.compare.comparison import Comparison
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.projection import project_to_plane
+from robot_msgs.evaluation.settings import drift_protocol
 from robot_msgs.msg import Msg, Shape, message
 from robot_msgs.optional import require
 from robot_msgs.trajectory import PoseTrajectory
@@ -353,8 +354,7 @@ class EvaluationResult(Msg):
         frames = self.estimate.stamps_are_frames
         per_segment = all(held[n].length_m is not None for n in names)
         if per_segment:  # as drift --plot: at each segment's start
-            protocol = "rpg" if self.metric == "relative_error" else "kitti"
-            heading = title or drift_title(protocol)
+            heading = title or drift_title(drift_protocol(self.metric) or "kitti")
         else:
             at = drawn_at(self, held[names[0]])
             heading = title or over_time(self.metric.upper(), frames=frames, at=at)

@@ -53,6 +53,7 @@ from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.pairs import path_distances
 from robot_msgs.evaluation.pipeline import signal_of, time_range
 from robot_msgs.evaluation.relations import keeps_matrices, rotation_blocks, rpe_errors
+from robot_msgs.evaluation.settings import DRIFT_METRICS
 from robot_msgs.rotations import (
     euler_sxyz_from_matrix,
     matrix_from_quat_xyzw,
@@ -322,7 +323,7 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     # rows of the others: not comparable with a sequence's over all eight (a review).
     notes = [_lengths_left_note(empty, lengths, float(distances[-1]))] if empty else []
     return prepared.result(
-        "kitti_drift",
+        DRIFT_METRICS["kitti"],
         signals,
         parameters=parameters,
         names=names,
@@ -544,7 +545,7 @@ def rpg_result(
         field = "Drift.lengths_m" if spec.lengths_m is not None else "Drift.fractions"
         raise ValidationError(msg, field=field, reason=msg)
     return prepared.result(
-        "relative_error",
+        DRIFT_METRICS["rpg"],
         signals,
         parameters=parameters,
         names=names,

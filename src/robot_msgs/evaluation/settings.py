@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 import re
 import typing
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 
 from msgspec import Meta
@@ -60,6 +61,7 @@ __all__ = [
     "ALIGNMENT_METHODS",
     "DEFAULT_OFFSET_SEARCH_S",
     "DELTA_UNITS",
+    "DRIFT_METRICS",
     "KITTI_LENGTHS_M",
     "PAIRS_FROM",
     "PLANES",
@@ -75,6 +77,7 @@ __all__ = [
     "Rpe",
     "check_inputs",
     "decode_options",
+    "drift_protocol",
     "key_error",
 ]
 
@@ -755,6 +758,23 @@ MIN_SEGMENT_LENGTH_M = 1e-3
 
 #: rpg_trajectory_evaluation's default segment lengths as fractions of the path length.
 RPG_FRACTIONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.4, 0.5)
+
+#: The metric a drift protocol's result is named by (``EvaluationResult.metric``): the
+#: one place the two are paired (:func:`drift_protocol` reads it back).
+DRIFT_METRICS: Mapping[DriftProtocol, str] = MappingProxyType(
+    {"kitti": "kitti_drift", "rpg": "relative_error"}
+)
+
+
+def drift_protocol(metric: str) -> DriftProtocol | None:
+    """Return the drift protocol whose results are named ``metric``; ``None``: no drift.
+
+    Examples
+    --------
+    >>> drift_protocol("relative_error"), drift_protocol("ape")
+    ('rpg', None)
+    """
+    return next((p for p, m in DRIFT_METRICS.items() if m == metric), None)
 
 
 #: Drift's fields that one protocol takes: the protocol, and why the other does not.

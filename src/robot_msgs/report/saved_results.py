@@ -294,9 +294,9 @@ class ResultsComparison:
         from robot_msgs.evaluation.settings import (  # noqa: PLC0415
             Ape,
             Drift,
-            DriftProtocol,
             EvaluationSettings,
             Rpe,
+            drift_protocol,
         )
 
         defaults = EvaluationSettings().record()
@@ -306,8 +306,7 @@ class ResultsComparison:
             defaults |= spec().record() if spec is not None else {}
             # A drift's too (--fractions 0.1,...,0.5, --step 10 were listed as set): its
             # lengths are the devkit's fixed ones, or rpg's fractions of each path.
-            protocols: dict[str, DriftProtocol] = {"kitti_drift": "kitti", "relative_error": "rpg"}
-            protocol = protocols.get(metric)
+            protocol = drift_protocol(metric)
             if protocol is not None:
                 drift = Drift(protocol=protocol).record(1.0)
                 if protocol == "rpg":  # the lengths of recorded fractions: no flag given
