@@ -675,6 +675,13 @@ def test_res_signal_keeps_one_quantity_of_rpg_drift_results_for_tables_and_boxes
     assert signals == [f"yaw_world_deg@{m}m" for m in lengths] * 2
     assert plot.stat().st_size > 0
     capsys.readouterr()
+    # The filter is recorded: the tables and the JSON of a filtered comparison said
+    # nothing of the 25 signals of each result left out.
+    kept = "--signal yaw_world_deg: only these signals of each result are compared"
+    assert main(["res", *saved, "--signal", "yaw_world_deg"]) == 0
+    assert kept in " ".join(capsys.readouterr().out.split())
+    assert main(["res", *saved, "--signal", "yaw_world_deg", "--json", "-"]) == 0
+    assert kept in json.loads(capsys.readouterr().out)["notes"]
     assert main(["res", *saved, "--signal", "rotation"]) == 2
     assert capsys.readouterr().err.strip() == (
         f"ERROR: --signal: expected a quantity of {saved[0]} (translation, translation_pct, "

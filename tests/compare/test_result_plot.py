@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from robot_msgs.errors import MissingDependencyError, ValidationError
-from robot_msgs.evaluation import EvaluationSettings, PairSettings, ape, kitti_drift, rpe
+from robot_msgs.evaluation import (
+    EvaluationSettings,
+    PairSettings,
+    ape,
+    kitti_drift,
+    relative_error,
+    rpe,
+)
 from robot_msgs.io import read_trajectory
 from robot_msgs.io.evo_results import read_evo_result
 
@@ -115,6 +122,24 @@ def test_a_drift_result_is_drawn_as_drift_plot_draws_it(
     drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]
     assert drawn == ["0.25 m", "0.5 m"]
     assert [s.quantity for s in result.segment_signals()] == ["translation_pct"] * 2
+
+
+def test_plot_takes_a_quantity_for_every_length_as_res_signal_does(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """``res --signal yaw_world_deg`` keeps rpg's yaw at every length; ``plot(
+    "yaw_world_deg")`` was refused ("expected signal names, one of ..."): the two
+    selections were written apart (cli/res.py and here). fr1_xyz's 9.15 m reference gives
+    rpg's lengths 0.91 .. 4.57 m (10 .. 50 %)."""
+    pytest.importorskip("matplotlib")
+    result = relative_error(*fr1)
+    fig = result.plot("yaw_world_deg")
+    err = fig.axes[1]
+    drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]
+    assert drawn == ["0.91 m", "1.83 m", "2.74 m", "3.66 m", "4.57 m"]
+    assert err.get_ylabel().endswith("[deg]")
+    with pytest.raises(ValidationError, match=r"yaw_world_deg@0\.91m"):
+        result.plot("yaw")  # refused, naming what it takes
 
 
 @pytest.mark.parametrize("plane", ["XY", "ab", "x", "xyzz", "xx", "zx"])

@@ -13,6 +13,7 @@ output is checked before any work.
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -125,6 +126,9 @@ def run(args: argparse.Namespace) -> int:
     if args.signal:
         named = [(path, _kept(path, result, args.signal)) for path, result in named]
     comparison = compare_results(named, force=args.force_ranking)
+    if args.signal:  # WHY: a filtered table and its JSON said nothing of the signals left out
+        words = " ".join(f"--signal {shlex.quote(w)}" for w in args.signal)
+        comparison.notes.append(f"{words}: only these signals of each result are compared")
     # Every output says settings as flags: the library's `force=True` is --force-ranking
     # (an HTML page told a command-line user to pass `force=True`; a review).
     comparison.notes[:] = [
@@ -176,22 +180,21 @@ def _kept(path: str, result: EvaluationResult, wanted: Sequence[str]) -> Evaluat
 
     A drift result holds six quantities at each length (rpg's) and the tables and boxes
     took them all, the first one boxed; rpg's plots box one: its yaw, or its
-    translation in % beside its rotation per metre.
+    translation in % beside its rotation per metre. The selection is
+    :func:`~robot_msgs.compare.signal.select_signals`, as ``EvaluationResult.plot``'s.
     """
+    from robot_msgs.compare.signal import select_signals  # noqa: PLC0415
     from robot_msgs.report.text import listed  # noqa: PLC0415
 
     signals = result.comparison.signals
-    kept = []
-    for name in wanted:
-        chosen = [s for s in signals if name in (s.name, s.quantity)]
-        if not chosen:  # the names too: those of RPE's deltas went unsaid (translation@1f)
-            quantities = list(dict.fromkeys(s.quantity for s in signals))
-            names = [s.name for s in signals if s.name not in quantities]
-            named = f" or a signal's name ({listed(names, 3)})" if names else ""
-            msg = (
-                f"--signal: expected a quantity of {path} ({', '.join(quantities)}){named}, "
-                f"got {name[:40]!r}"
-            )
-            raise UsageError(msg)
-        kept += [s for s in chosen if s not in kept]
+    kept, unknown = select_signals(signals, wanted)
+    if unknown:  # the names too: those of RPE's deltas went unsaid (translation@1f)
+        quantities = list(dict.fromkeys(s.quantity for s in signals))
+        names = [s.name for s in signals if s.name not in quantities]
+        named = f" or a signal's name ({listed(names, 3)})" if names else ""
+        msg = (
+            f"--signal: expected a quantity of {path} ({', '.join(quantities)}){named}, "
+            f"got {unknown[0][:40]!r}"
+        )
+        raise UsageError(msg)
     return result.replace(comparison=result.comparison.replace(signals=tuple(kept)))

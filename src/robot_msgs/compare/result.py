@@ -26,6 +26,7 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment, with_positions
 from robot_msgs.compare.comparison import Comparison
+from robot_msgs.compare.signal import select_signals
 from robot_msgs.errors import ValidationError
 from robot_msgs.evaluation.projection import project_to_plane
 from robot_msgs.evaluation.settings import drift_protocol
@@ -291,7 +292,9 @@ class EvaluationResult(Msg):
         Parameters
         ----------
         signals : str or sequence of str, optional
-            Name(s) of the signals to draw over time (default: a drift's translation in %
+            Name(s) or quantities (every length of a drift's: ``"yaw_world_deg"``,
+            :func:`~robot_msgs.compare.signal.select_signals`, as ``res --signal``) of the
+            signals to draw over time (default: a drift's translation in %
             per segment length, :meth:`segment_signals`, as ``drift --plot``; else every
             signal that kept its series).
         title : str, optional
@@ -335,21 +338,21 @@ class EvaluationResult(Msg):
             raise self._fail(field="estimate", expected=expected, got="no poses")
         held = {s.name: s for s in self.comparison.signals if s.series is not None}
         if isinstance(signals, str):  # one name, not its letters; a path is not a signal
-            if signals not in held:
+            if not select_signals(held.values(), [signals])[0]:
                 expected = (
-                    f"signal names, one of {sorted(held)} (to save the figure: "
+                    f"signal names or quantities, one of {sorted(held)} (to save the figure: "
                     "result.plot().savefig(path))"
                 )
                 raise self._fail(field="comparison.signals", expected=expected, got=signals)
             signals = [signals]
         if signals is None:  # a drift's per-length translation, as drift --plot; else all
             names = [s.name for s in self.segment_signals()] or list(held)
-        else:
-            names = list(signals)
-        unknown = [n for n in names if n not in held]
-        if unknown or not names:
-            expected = f"signals with a series, one of {sorted(held)}"
-            raise self._fail(field="comparison.signals", expected=expected, got=unknown)
+        else:  # a name, or a quantity: every length (res --signal's selection)
+            chosen, unknown = select_signals(held.values(), signals)
+            if unknown or not chosen:
+                expected = f"signals with a series, by name or quantity, one of {sorted(held)}"
+                raise self._fail(field="comparison.signals", expected=expected, got=unknown)
+            names = [s.name for s in chosen]
         name = label or self.comparison.estimate or "estimate"
         frames = self.estimate.stamps_are_frames
         per_segment = all(held[n].length_m is not None for n in names)

@@ -32,6 +32,7 @@ __all__ = [
     "delta_words",
     "find_signal",
     "renamed_rpg_yaw",
+    "select_signals",
     "signal_name",
     "signal_summary",
 ]
@@ -359,6 +360,33 @@ def find_signal(signals: Iterable[Signal], name: str) -> Signal | None:
     'm'
     """
     return next((s for s in signals if s.name == name), None)
+
+
+def select_signals(
+    signals: Iterable[Signal], wanted: Iterable[str]
+) -> tuple[list[Signal], list[str]]:
+    """Return the signals ``wanted`` picks (in its order, each once) and the words picking none.
+
+    A word picks the signal of that name, and every signal of that quantity (a drift's
+    quantity at each length: ``yaw_world_deg`` picks ``yaw_world_deg@7.58m`` ...). The one
+    selection of ``res --signal`` and :meth:`EvaluationResult.plot`'s ``signals``.
+
+    Examples
+    --------
+    >>> at = [Signal.of("yaw", "deg", [1.0], stamps_s=[0.0], length_m=v) for v in (1.0, 2.0)]
+    >>> kept, unknown = select_signals(at, ["yaw", "roll"])
+    >>> [s.name for s in kept], unknown
+    (['yaw@1m', 'yaw@2m'], ['roll'])
+    """
+    held = list(signals)
+    kept: list[Signal] = []
+    unknown: list[str] = []
+    for word in wanted:
+        chosen = [s for s in held if word in (s.name, s.quantity)]
+        if not chosen:
+            unknown.append(word)
+        kept += [s for s in chosen if not any(s is k for k in kept)]
+    return kept, unknown
 
 
 def signal_summary(signal: Signal) -> str:
