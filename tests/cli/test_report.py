@@ -323,6 +323,46 @@ def test_quiet_silences_the_progress_too(
     assert "report" in terminal.getvalue()
 
 
+def test_summary_prints_every_table_but_the_runs_and_leaves_the_files_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A walk of 3 policies x 4 sequences x 10 seeds printed 1,191 lines, most of them runs.
+
+    ``--summary`` prints what the full text prints less the "Runs" table (here 2 x 2 x 3
+    = 12 runs: one row each in each of its chunks), and writes the same JSON and CSV.
+    """
+    tree = tmp_path / "tree"
+    make_tree(tree, algorithms=("pol_a", "pol_b"), sequences=("s1", "s2"), trials=3)
+    outputs = {}
+    for flags in ([], ["--summary"]):
+        files = tmp_path / ("summary" if flags else "full")
+        files.mkdir()
+        given = ["--json", str(files / "r.json"), "--csv", str(files / "r.csv")]
+        assert main(["report", str(tree), "--no-progress", *flags, *given]) == 0
+        printed = capsys.readouterr().out.replace(str(files), "FILES")
+        outputs[bool(flags)] = (
+            printed,
+            (files / "r.json").read_text(),
+            (files / "r.csv").read_text(),
+        )
+    full, summary = outputs[False][0], outputs[True][0]
+    blocks = full.split("\n\n")
+    runs = [b for b in blocks if b.startswith("Runs\n")]
+    assert len(runs) == 1
+    start = blocks.index(runs[0])
+    # The runs table: its chunks, each a header, a rule and a row per run (12), then the
+    # environment table.
+    chunks = blocks[start : blocks.index(next(b for b in blocks if b.startswith("Environment")))]
+    assert [len(c.splitlines()) for c in chunks[1:]] == [2 + 12] * (len(chunks) - 1)
+    assert "\n\n".join(b for b in blocks if b not in chunks) == summary
+    assert "pol_a/s1/1" in full
+    assert "pol_a/s1/1" not in summary
+    assert outputs[False][1:] == outputs[True][1:]  # JSON and CSV alike
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["report", str(tree), "--summary", "--quiet"])
+    assert "--quiet: not allowed with argument --summary" in capsys.readouterr().err
+
+
 def test_a_missing_estimate_file_is_named_as_missing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -85,7 +85,16 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=None,
         help="progress line on stderr (default: when stderr is a terminal)",
     )
-    parser.add_argument(
+    said = parser.add_mutually_exclusive_group()
+    said.add_argument(
+        "--summary",
+        action="store_true",
+        help=(
+            "print the ranking, per algorithm and sequence, repeatability and environment "
+            "tables, not the table of one row per run (the output files are whole)"
+        ),
+    )
+    said.add_argument(
         "--quiet",
         action="store_true",
         help="no summary tables and no progress line (--progress still shows it)",
@@ -151,7 +160,8 @@ def run(args: argparse.Namespace) -> int:
     for name, text in contents.items():
         write_atomic(outputs[name], text, force=args.force)
     if not args.quiet:  # the notes in flags, as the page's
-        said_to = say_tables(tables, [_report_flags(n) for n in report.notes], outputs)
+        shown = report_tables(report, runs=False) if args.summary else tables
+        said_to = say_tables(shown, [_report_flags(n) for n in report.notes], outputs)
         for name in contents:
             if os.fspath(outputs[name]) != STDOUT:
                 print(f"wrote {controls_escaped(str(outputs[name]))}", file=said_to)

@@ -58,10 +58,14 @@ __all__ = [
 ]
 
 
-def report_tables(report: Report, *, environment: bool = True) -> list[ReportTable]:
+def report_tables(
+    report: Report, *, environment: bool = True, runs: bool = True
+) -> list[ReportTable]:
     """Every table of a report, in reading order: ranking, groups, repeatability, runs.
 
     Then, with ``environment``, the versions and hardware (:func:`environment_table`).
+    Without ``runs``, no table of one row per run (``report --summary``): of 120 runs' 570
+    lines printed, it was 493.
     """
     tables = []
     if report.ranking is not None:
@@ -70,7 +74,8 @@ def report_tables(report: Report, *, environment: bool = True) -> list[ReportTab
     repeat = repeatability_table(report)
     if repeat is not None:
         tables.append(repeat)
-    tables.append(runs_table(report))
+    if runs:
+        tables.append(runs_table(report))
     if environment:
         tables.append(environment_table(report))
     return tables
