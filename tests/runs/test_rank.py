@@ -131,6 +131,58 @@ def test_ranking_orders_by_mean_rank_over_sequences_from_median_of_successful_ru
     assert not ranking.forced
 
 
+def _walk_runs() -> list[RunReport]:
+    """A policy that fails more but scores lower on its successes, as the robot-learning walk."""
+    diffusion = [0.10, 0.11, 0.30, 0.31]  # and 2 failures
+    mlp = [0.20, 0.21, 0.22, 0.23, 0.24]  # and 1 failure
+    runs = [_run("diffusion", "s", rms, trial=k) for k, rms in enumerate(diffusion, 1)]
+    runs += [_run("mlp", "s", rms, trial=k) for k, rms in enumerate(mlp, 1)]
+    # Failed runs whose APE is the lowest of all: a failure is never scored by its APE.
+    runs += [_run("diffusion", "s", 0.01, trial=k, success=False) for k in (5, 6)]
+    return [*runs, _run("mlp", "s", 0.01, trial=6, success=False)]
+
+
+def test_failures_rank_apart_by_default_and_as_the_worst_error_when_asked() -> None:
+    """Ranked apart, 4/6 successes ranked above 5/6 (the walk: 37/40 above 39/40).
+
+    Apart (by hand): diffusion median(0.10, 0.11, 0.30, 0.31) = 0.205, mlp
+    median(0.20 .. 0.24) = 0.22: diffusion first. Worst: diffusion median(0.10, 0.11,
+    0.30, 0.31, inf, inf) = (0.30 + 0.31) / 2 = 0.305, mlp median(0.20 .. 0.24, inf) =
+    (0.22 + 0.23) / 2 = 0.225: mlp first.
+    """
+    apart = rank_algorithms(_walk_runs())
+    assert apart is not None
+    assert [r.algorithm for r in apart.rows] == ["diffusion", "mlp"]
+    assert [r.scores["s"] for r in apart.rows] == pytest.approx([0.205, 0.22])
+    assert "rank_failures" not in apart.settings
+    worst = rank_algorithms(_walk_runs(), failures="worst")
+    assert worst is not None
+    assert [r.algorithm for r in worst.rows] == ["mlp", "diffusion"]
+    assert [r.scores["s"] for r in worst.rows] == pytest.approx([0.225, 0.305])
+    assert worst.settings["rank_failures"] == "worst"
+    text = ranking_table(worst).notes
+    assert text[0].startswith(
+        "Ranked by the median over all runs, a failed one counted as the worst error (inf), of"
+    )
+    assert text[1].endswith(" --rank-failures worst.")
+    # Half or more failed: the median is infinite, shown so, ranked last.
+    # 3 failures of 7: median 0.31 (the 4th); 4 of 8: (0.31 + inf) / 2.
+    more = [_run("diffusion", "s", 0.01, trial=k, success=False) for k in (7, 8)]
+    worst = rank_algorithms([*_walk_runs(), *more[:1]], failures="worst")
+    assert worst is not None
+    assert worst.rows[1].scores["s"] == pytest.approx(0.31)
+    half = [*_walk_runs(), *more]
+    worst = rank_algorithms(half, failures="worst")
+    assert worst is not None
+    assert worst.rows[1].scores["s"] == math.inf
+    assert ranking_table(worst).rows[1][-1] == "inf (2)"
+    with pytest.raises(ValidationError, match="failures 'apart' or 'worst', got 'last'"):
+        RankingTally(failures="last")
+    one, other = RankingTally(), RankingTally(failures="worst")
+    with pytest.raises(ValidationError, match="Expected a tally ranking by"):
+        one.merge(other)
+
+
 def test_ties_in_mean_rank_go_to_the_higher_success_rate() -> None:
     runs = [
         _run("a", "s1", 0.1),

@@ -122,6 +122,17 @@ def test_min_coverage_is_taken_from_the_settings_table_as_the_other_judgement_ke
         RunSettings.from_options({"min_coverage": 2.0}, where="m.toml [settings]")
 
 
+def test_the_rank_rule_is_a_settings_key_recorded_only_where_chosen() -> None:
+    """Ranking failed runs as the worst error had no setting (the robot-learning walk)."""
+    s = RunSettings.from_options({"rank_failures": "worst"}, where="m.toml [settings]")
+    assert s.rank_failures == "worst"
+    assert s.record()["rank_failures"] == "worst"
+    # The default records nothing new: the reports of runs ranked apart read as before.
+    assert "rank_failures" not in RunSettings().record()
+    with pytest.raises(FormatError, match=r"m\.toml \[settings\]: `rank_failures`"):
+        RunSettings.from_options({"rank_failures": "last"}, where="m.toml [settings]")
+
+
 def test_record_is_flat_and_structured() -> None:
     record = RunSettings().record()
     assert record["align"] == "se3"
@@ -146,7 +157,7 @@ def test_an_unknown_settings_key_lists_every_key_the_settings_table_takes() -> N
         "confidence, coverage_gap_s, end_tolerance_s, evaluate, invert_transform_left, "
         "invert_transform_right, kitti_rotations, max_diff_s, max_distance_m, max_gap_s, "
         "min_coverage, n_align, offset_auto, offset_s, offset_search_s, project_to_plane, "
-        "repeated_stamps, spatial_pairs, stamp_divisors, statistic, sync, t_end_s, t_start_s, "
+        "rank_failures, repeated_stamps, spatial_pairs, stamp_divisors, statistic, sync, t_end_s, t_start_s, "
         "transform_left, transform_right, transform_right_auto, w_first"
     )
 

@@ -207,7 +207,12 @@ def write_block(settings: RunSettings, shared: str, out: str, block: OutputBlock
     aggregates: dict[tuple[str, Configuration, str], AggregateTally] = {}
     has_metric: set[tuple[str, Configuration, str]] = set()
     left_out: dict[tuple[Configuration, str], dict[str, int]] = {}
-    rankings = {name: RankingTally(metric=name, statistic=settings.statistic) for name in names}
+    rankings = {
+        name: RankingTally(
+            metric=name, statistic=settings.statistic, failures=settings.rank_failures
+        )
+        for name in names
+    }
     key = hashlib.sha256()
     rows: list[dict[str, Any]] = []
     entries: list[bytes] = []

@@ -422,7 +422,10 @@ class OutputsWriter:
         self._has_metric: set[tuple[str, Configuration, str]] = set()
         self._left_out: dict[tuple[Configuration, str], dict[str, int]] = {}
         self._rankings = {
-            name: RankingTally(metric=name, statistic=settings.statistic) for name in self._names
+            name: RankingTally(
+                metric=name, statistic=settings.statistic, failures=settings.rank_failures
+            )
+            for name in self._names
         }
         self._key = OutputsKey(shared)
         self._first_report = True

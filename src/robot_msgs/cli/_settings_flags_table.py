@@ -522,6 +522,19 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             ),
             "default": 0.5,
         },
+        {
+            "field": "rank_failures",
+            "name": "--rank-failures",
+            "group": "metrics and run judgement (default: the manifest's)",
+            "kind": "choice",
+            "choices": ("apart", "worst"),
+            "description": (
+                "rankings score each sequence by the median over its successful runs, the failures "
+                "said apart in the success column (apart), or count each failed run in that median "
+                "as the worst error, infinity (worst)"
+            ),
+            "default": "apart",
+        },
     ),
     "ReadSettings": (
         {

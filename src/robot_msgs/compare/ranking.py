@@ -40,10 +40,12 @@ class RankingRow(Msg):
         runs on the ranked sequences, failed ones included (NaN: none said one).
     scores : mapping of str to float, the ranked figure's unit
         ``scores[sequence]``: the median over the algorithm's successful runs of that
-        sequence of the ranked figure (NaN: no successful evaluable run, so never in a
-        line none of whose runs failed; absent where it ran, ranked, but its successful
-        runs have no such figure: no reference where others had one, an IAE of
-        overlapping pairs, a report without the ranked comparison).
+        sequence of the ranked figure (over all of them, a failed one as infinity, where
+        the ranking's ``settings`` say ``rank_failures="worst"``; NaN: no successful
+        evaluable run, so never in a line none of whose runs failed; absent where it
+        ran, ranked, but its successful runs have no such figure: no reference where
+        others had one, an IAE of overlapping pairs, a report without the ranked
+        comparison).
     ranks : mapping of str to float
         ``ranks[sequence]``: its rank among the algorithms on that sequence (1 is best,
         ties share the mean rank; an algorithm that ran but has no score takes the worst

@@ -253,7 +253,9 @@ def assemble_report(
         Comparisons with differing settings, unless ``force``.
     """
     said = list(notes)
-    ranking = rank_algorithms(reports, statistic=settings.statistic, force=force)
+    ranking = rank_algorithms(
+        reports, statistic=settings.statistic, force=force, failures=settings.rank_failures
+    )
     if ranking is None:
         # A run with a reference whose every metric was skipped (an RPE delta that gave
         # no pair) has none either: "no run had a reference" was false of it.

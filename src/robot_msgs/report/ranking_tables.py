@@ -7,6 +7,7 @@ them); :func:`metric_title` names the metric ranked in words.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from robot_msgs.report.report_table import MISSING, ReportTable, _num, _pct
@@ -114,6 +115,20 @@ def _row_name(row: RankingRow) -> str:
     return row.name if row.algorithm else f"{NOT_STATED}{row.name}"
 
 
+def _score(scores: Mapping[str, float], sequence: str) -> str:
+    """Say a ranking cell's score: ``n/a`` where none, ``inf`` (failures worst), ``-`` NaN.
+
+    Examples
+    --------
+    >>> [_score({"a": 0.12345, "b": float("inf")}, s) for s in "abc"]
+    ['0.1235', 'inf', 'n/a']
+    """
+    if sequence not in scores:
+        return "n/a"
+    value = scores[sequence]
+    return "inf" if value == math.inf else _num(value, 4)
+
+
 def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -> ReportTable:
     """Tabulate the ranking: position, algorithm, mean rank, success, score (rank) per sequence."""
     headers = (
@@ -127,9 +142,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     unscored = False  # a cell of successful runs with no score ("n/a (k)")
     for row in ranking.rows:
         cells = [
-            MISSING
-            if s not in row.ranks
-            else f"{_num(row.scores[s], 4) if s in row.scores else 'n/a'} ({row.ranks[s]:g})"
+            MISSING if s not in row.ranks else f"{_score(row.scores, s)} ({row.ranks[s]:g})"
             for s in ranking.sequences
         ]
         unscored |= any(s not in row.scores for s in row.ranks)
@@ -148,6 +161,7 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
     # settings join the ranked metric's.
     judges = (
         "min_coverage", "end_tolerance_s", "coverage_gap_s", "kitti_rotations", "repeated_stamps",
+        "rank_failures",
     )  # fmt: skip
     extra = {k: v for k, v in (judged or {}).items() if k in judges}
     settings = settings_text({**ranking.settings, **extra})
@@ -167,11 +181,14 @@ def ranking_table(ranking: Ranking, judged: Mapping[str, Value] | None = None) -
             "freedom: each run's is ranked by its distance from them, closest best"
         )
     na = f"; n/a (k) = succeeded, no {ranking.statistic} to score: ranked last" if unscored else ""
+    over, none = "successful runs", "- (k) = run there, none succeeded: ranked last"
+    if ranking.settings.get("rank_failures") == "worst":  # --rank-failures worst
+        over = "all runs, a failed one counted as the worst error (inf),"
+        none = "inf (k) = half or more failed"
     notes = [
         (
-            f"Ranked by the median over successful runs of {ranking.metric} {ranking.signal} "
-            f"{figure}, per sequence (rank in brackets; - = not run there; - (k) "
-            f"= run there, none succeeded: ranked last{na}){signed}."
+            f"Ranked by the median over {over} of {ranking.metric} {ranking.signal} "
+            f"{figure}, per sequence (rank in brackets; - = not run there; {none}{na}){signed}."
         ),
         f"Settings: {settings}.",
         *ranking.notes,  # a tie among them, said where the ranking is made

@@ -12,7 +12,11 @@ best (:func:`~robot_msgs.compare.statistics.rank_value`, ``res``'s rule too). Al
 ranked per sequence (1 best; ties share the mean of their places; an algorithm that ran
 but has no score, because every run failed, or because its successful runs have no such
 figure (no reference, an IAE of overlapping pairs), shares the last places), and ordered
-by their mean rank over the sequences they ran, then by success rate. Sequences where
+by their mean rank over the sequences they ran, then by success rate. With
+``failures="worst"`` (``--rank-failures worst``) each failed run is an error of infinity
+in its sequence's median instead: 37 successes of 40 no longer rank above 39 on errors
+alone. The default keeps them apart, as the SLAM guide asks ("report the overall
+success rate separately from the error on evaluable intervals"). Sequences where
 no run has an APE (no reference) are left out of the ranking, runs on them included.
 WHY ranks rather than mean errors: errors on different sequences differ by orders of
 magnitude, and a mean would be decided by the hardest sequence alone.
@@ -98,6 +102,7 @@ def rank_algorithms(
     signal: str | None = None,
     statistic: str = "rms",
     force: bool = False,
+    failures: str = "apart",
 ) -> Ranking | None:
     """Rank the algorithms of ``reports`` by one metric across sequences.
 
@@ -115,6 +120,10 @@ def rank_algorithms(
         Which ``ErrorStats`` field of each run (``"rms"``, ``"median"``, ``"max"``...).
     force : bool
         Rank comparisons made with different settings anyway; the ranking says so.
+    failures : {"apart", "worst"}
+        ``"apart"``: a sequence's score is the median over its successful runs;
+        ``"worst"``: each failed run counts in it as an error of infinity, and the
+        ranking's ``settings`` say ``rank_failures``.
 
     Returns
     -------
@@ -127,7 +136,7 @@ def rank_algorithms(
         Two comparisons differ in a setting (``alignment``, scale correction, delta,
         association tolerance...): the message names it. Not raised with ``force``.
     ValidationError
-        An unknown ``statistic``, or a comparison without ``signal``.
+        An unknown ``statistic`` or ``failures``, or a comparison without ``signal``.
 
     Examples
     --------
@@ -137,7 +146,7 @@ def rank_algorithms(
     >>> [row.algorithm for row in ranking.rows], ranking.settings["align"]
     (['dvo', 'orb'], 'se3')
     """
-    tally = RankingTally(metric=metric, signal=signal, statistic=statistic)
+    tally = RankingTally(metric=metric, signal=signal, statistic=statistic, failures=failures)
     for report in reports:
         tally.update(report)
     return tally.compute(force=force)
@@ -225,8 +234,16 @@ class RankingTally:
     """
 
     def __init__(
-        self, *, metric: str | None = None, signal: str | None = None, statistic: str = "rms"
+        self,
+        *,
+        metric: str | None = None,
+        signal: str | None = None,
+        statistic: str = "rms",
+        failures: str = "apart",
     ) -> None:
+        if failures not in ("apart", "worst"):
+            msg = f"Expected failures 'apart' or 'worst', got {failures!r}"
+            raise ValidationError(msg)
         if statistic not in ErrorStats.__dataclass_fields__:
             msg = f"Expected an ErrorStats field as statistic, got {statistic!r}"
             raise ValidationError(msg)
@@ -238,6 +255,7 @@ class RankingTally:
         self.metric = metric
         self.signal = signal
         self.statistic = statistic
+        self.failures = failures
         self.reset()
 
     def reset(self) -> None:
@@ -260,6 +278,8 @@ class RankingTally:
         group.n_succeeded += report.success
         if math.isfinite(report.coverage):
             group.coverages.append(report.coverage)
+        if not report.success and self.failures == "worst":
+            group.values.append(math.inf)  # scored on a sequence some run evaluated
         if c is None:
             group.n_unreferenced += report.success and not report.has_reference
             return
@@ -323,9 +343,9 @@ class RankingTally:
         >>> [row.algorithm for row in a.compute().rows]
         ['dvo', 'orb']
         """
-        ours = (self.metric, self.statistic, self._signal)
-        theirs = (other.metric, other.statistic, other._signal)
-        if ours[:2] != theirs[:2] or (None not in (ours[2], theirs[2]) and ours[2] != theirs[2]):
+        ours = (self.metric, self.statistic, self.failures, self._signal)
+        theirs = (other.metric, other.statistic, other.failures, other._signal)
+        if ours[:3] != theirs[:3] or (None not in (ours[3], theirs[3]) and ours[3] != theirs[3]):
             msg = f"Expected a tally ranking by {ours}, got one ranking by {theirs}"
             raise ValidationError(msg)
         if self._first is None:
@@ -349,6 +369,8 @@ class RankingTally:
         if first is None or signal is None:
             return None
         settings = self._settings.result(force=force)
+        if self.failures == "worst":  # how it scored, with what it scored
+            settings = {**settings, "rank_failures": "worst"}
         mixed = sorted(k for k, v in settings.items() if v == MIXED)
         # Named here, from every configuration among the runs: a tally of some of them
         # cannot know whether an algorithm has several (merged tallies name alike).

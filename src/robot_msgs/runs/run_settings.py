@@ -16,7 +16,7 @@ without alignment beside an aligned APE), and then every run gets the same pair.
 ``max_diff_s``, ``spatial_pairs``...; ``robot-msgs schema evaluation/EvaluationSettings``
 lists them), the reading rules of :class:`~robot_msgs.evaluation.ReadSettings`
 (``repeated_stamps``, ``kitti_rotations``), ``statistic``, ``coverage_gap_s``,
-``end_tolerance_s``, ``min_coverage``, and
+``end_tolerance_s``, ``min_coverage``, ``rank_failures``, and
 ``[[settings.evaluate]]`` entries: ``metric`` (``ape``/``rpe``), ``relation``, ``name``,
 for RPE the fields of ``PairSettings`` (``delta``, ``delta_unit``, ``all_pairs``,
 ``pairs_from``, ``delta_tol``), and any ``EvaluationSettings`` field, which overrides the
@@ -86,9 +86,8 @@ RUN_DEFAULTS = EvaluationSettings(align="se3")
 
 _RELATIONS = {"ape": APE_RELATIONS, "rpe": RPE_RELATIONS}
 #: The keys of a ``[settings]`` table besides the EvaluationSettings fields.
-_OWN_KEYS = frozenset(
-    {"evaluate", "statistic", "coverage_gap_s", "end_tolerance_s", "min_coverage"}
-)
+_JUDGE_KEYS = ("statistic", "coverage_gap_s", "end_tolerance_s", "min_coverage", "rank_failures")
+_OWN_KEYS = frozenset({"evaluate", *_JUDGE_KEYS})
 
 
 @message("runs/MetricSpec")
@@ -200,7 +199,12 @@ class RunSettings(Msg):
     stricter than a camera's rate (a limit left unchecked passed any estimate cut short).
     ``min_coverage``: and when its valid poses cover at least this share of the sequence
     (default 0.5: a keyframe-only output, poses seconds apart, covering 19 % is no
-    success).
+    success). ``rank_failures``: how a ranking counts failed runs: ``"apart"`` (each
+    sequence's score is the median over the successful runs alone; the success column
+    says the failures, as the SLAM guide asks: "report the overall success rate
+    separately from the error on evaluable intervals") or ``"worst"`` (each failed run
+    is an error of infinity in that median: 3 failures of 10 runs move it up, 5 or more
+    make it infinite).
 
     Attributes
     ----------
@@ -252,6 +256,15 @@ class RunSettings(Msg):
         ),
         Flag("--min-coverage", "SHARE", group=_JUDGE),
     ] = 0.5
+    rank_failures: Annotated[
+        Literal["apart", "worst"],
+        Meta(
+            description="rankings score each sequence by the median over its successful "
+            "runs, the failures said apart in the success column (apart), or count each "
+            "failed run in that median as the worst error, infinity (worst)",
+        ),
+        Flag("--rank-failures", group=_JUDGE),
+    ] = "apart"
 
     def _validate(self) -> None:
         for name in ("coverage_gap_s", "end_tolerance_s"):
@@ -290,6 +303,8 @@ class RunSettings(Msg):
             "coverage_gap_s": self.coverage_gap_s,
             "end_tolerance_s": self.end_tolerance_s,
             "min_coverage": self.min_coverage,  # it decides success: recorded with the rest
+            # Only where chosen, as the reading rules: the reports made before it are alike.
+            **({"rank_failures": "worst"} if self.rank_failures == "worst" else {}),
         }
 
     @classmethod
@@ -306,8 +321,9 @@ class RunSettings(Msg):
         """Decode a manifest's ``[settings]`` table (see the module docstring).
 
         ``evaluation``, ``metrics``, ``judge`` (``statistic``, ``coverage_gap_s``,
-        ``end_tolerance_s``, ``min_coverage``) and ``reading`` (``repeated_stamps``,
-        ``kitti_rotations``) are what command-line flags set: they win over the table.
+        ``end_tolerance_s``, ``min_coverage``, ``rank_failures``) and ``reading``
+        (``repeated_stamps``, ``kitti_rotations``) are what command-line flags set: they
+        win over the table.
 
         Raises
         ------
@@ -331,11 +347,7 @@ class RunSettings(Msg):
         )
         rules = rules.replace(**reading) if reading else rules  # a flag's error names it
         entries = table.pop("evaluate", None)
-        own = {
-            k: table.pop(k)
-            for k in ("statistic", "coverage_gap_s", "end_tolerance_s", "min_coverage")
-            if k in table
-        }
+        own = {k: table.pop(k) for k in _JUDGE_KEYS if k in table}
         shared = decode_options(EvaluationSettings, table, where=where, base=RUN_DEFAULTS)
         try:
             shared = shared.replace(**evaluation) if evaluation else shared
