@@ -302,7 +302,7 @@ def test_a_time_range_cuts_the_losses_and_the_latency_too(tmp_path: Path) -> Non
     assert report.latency is not None
     assert report.latency.n_frames == 5
     assert report.latency.latency_p50_s == pytest.approx(0.12)  # frame 2: 0.1 + 0.02 s
-    assert "losses, coverage and latency within 0.00 .. 3.50 s" in report.notes
+    assert "losses, coverage, latency and path smoothness within 0.00 .. 3.50 s" in report.notes
 
 
 @pytest.mark.parametrize(
@@ -395,7 +395,7 @@ def test_a_time_range_of_a_run_without_a_span_is_said_as_given(
     folder = _run_folder(tmp_path, "run", _traj(T, _line(T)), tracking="time_s,event\n3,lost\n")
     window = EvaluationSettings(align="none", t_start_s=t_start, t_end_s=t_end, offset_s=0.5)
     report = run_report(folder, NONE.replace(evaluation=window))
-    assert f"losses, coverage and latency {said}" in report.notes
+    assert f"losses, coverage, latency and path smoothness {said}" in report.notes
 
 
 @pytest.mark.parametrize(
@@ -689,7 +689,7 @@ def test_the_time_range_note_is_on_the_reference_clock_as_given(tmp_path: Path) 
     folder = _run_folder(tmp_path, "run", _traj(T - 0.5, _line(T, 0.01)), reference=ref)
     late = NONE.replace(evaluation=EvaluationSettings(align="none", t_start_s=5.0, offset_s=0.5))
     report = run_report(folder, late)
-    assert "losses, coverage and latency within 5.00 .. 10.00 s" in report.notes
+    assert "losses, coverage, latency and path smoothness within 5.00 .. 10.00 s" in report.notes
 
 
 @pytest.mark.parametrize(
@@ -829,7 +829,8 @@ def test_matched_in_space_a_time_range_on_the_reference_clock_cuts_no_run_stamp(
 ) -> None:
     """In space --t-start 5 cuts the reference's poses only (on its clock,
     :func:`robot_msgs.evaluation.prepare`); the run read it on the estimate's clock 5000 s
-    late and failed it as 'coverage too low' (0 % of 5 .. 10 s). Its losses stay whole."""
+    late and failed it as 'coverage too low' (0 % of 5 .. 10 s). Its losses stay whole,
+    and its path smoothness, which the note did not say."""
     t = T + 5000.0
     folder = _run_folder(
         tmp_path, "run", _traj(t, _line(T)), reference=_traj(T, _line(T)),
@@ -839,7 +840,10 @@ def test_matched_in_space_a_time_range_on_the_reference_clock_cuts_no_run_stamp(
     report = run_report(folder, ranged)
     assert (report.success, report.failure) == (True, "")
     assert [(x.start_s, x.end_s) for x in report.losses] == [(5003.0, 5004.0)]
-    assert any("the time range cuts the reference's poses only" in n for n in report.notes)
+    assert (
+        "losses, coverage, latency and path smoothness over the whole run: matched in space, "
+        "the time range cuts the reference's poses only"
+    ) in report.notes
 
 
 def test_matched_in_space_a_run_judged_on_its_peers_span_says_its_reference_is_elsewhere(
@@ -875,7 +879,7 @@ def test_matched_in_space_a_run_without_a_reference_is_cut_by_the_time_range_as_
     assert (in_space.sequence_start_s, in_space.sequence_end_s) == (5.0, 10.0)
     assert in_space.losses == ()
     assert in_space.notes == in_time.notes
-    assert "losses, coverage and latency within 5.00 .. 10.00 s" in in_space.notes
+    assert "losses, coverage, latency and path smoothness within 5.00 .. 10.00 s" in in_space.notes
 
 
 def test_a_kitti_run_without_times_has_no_output_rate_in_hertz(tmp_path: Path) -> None:
@@ -1106,18 +1110,27 @@ def test_an_empty_tracking_log_is_no_loss_and_its_notes_say_it_was_empty(
     assert not any("empty" in note for note in run_report(headed).notes)
 
 
-def test_path_smoothness_is_of_the_valid_poses_in_the_time_range(tmp_path: Path) -> None:
+def test_path_smoothness_is_of_the_tracked_stretches_in_the_time_range(tmp_path: Path) -> None:
     """robometric-frame's example with a turn, (0,0) (1,0) (2,0) (2,1): steps (1,0) (1,0)
-    (0,1), their differences (0,0) (-1,1), so PS = (0 + √2) / 3 (path length 3) by hand.
-    A pose 9 m away while tracking is lost (2 .. 3 s) and one after --t-end are left out;
-    counted, they gave another number."""
-    t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
-    xyz = np.array([[0, 0, 0], [1, 0, 0], [9, 9, 0], [2, 0, 0], [2, 1, 0], [7, 7, 0.0]])
-    folder = _run_folder(
-        tmp_path, "turn", _traj(t, xyz), tracking="time_s,event\n2.0,lost\n3.0,recovered\n"
-    )
-    cut = RunSettings(evaluation=EvaluationSettings(align="none", t_end_s=4.0))
-    assert run_report(folder, cut).path_smoothness == pytest.approx(math.sqrt(2) / 3, rel=1e-12)
+    (0,1), their differences (0,0) (-1,1): change √2, path length 3. Tracking is lost at
+    4 s, recovered at 5 s, then (10,1) (11,1) (12,1): change 0, length 2. Per stretch, by
+    hand: (√2 + 0) / (3 + 2). The jump over the loss, (2,1) to (10,1), was one step (8,0)
+    and two changes of step, (8,-1) and (-7,0): (√2 + √65 + 7) / 13 = 1.2674. A pose 9 m
+    away while lost, or none at all, and one after --t-end are left out alike."""
+    t = np.arange(9.0)
+    xyz = np.array(
+        [[0, 0, 0], [1, 0, 0], [2, 0, 0], [2, 1, 0], [9, 9, 0], [10, 1, 0], [11, 1, 0],
+         [12, 1, 0], [7, 7, 0.0]]
+    )  # fmt: skip
+    tracking = "time_s,event\n4.0,lost\n5.0,recovered\n"
+    cut = RunSettings(evaluation=EvaluationSettings(align="none", t_end_s=7.0))
+    for name, kept in (("lost pose", t >= 0), ("no pose while lost", t != 4)):
+        folder = _run_folder(tmp_path, name, _traj(t[kept], xyz[kept]), tracking=tracking)
+        got = run_report(folder, cut).path_smoothness
+        assert got == pytest.approx(math.sqrt(2) / 5, rel=1e-12), name
+    # One loss-free stretch gives the library's number (a straight line and a turn).
+    folder = _run_folder(tmp_path, "turn", _traj(t[:4], xyz[:4]))
+    assert run_report(folder).path_smoothness == pytest.approx(math.sqrt(2) / 3, rel=1e-12)
     # Two valid poses are no path to smooth: NaN, as for no estimate.
     few = _run_folder(tmp_path, "two", _traj(t[:2], xyz[:2]))
     assert math.isnan(run_report(few).path_smoothness)

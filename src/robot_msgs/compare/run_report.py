@@ -403,9 +403,12 @@ class RunReport(Msg):
         robometric-frame's PathSmoothness of the estimate's valid positions in the time
         range (:func:`robot_msgs.metrics.path_smoothness`: the summed norms of the
         differences of consecutive steps over the path length; 0 for a straight line at
-        even steps, lower is smoother); a tracking loss's gap is one step. NaN for fewer
-        than 3 such poses. It depends on the rate the estimate is sampled at (a path at 29
-        Hz 0.620, every third pose of it 0.355): compare runs of one output rate.
+        even steps, lower is smoother), of each tracked stretch between two tracking
+        losses: their changes of step summed over their path lengths summed, no step
+        across a loss. Matched in space, a time range does not cut it (it is on the
+        reference's clock). NaN where no stretch has 3 poses. It depends on the rate the
+        estimate is sampled at (a path at 29 Hz 0.620, every third pose of it 0.355):
+        compare runs of one output rate.
     """
 
     name: str
