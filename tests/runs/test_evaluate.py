@@ -79,6 +79,35 @@ def _run_folder(
     return folder
 
 
+def test_frames_missing_from_the_timing_log_while_lost_are_the_loss_not_dropped_frames(
+    tmp_path: Path,
+) -> None:
+    """A run that logs the frames it gave a pose for skips those while lost: frames 30
+    .. 39 (acquired 3.0 .. 3.9 s, lost 3 .. 4 s) were 10 dropped frames beside the loss's
+    1.0 s, the same frames counted twice. By hand: 0 .. 100 less 30 .. 39 (lost) and 70,
+    71 (busy): 12 skipped, 2 dropped, 10 said to be the loss's."""
+    frames = [k for k in range(101) if not 30 <= k <= 39 and k not in (70, 71)]
+    timing = "frame,acquisition_s,available_s\n" + "".join(
+        f"{k},{k / 10:.1f},{k / 10 + 0.02:.2f}\n" for k in frames
+    )
+    tracking = "time_s,event\n3.0,lost\n4.0,recovered\n"
+    folder = _run_folder(tmp_path, "run", _traj(T, _line(T)), tracking=tracking, timing=timing)
+    report = run_report(folder)
+    assert report.lost_s == pytest.approx(1.0)
+    assert report.latency is not None
+    assert report.latency.n_dropped == 2
+    assert (
+        "10 frames missing from the timing log while tracking was lost: counted in the "
+        "losses, not dropped"
+    ) in report.latency.notes
+    # Without the loss they are all dropped, and nothing is said.
+    folder = _run_folder(tmp_path, "busy", _traj(T, _line(T)), timing=timing)
+    latency = run_report(folder).latency
+    assert latency is not None
+    assert latency.n_dropped == 12
+    assert not any("while tracking was lost" in note for note in latency.notes)
+
+
 def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_them(
     tmp_path: Path,
 ) -> None:

@@ -226,3 +226,19 @@ def test_the_example_runs_dropped_frames() -> None:
     numbers = [int(f) for f in log.frame]
     missing = set(range(numbers[0], numbers[-1] + 1)) - set(numbers)
     assert latency_from_timing(log).n_dropped == len(missing) == 18
+
+
+def test_skipped_frames_within_a_loss_without_rows_are_not_dropped() -> None:
+    """Frames 0 1 2 6 7 at 10 Hz skip 3 4 5 (0.3 0.4 0.5 s, taken evenly between 0.2 and
+    0.6 s). Lost 0.35 .. 0.6 s: 0.4 and 0.5 are the loss's, 1 dropped; lost 0.3 .. 0.5 s:
+    [0.3, 0.5) holds 0.3 and 0.4, 1 dropped; no loss: 3. Lost from 0.35 s for good, the
+    rows at 0.6 and 0.7 s are logged while lost: the run logs while lost, 3 dropped
+    (the vio_ekf example: frames dropped while busy, two of them in a loss)."""
+    frames, acquired = [0, 1, 2, 6, 7], [0.0, 0.1, 0.2, 0.6, 0.7]
+    assert dropped_frames(frames, acquired, (np.array([0.35]), np.array([0.6]))) == 1
+    assert dropped_frames(frames, acquired, (np.array([0.3]), np.array([0.5]))) == 1
+    assert dropped_frames(frames, acquired, (np.empty(0), np.empty(0))) == 3
+    assert dropped_frames(frames, acquired, (np.array([0.35]), np.array([np.inf]))) == 3
+    # A clock going back over the gap says nothing of when the frames were: dropped.
+    lost = (np.array([0.35]), np.array([0.6]))
+    assert dropped_frames(frames, [0.0, 0.1, 0.7, 0.6, 0.8], lost) == 3

@@ -128,7 +128,8 @@ class Latency(Msg):
     n_dropped : int
         The input frames the log skips: the gaps in its ``frame`` numbers, the input's
         own numbering (``-1``: unknown, as from a bag proxy or frames that are not
-        increasing integers). Frames after the log's last one are not counted.
+        increasing integers). Frames after the log's last one are not counted, nor those
+        acquired while tracking was lost (the loss counts them; the notes say how many).
     """
 
     source: str

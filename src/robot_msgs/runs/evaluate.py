@@ -49,7 +49,13 @@ from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
 from robot_msgs.evaluation.consistency import NEES_DOF
 from robot_msgs.evaluation.entry import evaluate
 from robot_msgs.runs.latency import latency_from_bag, latency_from_timing, rate_hz
-from robot_msgs.runs.losses import coverage, keep_poses, losses_from_log, valid_mask
+from robot_msgs.runs.losses import (
+    coverage,
+    keep_poses,
+    loss_bounds,
+    losses_from_log,
+    valid_mask,
+)
 from robot_msgs.runs.resources import resources_from_log
 from robot_msgs.runs.run_settings import RunSettings
 from robot_msgs.runs.spans import SHOWN_BY_RUNS
@@ -123,7 +129,9 @@ __all__ = [
 #: 24: the note of a run whose estimate file is 0 bytes says it is empty (it said 'no pose in').
 #: 25: path smoothness is of each tracked stretch, no step across a loss (the jump over a
 #: loss was one step: 0.651 .. 0.695 beside 0.620 unbroken), and the time range's note
-#: says it cuts path smoothness too, or in space that it is the whole run's.
+#: says it cuts path smoothness too, or in space that it is the whole run's; frames
+#: missing from the timing log while tracking was lost are the loss's, not dropped frames
+#: (counted in both), and the latency's notes say how many.
 JUDGING_REVISION = 25
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
@@ -425,11 +433,13 @@ def _at(stamp: float, span: tuple[float, float], *, frames: bool) -> str:
     return f"{stamp - start:.2f} s of {end - start:.2f} s"
 
 
-def _latency(run: RunInputs) -> tuple[Latency | None, Float64Array, Float64Array]:
+def _latency(
+    run: RunInputs, losses: tuple[TrackingLoss, ...]
+) -> tuple[Latency | None, Float64Array, Float64Array]:
     meta = run.spec.meta
     if run.timing is not None:
         log = run.timing
-        latency = latency_from_timing(log, clock=meta.clock)
+        latency = latency_from_timing(log, clock=meta.clock, lost=loss_bounds(losses))
         return (
             latency,
             log.available_s - log.acquisition_s,
@@ -818,7 +828,7 @@ def evaluate_run(
             }
     if run.reference is None:
         notes.append("no reference: accuracy not evaluated (see repeatability)")
-    latency, latency_s, processing_s = _latency(run)
+    latency, latency_s, processing_s = _latency(run, losses)
     meta = spec.meta
     # The output rate over the time range, as the input rate (the timing log cut to it).
     output = stamps if window is None else stamps[(stamps >= window[0]) & (stamps <= window[1])]

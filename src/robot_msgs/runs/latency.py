@@ -141,18 +141,33 @@ def latency_from_samples(
     )
 
 
-def dropped_frames(frame: Any) -> int:
+def dropped_frames(
+    frame: Any,
+    acquisition_s: Any = None,
+    lost: tuple[Float64Array, Float64Array] | None = None,
+) -> int:
     """Return how many input frames a log's ``frame`` numbers skip; -1 when they cannot say.
 
     The numbers are the input's own (a camera's frame counter): a run that drops frames
     while busy logs ``0, 1, 2, 5, ...``, and the gaps are the frames it never processed.
     Numbers that are not strictly increasing integers (a per-run counter restarted, a
     timestamp) say nothing, and give -1. Frames after the last one logged are not seen.
+    With ``lost``, a skipped frame acquired within a tracking loss the log has no row in
+    is not counted: a run that logs the frames it gave a pose for skips those while
+    lost, which the report counts as the loss already (its seconds). Where the log has
+    rows within a loss, the run logged while lost, and a frame it skipped there was
+    dropped (``vio_ekf``'s example run: frames dropped while busy, two in a loss). A
+    skipped frame's acquisition is taken evenly between the two logged around it.
 
     Parameters
     ----------
     frame : array_like, shape (N,), float64
         The ``frame`` column of ``timing.csv``.
+    acquisition_s : array_like, shape (N,), float64, seconds, optional
+        Its ``acquisition_s`` column; needed with ``lost``.
+    lost : tuple of two ndarrays, shape (L,), float64, seconds, optional
+        The losses' starts and ends (``inf``: never recovered), sorted and disjoint, each
+        ``[start, end)`` on the log's clock.
 
     Raises
     ------
@@ -163,6 +178,9 @@ def dropped_frames(frame: Any) -> int:
     --------
     >>> dropped_frames([0, 1, 2, 5, 6]), dropped_frames([3, 4]), dropped_frames([0, 0.5])
     (2, 0, -1)
+    >>> lost = (np.array([0.25]), np.array([0.35]))  # frame 3, at 0.3 s, while lost (no row)
+    >>> dropped_frames([0, 1, 2, 5, 6], [0.0, 0.1, 0.2, 0.5, 0.6], lost)
+    1
     """
     f = real_array("frame", frame).reshape(-1)  # text: our error naming it, not NumPy's
     if f.size == 0:
@@ -172,11 +190,39 @@ def dropped_frames(frame: Any) -> int:
     span = float(f[-1]) - float(f[0]) + 1.0
     if span > 2.0**53:  # not a frame counter: integers past float64's exact ones
         return -1
-    return int(span) - int(f.size)
+    skipped = int(span) - int(f.size)
+    if lost is None or not skipped or not lost[0].size:
+        return skipped
+    t = real_array("acquisition_s", acquisition_s).reshape(-1)
+    ordered = np.sort(t)
+    silent = np.searchsorted(ordered, lost[1]) == np.searchsorted(ordered, lost[0])
+    if not silent.any():  # a row in every loss: logged while lost, the skips dropped
+        return skipped
+    steps = np.diff(f)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        period = np.diff(t) / steps
+    gap = (steps > 1) & (period > 0) & np.isfinite(period)  # a clock going back: dropped
+    t0, period, last = t[:-1][gap, None], period[gap, None], steps[gap, None] - 1
+    starts, ends = lost[0][None, silent], lost[1][None, silent]
+    # The skipped frames k = 1 .. last at t0 + k period within [start, end), counted in
+    # frame periods (rounded to 1e-6 of one: 0.4 s is frame 1 after 0.3 s at 10 Hz).
+    first = np.maximum(np.ceil(np.round((starts - t0) / period, 6)), 1.0)
+    with np.errstate(invalid="ignore"):  # inf - inf of a loss never recovered: none
+        after = np.minimum(np.ceil(np.round((ends - t0) / period, 6)) - 1.0, last)
+    inside = np.clip(np.nan_to_num(after - first + 1.0, nan=0.0), 0.0, None)
+    return skipped - int(inside.sum())
 
 
-def latency_from_timing(log: TimingLog, *, clock: str = "") -> Latency:
+def latency_from_timing(
+    log: TimingLog,
+    *,
+    clock: str = "",
+    lost: tuple[Float64Array, Float64Array] | None = None,
+) -> Latency:
     r"""Latency and processing time from a run's ``timing.csv`` (see :mod:`.runs`).
+
+    ``lost``: the tracking losses' starts and ends, whose skipped frames are not dropped
+    (:func:`dropped_frames`); a note says how many there were.
 
     Examples
     --------
@@ -195,6 +241,16 @@ def latency_from_timing(log: TimingLog, *, clock: str = "") -> Latency:
     n_dropped = dropped_frames(log.frame)
     if n_dropped < 0:
         notes = (*notes, "frame numbers are not increasing integers: dropped frames unknown")
+    elif n_dropped and lost is not None:
+        kept = dropped_frames(log.frame, log.acquisition_s, lost)
+        if kept < n_dropped:
+            k = n_dropped - kept
+            said = (
+                f"{k} frame{'s' if k > 1 else ''} missing from the timing log while tracking "
+                "was lost: counted in the losses, not dropped"
+            )
+            notes = (*notes, said)
+        n_dropped = kept
     return latency_from_samples(
         log.available_s - log.acquisition_s,
         log.available_s - log.processing_start_s,

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import BoolArray, Float64Array
 
-__all__ = ["coverage", "keep_poses", "losses_from_log", "valid_mask"]
+__all__ = ["coverage", "keep_poses", "loss_bounds", "losses_from_log", "valid_mask"]
 
 
 def losses_from_log(log: TrackingLog, *, end_s: float) -> tuple[TrackingLoss, ...]:
@@ -94,7 +94,15 @@ def _inside(t: Float64Array, starts: Float64Array, ends: Float64Array) -> BoolAr
     return out
 
 
-def _loss_bounds(losses: Sequence[TrackingLoss]) -> tuple[Float64Array, Float64Array]:
+def loss_bounds(losses: Sequence[TrackingLoss]) -> tuple[Float64Array, Float64Array]:
+    """Return the losses' starts and ends, shape (L,) each, seconds; ``inf``: never recovered.
+
+    Examples
+    --------
+    >>> loss_bounds([TrackingLoss(start_s=2.0, end_s=3.5), TrackingLoss(start_s=5.0, end_s=6.0,
+    ...     recovered=False)])
+    (array([2., 5.]), array([3.5, inf]))
+    """
     starts = np.array([loss.start_s for loss in losses], dtype=np.float64)
     # A loss never recovered excludes everything after it, also poses past the nominal end.
     ends = np.array([loss.end_s if loss.recovered else np.inf for loss in losses], dtype=np.float64)
@@ -120,7 +128,7 @@ def valid_mask(stamps_s: Float64Array, losses: Sequence[TrackingLoss]) -> BoolAr
     >>> valid_mask(np.array([1.0, 2.0, 3.0, 3.5]), [TrackingLoss(start_s=2.0, end_s=3.5)])
     array([ True, False, False,  True])
     """
-    starts, ends = _loss_bounds(losses)
+    starts, ends = loss_bounds(losses)
     return ~_inside(np.asarray(stamps_s, dtype=np.float64), starts, ends)
 
 
@@ -164,7 +172,7 @@ def coverage(
         return 0.0
     keep = np.diff(t) <= coverage_gap_s
     seg_starts, seg_ends = t[:-1][keep], t[1:][keep]
-    loss_starts, loss_ends = _loss_bounds(losses)
+    loss_starts, loss_ends = loss_bounds(losses)
     cuts = np.concatenate([seg_starts, seg_ends, loss_starts, loss_ends, [start_s, end_s]])
     cuts = np.unique(np.clip(cuts[np.isfinite(cuts)], start_s, end_s))
     mids = (cuts[:-1] + cuts[1:]) / 2.0
