@@ -5,6 +5,9 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -14,7 +17,7 @@ from hypothesis import strategies as st
 import robot_msgs
 from robot_msgs.compare import EvaluationResult
 from robot_msgs.compare.alignment import Alignment
-from robot_msgs.errors import AlignmentError, AssociationError, ValidationError
+from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import Ape, EvaluationSettings, ape, evaluate
 from robot_msgs.evaluation.alignment import length_units
 from robot_msgs.evaluation.ape import aligned_rmse, alignment_hint
@@ -30,6 +33,9 @@ from tests.evaluation.metric_trajectories import (
     quats_from_rotvecs,
     random_walk,
 )
+
+if TYPE_CHECKING:
+    from robot_msgs.evaluation.settings import AlignMethod
 
 T = np.arange(101, dtype=np.float64) * 0.1
 
@@ -297,3 +303,75 @@ def test_length_units_names_both_readings_when_both_speeds_are_a_robots() -> Non
     # Beyond 10 % of a unit's factor, or another power of ten: a scale, not a unit.
     assert length_units(line(), line(T), 1000.0 * 1.11) is None
     assert length_units(line(), line(T), 10.0) is None
+
+
+# cnspy_trajectory_evaluation (R. Jung) ------------------------------------------------------
+# ``tests/data/cnspy_reference.json`` holds cnspy 0.2.7's ATE (made by
+# ``tests/data/make_cnspy_reference.py``): each TUM file written as cnspy's ``PoseStamped``
+# CSV (first line ``t,tx,ty,tz,qx,qy,qz,qw``, commas), matched by nearest stamp within
+# ``max_difference``, aligned (``alignment_type``, ``num_frames``), and its ``get_ARMSE()``:
+# ``ARMSE_p`` the mean position error norm (m), ``ARMSE_R`` the mean rotation angle (deg).
+# Here the same CSV is read by ``read_trajectory`` and evaluated with ``--sync nearest
+# --max-diff D`` and cnspy's alignment as ours (``pos`` has no counterpart: skipped).
+
+_DATA = Path(__file__).resolve().parents[1] / "data"
+_CNSPY = json.loads((_DATA / "cnspy_reference.json").read_text(encoding="utf-8"))
+#: cnspy's alignment_type -> robot_msgs' align; its se3 on one frame is ``origin``.
+_CNSPY_ALIGN: dict[str, AlignMethod] = {
+    "none": "none",
+    "se3": "se3",
+    "sim3": "sim3",
+    "posyaw": "posyaw",
+}
+_CNSPY_CASES = [c for c in _CNSPY["cases"] if c["alignment_type"] in _CNSPY_ALIGN]
+
+
+def _cnspy_csv(source: Path, out: Path) -> Path:
+    """Write ``source`` as cnspy's PoseStamped CSV: its header line, comma-separated rows.
+
+    A TUM file's rows as they are; EuRoC's ground truth in seconds with ``qw`` last, as
+    ``tests/data/make_cnspy_reference.py``'s ``pose_rows`` converts it.
+    """
+    if source.suffix == ".csv":
+        raw = np.loadtxt(source, delimiter=",", comments="#")
+        rows = np.column_stack((raw[:, 0] / 1e9, raw[:, 1:4], raw[:, 5:8], raw[:, 4]))
+    else:
+        rows = np.loadtxt(source)
+    body = "\n".join(",".join(repr(float(v)) for v in row) for row in rows)
+    out.write_text("t,tx,ty,tz,qx,qy,qz,qw\n" + body + "\n", encoding="utf-8")
+    return out
+
+
+@pytest.mark.evo_data
+@pytest.mark.parametrize(
+    "case",
+    _CNSPY_CASES,
+    ids=[f"{c['estimate']}-{c['alignment_type']}-{c['num_frames']}" for c in _CNSPY_CASES],
+)
+def test_ape_mean_equals_cnspys_armse(evo_data: Path, tmp_path: Path, case: dict[str, Any]) -> None:
+    """cnspy's ``ARMSE_p``/``ARMSE_R`` are ``ape``'s ``translation``/``angle_deg`` means."""
+    # fr2_desk's ground truth repeats a stamp (line 10861): cnspy's nearest match takes the
+    # later row for an estimate stamped after it, as robot_msgs reading the last one does
+    with warnings.catch_warnings():
+        # V1_02's ground truth has 12 quaternions up to 1.5e-4 off unit: normalised, as
+        # cnspy's UnitQuaternion(...).unit() does before its errors
+        warnings.filterwarnings("ignore", ".*gt.csv: 12 of 16702 quaternion", DataWarning)
+        ref = read_trajectory(_cnspy_csv(evo_data / case["reference"], tmp_path / "gt.csv"))
+        # V102.txt repeats 4 stamps: the first row of each kept, the pairs cnspy's unique
+        # matching keeps (its numbers agree)
+        warnings.filterwarnings("ignore", ".*est.csv: 4 row.s. repeat", DataWarning)
+        est = read_trajectory(_cnspy_csv(evo_data / case["estimate"], tmp_path / "est.csv"))
+    frames = case["num_frames"]
+    align: AlignMethod = _CNSPY_ALIGN[case["alignment_type"]]
+    if (align, frames) == ("se3", 1):  # cnspy fits se3 on one frame as the first poses' offset
+        align, frames = "origin", -1
+    settings = EvaluationSettings(
+        sync="nearest",
+        max_diff_s=case["max_difference_s"],
+        align=align,
+        n_align=None if frames == -1 else frames,
+    )
+    for relation, key in (("translation", "ARMSE_p_m"), ("angle_deg", "ARMSE_R_deg")):
+        stats = ape(ref, est, settings=settings, relation=relation).stats[relation]
+        assert stats.n == case["n_matched"]
+        assert stats.mean == pytest.approx(case[key], rel=1e-9, abs=1e-12), relation

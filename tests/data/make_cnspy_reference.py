@@ -1,0 +1,132 @@
+"""Run cnspy_trajectory_evaluation's ATE on the evo test data and store its numbers.
+
+Produces ``tests/data/cnspy_reference.json``, which ``tests/evaluation/test_ape.py``
+compares ``robot-msgs ape`` with. Each TUM file of the evo test data (and EuRoC's ground truth, see :func:`pose_rows`) is written as cnspy's
+``PoseStamped`` CSV (header ``t,tx,ty,tz,qx,qy,qz,qw``, commas) by cnspy's own
+``CSV2DataFrame.save_CSV``; the stored case names the written files, which the test writes
+again from the TUM files with NumPy and reads with robot_msgs. cnspy's evaluation is then
+what its ``TrajectoryEvaluation`` runs: ``AssociatedTrajectories`` (nearest stamp, rounded
+to 6 decimals, pairs ``max_difference`` apart or more dropped, then repeated matches
+dropped), ``AlignedTrajectories`` (its ``alignment_type`` fitted on the first
+``num_frames`` pairs, -1 all) and ``AbsoluteTrajectoryError``, whose ``get_ARMSE()`` gives
+``ARMSE_p``, the *mean* of the per-pose position error norms (m), and ``ARMSE_R``, the
+mean rotation angle (degrees): not root mean squares.
+
+Usage, from the repository root, in an environment with cnspy-trajectory-evaluation::
+
+    python tests/data/make_cnspy_reference.py /path/to/evo-testdata
+
+The stored file was made with cnspy-trajectory-evaluation 0.2.7 (cnspy-trajectory 0.2.14).
+robot_msgs never imports cnspy (GPL-3.0); this script only runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent / "cnspy_reference.json"
+
+#: (reference TUM file, estimate TUM file, max_difference in s)
+PAIRS = (
+    ("freiburg1_xyz-groundtruth.txt", "freiburg1_xyz-rgbdslam.txt", 0.01),
+    ("V102_groundtruth.csv", "V102.txt", 0.01),
+)
+#: (alignment_type, num_frames)
+ALIGNMENTS = (
+    ("none", -1),  # also TrajectoryEvaluation's command line default
+    ("se3", -1),
+    ("sim3", -1),
+    ("posyaw", -1),
+    ("pos", -1),
+    ("se3", 100),
+    ("sim3", 100),
+    ("posyaw", 100),
+    ("se3", 1),
+    ("posyaw", 1),
+)
+
+
+def pose_rows(path: Path) -> np.ndarray:
+    """``(N, 8)`` rows ``t tx ty tz qx qy qz qw`` (s, m) of a TUM file or EuRoC's ground truth.
+
+    EuRoC's CSV (``V102_groundtruth.csv``: nanoseconds, ``qw`` first, 17 columns) becomes
+    seconds (divided by 1e9) and ``qx qy qz qw``; ``tests/evaluation/test_ape.py``
+    converts the same way.
+    """
+    if path.suffix == ".csv":
+        raw = np.loadtxt(path, delimiter=",", comments="#")
+        return np.column_stack((raw[:, 0] / 1e9, raw[:, 1:4], raw[:, 5:8], raw[:, 4]))
+    return np.loadtxt(path)
+
+
+def _write_csv(source: Path, out: Path) -> None:
+    import pandas as pd
+    from cnspy_csv2dataframe.CSV2DataFrame import CSV2DataFrame
+    from cnspy_spatial_csv_formats.CSVSpatialFormatType import CSVSpatialFormatType
+
+    fmt = CSVSpatialFormatType.PoseStamped
+    frame = pd.DataFrame(pose_rows(source), columns=CSVSpatialFormatType.get_format(fmt))
+    CSV2DataFrame.save_CSV(frame, filename=str(out), fmt=fmt)
+
+
+def main(folder: str) -> int:
+    """Run cnspy and write the JSON file."""
+    from cnspy_trajectory_evaluation.AbsoluteTrajectoryError import AbsoluteTrajectoryError
+    from cnspy_trajectory_evaluation.AlignedTrajectories import AlignedTrajectories
+    from cnspy_trajectory_evaluation.AssociatedTrajectories import AssociatedTrajectories
+    from cnspy_trajectory_evaluation.TrajectoryAlignmentTypes import TrajectoryAlignmentTypes
+
+    data = Path(folder)
+    cases = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for ref_name, est_name, max_diff in PAIRS:
+            ref_csv, est_csv = Path(tmp) / "gt.csv", Path(tmp) / "est.csv"
+            _write_csv(data / ref_name, ref_csv)
+            _write_csv(data / est_name, est_csv)
+            for kind, frames in ALIGNMENTS:
+                assoc = AssociatedTrajectories(
+                    fn_gt=str(ref_csv), fn_est=str(est_csv), max_difference=max_diff
+                )
+                aligned = AlignedTrajectories(
+                    associated=assoc,
+                    alignment_type=TrajectoryAlignmentTypes(kind),
+                    num_frames=frames,
+                )
+                ate = AbsoluteTrajectoryError(
+                    traj_est=aligned.traj_est_matched_aligned, traj_gt=aligned.traj_gt_matched
+                )
+                armse_p, armse_r = ate.traj_err.get_ARMSE()
+                cases.append(
+                    {
+                        "reference": ref_name,
+                        "estimate": est_name,
+                        "max_difference_s": max_diff,
+                        "alignment_type": kind,
+                        "num_frames": frames,
+                        "n_matched": int(aligned.traj_gt_matched.num_elems()),
+                        "ARMSE_p_m": float(armse_p),
+                        "ARMSE_R_deg": float(armse_r),
+                    }
+                )
+    out = {
+        "tool": f"cnspy-trajectory-evaluation {version('cnspy-trajectory-evaluation')} "
+        f"(cnspy-trajectory {version('cnspy-trajectory')})",
+        "made_by": "python tests/data/make_cnspy_reference.py EVO_TESTDATA",
+        "call": "AssociatedTrajectories(fn_gt, fn_est, max_difference) -> AlignedTrajectories("
+        "alignment_type, num_frames) -> AbsoluteTrajectoryError(...).traj_err.get_ARMSE(); "
+        "the TUM files written as PoseStamped CSV by CSV2DataFrame.save_CSV",
+        "cases": cases,
+    }
+    OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {OUT} ({len(cases)} cases)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
