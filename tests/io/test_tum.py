@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
-from robot_msgs.io import read_tum, write_tum
+from robot_msgs.io import detect_format, read_tum, write_tum
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -542,4 +542,76 @@ def test_trajectopy_time_and_delimiter_headers_not_read_are_refused_naming_them(
     columns (9)"), or, a GPS second of week, read in silence as a Unix second."""
     path = write(tmp_path, f"{lines}#fields t,px,py,pz,qx,qy,qz,qw\n{rows}", name="a.traj")
     with pytest.raises(FormatError, match=rf"a\.traj, {said}"):
+        read_tum(path)
+
+
+# cnspy's CSV files with covariances -----------------------------------------------------------
+
+#: The ROS ``PoseWithCovariance`` row-major indices cnspy's ``ROSMsg2CSVLine`` writes after
+#: the pose: ``to_PoseWithCov`` the upper triangle, ``to_PosOrientWithCov`` the upper
+#: triangles of the position and the orientation blocks (cnspy-rosbag2csv 0.2.6).
+_CNSPY_POSE_WITH_COV = (0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 14, 15, 16, 17, 21, 22, 23, 28, 29, 35)
+_CNSPY_POS_ORIENT_WITH_COV = (0, 1, 2, 7, 8, 14, 21, 22, 23, 28, 29, 35)
+
+
+@pytest.mark.parametrize(
+    ("header", "cells"),
+    [
+        (
+            (
+                "t,tx,ty,tz,qx,qy,qz,qw,Txx,Txy,Txz,Txa,Txb,Txc,Tyy,Tyz,Tya,Tyb,Tyc,Tzz,Tza,Tzb,"
+                "Tzc,Taa,Tab,Tac,Tbb,Tbc,Tcc"
+            ),
+            _CNSPY_POSE_WITH_COV,
+        ),
+        (
+            "t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy",
+            _CNSPY_POS_ORIENT_WITH_COV,
+        ),
+    ],
+    ids=["PoseWithCov", "PosOrientWithCov"],
+)
+def test_cnspys_csv_with_covariances_is_read_with_them(
+    tmp_path: Path, header: str, cells: tuple[int, ...]
+) -> None:
+    """cnspy's ``PoseWithCov`` (29 columns) and ``PosOrientWithCov`` (20) files, what its
+    ROSBag2CSV writes of PoseWithCovarianceStamped topics, were refused ("the rows have 29
+    columns (TUM has 8)"); read, each value lands in its ROS cell and the one mirrored."""
+    values = [0.5 + k for k in range(len(cells))]
+    rows = [f"{t},1,2,3,0,0,0,1," + ",".join(str(v * t) for v in values) for t in (1.0, 2.0)]
+    path = tmp_path / "est.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    assert detect_format(path) == "tum"
+    traj = read_tum(path)
+    want = np.zeros((2, 36))
+    for k, cell in enumerate(cells):
+        row, col = divmod(cell, 6)
+        want[:, cell] = want[:, col * 6 + row] = [values[k] * 1.0, values[k] * 2.0]
+    assert traj.covariance_6x6 is not None
+    np.testing.assert_array_equal(traj.covariance_6x6.reshape(2, 36), want)
+    np.testing.assert_array_equal(traj.positions_xyz, [[1, 2, 3], [1, 2, 3]])
+
+
+def test_cnspys_csv_with_all_zero_covariances_reads_none(tmp_path: Path) -> None:
+    """cnspy's ROSBag2CSV writes zeros as the covariance of a message without one: all zero
+    on every row is ROS's 'unknown', read as none, as the bag readers do."""
+    header = "t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy"
+    rows = [f"{t},1,2,3,0,0,0,1" + ",0" * 12 for t in (1, 2)]
+    path = tmp_path / "est.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    assert read_tum(path).covariance_6x6 is None
+
+
+@pytest.mark.parametrize(("value", "shown"), [("nan", "nan"), ("-1", "-1.0"), ("inf", "inf")])
+def test_cnspys_csv_with_a_bad_variance_is_refused_naming_line_and_column(
+    tmp_path: Path, value: str, shown: str
+) -> None:
+    """A NaN or negative variance was refused as ``covariance_6x6[0]`` of the trajectory,
+    neither line nor column named."""
+    header = "t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy"
+    rows = [f"{t},1,2,3,0,0,0,1,1,0,0,1,0,1,1,0,0,1,0,1" for t in (1, 2, 3)]
+    rows[1] = rows[1].replace(",1,0,1,1,0,0,1,0,1", f",1,0,{value},1,0,0,1,0,1", 1)
+    path = tmp_path / "est.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"est\.csv, line 3, column 14 \(pzz\): '?{shown}'? is"):
         read_tum(path)

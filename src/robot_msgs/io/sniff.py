@@ -114,6 +114,22 @@ _TRAJECTOPY_KEY = re.compile(r"#\s*(time_format|gps_week|time_offset|delimiter)\
 #: constant GPS - UTC leap seconds (``utils/definitions.py``): its unix stamp of a second
 #: of week is sow + week * 604800 - 18 + 315964800.
 _GPS_ZERO_UNIX_S, _WEEK_S, _GPS_LEAP_S = 315964800.0, 604800.0, 18.0
+#: cnspy's (R. Jung) covariance columns after ``t,tx,ty,tz,qx,qy,qz,qw``, by its format:
+#: ``PoseWithCov`` the upper triangle of ROS's 6x6 ``PoseWithCovariance`` (x, y, z, then
+#: rotations a, b, c about x, y, z), ``PosOrientWithCov`` those of its position and
+#: orientation blocks; each with its cell's row-major index, as its ROSBag2CSV writes them.
+_CNSPY_COVARIANCE = {
+    "PoseWithCov": (
+        ("Txx", "Txy", "Txz", "Txa", "Txb", "Txc", "Tyy", "Tyz", "Tya", "Tyb", "Tyc",
+         "Tzz", "Tza", "Tzb", "Tzc", "Taa", "Tab", "Tac", "Tbb", "Tbc", "Tcc"),
+        (0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 14, 15, 16, 17, 21, 22, 23, 28, 29, 35),
+    ),
+    "PosOrientWithCov": (
+        ("pxx", "pxy", "pxz", "pyy", "pyz", "pzz", "qrr", "qrp", "qry", "qpp", "qpy", "qyy"),
+        (0, 1, 2, 7, 8, 14, 21, 22, 23, 28, 29, 35),
+    ),
+}  # fmt: skip
+_CNSPY_POSE = ("t", "tx", "ty", "tz", "qx", "qy", "qz", "qw")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,10 +151,15 @@ class TableHeader:
     columns : tuple of int, or None
         trajectopy's ``#fields`` header: the 0-based columns of its fields ``t``, ``px``,
         ``py``, ``pz``, ``qx``, ``qy``, ``qz``, ``qw``, wherever they are (its files write
-        ``t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``); None for any other header.
+        ``t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``); cnspy's covariance formats: 0 ... 7.
+        None for any other header.
     stamp_shift_s : float
         Seconds trajectopy adds to the ``t`` column: its ``#time_offset``, and for
         ``#time_format gps_sow`` its ``#gps_week`` in Unix seconds (:func:`_trajectopy_time`).
+    covariance : tuple of int, or None
+        cnspy's ``PoseWithCov`` or ``PosOrientWithCov`` header: for each column after the
+        pose, the row-major index (0 ... 35) of its cell in the 6x6 pose covariance; None
+        for any other header.
     """
 
     line: int
@@ -147,6 +168,7 @@ class TableHeader:
     problem: str = ""
     columns: tuple[int, ...] | None = None
     stamp_shift_s: float = 0.0
+    covariance: tuple[int, ...] | None = None
 
     @property
     def stamp_unit(self) -> str:
@@ -169,11 +191,17 @@ class TableHeader:
     @property
     def evidence(self) -> str:
         """``header names qx first`` (or ``qw``), for the detection's reason; empty if neither."""
+        if self.covariance is not None:
+            return f"cnspy's {self._cnspy_format} header: the pose, then its covariance"
         if self.columns is not None:
             return f"trajectopy's #fields header: {', '.join(TRAJECTOPY_FIELDS)} read by name"
         if self.quaternion is None:
             return ""
         return f"header names {'qx' if self.quaternion == 'xyzw' else 'qw'} first"
+
+    @property
+    def _cnspy_format(self) -> str:
+        return next(k for k, (_, cells) in _CNSPY_COVARIANCE.items() if cells == self.covariance)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -403,6 +431,12 @@ blanks or tabs; write the file with one of them"
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:
     if names and _FIELDS_LINE.match(names[0]):  # trajectopy's `#fields t,l,px,...`
         return _trajectopy_header(line, names)
+    for covariance, cells in _CNSPY_COVARIANCE.values():  # cnspy's, read as it writes them
+        if names == (*_CNSPY_POSE, *covariance):
+            pose = tuple(range(len(_CNSPY_POSE)))
+            return TableHeader(
+                line=line, names=names, quaternion="xyzw", columns=pose, covariance=cells
+            )
     where: dict[str, int] = {}
     for i, name in enumerate(names):
         part = _component(name)

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from robot_msgs.io.clean import RepeatedStamps
+    from robot_msgs.io.sniff import TableHeader
+    from robot_msgs.io.table import Table
     from robot_msgs.trajectory import PoseTrajectory
     from robot_msgs.typing import Float64Array
 
@@ -120,9 +122,11 @@ def read_tum(
         values = table.parts[0]
         stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:]]
         stamps += header.stamp_shift_s  # its #time_offset, its GPS week: as trajectopy reads
+        covariance = _covariance(table, header)
     else:
         table = read_table(path, columns=TUM_COLUMNS, header=True, split=(1, 3, 4))
         stamps, xyz, quat = table.parts
+        covariance = None
     stated = header is not None and header.stamp_unit == STAMP_UNIT
     ns = None if stated else nanosecond_evidence(stamps)
     if header is not None and header.stamp_unit == "ns" and _whole(stamps):
@@ -153,7 +157,37 @@ def read_tum(
         owned=True,
         repeated_stamps=repeated_stamps,
         unit_stated=stated,
+        covariance_6x6=covariance,
     )
+
+
+def _covariance(table: Table, header: TableHeader) -> Float64Array | None:
+    """Return the ``(N, 6, 6)`` covariances of cnspy's columns after the pose, or None.
+
+    Each value goes to its cell and the one mirrored; all zero on every row is ROS's
+    "unknown" (cnspy writes zeros for a message without one), read as none as from bags.
+    A value not finite, or a negative variance, is refused naming its line and column.
+    """
+    cells, first = header.covariance, len(header.columns or ())
+    if cells is None:
+        return None
+    values = table.parts[0][:, first:]
+    variance = np.array([k % 7 == 0 for k in cells])  # the diagonal's cells: 0, 7, ..., 35
+    bad = ~np.isfinite(values) | (variance & (values < 0))
+    if bad.any():
+        row, col = (int(i[0]) for i in np.nonzero(bad))
+        msg = (
+            f"{table.source}, {table.where(np.array([row]))[0]}, column {first + col + 1} "
+            f"({header.names[first + col]}): {float(values[row, col])!r} is no covariance entry "
+            "(expected finite, variances not negative)"
+        )
+        raise FormatError(msg)
+    if not values.any():
+        return None
+    cov = np.zeros((values.shape[0], 36))
+    cov[:, list(cells)] = values
+    cov[:, [6 * (k % 6) + k // 6 for k in cells]] = values
+    return cov.reshape(-1, 6, 6)
 
 
 def _whole(stamps: Float64Array) -> bool:
