@@ -10,7 +10,9 @@ to 6 decimals, pairs ``max_difference`` apart or more dropped, then repeated mat
 dropped), ``AlignedTrajectories`` (its ``alignment_type`` fitted on the first
 ``num_frames`` pairs, -1 all) and ``AbsoluteTrajectoryError``, whose ``get_ARMSE()`` gives
 ``ARMSE_p``, the *mean* of the per-pose position error norms (m), and ``ARMSE_R``, the
-mean rotation angle (degrees): not root mean squares.
+mean rotation angle (degrees): not root mean squares. ``DifferentialTrajectoryError`` on
+the same pairs gives the error of each pair of consecutive poses; stored: the means of its
+position norms (m) and rotation angles (degrees) over the pairs.
 
 Usage, from the repository root, in an environment with cnspy-trajectory-evaluation::
 
@@ -80,6 +82,9 @@ def main(folder: str) -> int:
     from cnspy_trajectory_evaluation.AbsoluteTrajectoryError import AbsoluteTrajectoryError
     from cnspy_trajectory_evaluation.AlignedTrajectories import AlignedTrajectories
     from cnspy_trajectory_evaluation.AssociatedTrajectories import AssociatedTrajectories
+    from cnspy_trajectory_evaluation.DifferentialTrajectoryError import (
+        DifferentialTrajectoryError,
+    )
     from cnspy_trajectory_evaluation.TrajectoryAlignmentTypes import TrajectoryAlignmentTypes
 
     data = Path(folder)
@@ -102,6 +107,13 @@ def main(folder: str) -> int:
                     traj_est=aligned.traj_est_matched_aligned, traj_gt=aligned.traj_gt_matched
                 )
                 armse_p, armse_r = ate.traj_err.get_ARMSE()
+                # The consecutive pairs' error (Q_i-1^-1 Q_i)^-1 (P_i-1^-1 P_i); its first
+                # row is the identity, which get_ARMSE() averages in: left out here.
+                diff = DifferentialTrajectoryError(
+                    traj_est=aligned.traj_est_matched_aligned, traj_gt=aligned.traj_gt_matched
+                )
+                p_norm = diff.compute_RMSE_p_vec(diff.p_vec)[1:]
+                q_deg = np.ravel(diff.compute_RMSE_q_vec(diff.q_vec)[1])[1:]
                 cases.append(
                     {
                         "reference": ref_name,
@@ -112,6 +124,8 @@ def main(folder: str) -> int:
                         "n_matched": int(aligned.traj_gt_matched.num_elems()),
                         "ARMSE_p_m": float(armse_p),
                         "ARMSE_R_deg": float(armse_r),
+                        "differential_mean_p_m": float(np.mean(p_norm)),
+                        "differential_mean_R_deg": float(np.mean(q_deg)),
                     }
                 )
     out = {

@@ -18,7 +18,7 @@ import robot_msgs
 from robot_msgs.compare import EvaluationResult
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import AlignmentError, AssociationError, DataWarning, ValidationError
-from robot_msgs.evaluation import Ape, EvaluationSettings, ape, evaluate
+from robot_msgs.evaluation import Ape, EvaluationSettings, PairSettings, ape, evaluate, rpe
 from robot_msgs.evaluation.alignment import length_units
 from robot_msgs.evaluation.ape import aligned_rmse, alignment_hint
 from robot_msgs.io import read_trajectory
@@ -349,7 +349,8 @@ def _cnspy_csv(source: Path, out: Path) -> Path:
     ids=[f"{c['estimate']}-{c['alignment_type']}-{c['num_frames']}" for c in _CNSPY_CASES],
 )
 def test_ape_mean_equals_cnspys_armse(evo_data: Path, tmp_path: Path, case: dict[str, Any]) -> None:
-    """cnspy's ``ARMSE_p``/``ARMSE_R`` are ``ape``'s ``translation``/``angle_deg`` means."""
+    """cnspy's ``ARMSE_p``/``ARMSE_R`` are ``ape``'s ``translation``/``angle_deg`` means,
+    the means of its ``DifferentialTrajectoryError`` ``rpe --delta 1 --delta-unit f``'s."""
     # fr2_desk's ground truth repeats a stamp (line 10861): cnspy's nearest match takes the
     # later row for an estimate stamped after it, as robot_msgs reading the last one does
     with warnings.catch_warnings():
@@ -375,3 +376,13 @@ def test_ape_mean_equals_cnspys_armse(evo_data: Path, tmp_path: Path, case: dict
         stats = ape(ref, est, settings=settings, relation=relation).stats[relation]
         assert stats.n == case["n_matched"]
         assert stats.mean == pytest.approx(case[key], rel=1e-9, abs=1e-12), relation
+    # DifferentialTrajectoryError: each pair of consecutive matched poses, rpe's rule
+    one_frame = PairSettings(delta=1, delta_unit="f")
+    for relation, key in (
+        ("translation", "differential_mean_p_m"),
+        ("angle_deg", "differential_mean_R_deg"),
+    ):
+        result = rpe(ref, est, settings=settings, pairs=one_frame, relation=relation)
+        stats = result.stats[relation]
+        assert stats.n == case["n_matched"] - 1
+        assert stats.mean == pytest.approx(case[key], rel=1e-9, abs=1e-12), f"rpe {relation}"
