@@ -204,6 +204,26 @@ def test_no_or_a_singular_covariance_is_refused() -> None:
         ape(ref, ref.replace(covariance_6x6=singular), relation="nees")
 
 
+def test_a_planar_covariance_refused_for_nees_names_nees_planar() -> None:
+    """AMCL's covariance (nav2_turtlebot.mcap's /amcl_pose, message 11, read as it is): x,
+    y and yaw set, z, roll and pitch zero. cnspy's NEES reads such a pose as 0 (its
+    LinAlgError caught); here the 6-dof and position NEES were refused without naming the
+    relation that this estimator's covariance serves."""
+    ref = random_walk(5, seed=1)
+    amcl = np.zeros((6, 6))
+    amcl[:2, :2] = [[0.112227, -0.004502], [-0.004502, 0.075614]]
+    amcl[5, 5] = 0.072968
+    est = ref.replace(covariance_6x6=np.tile(amcl, (5, 1, 1)))
+    for relation in ("nees", "nees_position"):
+        with pytest.raises(ValidationError, match=r"pose 0 .*: relation nees_planar$"):
+            ape(ref, est, relation=relation)
+    assert ape(ref, est, relation="nees_planar").stats["nees_planar"].n == 5
+    flat = np.tile(amcl, (5, 1, 1))
+    flat[2, 5, 5] = 0.0  # no yaw variance on one pose: no planar NEES to suggest either
+    with pytest.raises(ValidationError, match=r"\(smallest eigenvalue 0\)$"):
+        ape(ref, est.replace(covariance_6x6=flat), relation="nees")
+
+
 def test_a_bad_covariance_is_refused_naming_the_pose() -> None:
     ref = random_walk(3, seed=1)
     cov = np.tile(np.eye(6), (3, 1, 1))

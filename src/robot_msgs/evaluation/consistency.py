@@ -165,6 +165,12 @@ def nees_values(
             f"Expected invertible covariances for {relation}, got a singular one at matched "
             f"pose {row} (smallest eigenvalue {smallest[row]:.3g})"
         )
+        planar = _BLOCKS["nees_planar"]
+        if (
+            relation != "nees_planar"
+            and (np.linalg.eigvalsh(cov[:, planar][:, :, planar])[:, 0] > 0).all()
+        ):  # a planar estimator's (AMCL's): z, roll and pitch left zero
+            msg += "; the x, y, yaw block is invertible on every pose: relation nees_planar"
         raise ValidationError(msg) from err
     out: Float64Array = np.einsum("ni,ni->n", e, solved)
     return out
