@@ -619,6 +619,45 @@ def test_a_metadata_yaml_past_its_bound_is_refused_before_rosbags_parses_it(
     assert list_topics(bag / "tf_example.db3") == topics
 
 
+@pytest.mark.parametrize(
+    ("extra", "line", "said"),
+    [
+        # 200,000 lines and flow items in all: read; a comma more (in a comment): refused
+        ("#\n" * (200_000 - 37), None, None),
+        ("#\n" * (200_000 - 37) + "#,", 200_000, "holds more than the 200000 lines and flow"),
+        ("x: " + "[" * 64 + "]" * 64 + "\n", None, None),
+        ("x: " + "[" * 65 + "]" * 65 + "\n", 37, r"nests flow collections \(\[ \], \{ \}\) deeper"),
+        # closing brackets first (in a comment) hide no opening one
+        ("# " + "]" * 100 + "\nx:\n  " + "{a: " * 65 + "}" * 65 + "\n", 39, "nests flow"),
+        ("x: " + "[" * 100_000 + "\n", 37, "nests flow"),  # 5 s in rosbags' parser
+    ],
+)
+def test_a_metadata_yaml_of_hostile_structure_is_refused_naming_its_line(
+    evo_data: Path, tmp_path: Path, extra: str, line: int | None, said: str | None
+) -> None:
+    """rosbags' pure-Python YAML parser costs by the token: a flow sequence of 1.4 million
+    items within the 4 MiB bound held it about two minutes, one nested 100,000 deep 5 s.
+    Lines and flow items are bounded at 200,000 (4 MiB of rosbag2's densest metadata holds
+    153,000) and flow nesting at 64 levels (rosbag2 writes none); at the bounds evo's real
+    folder reads as before. Seen failing before the bounds: DID NOT RAISE."""
+    bag = tmp_path / "tf_example"
+    shutil.copytree(evo_data / "tf_example", bag)
+    meta = bag / "metadata.yaml"
+    meta.chmod(0o644)
+    # what ``extra`` counts on: 36 lines, and one flow item (custom_data: {})
+    assert meta.read_bytes().count(b"\n") == 36
+    assert meta.read_text(encoding="ascii").count("{}") == 1
+    with meta.open("a", encoding="ascii") as f:
+        f.write(extra)
+    with deadline(60):
+        if said is None:  # the counts evo's metadata.yaml lists
+            topics = {(t.topic, t.message_count) for t in list_topics(bag)}
+            assert topics == {("/tf", 517), ("/tf_static", 1)}
+            return
+        with pytest.raises(FormatError, match=rf"tf_example: metadata\.yaml line {line}: {said}"):
+            list_topics(bag)
+
+
 def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_path: Path) -> None:
     """rosbags 0.11 decompresses with backports.zstd, whose error escaped as a bug (exit 70)."""
     from robot_msgs.io import write_trajectory

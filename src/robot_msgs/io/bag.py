@@ -52,6 +52,7 @@ from robot_msgs.io.tf import (
     tf_transforms,
     transforms_text,
 )
+from robot_msgs.limits import current_limits
 from robot_msgs.optional import require
 from robot_msgs.report.text import listed
 
@@ -937,6 +938,14 @@ def _resolved(path: Path) -> Path:
 #: with five and 1,440 split files; a bag file given alone is read without it.
 _METADATA_MAX_BYTES = 4 << 20
 
+#: The most lines and flow items (each ``,``, ``[`` and ``{``) of a ``metadata.yaml``
+#: handed to rosbags. WHY: ruamel.yaml's pure-Python loader costs by the token, not the
+#: byte: a flow sequence ``[1, 1, ...]`` of 1 MiB took 31 s, a flow mapping of 1.25 MiB
+#: 30 s, where 4 MiB of what rosbag2 writes holds at most 153,000 (version 9, a line a
+#: QoS field; 2.3 MB for 1,000 topics of five publishers: 83,022 lines, 24 s; a loaded
+#: 2-core machine). Within it no file costs more than the largest real one.
+_METADATA_MAX_ITEMS = 200_000
+
 
 def _check_folder_files(bag: Path, name: str) -> None:
     """Refuse a bag folder holding a file rosbags would block on or read without end.
@@ -944,7 +953,7 @@ def _check_folder_files(bag: Path, name: str) -> None:
     A FIFO as ``metadata.yaml`` or as the ``.db3`` blocked in SQLite's open, where not
     even SIGTERM ends the process; ``/dev/zero`` linked as ``metadata.yaml`` was read
     until memory ran out. Every entry must be a regular file (or a folder), and
-    ``metadata.yaml`` no larger than :data:`_METADATA_MAX_BYTES` (4 MiB).
+    ``metadata.yaml`` within its bounds (:func:`_check_metadata_structure`).
     """
     meta = bag / "metadata.yaml"
     if not meta.exists() and not meta.is_symlink():
@@ -964,12 +973,51 @@ def _check_folder_files(bag: Path, name: str) -> None:
     except OSError as err:
         msg = f"{name}: cannot list the bag folder ({err.strerror or err})"
         raise FormatError(msg) from err
-    if meta.is_file() and (size := meta.stat().st_size) > _METADATA_MAX_BYTES:
+    if meta.is_file():
+        _check_metadata_structure(meta, name)
+
+
+def _check_metadata_structure(meta: Path, name: str) -> None:
+    """Refuse a ``metadata.yaml`` (of the bag folder ``name``) that costs rosbags minutes.
+
+    Its size (:data:`_METADATA_MAX_BYTES`), its lines and flow items
+    (:data:`_METADATA_MAX_ITEMS`) and the nesting of its flow collections (``max_depth``
+    of :mod:`robot_msgs.limits`; rosbag2 nests none) are bounded; brackets are counted
+    wherever they are, a quoted one too, so no quote or comment hides one. WHY: a flow
+    sequence nested 100,000 deep held rosbags' parser 5 s before its ``RecursionError``,
+    a flow sequence of 1.4 million items within 4 MiB about two minutes.
+    """
+    if (size := meta.stat().st_size) > _METADATA_MAX_BYTES:
         msg = (
             f"{name}: metadata.yaml is {size} bytes, more than the {_METADATA_MAX_BYTES} bytes a "
             "bag's metadata.yaml may hold (give the bag's .db3 or .mcap file itself)"
         )
         raise FormatError(msg)
+    with meta.open("rb") as f:
+        data = f.read(_METADATA_MAX_BYTES)
+    view = np.frombuffer(data, dtype=np.uint8)
+    items = np.flatnonzero(np.isin(view, np.frombuffer(b"\n,[{", dtype=np.uint8)))
+    said = None
+    if items.size > _METADATA_MAX_ITEMS:
+        at = int(items[_METADATA_MAX_ITEMS])
+        said = f"holds more than the {_METADATA_MAX_ITEMS} lines and flow items (, [ {{) a bag's"
+    else:
+        limit = current_limits().max_depth
+        brackets = np.flatnonzero(np.isin(view, np.frombuffer(b"[{]}", dtype=np.uint8)))
+        steps = np.where((view[brackets] == ord("[")) | (view[brackets] == ord("{")), 1, -1)
+        walk = np.cumsum(steps)
+        levels = walk - np.minimum(np.minimum.accumulate(walk), 0)  # a stray ] counts none
+        deep = np.flatnonzero(levels > limit)
+        if not deep.size:
+            return
+        at = int(brackets[deep[0]])
+        said = f"nests flow collections ([ ], {{ }}) deeper than the {limit} levels a bag's"
+    line = data.count(b"\n", 0, at) + 1
+    msg = (
+        f"{name}: metadata.yaml line {line}: {said} metadata.yaml may hold (give the bag's "
+        ".db3 or .mcap file itself)"
+    )
+    raise FormatError(msg)
 
 
 def _a_bug(err: BaseException) -> bool:
