@@ -80,6 +80,7 @@ from robot_msgs.errors import (
     DataWarning,
     FormatError,
     RobotMsgsError,
+    TopicError,
     UsageError,
     ValidationError,
 )
@@ -317,7 +318,9 @@ def _locate(given: InputFile, args: argparse.Namespace, *, inherited: bool = Fal
         if chosen is None:
             try:
                 chosen = only_pose_topic(file)
-            except FormatError:  # none or several (or a bag error, said again just below)
+            except TopicError:  # none or several: listed below
+                # WHY not FormatError: a bag that does not open was opened again by the
+                # listing, rosbags parsing a bad metadata.yaml twice (1 MiB: 37 s each).
                 chosen = None
         # A topic to read takes the index unchecked, as read_trajectory does (its read
         # checks its own entry): a bag folder whose metadata.yaml gave another topic a
