@@ -1139,6 +1139,24 @@ def test_an_empty_tracking_log_is_no_loss_and_its_notes_say_it_was_empty(
     assert not any("empty" in note for note in run_report(headed).notes)
 
 
+def test_an_empty_resources_log_is_no_sample_and_its_notes_say_it_was_empty(
+    tmp_path: Path,
+) -> None:
+    """A 0-byte resources.csv read as no sample (no CPU or memory figure) without a word,
+    where the same of tracking.csv is said; a header-only one states its columns. Seen
+    failing before: no such note."""
+    ref = _traj(T, _line(T))
+    empty = _run_folder(tmp_path, "empty", ref, reference=ref)
+    (empty / "resources.csv").write_bytes(b"")
+    report = run_report(empty)
+    assert report.resources is not None
+    assert (report.resources.n_samples, report.success) == (0, True)
+    assert "resources.csv is empty (0 bytes): read as no resource sample" in report.notes
+    headed = _run_folder(tmp_path, "headed", ref, reference=ref)
+    (headed / "resources.csv").write_text("time_s,cpu_percent,rss_bytes\n")
+    assert not any("empty" in note for note in run_report(headed).notes)
+
+
 def test_path_smoothness_is_of_the_tracked_stretches_in_the_time_range(tmp_path: Path) -> None:
     """robometric-frame's example with a turn, (0,0) (1,0) (2,0) (2,1): steps (1,0) (1,0)
     (0,1), their differences (0,0) (-1,1): change √2, path length 3. Tracking is lost at

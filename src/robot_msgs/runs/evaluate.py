@@ -131,7 +131,8 @@ __all__ = [
 #: loss was one step: 0.651 .. 0.695 beside 0.620 unbroken), and the time range's note
 #: says it cuts path smoothness too, or in space that it is the whole run's; frames
 #: missing from the timing log while tracking was lost are the loss's, not dropped frames
-#: (counted in both), and the latency's notes say how many.
+#: (counted in both), and the latency's notes say how many; the notes of a run with a
+#: 0-byte resources.csv say so (it read as no sample, unsaid).
 JUDGING_REVISION = 25
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
@@ -796,13 +797,15 @@ def evaluate_run(
             notes.append(f"{' and '.join(whole)}: over the whole run, not the time range")
     if shown:
         notes.append(shown)
-    if run.tracking is not None and run.tracking.empty:
+    for log, read_as in (
+        (run.tracking, "no tracking event, no loss"),
+        (run.resources, "no resource sample"),
+    ):
         # WHY: a 0-byte log reads as no event, as a logger that writes only on a loss
         # leaves it, but a logger that never wrote leaves it too: '0 losses' alone passed
-        # that over unsaid.
-        notes.append(
-            f"{run.tracking.path.name} is empty (0 bytes): read as no tracking event, no loss"
-        )
+        # that over unsaid; so did no CPU or memory figure of a resource sampler's.
+        if log is not None and log.empty:
+            notes.append(f"{log.path.name} is empty (0 bytes): read as {read_as}")
     results: dict[str, EvaluationResult] = {}
     if lost_over is not None and run.reference is not None:
         shift = settings.evaluation.offset_s

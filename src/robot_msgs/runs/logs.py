@@ -123,7 +123,10 @@ class SignalLog:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResourceLog:
-    """Resource samples, each ``(N,)`` float64; absent optional columns are all NaN."""
+    """Resource samples, each ``(N,)`` float64; absent optional columns are all NaN.
+
+    ``empty``: read from a file of no bytes (no sample), which the run's notes say.
+    """
 
     path: Path
     time_s: Float64Array
@@ -132,6 +135,7 @@ class ResourceLog:
     threads: Float64Array
     gpu_mem_bytes: Float64Array
     gpu_percent: Float64Array
+    empty: bool = False
 
 
 def read_timing(path: Path, *, drop_cut_line: bool = False) -> TimingLog:
@@ -760,4 +764,4 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
             # `Resources.peak_threads`", naming no file or line (a hunt).
             table.refuse(values >= 2.0**63, name, "a count of threads below 2**63", values)
         out[name] = values
-    return ResourceLog(path=path, time_s=time_s, **out)
+    return ResourceLog(path=path, time_s=time_s, **out, empty=table.line_count == 0)
