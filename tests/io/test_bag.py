@@ -658,6 +658,28 @@ def test_a_metadata_yaml_of_hostile_structure_is_refused_naming_its_line(
             list_topics(bag)
 
 
+def test_a_metadata_yaml_that_cannot_be_read_is_a_format_error(
+    evo_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read for its structure before rosbags reads it, an I/O error there escaped as an
+    OSError, where rosbags' own read of it was a FormatError naming the folder."""
+    import errno
+    from pathlib import Path
+
+    bag = tmp_path / "tf_example"
+    shutil.copytree(evo_data / "tf_example", bag)
+    opened = Path.open
+
+    def failing(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self.name == "metadata.yaml":
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(self))
+        return opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", failing)
+    with pytest.raises(FormatError, match=r"tf_example: cannot read metadata\.yaml \(Input/output"):
+        list_topics(bag)
+
+
 def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_path: Path) -> None:
     """rosbags 0.11 decompresses with backports.zstd, whose error escaped as a bug (exit 70)."""
     from robot_msgs.io import write_trajectory

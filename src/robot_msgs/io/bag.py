@@ -993,8 +993,12 @@ def _check_metadata_structure(meta: Path, name: str) -> None:
             "bag's metadata.yaml may hold (give the bag's .db3 or .mcap file itself)"
         )
         raise FormatError(msg)
-    with meta.open("rb") as f:
-        data = f.read(_METADATA_MAX_BYTES)
+    try:
+        with meta.open("rb") as f:
+            data = f.read(_METADATA_MAX_BYTES)
+    except OSError as err:  # as rosbags' "Could not read metadata" was said
+        msg = f"{name}: cannot read metadata.yaml ({err.strerror or err})"
+        raise FormatError(msg) from err
     view = np.frombuffer(data, dtype=np.uint8)
     items = np.flatnonzero(np.isin(view, np.frombuffer(b"\n,[{", dtype=np.uint8)))
     said = None
