@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
 
 from robot_msgs.compare.alignment import is_rotation_matrix
+
+if TYPE_CHECKING:
+    from robot_msgs.trajectory import PoseTrajectory
 
 C, S = math.cos(math.radians(30)), math.sin(math.radians(30))
 
@@ -60,3 +64,48 @@ def test_apply_keeps_the_exact_nanosecond_stamps() -> None:
     assert moved.positions_xyz.tolist() == [[1.0, 1.0, 0.0], [1.0, 2.0, 0.0]]
     assert moved.stamps_ns is not None
     assert moved.stamps_ns.tolist() == ns.tolist()
+
+
+def _two_poses() -> PoseTrajectory:
+    from robot_msgs.trajectory import PoseTrajectory
+
+    return PoseTrajectory(
+        stamps_s=np.array([0.0, 1.0]),
+        positions_xyz=np.array([[1e149, 0.0, 0.0], [1e149, 1.0, 0.0]]),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (2, 1)),
+    )
+
+
+def test_with_positions_refuses_positions_past_the_limit_as_the_constructor_does() -> None:
+    """rpg's scaled estimate (Sim(3) scale 100 on positions near 1e149 m) came out at
+    1e151 m, past POSITION_LIMIT_M, built unchecked: a result that ``from_dict(to_dict())``
+    refused, where ``replace`` refused it before. The constructor's own refusal is the
+    reference."""
+    from robot_msgs.compare.alignment import with_positions
+    from robot_msgs.errors import ValidationError
+
+    traj = _two_poses()
+    far = traj.positions_xyz * 100.0
+    with pytest.raises(ValidationError, match=r"within \+-1e\+150 m") as constructor:
+        traj.replace(positions_xyz=far)
+    with pytest.raises(ValidationError, match=r"within \+-1e\+150 m") as helper:
+        with_positions(traj, far)
+    assert str(helper.value) == str(constructor.value)
+
+
+def test_with_positions_keeps_no_array_the_caller_can_still_write() -> None:
+    """The positions were kept as given and only flagged read-only: a view of them the
+    caller held before still wrote into the 'immutable' trajectory, and the caller's own
+    array turned read-only under it. The constructor copies; so does this."""
+    from robot_msgs.compare.alignment import with_positions
+    from robot_msgs.trajectory import PoseTrajectory
+
+    traj = _two_poses()
+    mine = np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]])
+    view = mine.view()
+    out = with_positions(traj, mine)
+    view[0, 0] = 5.0
+    assert out.positions_xyz.tolist() == [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+    assert mine.flags.writeable
+    assert not out.positions_xyz.flags.writeable
+    assert PoseTrajectory.from_dict(out.to_dict()) == out

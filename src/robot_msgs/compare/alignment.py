@@ -18,6 +18,7 @@ from robot_msgs.rotations import (
     quat_xyzw_from_matrix,
 )
 from robot_msgs.trajectory import PoseTrajectory
+from robot_msgs.trajectory.pose import rows_past_limit
 from robot_msgs.typing import Float64Array
 
 if TYPE_CHECKING:
@@ -68,14 +69,20 @@ def is_rotation_matrix(r: np.ndarray[Any, Any]) -> bool:
 
 
 def with_positions(trajectory: PoseTrajectory, positions_xyz: Float64Array) -> PoseTrajectory:
-    """Return ``trajectory`` with new positions (``(N, 3)``, m, a new array), the rest as is.
+    """Return ``trajectory`` with new positions (``(N, 3)``, m), the rest as is.
 
     Stamps, orientations and covariances are kept as given (rpg's estimate scaled by the
-    Sim(3) scale alone, and back). Finite positions keep every invariant, so the result
-    is built unchecked: matched rows whose stamps repeat (read with
+    Sim(3) scale alone, and back). The positions are copied and checked as the
+    constructor checks them (finite, within :data:`~robot_msgs.limits.POSITION_LIMIT_M`),
+    and the rest of a valid trajectory keeps its invariants, so the result is built
+    without the stamps' check: matched rows whose stamps repeat (read with
     ``repeated_stamps="all"``, as evo and rpg read them) were refused by ``replace``
-    ("Expected strictly increasing stamps"). Positions that are not finite, or of another
-    shape, are refused as ``replace`` refuses them.
+    ("Expected strictly increasing stamps"). Positions that fail the checks, or of another
+    shape or dtype, are refused as ``replace`` refuses them.
+
+    WHY a copy: kept as given and only flagged read-only, a view of them the caller held
+    still wrote into the result; and a scaled estimate past the limit (Sim(3) scale 100
+    on positions near 1e149 m) was built unchecked, a result ``from_dict`` refused.
 
     Examples
     --------
@@ -86,13 +93,14 @@ def with_positions(trajectory: PoseTrajectory, positions_xyz: Float64Array) -> P
     >>> with_positions(traj, 2.0 * traj.positions_xyz).positions_xyz[1].tolist()
     [2.0, 0.0, 0.0]
     """
-    fits = positions_xyz.dtype == np.float64 and positions_xyz.flags.c_contiguous
+    fits = isinstance(positions_xyz, np.ndarray) and positions_xyz.dtype == np.float64
     if not (fits and positions_xyz.shape == trajectory.positions_xyz.shape):
         return trajectory.replace(positions_xyz=positions_xyz)
-    if not all_finite(positions_xyz):
+    if not all_finite(positions_xyz) or rows_past_limit(positions_xyz).size:
         return trajectory.replace(positions_xyz=positions_xyz)
-    positions_xyz.setflags(write=False)
-    return trajectory._derived(positions_xyz=positions_xyz)  # noqa: SLF001
+    own = np.array(positions_xyz, dtype=np.float64, order="C", copy=True)
+    own.setflags(write=False)
+    return trajectory._derived(positions_xyz=own)  # noqa: SLF001
 
 
 def check_rigid(msg: Alignment | Extrinsic) -> None:
