@@ -615,3 +615,21 @@ def test_cnspys_csv_with_a_bad_variance_is_refused_naming_line_and_column(
     path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
     with pytest.raises(FormatError, match=rf"est\.csv, line 3, column 14 \(pzz\): '?{shown}'? is"):
         read_tum(path)
+
+
+@pytest.mark.parametrize(
+    "week",
+    ["\u00b2", "9" * 400, "9" * 5000],
+    ids=["superscript-two", "past-float", "past-int-digits"],
+)
+def test_a_gps_week_that_is_no_week_is_refused_naming_its_line(tmp_path: Path, week: str) -> None:
+    """``#gps_week ²`` passed ``str.isdigit`` and crashed ``int()`` (ValueError); 400
+    digits overflowed the float of its seconds (OverflowError), 5000 digits Python's
+    integer limit (ValueError): a reader of untrusted files raises only FormatError."""
+    head = f"#time_format gps_sow\n#gps_week {week}\n#fields t,px,py,pz,qx,qy,qz,qw\n"
+    path = write(tmp_path, head + "1.0,0,0,0,0,0,0,1\n2.0,1,0,0,0,0,0,1\n", name="a.traj")
+    with pytest.raises(
+        FormatError,
+        match=r"a\.traj, line 2: trajectopy.s #time_format gps_sow: expected its GPS week",
+    ):
+        read_tum(path)

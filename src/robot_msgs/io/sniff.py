@@ -410,13 +410,17 @@ blanks or tabs; write the file with one of them"
     at, value = said.get("time_format", (0, "unix"))
     if value.lower() == "gps_sow" and not why:
         week_at, week = said.get("gps_week", (0, ""))
-        if not week.isdigit():
+        # ASCII digits read as a float: int() took '²' (isdigit) for a ValueError, and 400
+        # digits overflowed the seconds (OverflowError): a finite number of seconds or none.
+        week_s = float(week) * _WEEK_S if week.isascii() and week.isdigit() else math.nan
+        if not math.isfinite(shift + week_s):
+            shown = week if len(week) <= 40 else f"{week[:40]}..."
             why = (
                 f"line {week_at or at}: trajectopy's #time_format gps_sow: expected its GPS "
-                f"week as #gps_week WEEK, got {week or 'none'} (trajectopy takes this week's)"
+                f"week as #gps_week WEEK, got {shown or 'none'} (trajectopy takes this week's)"
             )
         else:
-            shift += int(week) * _WEEK_S - _GPS_LEAP_S + _GPS_ZERO_UNIX_S
+            shift += week_s - _GPS_LEAP_S + _GPS_ZERO_UNIX_S
     elif value.lower() != "unix" and not why:
         why = (
             f"line {at}: trajectopy's #time_format {value}: the readers take Unix seconds "
