@@ -176,3 +176,20 @@ def test_a_yaw_deg_signal_of_a_segment_length_is_refused_naming_the_new_name() -
     ):
         Signal.of("yaw_deg", "deg", [1.0, 2.0], stamps_s=[0.0, 1.0], length_m=10.0)
     assert Signal.of("yaw_deg", "deg", [1.0], stamps_s=[0.0]).name == "yaw_deg"
+
+
+def test_a_word_naming_a_signal_picks_it_alone_not_its_quantity_beside_it() -> None:
+    """A KITTI drift holds ``translation_pct`` pooled and ``translation_pct@100m`` ... per
+    length, each of quantity ``translation_pct``: ``plot("translation_pct")`` drew the
+    pooled signal and every length on one axis (3 lines for 2 lengths). A word naming no
+    signal still picks its quantity (rpg's ``yaw_world_deg`` at every length)."""
+    from robot_msgs.compare.signal import select_signals
+
+    pooled = Signal.of("translation_pct", "%", [1.0, 2.0], stamps_s=[0.0, 1.0])
+    lengths = [
+        Signal.of("translation_pct", "%", [1.0], stamps_s=[0.0], length_m=v) for v in (1.0, 2.0)
+    ]
+    kept, unknown = select_signals([pooled, *lengths], ["translation_pct", "roll"])
+    assert ([s.name for s in kept], unknown) == (["translation_pct"], ["roll"])
+    kept, _ = select_signals(lengths, ["translation_pct"])
+    assert [s.name for s in kept] == ["translation_pct@1m", "translation_pct@2m"]

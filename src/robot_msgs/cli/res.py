@@ -69,7 +69,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--signal",
         action="append",
         metavar="NAME",
-        help="keep only this signal of each result, by name or quantity (yaw_world_deg: "
+        help="keep only this signal of each result, by name, else by quantity (yaw_world_deg: "
         "an rpg drift's yaw at every length, boxed per length as rpg does); repeat to keep "
         "several, the first boxed and tabled first",
     )

@@ -367,9 +367,11 @@ def select_signals(
 ) -> tuple[list[Signal], list[str]]:
     """Return the signals ``wanted`` picks (in its order, each once) and the words picking none.
 
-    A word picks the signal of that name, and every signal of that quantity (a drift's
-    quantity at each length: ``yaw_world_deg`` picks ``yaw_world_deg@7.58m`` ...). The one
-    selection of ``res --signal`` and :meth:`EvaluationResult.plot`'s ``signals``.
+    A word picks the signal of that name; a word naming no signal picks every signal of
+    that quantity (a drift's quantity at each length: ``yaw_world_deg`` picks
+    ``yaw_world_deg@7.58m`` ...). A KITTI drift's pooled ``translation_pct`` is a name, so
+    it is that signal alone, not the lengths beside it. The one selection of ``res
+    --signal`` and :meth:`EvaluationResult.plot`'s ``signals``.
 
     Examples
     --------
@@ -377,12 +379,15 @@ def select_signals(
     >>> kept, unknown = select_signals(at, ["yaw", "roll"])
     >>> [s.name for s in kept], unknown
     (['yaw@1m', 'yaw@2m'], ['roll'])
+    >>> pooled = Signal.of("yaw", "deg", [1.0], stamps_s=[0.0])
+    >>> [s.name for s in select_signals([pooled, *at], ["yaw"])[0]]
+    ['yaw']
     """
     held = list(signals)
     kept: list[Signal] = []
     unknown: list[str] = []
     for word in wanted:
-        chosen = [s for s in held if word in (s.name, s.quantity)]
+        chosen = [s for s in held if s.name == word] or [s for s in held if s.quantity == word]
         if not chosen:
             unknown.append(word)
         kept += [s for s in chosen if not any(s is k for k in kept)]
