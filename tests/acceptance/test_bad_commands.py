@@ -61,6 +61,7 @@ ONE_POSE = (
     r"^one\.tum: 1 pose only \(time span 0 s, no rate\): nothing to evaluate; check that the "
     r"file holds the whole trajectory$"
 )
+KITTI = "".join(f"1 0 0 {t!r} 0 1 0 0 0 0 1 0\n" for t in T)  # the same x = t, no times file
 SAME = "".join("7.0 0 0 0 0 0 0 1\n" for _ in range(200))  # 200 rows, one stamp
 
 
@@ -127,6 +128,13 @@ CASES = [
     Case("ape-t-start-after-the-reference", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--t-start", "100"],
          error=r"No pose of the reference in the time range 100\.000000 \.\. inf s .*--t-start"),
+    # KITTI files read with evo's habit of naming the format: the rows' 12 columns were said,
+    # not that they are KITTI's (a newcomer's walk).
+    Case("ape-kitti-files-with-format-tum", {"gt.txt": KITTI, "est.txt": KITTI},
+         ["ape", "gt.txt", "est.txt", "--format", "tum"],
+         error=r"^gt\.txt, line 1: expected 8 columns \(t x y z qx qy qz qw\), got 12; it reads "
+         r"as kitti \(12 space-separated columns\): choose --ref-format kitti or leave the "
+         r"format to detection$"),
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
          error=r"^--force only goes with --save, --save-aligned or --plot FILE", code=2),

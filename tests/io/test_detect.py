@@ -130,6 +130,39 @@ def test_read_trajectory_format_can_be_forced(tmp_path: Path) -> None:
     assert traj.orientations_quat_xyzw.tolist() == [[0.6, 0.0, 0.0, 0.8], [1.0, 0.0, 0.0, 0.0]]
 
 
+@pytest.mark.parametrize(
+    ("text", "given", "said"),
+    [
+        (KITTI, "tum", (r", got 12; it reads as kitti \(12 space-separated columns\): choose "
+                        r"`format='kitti'` or leave the format to detection$")),
+        (TUM, "kitti", (r", got 8; it reads as tum \(8 space-separated columns, header names "
+                        r"qx first\): choose `format='tum'`")),
+        (TUM, "lla", r"expected 4 columns \(t lat lon alt\), got 8; it reads as tum "),
+    ],
+)  # fmt: skip
+def test_a_format_given_that_the_content_contradicts_is_answered_with_the_detected_one(
+    tmp_path: Path, text: str, given: str, said: str
+) -> None:
+    """A KITTI file read with ``--format tum`` was told "expected 8 columns, got 12" and no
+    more: the reader's own detection names the format the file has, so the error says it.
+    ``geo_origin_of`` reads an ``lla`` file first (REF's first fix), and says it too."""
+    path = tmp_path / "poses.txt"
+    path.write_text(text)
+    with pytest.raises(FormatError, match=said):
+        read_trajectory(path, format=given)
+    if given == "lla":
+        with pytest.raises(FormatError, match=said):
+            geo_origin_of(path, format=given)
+
+
+def test_a_bad_line_in_the_format_given_and_detected_gets_no_other_format(tmp_path: Path) -> None:
+    path = tmp_path / "poses.txt"
+    path.write_text(TUM + "3 7 8 oops 0 0 0 1\n")
+    with pytest.raises(FormatError, match=r"'oops' is not a number") as caught:
+        read_trajectory(path, format="tum")
+    assert "reads as" not in str(caught.value)
+
+
 def test_read_trajectory_passes_the_times_file_to_kitti(tmp_path: Path) -> None:
     (tmp_path / "k.txt").write_text(KITTI)
     (tmp_path / "times.txt").write_text("0.5\n0.75\n")

@@ -34,6 +34,7 @@ names qx first)``):
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,7 +71,7 @@ from robot_msgs.io.table import read_bytes
 from robot_msgs.io.tum import read_tum, write_tum
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
     import numpy.typing as npt
 
@@ -387,12 +388,68 @@ def read_trajectory(
     """
     fmt = _format_given(format, fmt)
     check_repeated_stamps(repeated_stamps)  # before a large file is read
-    file = resolve_path(path)
     if fmt is None:
         fmt = detect_format(path)
     if fmt not in FORMATS:
         msg = f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}"
         raise FormatError(msg)
+    with _format_contradicted(path, fmt):
+        return _read_as(
+            path,
+            fmt,
+            topic=topic,
+            times_path=times_path,
+            strict=strict,
+            repeated_stamps=repeated_stamps,
+            geo_origin=geo_origin,
+            crs=crs,
+            kitti_rotations=kitti_rotations,
+        )
+
+
+@contextmanager
+def _format_contradicted(path: str | os.PathLike[str], fmt: str) -> Iterator[None]:
+    """Add the format the file's content shows to a reader's error, when it is not ``fmt``.
+
+    WHY: a KITTI file read with ``--format tum`` was told "expected 8 columns (t x y z qx
+    qy qz qw), got 12" and no more; detection names what the file is. The error is kept
+    as it is when the content shows ``fmt`` too (a bad line: a detected format always
+    does), or no format, or when it is not of the content (a topic) or already names a
+    format to choose; and for a bag format (a bag folder without metadata.yaml reads as
+    bag2 to detection, which refuses it alike).
+    """
+    try:
+        yield
+    except FormatError as err:
+        if type(err) is not FormatError or "`format=" in str(err) or fmt in BAG_FORMATS:
+            raise
+        try:
+            detected: FormatDetection | None = explain_format(path)
+        except (FormatError, OSError):
+            detected = None
+        if detected is None or detected.fmt == fmt:
+            raise
+        msg = (
+            f"{err}; it reads as {detected}: choose `format='{detected.fmt}'` or leave the "
+            "format to detection"
+        )
+        raise FormatError(msg) from err
+
+
+def _read_as(
+    path: str | os.PathLike[str],
+    fmt: str,
+    *,
+    topic: str | None,
+    times_path: str | os.PathLike[str] | None,
+    strict: bool,
+    repeated_stamps: RepeatedStamps,
+    geo_origin: tuple[float, float, float] | None,
+    crs: str | None,
+    kitti_rotations: KittiRotations,
+) -> PoseTrajectory:
+    """Read ``path`` as ``fmt`` (one of :data:`FORMATS`): :func:`read_trajectory`'s body."""
+    file = resolve_path(path)
     if times_path is not None and fmt != "kitti":
         msg = f"{path}: a times file is only used with KITTI files, not {fmt}"
         raise FormatError(msg)
@@ -477,7 +534,8 @@ def geo_origin_of(
     fmt = _format_given(format, fmt)
     fmt = detect_format(path) if fmt is None else fmt  # named as given, as the readers
     if fmt == "lla":
-        lla = read_lla_rows(path).parts[1]  # named as given (read_table resolves it)
+        with _format_contradicted(path, fmt):  # read first: REF's fix is both sides' origin
+            lla = read_lla_rows(path).parts[1]  # named as given (read_table resolves it)
         finite = lla[np.isfinite(lla).all(axis=1)]
         return tuple(float(v) for v in finite[0]) if finite.size else None  # type: ignore[return-value]
     if fmt in BAG_FORMATS:
