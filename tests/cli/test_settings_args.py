@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import shutil
@@ -409,3 +410,26 @@ def test_the_runs_help_says_the_runs_defaults(
         if row.field in changed:
             said = text.split(f" {row.name} ", 1)[1].split("(default ", 1)[1]  # its first
             assert said.startswith(f"{changed[row.field]}; or the manifest's [settings])")
+
+
+@pytest.mark.parametrize(
+    "command", ["traj", "doctor", "ape", "rpe", "drift", "track", "report", "bench"]
+)
+def test_a_choice_flag_shown_by_its_metavar_names_its_choices_in_its_help(command: str) -> None:
+    """`--w-first SIDE` said neither SIDE's words nor a default: a newcomer learnt
+    reference, estimate and both from the error of a wrong guess; `--statistic FIELD` the
+    same (its default alone). A flag whose usage shows a metavar, not its choices, names
+    them in its help."""
+    from robot_msgs.cli import build_parser
+
+    parser = build_parser(command)
+    (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    said: dict[str, bool] = {}
+    for action in sub.choices[command]._actions:
+        if action.choices and action.metavar and action.help:
+            named = [
+                c for c in action.choices if re.search(rf"(?<![\w-]){c}(?![\w-])", action.help)
+            ]
+            said[action.option_strings[0]] = len(named) > 1  # more than its default
+    assert said, "no choice flag shown by a metavar"
+    assert [flag for flag, named in said.items() if not named] == []

@@ -228,6 +228,7 @@ def add_settings_flags(
                 if isinstance(value, str)
                 else getattr(value, name)
             )
+            text += _choices_named(flag, text)
             # A switch setting a value: its help says the other. A flag of several values
             # says its default too (rpe --delta's 1 was said nowhere in rpe --help).
             shown = flag.when_set is None
@@ -251,6 +252,31 @@ def add_settings_flags(
                 lacked = (word, f"{root} ape REF EST {flag.name} {word}")
                 word = ""
             _add_flag(groups[flag.group], row, text.replace("%", "%%"), word, lacked)
+
+
+def _choices_named(flag: FlagRow, text: str) -> str:
+    """Return `` (SIDE: reference, estimate or both)`` where ``text`` names none of the choices.
+
+    WHY: a choice flag shown by its metavar (``--w-first SIDE``) lists its choices nowhere
+    in ``--help`` unless its description does; ``--w-first``'s did not, and ``--statistic
+    FIELD``'s named only its default, so a newcomer learnt them from a wrong guess's error.
+
+    Examples
+    --------
+    >>> from robot_msgs.cli._settings_flags import flag_rows
+    >>> (w_first,) = (row for row in flag_rows("ReadSettings") if row.field == "w_first")
+    >>> _choices_named(w_first, "the side whose file writes w first")
+    ' (SIDE: reference, estimate or both)'
+    >>> _choices_named(w_first, "reference, estimate or both")
+    ''
+    """
+    if flag.kind != "choice" or not isinstance(flag.metavar, str) or not flag.metavar:
+        return ""
+    choices = [c.replace("_", "-") if flag.dashes else c for c in flag.choices]
+    choices = list(dict.fromkeys(choices))
+    if any(re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", text) for c in choices):
+        return ""
+    return f" ({flag.metavar}: {', '.join(choices[:-1])} or {choices[-1]})"
 
 
 def _given(args: argparse.Namespace, cls: type[Msg]) -> dict[str, Any]:
