@@ -956,6 +956,11 @@ _NEGATIVE_NUMBER = re.compile(
     re.ASCII,
 )
 _EPILOG = """\
+example:NAME is data shipped with robot_msgs; robot-msgs COMMAND --help says
+what each command takes, with an example of its own.
+Example: robot-msgs ape example:fr1_xyz/groundtruth.tum \\
+         example:fr1_xyz/rgbdslam.tum --align se3
+
 exit status: 0 done; 1 bad input or output (one ERROR: line); 2 bad command
 line; 70 a bug in robot_msgs (the line names the file with the traceback;
 --debug prints it); 130 Ctrl-C; 141 standard output closed by its reader;

@@ -77,7 +77,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "settings (the manifest's [settings], with the flags below on top). Writes one "
             "record per run (OUT/runs/), the results table (OUT/results.parquet), the "
             "reports, aggregates, rankings and repeatability as JSON, and a summary. Runs "
-            "that cannot be evaluated are recorded with their error, never dropped."
+            "that cannot be evaluated are recorded with their error, never dropped. "
+            "Example: robot-msgs bench example:runs/runs.toml --out sweep/"
         ),
     )
     parser.add_argument(

@@ -54,7 +54,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "results/<name>/data/ (or results/<name>/): each NN.txt against its namesake, "
             "one row a sequence (%, deg/m as KITTI's leaderboard, deg/100m as papers), "
             "then the mean over every segment of every sequence (the devkit's figure) and "
-            "over the sequences."
+            "over the sequences. Example: robot-msgs drift example:fr1_xyz/groundtruth.tum "
+            "example:fr1_xyz/rgbdslam.tum --protocol rpg"
         ),
     )
     add_input_args(parser)

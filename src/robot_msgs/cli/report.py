@@ -45,7 +45,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "accuracy on the valid poses, latency, rates, resources and a ranking. The "
             "settings are the manifest's [settings], with the flags below on top. A "
             "bench output folder (bench --out DIR) is reported from its stored run "
-            "reports, without evaluating again."
+            "reports, without evaluating again. Example: robot-msgs report "
+            "example:runs/runs.toml --markdown tables.md"
         ),
     )
     parser.add_argument(

@@ -121,7 +121,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "data problems), check them (exit 1 on problems) or convert one (--save). "
             "FILE may be example:NAME for data shipped with robot_msgs. The reading rules "
             "take each FILE as the estimate side and REF as the reference side (--w-first "
-            "estimate, --stamp-divisors 1 1000: each FILE written w first, or in ms)."
+            "estimate, --stamp-divisors 1 1000: each FILE written w first, or in ms). "
+            "Example: robot-msgs traj example:fr1_xyz/groundtruth.tum "
+            "example:fr1_xyz/rgbdslam.tum --check"
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="trajectory files or bags")
