@@ -4,7 +4,8 @@ A newcomer copies them first. No test ran them: the first shell command is run b
 ``tests/cli/test_ape.py``, the benchmarks by ``test_readme_benchmarks.py``, but a
 ``>>>`` block or a script whose names moved would have failed only in a reader's hands.
 The doctor session is rebuilt from the shipped example as its comments say (stamps 0.3 s
-early; stamps from 0) and compared line by line.
+early; stamps from 0) and compared line by line. Every other ``robot-msgs`` line that reads
+only shipped data (``example:NAME``) runs as written.
 """
 
 from __future__ import annotations
@@ -95,3 +96,52 @@ def test_the_track_lines_run_on_the_shipped_servo_and_write_what_they_say(
     assert sorted(result["step"]) == ["elbow", "wrist"]
     assert result["settings"]["interpolation"] == "previous"
     assert "| elbow" in (tmp_path / "t.md").read_text(encoding="utf-8")
+
+
+#: A file the README names as the reader's own (``est_a.tum``: "your estimates").
+_INPUT = re.compile(r"\.(tum|txt|zip|npz|bag|mcap)$")
+
+
+def _shipped_commands() -> list[list[str]]:
+    """The README's ``robot-msgs`` lines that read only shipped data, as arguments.
+
+    From its ``bash`` and ``text`` blocks: ``\\`` lines joined, a block's ``NAME=value``
+    put in its ``$NAME``; a line with an input of the reader's own is left out.
+    """
+    commands = []
+    for block in re.findall(r"```(?:bash|text)\n(.*?)```", README, re.DOTALL):
+        lines = block.replace("\\\n", " ").splitlines()
+        names = dict(re.findall(r"^(\w+)=(\S+?)(?:;|\s|$)", block, re.MULTILINE))
+        for line in lines:
+            typed = line.removeprefix("$ ")
+            for name, value in names.items():
+                typed = typed.replace(f"${name}", value)
+            if not typed.startswith("robot-msgs ") or "example:" not in typed:
+                continue
+            args = shlex.split(typed, comments=True)[1:]
+            if not any(_INPUT.search(a) and not a.startswith("example:") for a in args):
+                commands.append(args)
+    return commands
+
+
+SHIPPED = _shipped_commands()
+
+
+def test_the_readme_commands_on_shipped_data_are_found() -> None:
+    assert sorted({args[0] for args in SHIPPED}) == ["bench", "report", "track"]
+
+
+@pytest.mark.parametrize("args", SHIPPED, ids=lambda args: " ".join(args)[:60])
+def test_every_readme_command_on_shipped_data_runs_as_written(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer pastes them first; only the first command and the track lines were run.
+
+    ``bench`` starts worker processes (several seconds): its own tests run the example.
+    """
+    if args[0] == "bench":
+        pytest.skip("bench starts worker processes: tests/cli/test_bench.py runs the example runs")
+    if "--html" in args:
+        pytest.importorskip("plotly")
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 0
