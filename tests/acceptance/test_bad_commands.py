@@ -62,6 +62,10 @@ ONE_POSE = (
     r"file holds the whole trajectory$"
 )
 KITTI = "".join(f"1 0 0 {t!r} 0 1 0 0 0 0 1 0\n" for t in T)  # the same x = t, no times file
+SWAPPED = (
+    r"^groundtruth\.tum, an EST, is named as ground truth and REF est\.tum is not: REF \(the "
+    r"reference\) comes first, REF EST; evaluated as given$"
+)
 SAME = "".join("7.0 0 0 0 0 0 0 1\n" for _ in range(200))  # 200 rows, one stamp
 
 
@@ -135,6 +139,16 @@ CASES = [
          error=r"^gt\.txt, line 1: expected 8 columns \(t x y z qx qy qz qw\), got 12; it reads "
          r"as kitti \(12 space-separated columns\): choose --ref-format kitti or leave the "
          r"format to detection$"),
+    # REF and EST swapped, evo's order forgotten: evaluated as given (se3 APE is the same
+    # either way; sim3's scale, RPE's pairs and --t-start's clock are not), and said once.
+    Case("ape-ground-truth-given-as-the-estimate", {"est.tum": EST, "groundtruth.tum": REF},
+         ["ape", "est.tum", "groundtruth.tum"],
+         warnings=(SWAPPED,),
+         code=0, stdout=r"reference: est\.tum\nestimate:  groundtruth\.tum\n"),
+    Case("rpe-estimate-in-a-ground-truth-folder",
+         {"ref.tum": REF, "gt/est.tum": EST}, ["rpe", "ref.tum", "gt/est.tum"],
+         warnings=(r"^gt/est\.tum, an EST, is named as ground truth and REF ref\.tum is not",),
+         code=0),
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
          error=r"^--force only goes with --save, --save-aligned or --plot FILE", code=2),

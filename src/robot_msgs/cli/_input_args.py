@@ -193,6 +193,7 @@ def read_inputs_from_args(
     from robot_msgs.errors import DataWarning  # noqa: PLC0415
 
     inputs = inputs_from_args(args)
+    _warn_swapped(inputs)
     try:
         with warnings.catch_warnings(record=True) as caught:
             read = _read(args, inputs)
@@ -217,6 +218,52 @@ def read_inputs_from_args(
     if getattr(args, "sync", None) != "spatial":
         _check_frames_beside_seconds(read, inputs)
     return read, [i.label for i in inputs], said
+
+
+def _warn_swapped(inputs: Sequence[InputFile]) -> None:
+    """Warn when an EST is named as ground truth and REF is not: REF and EST given swapped.
+
+    WHY: evo's order is REF EST too, and ``ape rgbdslam.tum groundtruth.tum`` ran without
+    a word. SE(3) APE is nearly the same either way, so nothing in the numbers showed it;
+    a Sim(3) scale, RPE's pairs and ``--t-start`` (on the reference's clock) are not.
+    The names decide (a path's file or folder, a topic: ``groundtruth``, ``ground_truth``,
+    ``gt``); the inputs are evaluated as given.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from robot_msgs.io.evaluation_inputs import InputFile
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _warn_swapped([InputFile(path="orb.txt"), InputFile(path="KITTI_00_gt.txt")])
+    ...     _warn_swapped([InputFile(path="KITTI_00_gt.txt"), InputFile(path="orb.txt")])
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    KITTI_00_gt.txt, an EST, is named as ground truth and REF orb.txt is not: ...
+    >>> len(caught)
+    1
+    """
+    import warnings  # noqa: PLC0415
+
+    from robot_msgs.errors import DataWarning  # noqa: PLC0415
+
+    ref, *estimates = inputs
+    if _named_ground_truth(ref):
+        return
+    for est in estimates:
+        if _named_ground_truth(est):
+            msg = (
+                f"{est.label}, an EST, is named as ground truth and REF {ref.label} is not: "
+                "REF (the reference) comes first, REF EST; evaluated as given"
+            )
+            warnings.warn(DataWarning(msg), stacklevel=2)
+            return
+
+
+def _named_ground_truth(given: InputFile) -> bool:
+    """Whether ``given``'s file or folder name, or its topic, says ground truth."""
+    parts = Path(given.path.removeprefix("example:")).parts[-2:]
+    words = re.split(r"[^a-z0-9]+", " ".join([*parts, given.topic or ""]).lower())
+    return bool({"gt", "groundtruth"} & set(words)) or "ground truth" in " ".join(words)
 
 
 def _as_written_notes(args: argparse.Namespace, inputs: Sequence[InputFile]) -> list[list[str]]:
