@@ -1356,3 +1356,25 @@ def test_a_typo_as_close_to_our_flag_as_to_evos_is_answered_with_ours(
     head = f"ERROR: robot-msgs {command}: unrecognized arguments: {typed} 3; did you mean "
     assert last.startswith(f"{head}{flag}"), last
     assert "evo" not in last
+
+
+@pytest.mark.parametrize(
+    ("words", "said"),
+    [
+        (["--align", "se3", "--correct_scale"], "--correct_scale is evo's; here: --align sim3, not se3"),
+        (["--align=se3", "-s"], "-s is evo's; here: --align sim3, not se3"),
+        (["--align", "origin", "-s"], "-s is evo's; here: --align origin_scale, not origin"),
+        (["--align", "none", "-s"], "-s is evo's; here: --align scale, not none"),
+        (["--align", "sim3", "--correct_scale"], "--correct_scale is evo's; here: --align sim3 alone"),
+        (["--align", "posyaw", "-s"], "-s is evo's; here: --align scale (-a -s: --align sim3)"),
+    ],
+)  # fmt: skip
+def test_evos_scale_switch_beside_our_align_says_the_method_that_scales_it(
+    words: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape R E --align se3 --correct_scale`` (the README's flag, then evo's habit) was
+    told "here: --align scale": typed, that is --align given twice, and a scale alone is
+    not what -a -s meant. Our --align's method with evo's scale is answered as one."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(["ape", "ref.txt", "est.txt", *words])
+    assert capsys.readouterr().err.strip().splitlines()[-1] == f"ERROR: robot-msgs ape: {said}"

@@ -411,17 +411,39 @@ _SCALE = ("-s", "--correct_scale")
 _BOTH = ("-as", "-sa", "-vas")
 
 
+#: Our ``--align`` method with evo's scale switch beside it: the method that also scales.
+_SCALED = {"se3": "sim3", "origin": "origin_scale", "none": "scale"}
+
+
 def _alignment(argv: Sequence[str]) -> tuple[list[str], str] | None:
     """Return evo's alignment switches in ``argv`` and our ``--align`` for them, or None.
 
-    None unless there are two or more of them (one is answered as any evo flag is).
+    None unless there are two or more of them (one is answered as any evo flag is), or
+    evo's scale switch is beside our ``--align METHOD``: ``--align se3 --correct_scale``
+    was answered "--align scale", which typed gives ``--align`` twice.
+
+    Examples
+    --------
+    >>> _alignment(["R", "E", "--align", "origin", "-s"])
+    (['-s'], '--align origin_scale, not origin')
+    >>> _alignment(["R", "E", "--align=posyaw", "-s"]) is None
+    True
     """
     said = []
+    method = None  # ours, --align METHOD
     for at, word in enumerate(argv):
         following = argv[at + 1] if at + 1 < len(argv) else None
         switch = word != "--align" or _no_value(following)  # ours takes a value
         if word in (*_ALIGN, *_SCALE, *_BOTH, "--align_origin") and switch:
             said.append(word)
+        elif word == "--align" or word.startswith("--align="):
+            method = word.partition("=")[2] or following
+    if method is not None and said and all(w in _SCALE for w in said):
+        if method in _SCALED.values():
+            return said, f"--align {method} alone"  # it fits the scale
+        if method in _SCALED:  # no aside: one past 80 columns is cut (_found_said)
+            return said, f"--align {_SCALED[method]}, not {method}"
+        return None
     if len(said) < 2:
         return None
     scale = any(w in (*_SCALE, *_BOTH) for w in said)
