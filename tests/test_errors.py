@@ -13,6 +13,7 @@ from robot_msgs.errors import (
     MissingDependencyError,
     OutputPathError,
     RobotMsgsError,
+    close_names,
 )
 from robot_msgs.evaluation import EvaluationSettings, ape
 from robot_msgs.io import read_trajectory
@@ -69,3 +70,19 @@ def test_an_error_said_within_other_words_keeps_the_fields_of_the_builtin_it_ref
         "out.json: [Errno 28] no space left on the device",
         errno.ENOSPC,
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "choices", "said"),
+    [
+        ("Ape", ["ape", "rpe", "traj"], ["ape"]),
+        ("/Odom", ["/odom", "/odom_raw", "/amcl_pose"], ["/odom"]),
+        ("odm", ["/odom", "/odom_raw"], ["/odom"]),  # no name in other case: as before
+    ],
+)
+def test_a_name_typed_in_other_case_is_answered_with_that_name_alone(
+    given: str, choices: list[str], said: list[str]
+) -> None:
+    """``robot-msgs Ape`` was asked "did you mean rpe, ape?": difflib's ratio is case
+    sensitive, so ``rpe`` (two letters of ``Ape``) came first and the name meant second."""
+    assert close_names(given, choices) == said

@@ -270,9 +270,18 @@ def close_names(
     ['--plot_mode', '--plot']
     >>> close_names("/xyz", ["/odom"])
     []
+
+    A choice that is ``given`` in another case is the one meant, alone: difflib's ratio
+    is case sensitive, and ``robot-msgs Ape`` was asked "did you mean rpe, ape?".
+
+    >>> close_names("Ape", ["ape", "rpe"])
+    ['ape']
     """
     import difflib  # noqa: PLC0415 - only for the error
 
+    cased = [c for c in choices if c.lstrip("/-").lower() == given.lstrip("/-").lower()]
+    if cased:
+        return cased[:3]
     bare = {c.lstrip("/-"): c for c in choices}
     near = difflib.get_close_matches(given.lstrip("/-"), list(bare), 3, cutoff)
     close = [bare[c] for c in near]
