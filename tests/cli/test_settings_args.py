@@ -433,3 +433,28 @@ def test_a_choice_flag_shown_by_its_metavar_names_its_choices_in_its_help(comman
             said[action.option_strings[0]] = len(named) > 1  # more than its default
     assert said, "no choice flag shown by a metavar"
     assert [flag for flag, named in said.items() if not named] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["ape", "r.tum", "e.tum", "--max-diff", "20ms"],
+         "ape: argument --max-diff: '20ms' is 0.02 s: give the number alone (--max-diff 0.02)"),
+        (["ape", "r.tum", "e.tum", "--t-start", "5s"],
+         "ape: argument --t-start: '5s' is 5 s: give the number alone (--t-start 5)"),
+        (["ape", "r.tum", "e.tum", "--sync", "spatial", "--max-distance", "50cm"],
+         "ape: argument --max-distance: '50cm' is 0.5 m: give the number alone (--max-distance 0.5)"),
+        (["track", "c.csv", "m.csv", "--delay", "10 ms"],
+         "track: argument --delay: '10 ms' is 0.01 s: give the number alone (--delay 0.01)"),
+        (["ape", "r.tum", "e.tum", "--max-diff", "2m"],
+         "ape: argument --max-diff: invalid float value: '2m'"),  # metres for seconds: no guess
+    ],
+)  # fmt: skip
+def test_a_number_typed_with_its_unit_is_answered_with_the_number_alone(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--max-diff 20ms`` was told "invalid float value: '20ms'" and no more: the flag's
+    unit (its metavar, SECONDS or METRES) is not written, and 20 ms is 0.02 of them."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(argv)
+    assert capsys.readouterr().err.splitlines()[-1] == f"ERROR: robot-msgs {said}"

@@ -119,6 +119,46 @@ def _number_not_word(word: str, metavar: str, said: str) -> Any:
 #: The type of a flag's value, by its row's kind.
 _SCALARS: dict[str, type] = {"float": float, "int": int, "str": str}
 
+#: The units a value of a flag in seconds or metres may be typed with, in that unit.
+_UNITS: dict[str, tuple[str, dict[str, float]]] = {
+    "SECONDS": ("s", {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0}),
+    "METRES": ("m", {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "km": 1e3}),
+}
+
+
+def _measured(name: str, metavar: str) -> Callable[[str], float]:
+    """Return the type of a flag of one number in ``metavar``'s unit (SECONDS, METRES).
+
+    A number typed with a unit is answered with the number alone in the flag's unit:
+    ``--max-diff 20ms`` was told "invalid float value: '20ms'" and no more. Another
+    unit (``--max-diff 2m``) is left to argparse's answer: no guess.
+
+    Examples
+    --------
+    >>> _measured("--max-diff", "SECONDS")("0.02")
+    0.02
+    >>> _measured("--max-diff", "SECONDS")("20ms")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '20ms' is 0.02 s: give the number alone (--max-diff 0.02)
+    """
+    symbol, units = _UNITS[metavar]
+
+    def number(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            typed = re.fullmatch(r"\s*([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([a-zµ]+)\s*", text)
+            if typed is None or typed.group(2) not in units:
+                raise
+            value = float(typed.group(1)) * units[typed.group(2)]
+            said = f"{value:.12g}"
+            msg = f"{text!r} is {said} {symbol}: give the number alone ({name} {said})"
+            raise argparse.ArgumentTypeError(msg) from None
+
+    number.__name__ = "float"  # argparse says "invalid float value" for anything else
+    return number
+
 
 def _add_flag(
     group: Any, flag: FlagRow, help_text: str, word: str, lacked: tuple[str, str] = ("", "")
@@ -149,6 +189,9 @@ def _add_flag(
         kwargs |= {"type": float, "nargs": flag.length or "+"}
     else:
         kwargs["type"] = _word_or_number(word) if word else _SCALARS[flag.kind]
+        unit = flag.metavar if isinstance(flag.metavar, str) and not flag.several else ""
+        if kwargs["type"] is float and unit in _UNITS:
+            kwargs["type"] = _measured(flag.name, unit)
         if lacked[0] and flag.kind == "float" and isinstance(flag.metavar, str):
             kwargs["type"] = _number_not_word(lacked[0], flag.metavar, lacked[1])
         if flag.several:
