@@ -32,7 +32,9 @@ FINDING_KINDS: dict[str, str] = {
     "estimate is flipped (a left-handed frame), which no alignment undoes; or, where its "
     "poses turn too little to tell, its poses are inverted (both said)",
     "planar": "the estimate is flat along one of its axes where the reference moves along "
-    "all three: a 2-D estimate, compared in the plane with a projection",
+    "all three: a 2-D estimate, compared in the axis plane where its APE is least; or "
+    "flat along an axis a planar reference moves along (a line where the reference "
+    "spans a plane), which nothing brings back",
     "coverage": "tracking losses and gaps: the share of the reference covered, apart from "
     "the error on the covered intervals; the reference's own gaps, and the estimate's span "
     "outside the reference's (matched in space: its poses far from the reference's path), "

@@ -112,7 +112,7 @@ def _matched_checks(
         checks.append(mismatch)
         return stop(wrong)
     try:
-        aligned, fitted = align(ref, est, settings=settings.replace(align=method))
+        aligned, _ = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
         if not told:  # said unrun by _untold_checks: a fit at an offset not known
             return []
@@ -136,8 +136,13 @@ def _matched_checks(
     # WHY frame_extrinsic left out on a mix-up: it was listed as checked, never estimated.
     mix_up = _quaternion_order(ref, est, columns)
     skipped = ["frame_extrinsic"] if mix_up is not None else []
-    checks += [k for k in (planar_kind, *fit_kinds) if k not in skipped]
-    planar = _planar(ref, est, settings, fitted.rotation)
+    checks.append(planar_kind)
+    planar = _planar(ref, est, settings, aligned.positions_xyz)
+    if planar is not None and planar.severity == "error":
+        # WHY a stop: an axis of the motion written as 0 (KITTI 00's ORB with its z as 0,
+        # APE 128 m against the file's 1.30 m), no scale or fit means anything then.
+        return stop(planar)
+    checks += [k for k in fit_kinds if k not in skipped]
     if planar is not None:
         out.append(planar)
     x = None

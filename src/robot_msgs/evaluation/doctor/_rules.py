@@ -181,8 +181,6 @@ _MIRRORED_SHARE = 0.5
 #: :data:`_PLANAR_M`, moves along all three axes (a flat estimate is then 2-D).
 _PLANAR_SHARE = 0.05
 _PLANAR_M = 0.01
-#: The flat axis, turned into the reference's axes, within about 18 deg of one of them.
-_PLANAR_AXIS = 0.95
 
 
 #: Both sides stamped 0, 1, 2...: one moving this many times farther a stamp than the
