@@ -14,6 +14,7 @@ import json
 import math
 import re
 import shutil
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -595,7 +596,12 @@ def _decimal(ns: int) -> str:
     return f"{ns // 10**9}.{ns % 10**9:09d}"
 
 
-@pytest.mark.parametrize("kind", ["csv", "ros1", "sqlite3", "mcap"])
+def _exponent(ns: int) -> str:
+    """``ns`` as decimal seconds in exponent form, as NumPy's ``savetxt`` (``%.18e``)."""
+    return format(Decimal(ns).scaleb(-9), ".18e")
+
+
+@pytest.mark.parametrize("kind", ["csv", "csv-e", "ros1", "sqlite3", "mcap"])
 def test_epoch_stamps_give_the_trapezoids_closed_forms_to_float64s_own_rounding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
 ) -> None:
@@ -612,7 +618,8 @@ def test_epoch_stamps_give_the_trapezoids_closed_forms_to_float64s_own_rounding(
     is said at its time on the clock, and a ramp's final error (0.001 e^{-t/τ} at
     4.567 s, 1.08e-7 rad, behind a command of 1 rad/s to 6 s read linearly) was
     2.59e-7 (the ramp read 1.5e-7 s off); now 2.4e-16 off, within the two float steps of
-    4.567 that r - y keeps."""
+    4.567 that r - y keeps. Typed in exponent form (``1.700000000123456789e+9``,
+    csv-e) the stamps were read as floats, 1.45e-7 relative off (seen failing before)."""
     h, n = 0.001, _END_MS
     q = math.exp(-h / _TAU)
     before = (_EPOCH_NS - 10**6, {"x": 0.0})
@@ -622,10 +629,11 @@ def test_epoch_stamps_give_the_trapezoids_closed_forms_to_float64s_own_rounding(
     ramp = [(_EPOCH_NS, {"x": 0.0}), (ramp_to, {"x": 6.0})]
     behind = [(_EPOCH_NS + k * 10**6, {"x": k / 1000 - 0.001 * math.exp(-k / 1000 / _TAU)})
               for k in range(4568)]  # fmt: skip
-    if kind == "csv":
+    if kind.startswith("csv"):
         logs = []
+        typed = _exponent if kind == "csv-e" else _decimal
         for name, samples in (("c", commands), ("m", states), ("r", ramp), ("b", behind)):
-            rows = "".join(f"{_decimal(ns)},{j['x']!r}\n" for ns, j in samples)
+            rows = "".join(f"{typed(ns)},{j['x']!r}\n" for ns, j in samples)
             (tmp_path / f"{name}.csv").write_text("time,x\n" + rows)
             logs.append([str(tmp_path / f"{name}.csv")])
     else:

@@ -352,10 +352,11 @@ def test_time_ns_reads_a_decimal_of_9_decimals_or_fewer_exactly(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="0123456789.+-e ,x\t", max_size=14))
+@given(st.text(alphabet="0123456789.+-eE ,x\t", max_size=14))
 def test_time_ns_is_exact_or_none_for_any_text(cells: str) -> None:
     """Law: any first cells read as nanoseconds exactly (Fraction of the text x 10^9,
-    an integer) or not at all (None: 1.7e9, 10 decimals, text), never an error."""
+    an integer) or not at all (None: 2.5e-10, 10 decimals not 0, text), never an error;
+    what is read, float64 reads too (loadtxt's reading)."""
     from fractions import Fraction
 
     from robot_msgs.runs.csvlog import _nanoseconds
@@ -366,17 +367,48 @@ def test_time_ns_is_exact_or_none_for_any_text(cells: str) -> None:
         return
     for cell, ns in zip(cells.split(","), got.tolist(), strict=True):
         text = cell.strip()
-        assert "e" not in text
         assert "x" not in text
         assert Fraction(text) * 10**9 == ns
+        assert np.loadtxt([f"{cell},1"], delimiter=",", usecols=[0]) == float(Fraction(text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(-(10**18), 10**18),
+    st.integers(-12, 12),
+    st.sampled_from(["e", "E"]),
+    st.booleans(),
+)
+def test_time_ns_reads_a_time_in_exponent_form_exactly(
+    ns: int, shift: int, mark: str, plus: bool
+) -> None:
+    """Law: a time of whole nanoseconds typed in exponent form (NumPy ``savetxt``'s
+    default ``%.18e`` writes 1700000000.123456717 s as ``1.700000000123456717e+09``),
+    its mantissa's point anywhere, reads back as those nanoseconds: the exponent moves
+    the point. It read as floats, 238 ns apart since 1970 (seen failing before)."""
+    from decimal import Decimal
+
+    from robot_msgs.runs.csvlog import _nanoseconds
+
+    seconds = Decimal(ns).scaleb(-9)
+    mantissa = format(seconds.scaleb(-shift), "f")  # exact: the point moved `shift` places
+    exponent = f"{'+' if plus and shift >= 0 else ''}{shift}"
+    got = _nanoseconds([f"{mantissa}{mark}{exponent},1"])
+    assert got is not None, f"{mantissa}{mark}{exponent}"
+    assert got.tolist() == [ns]
 
 
 def test_time_ns_is_none_for_a_time_of_another_form(tmp_path: Path) -> None:
-    """An exponent, 10 decimals, or past int64 nanoseconds (9223372036 s): the floats
-    stay, exact nanoseconds are not said."""
-    for cell in ("1.7e9", "1E3", "0.1234567891", "9223372036", "-9223372036.5"):
+    """A part of a nanosecond (a 10th decimal not 0, 2.5e-10), an exponent of 4 digits,
+    or past int64 nanoseconds (9223372036 s): the floats stay, exact nanoseconds are not
+    said. An exponent or a 10th decimal 0 is read (seen None before)."""
+    for cell in ("0.1234567891", "2.5e-10", "1e0009", "9223372036", "-9223372036.5", "9.3e9"):
         path = _write(tmp_path / "t.csv", f"t,x\n0,1\n{cell},1\n")
         assert read_csv_table(path, required=("t", "x"), time_ns=True).time_ns is None, cell
+    path = _write(tmp_path / "t.csv", "t,x\n1.7e9,1\n1E3,1\n0.1234567890,1\n-2E-9,1\n")
+    time_ns = read_csv_table(path, required=("t", "x"), time_ns=True).time_ns
+    assert time_ns is not None
+    assert time_ns.tolist() == [1_700_000_000 * 10**9, 1000 * 10**9, 123_456_789, -2]
     path = _write(tmp_path / "t.csv", "t,x\n0,1\n9223372035.999999999,1\n")
     time_ns = read_csv_table(path, required=("t", "x"), time_ns=True).time_ns
     assert time_ns is not None

@@ -227,12 +227,13 @@ def test_a_signal_log_reads_its_first_column_as_time_and_the_others_as_channels(
     assert picked.values.tolist() == [[1.0, 0.5], [-0.002, 0.75]]
 
 
-def test_a_signal_log_keeps_its_stamps_nanoseconds_where_typed_with_9_decimals_or_fewer(
+def test_a_signal_log_keeps_its_stamps_nanoseconds_where_typed_as_whole_nanoseconds(
     tmp_path: Path,
 ) -> None:
     """1700000000.123456789 s is 1700000000.1234567 as float64 (2.4e-7 s apart there):
     its nanoseconds are kept beside it, of a wide log and of one of a row per joint per
-    time (each time's, of the joints read); of a time written 1.7e9, none."""
+    time (each time's, of the joints read); of a time written 1.7e9 too (None before);
+    of one with a part of a nanosecond, none."""
     wide = read_signal_log(
         _write(tmp_path / "w.csv", "t,x\n1700000000.123456789,1\n1700000000.1234575,2\n")
     )
@@ -248,8 +249,11 @@ def test_a_signal_log_keeps_its_stamps_nanoseconds_where_typed_with_9_decimals_o
     assert joints.stamps_ns.tolist() == [1_700_000_000_500_000_000, 1_700_000_001_000_000_001]
     assert joints.values.tolist() == [[1.0, 2.0], [4.0, 3.0]]
     exponent = read_signal_log(_write(tmp_path / "e.csv", "t,x\n1.7e9,1\n1700000001,2\n"))
-    assert exponent.stamps_ns is None
-    assert exponent.stamps_s.tolist() == [1.7e9, 1700000001.0]
+    assert exponent.stamps_ns is not None
+    assert exponent.stamps_ns.tolist() == [1_700_000_000 * 10**9, 1_700_000_001 * 10**9]
+    part = read_signal_log(_write(tmp_path / "p.csv", "t,x\n1.7e9,1\n1700000001.0000000005,2\n"))
+    assert part.stamps_ns is None
+    assert part.stamps_s.tolist() == [1.7e9, 1700000001.0]
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "matched sample, or with --step-info since the command's step), rms, worst "
             "magnitude and final value (the last measured error). Each "
             "file is a CSV with a header: the time in seconds first (to the nanosecond as "
-            "typed, with at most 9 decimals), then one column per "
+            "typed: 1700000000.123456789, 1.7e9), then one column per "
             "channel (joint), a column of text (a mode) left out; or one row per joint "
             "per time, time,name,position (a JointState's rows); or a ROS 1 bag, ROS 2 bag "
             "or MCAP file, of its JointState topic. The measured file needs "
@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
 def _times(command: SignalLog, measured: SignalLog) -> tuple[Float64Array, Float64Array, float]:
     """Return the logs' times in seconds and the clock time they are counted from.
 
-    With both logs' stamps exact (a bag's, a CSV log's of at most 9 decimals), their
+    With both logs' stamps exact (a bag's, a CSV log's of whole nanoseconds), their
     seconds after the whole second of the command's first stamp
     (:func:`~robot_msgs.control.tracking_error.seconds_after`, ``joint_tracking``'s
     conversion); else the float seconds read, from 0. WHY: float64 seconds since 1970 are

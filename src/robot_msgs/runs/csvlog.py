@@ -45,6 +45,11 @@ _BEFORE = np.arange(_NS_WIDTH)[None, :] < np.arange(_NS_WIDTH + 1)[:, None]
 _ONES = np.ones(_NS_WIDTH, dtype=np.float32)
 #: A time's 10 places before its point, the point and 9 after, from 10 before it.
 _AROUND = np.arange(20)
+#: The most digits of a time's exponent (``1.7e+09``; ``1e0009`` is refused as no exact time).
+_EXPONENT_DIGITS = 3
+#: The most places an exponent moves a point of a time with a digit not 0: further, the
+#: cell of under 32 bytes is 10^10 s or more, or holds a part of a nanosecond.
+_NS_SHIFT = 40
 #: The most whole seconds whose nanoseconds, with any fraction, an int64 holds.
 _MAX_WHOLE_S = (2**63 - 1) // 10**9 - 1
 #: The dtype of a column read as text: each cell as long as it is. WHY: a fixed-width
@@ -224,10 +229,10 @@ def read_csv_table(
         loss). Empty (the default): such a file is refused, as one with no header.
     time_ns : bool
         Also read the first column, a time in seconds, into ``CsvTable.time_ns`` as exact
-        integer nanoseconds, where each of its cells is a decimal of at most 9 decimals
-        within int64, under 32 bytes (``1700000000.123456789``, not ``1.7e9``; else
-        None). WHY: as
-        float64, seconds since 1970 keep only 2.4e-7 s (:func:`_nanoseconds`).
+        integer nanoseconds, where each of its cells is a decimal of a whole number of
+        nanoseconds within int64, under 32 bytes (``1700000000.123456789``, ``1.7e9``;
+        not ``0.1234567891``: else None). WHY: as float64, seconds since 1970 keep only
+        2.4e-7 s (:func:`_nanoseconds`).
 
     Returns
     -------
@@ -499,19 +504,31 @@ def _read_columns(
 def _nanoseconds(rows: list[str]) -> Int64Array | None:
     """Read the first cell of each of ``rows`` as integer nanoseconds, or None if one is not one.
 
-    A cell is a decimal: an optional sign, digits and at most one point with at most 9
-    digits after it (no exponent), blanks around it, within int64 nanoseconds; anything
-    else makes the column None, and its errors are the float reading's. Vectorised over a
-    block of rows' bytes (:func:`_decimal_ns`). WHY: ``1700000000.123456789`` read as
-    float64 is ``1700000000.1234567`` (floats are 2.4e-7 s apart there), and a
+    A cell is a decimal: an optional sign, digits and at most one point, then an optional
+    exponent (``e`` or ``E``, a sign, at most 3 digits), blanks around it, whose value is a
+    whole number of nanoseconds within int64; anything else (a 10th decimal not 0, a part
+    of a nanosecond) makes the column None, and its errors are the float reading's.
+    Vectorised over a block of rows' bytes (:func:`_decimal_ns`). WHY: ``1700000000.123456789``
+    read as float64 is ``1700000000.1234567`` (floats are 2.4e-7 s apart there), and a
     first-order response's IAE over such stamps was 1.5e-7 relative off its closed form
     (``robot-msgs track``, measured); its nanoseconds less the first keep it within 4e-17.
+    NumPy's ``savetxt`` writes ``1.700000000123456717e+09`` (``%.18e``): exact, as read.
+
+    A decimal is read as typed, also where a logger typed a float's ``repr``
+    (``str(time.time())``, ``1700000000.1234567``): the shortest decimal that reads back
+    as that float, within half its spacing (1.2e-7 s) of the float's own binary value, as
+    that value is of the clock's; neither is nearer the clock, and the decimals keep the
+    floats' order (each lies in its float's rounding interval). Not rounded to a
+    nanosecond (``0.1234567891``: None, the floats): below 2^23 s (97 days since boot,
+    where a float's ``repr`` has 10 or more decimals) the floats are finer than 1 ns.
 
     Examples
     --------
     >>> _nanoseconds(["1700000000.123456789,1", "-0.5,2", "+3,3", " .25 ,4", "7"]).tolist()
     [1700000000123456789, -500000000, 3000000000, 250000000, 7000000000]
-    >>> _nanoseconds(["1.7e9,1"]), _nanoseconds(["0.1234567891,1"]), _nanoseconds(["1 2,1"])
+    >>> _nanoseconds(["1.7e9,1", "1.700000000123456717e+09,2", "25E-9,3"]).tolist()
+    [1700000000000000000, 1700000000123456717, 25]
+    >>> _nanoseconds(["2.5e-10,1"]), _nanoseconds(["0.1234567891,1"]), _nanoseconds(["1 2,1"])
     (None, None, None)
     """
     out = np.empty(len(rows), dtype=np.int64)
@@ -527,10 +544,12 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
     """:func:`_nanoseconds` of a block of ``rows``, read from their first ``_NS_WIDTH`` bytes.
 
     The rows as a matrix of bytes, shape ``(N, _NS_WIDTH)`` (a character not ASCII as
-    ``?``), each cell to its first comma; its 10 digits before its point and 9 after then
-    weighed by powers of ten. WHY: the cells read by ``np.loadtxt`` as text, then a
-    character place at a time, cost 1.2 to 1.4 s of a 10^6-row log's 4.5 s, so 0.65 to
-    0.7 s (measured); the place loop also ran once per character of the longest cell.
+    ``?``), each cell to its first comma; its mantissa's digits, the point left out, then
+    weighed by powers of ten from the place the point moves to by the exponent: 10 places
+    before it and 9 after, every other digit 0 (else not a whole nanosecond, or 10^10 s or
+    more). WHY: the cells read by ``np.loadtxt`` as text, then a character place at a time,
+    cost 1.2 to 1.4 s of a 10^6-row log's 4.5 s, so 0.65 to 0.7 s (measured); the place
+    loop also ran once per character of the longest cell.
     """
     n = len(rows)
     try:
@@ -547,32 +566,82 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
     digit = (codes - np.uint8(ord("0")) <= 9) & cell
     dot = (codes == ord(".")) & cell
     sign = ((codes == ord("+")) | (codes == ord("-"))) & cell
+    mark = ((codes | np.uint8(0x20)) == ord("e")) & cell  # e or E
     blank = ((codes - np.uint8(9) <= 4) | (codes - np.uint8(28) <= 4)) & cell  # str.strip's
-    body = digit | dot | sign
+    body = digit | dot | sign | mark
     first, _ = _first(every, body)
     point, dotted = _first(every, dot)
+    last = first + (body.astype(np.float32) @ _ONES).astype(np.int64) - 1  # a count, exact
+    # The mantissa's places end at the e, or past the body; its digits only are weighed.
+    end, whole_digit, exponent, signed = last + 1, digit, np.zeros(n, dtype=bool), 0
+    bad_exponent = False
+    has_e = bool(mark.any())
+    if has_e:  # else none of this: 0.1 s of 10^6 rows' 0.35 s (measured)
+        at_e, exponent = _first(every, mark)
+        end = np.where(exponent, at_e, end)
+        whole_digit = digit & _BEFORE[end]
+        signed = int(np.count_nonzero(sign[every, np.minimum(at_e + 1, _NS_WIDTH - 1)] & exponent))
+        powers = digit & ~_BEFORE[at_e + 1] & exponent[:, None]  # the exponent's digits
+        bad_exponent = (
+            np.count_nonzero(mark) != np.count_nonzero(exponent)  # one e at most
+            or bool((dotted & exponent & (point > at_e)).any())  # a point in the exponent
+            or bool((exponent & ~digit[every, last]).any())  # an exponent without a digit
+            or bool((np.count_nonzero(powers, axis=1) > _EXPONENT_DIGITS).any())
+        )
+    lead, any_digit = _first(every, whole_digit)
     if (
-        not _first(every, digit)[1].all()  # so none blank
+        bad_exponent
+        or not any_digit.all()  # so none blank
         or ((body | blank) != cell).any()  # another character
         or np.count_nonzero(body[:, 1:] & ~body[:, :-1]) + np.count_nonzero(body[:, 0]) != n
-        or np.count_nonzero(sign) != np.count_nonzero(sign[every, first])  # a sign first only
+        # a sign first, or just after the e, only
+        or np.count_nonzero(sign) != np.count_nonzero(sign[every, first]) + signed
         or np.count_nonzero(dot) != np.count_nonzero(dotted)  # one point at most
     ):
         return None
-    last = first + (body.astype(np.float32) @ _ONES).astype(np.int64) - 1  # a count, exact
-    point = np.where(dotted, point, last + 1)  # or past the last digit
-    lead, significant = _first(every, digit & (codes != ord("0")))
-    if (last - point > 9).any() or (significant & (point - lead > 10)).any():
-        return None  # more than 9 decimals; 10^10 s or more
-    # Each cell's 10 places before its point and 9 after, as digits (0 for others).
-    padded = np.zeros((n, _NS_WIDTH + 19), dtype=np.uint8)
-    padded[:, 10 : 10 + _NS_WIDTH] = (codes - np.uint8(ord("0"))) * digit
-    at = (every * (_NS_WIDTH + 19) + point)[:, None] + _AROUND
+    point = np.where(dotted, point, end)  # or past the mantissa's last digit
+    digits = (codes - np.uint8(ord("0"))) * whole_digit
+    # The exponent: its digits weighed from its last place back (0 for others), signed.
+    shift = np.zeros(n, dtype=np.int64)
+    kept = 1  # the places the point keeps among the digits: its own, 0
+    if has_e:
+        tens = np.zeros((n, _NS_WIDTH + _EXPONENT_DIGITS), dtype=np.uint8)
+        tens[:, _EXPONENT_DIGITS:] = (codes - np.uint8(ord("0"))) * powers
+        back = (every * tens.shape[1] + last + 1)[:, None] + np.arange(_EXPONENT_DIGITS)
+        shift = tens.ravel()[back].astype(np.int64) @ _POW10[_EXPONENT_DIGITS - 1 :: -1]
+        after_e = codes[every, np.minimum(at_e + 1, _NS_WIDTH - 1)]
+        shift = np.where(after_e == ord("-"), -shift, shift)
+        # The point left out, as it moves: a digit after it moves back a place.
+        after = ~_BEFORE[point] & dotted[:, None]
+        digits[:, :-1] = np.where(after[:, :-1], digits[:, 1:], digits[:, :-1])
+        kept = 0
+    moved = point + np.clip(shift, -_NS_SHIFT, _NS_SHIFT)  # the point after the exponent
+    # Each cell's 10 places before its point, the point's (if kept) and 9 after, as digits
+    # (0 for others).
+    reach = int(np.abs(moved - point).max())
+    padded = np.zeros((n, _NS_WIDTH + 2 * reach + 20), dtype=np.uint8)
+    padded[:, reach + 10 : reach + 10 + _NS_WIDTH] = digits
+    at = (every * padded.shape[1] + reach + moved)[:, None] + _AROUND
     aligned = padded.ravel()[at].astype(np.int64)
+    # A digit not 0 outside them: 10^10 s or more, or a part of a nanosecond (as an
+    # exponent past _NS_SHIFT). Their places tell the rows all of whose digits lie
+    # within; the others' sums tell whether one not 0 lies outside.
+    moved_out = dotted * (1 - kept)  # the places the point's leaving moved a digit back
+    wider = (
+        (lead - moved_out * (lead > point) < moved - 10)
+        | (end - 1 - moved_out > moved + 8 + kept)
+        | (np.abs(shift) > _NS_SHIFT)
+    )
+    if wider.any():
+        total = digits[wider].astype(np.float32) @ _ONES  # sums of at most 31 digits: exact
+        if (aligned[wider, : 19 + kept].sum(axis=1) != total).any() or (
+            (np.abs(shift[wider]) > _NS_SHIFT) & (total > 0)
+        ).any():
+            return None
     whole = aligned[:, :10] @ _POW10[::-1]
     if (whole > _MAX_WHOLE_S).any():
         return None
-    ns: Int64Array = whole * 10**9 + aligned[:, 11:] @ _POW10[8::-1]
+    ns: Int64Array = whole * 10**9 + aligned[:, 10 + kept : 19 + kept] @ _POW10[8::-1]
     return np.where(codes[every, first] == ord("-"), -ns, ns)
 
 
