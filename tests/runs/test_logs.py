@@ -256,6 +256,41 @@ def test_a_signal_log_keeps_its_stamps_nanoseconds_where_typed_as_whole_nanoseco
     assert part.stamps_s.tolist() == [1.7e9, 1700000001.0]
 
 
+def test_stamps_a_nanosecond_apart_since_1970_are_ordered_by_their_nanoseconds(
+    tmp_path: Path,
+) -> None:
+    """1700000000.000000001 and .000000002 s are one float64 (1700000000.0; floats are
+    2.4e-7 s apart there): the order check on the floats refused the second as no time
+    after the first, and the rows of one joint as two at one time (seen failing before).
+    Ordered by the nanoseconds typed, they are two samples; a nanosecond back is refused,
+    the times said as typed."""
+    wide = read_signal_log(
+        _write(tmp_path / "w.csv", "t,x\n1700000000.000000001,1\n1700000000.000000002,2\n")
+    )
+    assert wide.stamps_ns is not None
+    assert wide.stamps_ns.tolist() == [1_700_000_000_000_000_001, 1_700_000_000_000_000_002]
+    assert wide.values.tolist() == [[1.0], [2.0]]
+    rows = "time,name,position\n1700000000.000000001,a,0\n1700000000.000000002,a,1\n"
+    joints = read_signal_log(_write(tmp_path / "j.csv", rows))
+    assert joints.stamps_ns is not None
+    assert joints.stamps_ns.tolist() == [1_700_000_000_000_000_001, 1_700_000_000_000_000_002]
+    assert joints.values.tolist() == [[0.0], [1.0]]
+    back = "t,x\n1700000000.000000002,1\n1700000000.000000001,2\n"
+    with pytest.raises(
+        FormatError,
+        match=r"b\.csv:3: column `t`: expected a time after 1700000000\.000000002 "
+        r"\(strictly increasing\), got 1700000000\.000000001$",
+    ):
+        read_signal_log(_write(tmp_path / "b.csv", back))
+    back = "time,name,position\n1700000000.000000002,a,0\n1700000000.000000001,a,1\n"
+    with pytest.raises(
+        FormatError,
+        match=r"c\.csv:3: column `time`: expected a time >= 1700000000\.000000002 "
+        r"\(the rows in time order\), got 1700000000\.000000001$",
+    ):
+        read_signal_log(_write(tmp_path / "c.csv", back))
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [

@@ -127,13 +127,21 @@ class CsvTable:
             raise self.fail(row, column, expected, got[row : row + 1].tolist()[0])
 
     def refuse_backward(
-        self, column: str, values: Float64Array, expected: str, *, strict: bool = True
+        self,
+        column: str,
+        values: Float64Array | Int64Array,
+        expected: str,
+        *,
+        strict: bool = True,
     ) -> None:
         """Raise :meth:`fail` at the first row not after the previous (``strict``), or before it.
 
-        ``values`` is the column, shape ``(rows,)``; ``expected`` is the message's
-        expectation with ``{}`` where the previous row's value goes (its ``repr``). The
-        rows are compared, not subtracted: ``np.diff`` of -1e308 and 1e308 overflows.
+        ``values`` is the column, shape ``(rows,)``: float64, or int64 nanoseconds (the
+        first column's ``time_ns``, compared and said exactly: WHY: 1700000000.000000001
+        and .000000002 s are one float64, and were refused as one time);
+        ``expected`` is the message's expectation with ``{}`` where the previous row's
+        value goes (its ``repr``, or the nanoseconds as seconds). The rows are compared,
+        not subtracted: ``np.diff`` of -1e308 and 1e308 overflows.
 
         Raises
         ------
@@ -143,8 +151,15 @@ class CsvTable:
         backward = values[1:] <= values[:-1] if strict else values[1:] < values[:-1]
         if backward.any():
             row = int(np.flatnonzero(backward)[0]) + 1
-            previous = repr(float(values[row - 1]))
-            raise self.fail(row, column, expected.format(previous), float(values[row]))
+            if values.dtype == np.int64:
+                before, got = _seconds_text(int(values[row - 1])), _seconds_text(int(values[row]))
+            else:
+                before, got = repr(float(values[row - 1])), repr(float(values[row]))
+            msg = (
+                f"{self.path}:{self.line_of(row)}: column `{column}`: expected "
+                f"{expected.format(before)}, got {got}"
+            )
+            raise FormatError(msg)
 
     def floats(self, name: str) -> Float64Array:
         """Column ``name`` as float64, or an empty array when the column is absent."""
@@ -643,6 +658,21 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
         return None
     ns: Int64Array = whole * 10**9 + aligned[:, 10 + kept : 19 + kept] @ _POW10[8::-1]
     return np.where(codes[every, first] == ord("-"), -ns, ns)
+
+
+def _seconds_text(ns: int) -> str:
+    """Write integer nanoseconds ``ns`` as decimal seconds, as typed: ``1700000000.000000001``.
+
+    Examples
+    --------
+    >>> _seconds_text(1_700_000_000_000_000_001), _seconds_text(-500_000_000), _seconds_text(2)
+    ('1700000000.000000001', '-0.5', '0.000000002')
+    >>> _seconds_text(10**9)
+    '1.0'
+    """
+    whole, part = divmod(abs(ns), 10**9)
+    sign = "-" if ns < 0 else ""
+    return f"{sign}{whole}.{f'{part:09d}'.rstrip('0') or '0'}"
 
 
 def _first(every: Int64Array, mask: BoolArray) -> tuple[Int64Array, BoolArray]:

@@ -384,8 +384,9 @@ def read_signal_log(
         chosen = [field, *(f for f in fields if f != field)] if field else fields
         return _joint_rows(table, time_column, wanted, chosen, dropouts=dropouts)
     stamps = table.numbers(time_column)
+    order = stamps if table.time_ns is None else table.time_ns  # exact where typed so
     lower = {name.lower() for name in rest}
-    if lower & _JOINT_NAME_LIKE and lower & _JOINT_FIELD_LIKE and (stamps[1:] <= stamps[:-1]).any():
+    if lower & _JOINT_NAME_LIKE and lower & _JOINT_FIELD_LIKE and (order[1:] <= order[:-1]).any():
         # A JointState log spelt otherwise was refused at its second row of one time,
         # "expected a time after 0.0 (strictly increasing)", naming no header (a review).
         msg = (
@@ -394,7 +395,7 @@ def read_signal_log(
             f"`{','.join(table.columns)}`"
         )
         raise FormatError(msg)
-    table.refuse_backward(time_column, stamps, "a time after {} (strictly increasing)")
+    table.refuse_backward(time_column, order, "a time after {} (strictly increasing)")
     notes: list[str] = []
     names = wanted
     if not wanted:
@@ -602,11 +603,15 @@ def _joint_rows(
     path = table.path
     field = fields[0]
     t = table.numbers(time_column)
-    table.refuse_backward(time_column, t, "a time >= {} (the rows in time order)", strict=False)
+    # The rows' times in order and told apart by their nanoseconds where typed so: 1 ns
+    # apart since 1970 is one float64.
+    order = t if table.time_ns is None else table.time_ns
+    expected = "a time >= {} (the rows in time order)"
+    table.refuse_backward(time_column, order, expected, strict=False)
     names = table.columns["name"]
     table.refuse(names == "", "name", "a joint name", names)
     values = table.numbers(field, gaps=dropouts)
-    sample = _time_index(t)
+    sample = _time_index(order)
     # The joints in the order the file names them, each row's by a dict. WHY: np.unique
     # sorts the text (StringDType) column: 0.59 s for a 10^6-row log's names, this 0.28 s.
     cells = names.tolist()
@@ -644,7 +649,7 @@ def _joint_rows(
     # The times are those of the chosen joints' rows: an arm's joints beside a gripper
     # stamped apart (two publishers on one topic) are not missing at the gripper's times.
     rows = np.flatnonzero(column[joint] >= 0)
-    sample = _time_index(t[rows])
+    sample = _time_index(order[rows])
     times = int(sample[-1]) + 1
     if times * len(distinct) > 16 * rows.size + 1024:
         # A file of a million names at a million times is a 10^12-cell array: refused
@@ -688,8 +693,11 @@ def _joint_rows(
     )
 
 
-def _time_index(t: Float64Array) -> Int64Array:
-    """Return, for each row of ``t`` (shape ``(R,)``, non-decreasing), its distinct time's index."""
+def _time_index(t: Float64Array | Int64Array) -> Int64Array:
+    """Return, for each row of ``t`` (shape ``(R,)``, non-decreasing), its distinct time's index.
+
+    ``t``: seconds (float64), or nanoseconds (int64).
+    """
     new = np.ones(t.size, dtype=np.int64)
     new[1:] = t[1:] != t[:-1]
     return np.cumsum(new) - 1
