@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robot_msgs.errors import FormatError
 from robot_msgs.runs.latency import latency_from_timing
@@ -718,3 +720,64 @@ def test_a_long_joint_name_is_quoted_shortened_in_a_refusal(
         read_signal_log(path)
     assert f"'{'x' * 32}'..." in str(info.value)
     assert len(str(info.value)) < 300
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.integers(1, 3),
+    st.booleans(),
+    st.sampled_from(["array", "view", "read-only view"]),
+)
+def test_a_signal_log_holds_its_arrays_read_only_as_a_message_does(
+    n: int, c: int, exact: bool, given_as: str
+) -> None:
+    """Law: a SignalLog's arrays cannot be written, through it or through what it was
+    built from (a writable array, a view, a read-only view of a writable one: copied, as
+    a PoseTrajectory's; seen writable before), and hold the values given."""
+    from pathlib import Path
+
+    from robot_msgs.runs.logs import SignalLog
+
+    base = np.arange(2 * n * (c + 2), dtype=np.float64)
+    values = base[: n * c].reshape(n, c)
+    stamps = np.arange(n, dtype=np.float64)
+    ns = np.arange(n, dtype=np.int64) * 10**9 if exact else None
+    if given_as != "array":
+        stamps = base[n * c : n * c + n]  # a view of a writable array
+        if given_as == "read-only view":
+            stamps.setflags(write=False)
+            values.setflags(write=False)
+    given_values = (stamps.tolist(), values.tolist())
+    log = SignalLog(
+        path=Path("m.csv"),
+        time_column="t",
+        stamps_s=stamps,
+        channels=tuple(f"c{k}" for k in range(c)),
+        values=values,
+        stamps_ns=ns,
+    )
+    for array in (log.stamps_s, log.values, log.stamps_ns):
+        if array is not None:
+            assert not array.flags.writeable
+            with pytest.raises(ValueError, match="read-only"):
+                array[...] = 7
+    base[:] = -1.0
+    if ns is not None:
+        ns[:] = -1
+        assert log.stamps_ns is not None
+        assert log.stamps_ns.tolist() == [k * 10**9 for k in range(n)]
+    assert (log.stamps_s.tolist(), log.values.tolist()) == given_values
+
+
+@pytest.mark.parametrize(
+    "text", ["t,x,y\n0,1,2\n1,3,4\n", "time,name,position\n0,a,1\n0,b,2\n1,a,3\n1,b,4\n"]
+)
+def test_a_read_signal_log_holds_read_only_arrays(tmp_path: Path, text: str) -> None:
+    """The readers' logs too (a wide log, one of a row per joint per time; seen writable
+    before): `log.values[0, 0] = 7` changed what a later comparison read."""
+    log = read_signal_log(_write(tmp_path / "m.csv", text))
+    assert log.stamps_ns is not None
+    for array in (log.stamps_s, log.values, log.stamps_ns):
+        assert not array.flags.writeable
+    assert log.values.tolist() == [[1.0, 2.0], [3.0, 4.0]]

@@ -11,12 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 
 from robot_msgs.errors import FormatError, TopicError, ValidationError, did_you_mean
 from robot_msgs.io.table import shown_token
+from robot_msgs.msg.arrays import immutable
 from robot_msgs.report.text import counted, listed
 from robot_msgs.runs.csvlog import TEXT, read_csv_table
 
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 
+#: An array a reader made (:func:`_kept`), or None.
+_Kept = TypeVar("_Kept", bound="np.ndarray[Any, Any] | None")
 #: The value columns of a log of one row per joint per time (``sensor_msgs/JointState``'s
 #: fields), the first present read.
 _JOINT_FIELDS = ("position", "velocity", "effort")
@@ -111,6 +114,10 @@ class SignalLog:
         (``0.1234567891``). WHY:
         ``stamps_s`` since 1970 are 2.4e-7 s apart
         (:func:`~robot_msgs.control.tracking_error.seconds_after`).
+
+    The arrays are read-only, as a message's: one given that something can write to
+    is copied (:func:`~robot_msgs.msg.arrays.immutable`, a ``PoseTrajectory``'s rule);
+    the readers' own are kept. WHY: ``log.values[0, 0] = 7`` changed the log.
     """
 
     path: Path
@@ -120,6 +127,14 @@ class SignalLog:
     values: Float64Array
     notes: tuple[str, ...] = ()
     stamps_ns: Int64Array | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("stamps_s", "values", "stamps_ns"):
+            array = getattr(self, name)
+            if array is not None and not immutable(array):
+                array = array.copy()
+                array.setflags(write=False)
+                object.__setattr__(self, name, array)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -420,11 +435,11 @@ def read_signal_log(
     return SignalLog(
         path=path,
         time_column=time_column,
-        stamps_s=stamps,
+        stamps_s=_kept(stamps),
         channels=names,
-        values=values,
+        values=_kept(values),
         notes=tuple(notes),
-        stamps_ns=table.time_ns,
+        stamps_ns=_kept(table.time_ns),
     )
 
 
@@ -543,10 +558,10 @@ def _joint_state_topic(
         time_column="header.stamp",
         # The nearest float to each stamp's nanoseconds: a CSV log of the same decimal
         # seconds reads the same times.
-        stamps_s=seconds_after(ns, 0),
+        stamps_s=_kept(seconds_after(ns, 0)),
         channels=tuple(joints),
-        values=values,
-        stamps_ns=ns,
+        values=_kept(values),
+        stamps_ns=_kept(ns),
     )
 
 
@@ -685,12 +700,25 @@ def _joint_rows(
     return SignalLog(
         path=path,
         time_column=time_column,
-        stamps_s=stamps,
+        stamps_s=_kept(stamps),
         channels=chosen,
-        values=pivoted,
+        values=_kept(pivoted),
         notes=tuple(notes),
-        stamps_ns=None if table.time_ns is None else table.time_ns[first],
+        stamps_ns=None if table.time_ns is None else _kept(table.time_ns[first]),
     )
+
+
+def _kept(array: _Kept) -> _Kept:
+    """Make a reader's own new ``array`` read-only, with the arrays it views: kept uncopied.
+
+    ``array`` and what it views are the reader's, which nothing else holds (a column of
+    ``numpy.loadtxt``'s result): a :class:`SignalLog` keeps them without a copy.
+    """
+    view: object = array
+    while isinstance(view, np.ndarray):
+        view.setflags(write=False)
+        view = view.base
+    return array
 
 
 def _time_index(t: Float64Array | Int64Array) -> Int64Array:
