@@ -269,7 +269,9 @@ def test_tracking_holds_few_arrays_of_the_measured_size(
     (a copy held beside the errors) and the command's steps copied by np.diff; 5.9 one
     channel at a time and the steps looked at only for a span past float64. Counted from
     an ``origin_s`` (``track``'s), 6.93: the stamps on the clock were made beside the
-    times while the statistics were computed; 6.25 made after them."""
+    times while the statistics were computed; 6.25 made after them, then copied by the
+    series that took them (writable); 5.93 kept, as without an origin (seen failing
+    before, 6.25)."""
     n = 200_000
     t = (0.0 if origin_s else 1.7e9) + np.arange(n) / 1000.0
     command, measured = np.sin(np.arange(n) * 1e-3), np.zeros(n)
@@ -279,7 +281,7 @@ def test_tracking_holds_few_arrays_of_the_measured_size(
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak / measured.nbytes < 6.5
+    assert peak / measured.nbytes < 6.1
 
 
 def test_an_unknown_interpolation_is_refused_naming_the_choices() -> None:

@@ -402,12 +402,16 @@ def tracking(
     # float64 seconds lose; the series' stamps are then on the clock (exactly so for the
     # delay's origin, the note above), made after the statistics: made before, they were
     # held beside the times while those were computed (a peak of 6.93 arrays of the
-    # measured size, 6.25 so; 5.94 without an origin).
+    # measured size, 6.25 so; 5.94 without an origin). New and ours, they are made
+    # read-only: the series keep them uncopied (writable, copied: 6.25, now 5.93).
     signals = tuple(
         Signal.of(name, unit_of[name], error, stamps_s=t, itae_from_s=step)
         for name, error, step in zip(names, errors, steps, strict=True)
     )
-    stamps = t + clock if clock else t
+    stamps = t
+    if clock:
+        stamps = t + clock
+        stamps.setflags(write=False)
     signals = tuple(_on_clock(signal, stamps) for signal in signals)
     notes: list[str] = []
     if matched < tm.size:
