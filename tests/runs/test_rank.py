@@ -690,3 +690,23 @@ def test_seeds_written_as_parameters_are_said_to_split_the_trials() -> None:
     pooled = rank_algorithms([*runs, runs[0].replace(name="mlp/s1/0b", trial="0b")])
     assert pooled is not None
     assert not [note for note in pooled.notes if "one run each" in note]
+
+
+def test_failures_as_the_worst_error_never_score_a_line_whose_successes_have_no_score() -> None:
+    """Counted worst, one failure beside 2 successes with no APE (no reference where others
+    had one) scored 'inf': the median of the failure alone, said 'half or more failed' of 1
+    in 3, and ranked ahead of a line of 3 such successes and no failure (inf before NaN).
+
+    By hand: a 0.1 (1), b: 2 unscored + 1 failed, c: 3 unscored. Neither b nor c has a
+    scored success: both 'n/a', tied last at (2 + 3) / 2 = 2.5, as counted apart; b's
+    failure sinks it below c on success rate.
+    """
+    runs = [_run("a", "s", 0.1), *(_run("b", "s", None, trial=k) for k in (1, 2))]
+    runs += [_run("b", "s", 0.01, trial=3, success=False)]
+    runs += [_run("c", "s", None, trial=k) for k in (1, 2, 3)]
+    for failures in ("apart", "worst"):
+        ranking = rank_algorithms(runs, failures=failures)
+        assert ranking is not None
+        assert [r.algorithm for r in ranking.rows] == ["a", "c", "b"]
+        assert [r.ranks["s"] for r in ranking.rows] == [1.0, 2.5, 2.5]
+        assert [dict(r.scores) for r in ranking.rows] == [{"s": pytest.approx(0.1)}, {}, {}]

@@ -379,9 +379,15 @@ class RankingTally:
         configurations = list(dict.fromkeys(c for c, _ in groups))
         sequences = list(dict.fromkeys(s for _, s in groups))
         scores: dict[Configuration, dict[str, float]] = {c: {} for c in configurations}
+        no_score: set[tuple[Configuration, str]] = set()
         for (configuration, sequence), group in groups.items():
             values = np.frombuffer(group.values, dtype=np.float64)
-            scores[configuration][sequence] = float(np.median(values)) if values.size else math.nan
+            # Successful runs, none scored: no score, the failures counted worst or not (the
+            # median of the failures alone was inf, ranked ahead of no score: a review).
+            if group.n_succeeded and not np.isfinite(values).any():
+                no_score.add((configuration, sequence))
+            scored = values.size > 0 and (configuration, sequence) not in no_score
+            scores[configuration][sequence] = float(np.median(values)) if scored else math.nan
         ranks: dict[Configuration, dict[str, float]] = {c: {} for c in configurations}
         for sequence in sequences:
             present = [c for c in configurations if sequence in scores[c]]
@@ -392,8 +398,7 @@ class RankingTally:
                 # (the table said "none succeeded" of an RPE's IAE, and of runs with no
                 # reference where others had one: walks), nor of runs whose report lacks
                 # the ranked comparison: any successful run and no value is no score.
-                group = groups[configuration, sequence]
-                if group.n_succeeded and not group.values:
+                if (configuration, sequence) in no_score:
                     del scores[configuration][sequence]
                 ranks[configuration][sequence] = rank
         rows = []
