@@ -15,6 +15,7 @@ from robot_msgs.errors import DataWarning
 from robot_msgs.evaluation import EvaluationSettings
 from robot_msgs.evaluation.ape import ape_result
 from robot_msgs.io import write_kitti, write_tum
+from robot_msgs.metrics import path_length, path_smoothness
 from robot_msgs.runs import RunSettings, default_metrics, evaluate_run, load_run, load_runs
 from robot_msgs.trajectory import PoseTrajectory
 from tests.report.bagtools import write_pose_bag
@@ -1181,3 +1182,26 @@ def test_path_smoothness_is_of_the_tracked_stretches_in_the_time_range(tmp_path:
     # Two valid poses are no path to smooth: NaN, as for no estimate.
     few = _run_folder(tmp_path, "two", _traj(t[:2], xyz[:2]))
     assert math.isnan(run_report(few).path_smoothness)
+
+
+def test_path_smoothness_over_losses_at_the_start_and_for_good_is_the_stretches_sum(
+    tmp_path: Path,
+) -> None:
+    """Lost from 0 s (the first poses), at 13, 20 .. 21, 22 .. 23, 25 s and from 50 s for
+    good: stretches 2 .. 12 (still), 14 .. 19, 21 (1 pose), 23 .. 24 (2 poses), 26 .. 49.
+    Those of 3 poses or more count, each by the library's own number on it (0 for the
+    still one, which still adds no length): their changes summed over their lengths."""
+    rng = np.random.default_rng(7)
+    t = np.arange(60.0)
+    xyz = np.cumsum(rng.normal(size=(60, 3)), axis=0)
+    xyz[:13] = xyz[0]
+    tracking = "time_s,event\n0.0,lost\n2.0,recovered\n13.0,lost\n14.0,recovered\n"
+    tracking += "20.0,lost\n21.0,recovered\n22.0,lost\n23.0,recovered\n25.0,lost\n"
+    tracking += "26.0,recovered\n50.0,lost\n"
+    folder = _run_folder(tmp_path, "run", _traj(t, xyz), tracking=tracking)
+    pieces = [xyz[2:13], xyz[14:20], xyz[26:50]]
+    lengths = [float(path_length(p)) for p in pieces]
+    changes = [float(path_smoothness(p)) * n for p, n in zip(pieces, lengths, strict=True)]
+    assert lengths[0] == changes[0] == 0.0
+    got = run_report(folder, NONE).path_smoothness
+    assert got == pytest.approx(sum(changes) / sum(lengths), rel=1e-12)
