@@ -242,3 +242,19 @@ def test_skipped_frames_within_a_loss_without_rows_are_not_dropped() -> None:
     # A clock going back over the gap says nothing of when the frames were: dropped.
     lost = (np.array([0.35]), np.array([0.6]))
     assert dropped_frames(frames, [0.0, 0.1, 0.7, 0.6, 0.8], lost) == 3
+
+
+def test_losses_not_sorted_and_disjoint_or_times_not_one_per_frame_are_refused() -> None:
+    """Overlapping losses [0.3, 0.5) and [0.35, 0.6) counted frame 4 (0.4 s) in both: 3
+    skipped less 4 gave -1, the mark of frame numbers that say nothing (a review)."""
+    frames, acquired = [0, 1, 2, 6, 7], [0.0, 0.1, 0.2, 0.6, 0.7]
+    overlapping = (np.array([0.3, 0.35]), np.array([0.5, 0.6]))
+    with pytest.raises(ValidationError, match=r"Expected losses sorted and disjoint"):
+        dropped_frames(frames, acquired, overlapping)
+    unsorted = (np.array([0.45, 0.3]), np.array([0.6, 0.45]))
+    with pytest.raises(ValidationError, match=r"Expected losses sorted and disjoint"):
+        dropped_frames(frames, acquired, unsorted)
+    with pytest.raises(ValidationError, match=r"Expected 5 acquisition times, got 4"):
+        dropped_frames(frames, acquired[:4], (np.array([0.3]), np.array([0.5])))
+    # Touching losses are disjoint ([0.3, 0.45) then [0.45, 0.6)): all 3 the losses'.
+    assert dropped_frames(frames, acquired, (np.array([0.3, 0.45]), np.array([0.45, 0.6]))) == 0

@@ -141,6 +141,28 @@ def latency_from_samples(
     )
 
 
+def _check_losses(lost: tuple[Float64Array, Float64Array]) -> None:
+    """Refuse losses not sorted and disjoint, or one ending before it starts (or NaN).
+
+    WHY: each skipped frame is counted in the one loss it lies in; overlapping losses
+    counted a frame in both, and 3 skipped less 4 gave -1, the mark of frame numbers that
+    say nothing (a review).
+    """
+    starts, ends = lost
+    if starts.shape != ends.shape:
+        msg = f"Expected as many loss ends as starts, got {ends.size} and {starts.size}"
+        raise ValidationError(msg)
+    bad = np.flatnonzero(~(starts <= ends))
+    after = np.flatnonzero(~(ends[:-1] <= starts[1:])) + 1
+    if bad.size or after.size:
+        k = int(bad[0]) if bad.size else int(after[0])
+        got = f"loss {k} [{starts[k]}, {ends[k]})"
+        if not bad.size:
+            got += f" after [{starts[k - 1]}, {ends[k - 1]})"
+        msg = f"Expected losses sorted and disjoint, each [start, end), got {got}"
+        raise ValidationError(msg)
+
+
 def dropped_frames(
     frame: Any,
     acquisition_s: Any = None,
@@ -172,7 +194,9 @@ def dropped_frames(
     Raises
     ------
     ValidationError
-        ``frame`` is not numbers (text, complex, ragged), naming it.
+        ``frame`` is not numbers (text, complex, ragged), naming it; with ``lost`` and
+        frames skipped, ``acquisition_s`` not one per frame, or losses not sorted and
+        disjoint (or NaN).
 
     Examples
     --------
@@ -194,6 +218,10 @@ def dropped_frames(
     if lost is None or not skipped or not lost[0].size:
         return skipped
     t = real_array("acquisition_s", acquisition_s).reshape(-1)
+    if t.size != f.size:
+        msg = f"Expected {f.size} acquisition times, got {t.size}"
+        raise ValidationError(msg)
+    _check_losses(lost)
     ordered = np.sort(t)
     silent = np.searchsorted(ordered, lost[1]) == np.searchsorted(ordered, lost[0])
     if not silent.any():  # a row in every loss: logged while lost, the skips dropped
