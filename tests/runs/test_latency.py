@@ -258,3 +258,24 @@ def test_losses_not_sorted_and_disjoint_or_times_not_one_per_frame_are_refused()
         dropped_frames(frames, acquired[:4], (np.array([0.3]), np.array([0.5])))
     # Touching losses are disjoint ([0.3, 0.45) then [0.45, 0.6)): all 3 the losses'.
     assert dropped_frames(frames, acquired, (np.array([0.3, 0.45]), np.array([0.45, 0.6]))) == 0
+
+
+def test_skipped_frames_in_silent_losses_match_a_count_frame_by_frame() -> None:
+    """Against each skipped frame placed by hand, evenly between the rows around it, and
+    each loss with no row in it: random logs of 10 Hz frames, many dropped, and losses
+    between, around and across rows, before the first and after the last."""
+    rng = np.random.default_rng(3)
+    counted = 0
+    for _ in range(50):
+        frames = np.flatnonzero(rng.random(400) < 0.4).astype(float)
+        acquired = frames / 10.0
+        starts = np.sort(rng.choice(np.arange(-10, 410) / 10.0 + 0.05, 30, replace=False))
+        ends = np.minimum(starts + rng.choice([0.1, 0.2, 0.5, 1.0], 30), np.r_[starts[1:], 99])
+        ends[-1] = np.inf if rng.random() < 0.5 else ends[-1]
+        losses = list(zip(starts, ends, strict=True))
+        silent = [(a, b) for a, b in losses if not ((acquired >= a) & (acquired < b)).any()]
+        missing = sorted(set(range(int(frames[0]), int(frames[-1]) + 1)) - set(frames))
+        ours = sum(any(a <= k / 10.0 < b for a, b in silent) for k in missing)
+        assert dropped_frames(frames, acquired, (starts, ends)) == len(missing) - ours
+        counted += ours
+    assert counted > 100  # the losses' frames were many
