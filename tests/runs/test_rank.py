@@ -179,7 +179,7 @@ def test_failures_rank_apart_by_default_and_as_the_worst_error_when_asked() -> N
     with pytest.raises(ValidationError, match="failures 'apart' or 'worst', got 'last'"):
         RankingTally(failures="last")
     one, other = RankingTally(), RankingTally(failures="worst")
-    with pytest.raises(ValidationError, match="Expected a tally ranking by"):
+    with pytest.raises(ValidationError, match="failures 'apart', signal None, got one ranking by"):
         one.merge(other)
 
 

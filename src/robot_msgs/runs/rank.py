@@ -346,7 +346,10 @@ class RankingTally:
         ours = (self.metric, self.statistic, self.failures, self._signal)
         theirs = (other.metric, other.statistic, other.failures, other._signal)
         if ours[:3] != theirs[:3] or (None not in (ours[3], theirs[3]) and ours[3] != theirs[3]):
-            msg = f"Expected a tally ranking by {ours}, got one ranking by {theirs}"
+            said = ("metric", "statistic", "failures", "signal")
+            mine = ", ".join(f"{k} {v!r}" for k, v in zip(said, ours, strict=True))
+            yours = ", ".join(f"{k} {v!r}" for k, v in zip(said, theirs, strict=True))
+            msg = f"Expected a tally ranking by {mine}, got one ranking by {yours}"
             raise ValidationError(msg)
         if self._first is None:
             self._first, self._signal, self._target = other._first, other._signal, other._target
