@@ -720,3 +720,54 @@ def test_rpg_with_repeated_stamps_all_pairs_every_row_as_rpg(
         warnings.simplefilter("ignore", DataWarning)
         assert main([*argv[:-1], "--plot", str(tmp_path / "drift.png")]) == 0
     assert (tmp_path / "drift.png").stat().st_size > 0
+
+
+def test_seconds_are_titled_and_united_within_80_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``drift --seconds 1`` (trajectopy's RPE per second): titled as its divisor, its
+    signals in m/s and deg/s here and in ``res`` of the saved result. The means are
+    trajectopy 5.1.2's (``tests/data/trajectopy_rpe_seconds_reference.json``) as printed
+    to 6 digits."""
+    reference = (
+        Path(__file__).resolve().parents[1] / "data" / "trajectopy_rpe_seconds_reference.json"
+    )
+    want = json.loads(reference.read_text(encoding="utf-8"))
+    saved = tmp_path / "s.json"
+    args = ["example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
+    args += ["--seconds", "1", "--step", "1", "--sync", "interpolate-estimate"]
+    assert main(["drift", *args, "--max-diff", "0", "--max-gap", "10", "--save", str(saved)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "drift per second (segments in seconds, per actual interval)"
+    assert max(map(len, lines)) <= 80
+    for name, unit in (("translation_m_per_s", "m/s"), ("rotation_deg_per_s", "deg/s")):
+        row = next(line for line in lines if line.startswith(f"{name} ")).split()
+        assert row[1:3] == [unit, str(want["n_pairs"])]
+        assert float(row[3]) == pytest.approx(want[name]["mean"], rel=1e-5)
+    assert main(["res", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 80
+    words = out.split()
+    assert "m/s" in words
+    assert "deg/s" in words
+    assert words[words.index("--seconds") + 1] == "1"
+    # Beside a drift in metres: --seconds differs (was "not recorded" in the metres one).
+    metres = tmp_path / "m.json"
+    assert main(["drift", *args[:2], "--lengths", "1", "--save", str(metres)]) == 0
+    capsys.readouterr()
+    assert main(["res", str(saved), str(metres)]) == 0
+    out = capsys.readouterr().out
+    assert "--seconds (differs)" in out
+    assert "not recorded" not in out
+
+
+def test_seconds_with_folders_are_refused_naming_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sequences' table is in % and deg/m: ``--seconds`` with folders raised an
+    AssertionError (no ``translation_pct``)."""
+    poses, results = _results_folder(tmp_path)
+    assert main(["drift", str(poses), str(results), "--seconds", "1"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "ERROR: --seconds: one file pair only, not folders of sequences"
+    )

@@ -941,3 +941,68 @@ def test_per_actual_length_gives_trajectopys_rpe_per_pair_distance(evo_data: Pat
         assert t_pct.mean == pytest.approx(want["translation_pct"][k], rel=1e-9)
         assert r_deg_per_m.mean * 100.0 == pytest.approx(want["rotation_deg_per_100m"][k], rel=1e-9)
     assert result.settings["per_actual_length"] is True
+
+
+def test_seconds_give_trajectopys_rpe_per_second() -> None:
+    """trajectopy 5.1.2's ``rpe()`` per second on the bundled fr1_xyz
+    (``tests/data/trajectopy_rpe_seconds_reference.json``, made by
+    ``tests/data/make_trajectopy_rpe_seconds_reference.py``): a pair from every reference
+    pose whose stamp + 1 s is before the last, to the first pose at or after it, each
+    error divided by the pair's interval. drift had no segments in seconds; the devkit's
+    "beyond" rule in time ends each of fr1's 100 Hz ties a pose later. Every statistic
+    to 1e-9."""
+    from robot_msgs.evaluation import Drift, evaluate
+
+    want = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "data" / "trajectopy_rpe_seconds_reference.json"
+        ).read_text(encoding="utf-8")
+    )
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    # trajectopy's matching: the estimate interpolated at the reference's stamps, gaps 10 s
+    settings = EvaluationSettings(sync="interpolate_estimate", max_diff_s=0.0, max_gap_s=10.0)
+    spec = Drift(lengths_s=(want["delta_s"],), step_frames=1)
+    (result,) = evaluate(ref, est, settings=settings, metrics=[spec])
+    for name, unit in (("translation_m_per_s", "m/s"), ("rotation_deg_per_s", "deg/s")):
+        signal = result.comparison.signal(name)
+        assert signal is not None
+        assert signal.unit == unit
+        assert signal.stats.n == want["n_pairs"]
+        for statistic, value in want[name].items():
+            assert getattr(signal.stats, statistic) == pytest.approx(value, rel=1e-9), statistic
+    series = result.comparison.signal("translation_m_per_s@1s").series  # type: ignore[union-attr]
+    assert series is not None
+    assert series.pairs is not None
+    stamps = result.reference.stamps_s
+    interval = stamps[series.pairs[:, 1]] - stamps[series.pairs[:, 0]]
+    assert interval.mean() == pytest.approx(want["mean_pair_interval_s"], rel=1e-12)
+    assert result.comparison.parameters == {"lengths_s": (1.0,), "step_frames": 1}
+
+
+def test_segments_in_seconds_end_at_or_after_by_hand() -> None:
+    """Stamps 0 .. 4 s, 2 s segments: at or after ends 0 -> 2 and 1 -> 3, and starts
+    none at 2 (2 + 2 is the last stamp, not before it), as trajectopy pairs; the devkit's
+    beyond ends 0 -> 3 and 1 -> 4."""
+    stamps = np.arange(5.0)
+    first, last, _ = kitti_segments(stamps, [2.0], 1, at_or_after=True)
+    assert (first.tolist(), last.tolist()) == ([0, 1], [2, 3])
+    first, last, _ = kitti_segments(stamps, [2.0], 1)
+    assert (first.tolist(), last.tolist()) == ([0, 1], [3, 4])
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"lengths_s": (1.0,), "lengths_m": (1.0,)}, "lengths_m"),
+        ({"lengths_s": (1.0,), "per_actual_length": True}, "per_actual_length"),
+        ({"lengths_s": (1.0,), "protocol": "rpg"}, "lengths_s"),
+        ({"lengths_s": (1.0, 1.0)}, "lengths_s"),
+    ],
+)
+def test_seconds_refuse_what_they_do_not_take(options: dict[str, Any], field: str) -> None:
+    """Segments in seconds divide by their interval and are kitti's: the rest is refused."""
+    from robot_msgs.evaluation import Drift
+
+    with pytest.raises(ValidationError, match=rf"at `Drift.{field}`"):
+        Drift(**options)

@@ -90,9 +90,12 @@ def _title(result: Comparison) -> str:
     """Title ``result``'s table by its metric, and by the divisor where it is no devkit's.
 
     WHY: ``drift --per-actual-length`` was titled "KITTI drift (devkit segments)" alone,
-    the devkit's nominal length, for errors divided by each segment's path driven.
+    the devkit's nominal length, for errors divided by each segment's path driven; and
+    ``--seconds`` so, for segments in seconds divided by their intervals.
     """
     title = _TITLES.get(result.metric, result.metric)
+    if result.parameters.get("lengths_s") is not None:  # trajectopy's per second
+        return "drift per second (segments in seconds, per actual interval)"
     if result.parameters.get("per_actual_length") is True:
         return f"{title.removesuffix(')')}, per actual length)"
     return title

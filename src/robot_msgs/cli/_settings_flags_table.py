@@ -450,6 +450,20 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "default": False,
         },
         {
+            "field": "lengths_s",
+            "name": "--seconds",
+            "metavar": "S",
+            "group": "segments",
+            "commas": True,
+            "kind": "numbers",
+            "description": (
+                "kitti: segment lengths in seconds instead of metres, separated by spaces or "
+                "commas: a segment ends at the first pose at or after its start + length, its "
+                "errors divided by its actual interval, in m/s and deg/s (trajectopy's rpe() per "
+                "second; with --step 1, its pairs)"
+            ),
+        },
+        {
             "field": "fractions",
             "name": "--fractions",
             "metavar": "F",

@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     # (those of given --fractions were said as --lengths beside them, which refuse both).
     path_m = rpg_path_length_m(reference, settings)
     defaults = Drift(protocol=spec.protocol).record(path_m)
-    if spec.lengths_m is None:
+    if spec.lengths_m is None and spec.lengths_s is None:
         defaults["lengths_m"] = spec.record(path_m)["lengths_m"]
     emit(args, [result], plans, [estimate], {**defaults, **base.record()}, [*fixed, warned])
     if args.plot is not None:
@@ -351,6 +351,7 @@ _FILE_ONLY = (
     ("--save-aligned", "save_aligned"),
     ("--ref-times", "ref_times"),
     ("--est-times", "est_times"),
+    ("--seconds", "seconds"),  # the sequences' table is in % and deg/m
 )
 
 

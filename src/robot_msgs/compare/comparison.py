@@ -186,6 +186,10 @@ class Comparison(Msg):
         """
         settings = {} if self.settings is None else self.settings.record()
         # A devkit drift by nominal length records no per_actual_length (Drift.record omits
-        # it off): res said it "not recorded" there beside one per actual length.
-        off = {"per_actual_length": False} if self.metric == "kitti_drift" else {}
+        # it off), one in metres no lengths_s, one in seconds no lengths_m: res said them
+        # "not recorded" there beside one per actual length, or in the other unit.
+        kitti = self.metric == "kitti_drift"
+        off: dict[str, Value] = (
+            {"per_actual_length": False, "lengths_m": None, "lengths_s": None} if kitti else {}
+        )
         return {**off, **self.parameters, **{k: v for k, v in settings.items() if self.applies(k)}}

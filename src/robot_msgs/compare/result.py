@@ -369,7 +369,7 @@ class EvaluationResult(Msg):
         )
 
     def segment_signals(self) -> list[Signal]:
-        """Return the drift signals ``drift --plot`` draws: translation in % per length.
+        """Return the drift signals ``drift --plot`` draws: translation in % (m/s) per length.
 
         One per segment length with segments; empty for a metric without segments.
         :meth:`plot` and ``drift --plot`` both draw these.
@@ -379,8 +379,9 @@ class EvaluationResult(Msg):
         return [
             s
             for s in self.comparison.signals
-            if s.quantity == "translation_pct"
-            and s.length_m is not None
+            # In %, or in m/s per length in seconds (drift --seconds): a delta's signal.
+            if (s.quantity, s.length_m is None, s.delta is None)
+            in (("translation_pct", False, True), ("translation_m_per_s", True, False))
             and s.stats.n
             and s.series is not None
         ]

@@ -44,7 +44,7 @@ which only differs when a segment in the middle of the run has no end.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -151,6 +151,8 @@ def kitti_segments(
     lengths_m: Sequence[float],
     step_frames: int = 10,
     frames: IntpArray | None = None,
+    *,
+    at_or_after: bool = False,
 ) -> tuple[IntpArray, IntpArray, Float64Array]:
     """Find the KITTI devkit's segments: first frame, last frame and nominal length of each.
 
@@ -163,7 +165,12 @@ def kitti_segments(
     NaN, so ours keeps the starts on the file's frames and leaves a segment out when it
     would start on a dropped frame (no pose), or when a dropped frame lies just before
     its end (the devkit's end could be that frame, beyond the length before the next pose
-    is). Across a gap inside a segment the path is the straight line between the poses on
+    is). With ``at_or_after`` a segment ends at the first pose *at or after* start +
+    length instead, trajectopy's rule for its pair distances in seconds (``distances_m``
+    are then the stamps, ``lengths_m`` seconds), and starts only where start + length
+    is before the last pose (strictly): fr1_xyz's ground truth is stamped every 0.01 s,
+    and "beyond" ended a 1 s segment a pose later than trajectopy's on each tie.
+    Across a gap inside a segment the path is the straight line between the poses on
     either side, shorter than the devkit's path through the dropped pose by its detour
     (its end frame could come earlier by as much). WHY: starts every ``step_frames``-th
     *pose* shifted every later start by the dropped rows: on 1500 frames of KITTI 00 with
@@ -180,6 +187,8 @@ def kitti_segments(
     frames : ndarray, shape (N,), intp, optional
         The frame index of each pose, whole, >= 0 and strictly increasing; default
         ``0 .. N - 1``.
+    at_or_after : bool
+        End at the first pose at or after start + length, not beyond it.
 
     Returns
     -------
@@ -220,9 +229,13 @@ def kitti_segments(
     starts = np.flatnonzero(index % step == 0)
     first = np.repeat(starts, lengths.size)
     length = np.tile(lengths, starts.size)
-    # The first frame whose distance exceeds (strictly) start + length.
-    last = np.searchsorted(distances_m, distances_m[first] + length, side="right")
-    keep = last < n
+    # The first frame whose distance exceeds (strictly) start + length, or reaches it.
+    side: Literal["left", "right"] = "left" if at_or_after else "right"
+    target = distances_m[first] + length
+    last = np.searchsorted(distances_m, target, side=side)
+    # trajectopy's start needs start + length before the last pose's (strictly): on
+    # fr1_xyz a 2546th pair ended on the last pose, 1 s after its start, where it has 2545.
+    keep = target < distances_m[-1] if at_or_after and n else last < n
     # A dropped frame just before the end: the devkit's segment could end on it.
     keep[keep] = index[last[keep]] - index[last[keep] - 1] == 1
     return first[keep], last[keep], length[keep]
@@ -261,8 +274,13 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
     with the segments' (first, last) rows. With ``spec.per_actual_length`` each error is
     divided by the segment's actual path distance instead of its nominal length
     (trajectopy 5.1.2's ``rpe()``; with ``step_frames=1`` its pairs too, on KITTI 00 its
-    per-length means to 1e-9). KITTI files without times are matched by
-    frame index (stamps 0, 1, 2, …).
+    per-length means to 1e-9). With ``spec.lengths_s`` the segments are in seconds
+    (:func:`kitti_segments` ``at_or_after``, on the stamps) and each error is divided by
+    the segment's actual interval: ``translation_m_per_s`` (m/s) and
+    ``rotation_deg_per_s`` (deg/s), one of each per length typed ``delta`` with
+    ``delta_unit="s"`` (``translation_m_per_s@1s``); trajectopy's ``rpe()`` per second,
+    with ``step_frames=1`` its pairs (fr1_xyz: its statistics to 1e-9). KITTI files
+    without times are matched by frame index (stamps 0, 1, 2, …).
 
     Raises
     ------
@@ -270,13 +288,26 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         A reference path not longer than any length.
     """
     parameters = spec.record(0.0)
-    lengths = list(spec.resolved_lengths_m(0.0))
+    seconds = spec.lengths_s is not None
+    lengths = list(spec.lengths_s or spec.resolved_lengths_m(0.0))
     step = int(parameters["step_frames"])  # type: ignore[arg-type]  # an int by Drift.record
     ref, est = prepared.reference, prepared.estimate
-    distances = path_distances(ref.positions_xyz)
+    # Segments along the path, or along the stamps (trajectopy's pair distance in seconds).
+    distances = ref.stamps_s if seconds else path_distances(ref.positions_xyz)
     first, last, length = kitti_segments(
-        distances, lengths, step, _frames(ref, prepared.settings.t_start_s)
+        distances,
+        lengths,
+        step,
+        _frames(ref, prepared.settings.t_start_s),
+        at_or_after=seconds,
     )
+    if first.size == 0 and seconds:
+        msg = (
+            f"No segment in seconds fits: the matched reference spans "
+            f"{distances[-1] - distances[0]:.6g} s, shorter than every segment length "
+            f"({', '.join(f'{v:g}' for v in lengths)} s); choose shorter lengths (`lengths_s=`)"
+        )
+        raise ValidationError(msg, field="Drift.lengths_s", reason=msg)
     if first.size == 0:
         _check_moves(float(distances[-1]), "KITTI", distances.size)
         # "Shorter than every length" was said of a path of exactly one length, which
@@ -289,15 +320,23 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         )
         raise ValidationError(msg, field="Drift.lengths_m", reason=msg)
     pairs = np.stack([first, last], axis=1)
-    # The devkit's nominal length, or trajectopy's: the pair's own path distance.
-    per = distances[last] - distances[first] if spec.per_actual_length else length
+    # The devkit's nominal length, or trajectopy's: the pair's own path distance or interval.
+    actual = spec.per_actual_length or seconds
+    per = distances[last] - distances[first] if actual else length
     if keeps_matrices(ref, est):  # blocks as given: the devkit's arithmetic on them
         t_m, r_rad = _devkit_errors(ref, est, first, last)
-        t_pct, r_deg_per_m = t_m / per * 100.0, np.degrees(r_rad) / per
+        r_deg = np.degrees(r_rad)
     else:  # ‖t(ΔP⁻¹ ΔQ)‖ = ‖t(ΔQ⁻¹ ΔP)‖ and the angles agree: the RPE kernel gives both.
-        t_pct = rpe_errors(ref, est, pairs, "translation") / per * 100.0
-        r_deg_per_m = rpe_errors(ref, est, pairs, "angle_deg") / per
-    quantities = (("translation_pct", "%", t_pct), ("rotation_deg_per_m", "deg/m", r_deg_per_m))
+        t_m = rpe_errors(ref, est, pairs, "translation")
+        r_deg = rpe_errors(ref, est, pairs, "angle_deg")
+    quantities = (
+        (("translation_m_per_s", "m/s", t_m / per), ("rotation_deg_per_s", "deg/s", r_deg / per))
+        if seconds
+        else (
+            ("translation_pct", "%", t_m / per * 100.0),
+            ("rotation_deg_per_m", "deg/m", r_deg / per),
+        )
+    )
     starts = ref.stamps_s[first]
     signals = [
         signal_of(quantity, unit, series, starts, pairs, integrate=False)
@@ -315,13 +354,15 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
                 starts[rows],
                 pairs[rows],
                 integrate=False,
-                length_m=value,
+                **({"delta": value, "delta_unit": "s"} if seconds else {"length_m": value}),
             )
             for quantity, unit, series in quantities
         ]
     # A 250 m run's figure pooled its 100 and 200 m segments in silence, beside the NaN
     # rows of the others: not comparable with a sequence's over all eight (a review).
-    notes = [_lengths_left_note(empty, lengths, float(distances[-1]))] if empty else []
+    span = float(distances[-1] - distances[0]) if seconds else float(distances[-1])
+    said = (quantities[0][0], quantities[1][0], "s" if seconds else "m")
+    notes = [_lengths_left_note(empty, lengths, span, said)] if empty else []
     return prepared.result(
         DRIFT_METRICS["kitti"],
         signals,
@@ -377,8 +418,16 @@ def _frames(trajectory: PoseTrajectory, t_start: float | None) -> IntpArray | No
     return stamps.astype(np.intp) - origin
 
 
-def _lengths_left_note(empty: list[float], lengths: list[float], path_m: float) -> str:
+def _lengths_left_note(
+    empty: list[float],
+    lengths: list[float],
+    path_m: float,
+    said: tuple[str, str, str] = ("translation_pct", "rotation_deg_per_m", "m"),
+) -> str:
     """Say which segment lengths had no segment, and what the pooled figures hold then.
+
+    ``said``: the pooled signals' names and the lengths' unit (``"s"``: ``path_m`` is
+    the matched reference's span in seconds).
 
     Examples
     --------
@@ -391,11 +440,13 @@ def _lengths_left_note(empty: list[float], lengths: list[float], path_m: float) 
     length
     """
     kept = [v for v in lengths if v not in empty]
+    translation, rotation, unit = said
+    extent = "spans" if unit == "s" else "path is"
     return (
         f"{len(empty)} of the {len(lengths)} segment lengths have no segment "
-        f"({', '.join(f'{v:g}' for v in empty)} m; the matched reference path is "
-        f"{path_m:.6g} m): translation_pct and rotation_deg_per_m pool the "
-        f"{', '.join(f'{v:g}' for v in kept)} m segments only, as the devkit does; not "
+        f"({', '.join(f'{v:g}' for v in empty)} {unit}; the matched reference {extent} "
+        f"{path_m:.6g} {unit}): {translation} and {rotation} pool the "
+        f"{', '.join(f'{v:g}' for v in kept)} {unit} segments only, as the devkit does; not "
         "comparable with a figure over every length"
     )
 

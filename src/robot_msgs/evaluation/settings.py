@@ -782,6 +782,7 @@ _PROTOCOL_FIELDS = {
     "fractions": ("rpg", "kitti takes lengths in metres"),
     "max_diff_ratio": ("rpg", "kitti ends a segment past its length"),
     "step_frames": ("kitti", "rpg starts a segment at every frame"),
+    "lengths_s": ("kitti", "rpg measures segments in metres"),
 }
 
 
@@ -797,7 +798,11 @@ class Drift(Msg):
     distinct, at least :data:`MIN_SEGMENT_LENGTH_M` (default for KITTI
     :data:`KITTI_LENGTHS_M`; for rpg instead of the fractions). ``per_actual_length``
     (``--per-actual-length``, kitti only): divide by each segment's actual path distance
-    instead of its nominal length, as trajectopy's ``rpe()`` does.
+    instead of its nominal length, as trajectopy's ``rpe()`` does. ``lengths_s``
+    (``--seconds``, kitti only, instead of ``lengths_m``): segment lengths in seconds; a
+    segment ends at the first pose stamped *at or after* start + length (trajectopy's
+    rule in time; the devkit's in metres ends *beyond*), each error divided by the
+    segment's actual interval: ``translation_m_per_s`` and ``rotation_deg_per_s``.
     ``None`` is the protocol's default; an option the protocol does not use is refused.
 
     Examples
@@ -853,6 +858,21 @@ got tuple (0.1,) - at `Drift.fractions`
         ),
         Flag("--per-actual-length", group=_SEGMENTS),
     ] = False
+    lengths_s: (
+        Annotated[
+            tuple[Annotated[float, Meta(gt=0)], ...],
+            Meta(
+                min_length=1,
+                description="kitti: segment lengths in seconds instead of metres, separated "
+                "by spaces or commas: a segment ends at the first pose at or after its start "
+                "+ length, its errors divided by its actual interval, in m/s and deg/s "
+                "(trajectopy's rpe() per second; with --step 1, its pairs)",
+            ),
+            Flag("--seconds", "S", group=_SEGMENTS, commas=True),
+            FINITE,
+        ]
+        | None
+    ) = None
     fractions: (
         Annotated[
             tuple[Annotated[float, Meta(gt=0)], ...],
@@ -881,7 +901,7 @@ got tuple (0.1,) - at `Drift.fractions`
     def _validate(self) -> None:
         kitti = self.protocol == "kitti"
         given = (
-            (self.step_frames is not None)
+            (self.step_frames is not None or self.lengths_s is not None)
             if not kitti
             else not (self.fractions is None and self.max_diff_ratio is None)
         )
@@ -893,21 +913,31 @@ got tuple (0.1,) - at `Drift.fractions`
         if self.per_actual_length and not kitti:
             expected = "protocol 'kitti' (rpg divides by the nominal length)"
             raise self._fail(field="per_actual_length", expected=expected, got=True)
+        if self.lengths_s is not None and self.lengths_m is not None:
+            expected = "segment lengths in metres or in seconds, not both"
+            raise self._fail(field="lengths_m", expected=expected, got=self.lengths_m)
+        if self.lengths_s is not None and self.per_actual_length:
+            # WHY refused, not ignored: segments in seconds divide by their actual interval.
+            expected = "segments in metres (those in seconds divide by their actual interval)"
+            raise self._fail(field="per_actual_length", expected=expected, got=True)
         if self.fractions is not None and self.lengths_m is not None:
             expected = "lengths or fractions, not both"
             raise self._fail(field="fractions", expected=expected, got=self.fractions)
         _check_finite(self)
-        lengths = self.lengths_m or ()
-        if len(set(lengths)) < len(lengths):  # finite: a set finds a repeat
-            twice = next(v for v in lengths if lengths.count(v) > 1)
-            expected = f"distinct segment lengths ({twice:g} m twice)"
-            raise self._fail(field="lengths_m", expected=expected, got=self.lengths_m)
+        for field, unit in (("lengths_m", "m"), ("lengths_s", "s")):
+            lengths: tuple[float, ...] = getattr(self, field) or ()
+            if len(set(lengths)) < len(lengths):  # finite: a set finds a repeat
+                twice = next(v for v in lengths if lengths.count(v) > 1)
+                expected = f"distinct segment lengths ({twice:g} {unit} twice)"
+                raise self._fail(field=field, expected=expected, got=lengths)
 
     def resolved_lengths_m(self, path_length_m: float) -> tuple[float, ...]:
         """Return the segment lengths, metres, for a reference path of ``path_length_m``.
 
         rpg's fractions are of the path length, truncated to centimetres as rpg does.
         """
+        if self.lengths_s is not None:  # lengths in seconds: none in metres
+            return ()
         if self.lengths_m is not None:
             return self.lengths_m
         if self.protocol == "kitti":
@@ -924,7 +954,11 @@ got tuple (0.1,) - at `Drift.fractions`
         if self.protocol == "kitti":
             step = 10 if self.step_frames is None else self.step_frames
             actual = {"per_actual_length": True} if self.per_actual_length else {}
-            return {"lengths_m": lengths, "step_frames": step, **actual}
+            # Lengths in seconds or in metres, the other not recorded (res: no empty --lengths).
+            given = (
+                {"lengths_m": lengths} if self.lengths_s is None else {"lengths_s": self.lengths_s}
+            )
+            return {**given, "step_frames": step, **actual}
         fractions = None
         if self.lengths_m is None:
             fractions = RPG_FRACTIONS if self.fractions is None else self.fractions

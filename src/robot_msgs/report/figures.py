@@ -110,6 +110,8 @@ _WORDS = {
     "z": "z error (estimate − reference)",
     "translation_pct": "translation error per segment",
     "rotation_deg_per_m": "rotation error per segment",
+    "translation_m_per_s": "translation error per second",
+    "rotation_deg_per_s": "rotation error per second",
     "along_track": "along-track error (direction of motion)",
     "cross_track": "cross-track error (left of the motion)",
     "vertical": "vertical error (world z)",
