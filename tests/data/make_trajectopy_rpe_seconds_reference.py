@@ -1,11 +1,12 @@
 """Run trajectopy's rpe() per second on freiburg1_xyz and store its drift per second.
 
 Produces ``tests/data/trajectopy_rpe_seconds_reference.json``, which
-``tests/cli/test_rpe.py`` compares ``rpe --delta 1 --delta-unit s --all-pairs
---per-actual-delta`` with. trajectopy 5.1.2's ``rpe()`` with
+``tests/evaluation/test_drift.py`` (``test_seconds_give_trajectopys_rpe_per_second``)
+compares ``Drift(lengths_s=(1.0,), step_frames=1)`` with, and ``tests/cli/test_drift.py``
+``drift --seconds 1 --step 1``'s printed means. trajectopy 5.1.2's ``rpe()`` with
 ``RelativeComparisonSettings`` of one pair distance, 1 s (``pair_distance_unit=SECOND``,
 ``use_all_pose_pairs=True``: a pair from every reference pose i whose stamp + 1 s is
-before the last, to the first pose j at or after it), divides each pair's KITTI
+before the last, strictly, to the first pose j at or after it), divides each pair's KITTI
 translation error (m) and rotation angle (rad) by the pair's actual interval
 t_j - t_i (s). Stored: the number of pairs, their mean interval (s), and the mean,
 median, std, min and max of the translation drift (``RPEResult.pos_dev_*``, m/s) and of
