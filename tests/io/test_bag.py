@@ -680,6 +680,48 @@ def test_a_metadata_yaml_that_cannot_be_read_is_a_format_error(
         list_topics(bag)
 
 
+@pytest.mark.parametrize(
+    ("extra", "line", "said"),
+    [
+        # a QoS string as rosbag2 writes it, its lines escaped: rosbags parses it again
+        ('x: "' + "- history: 1\\n" * 200_000 + '"\n', 37, "holds more than the 200000"),
+        ("x:\r" + "- 1\r" * 200_000, 37, "holds more than the 200000"),  # CR alone: lines
+        ("x: &a 1\ny: *a\n", 37, r"defines a YAML anchor \(&\)"),
+        ("x: 'R&D'\n", 37, r"defines a YAML anchor \(&\)"),  # wherever it is, as brackets
+    ],
+    ids=["escaped-newlines", "lone-cr", "anchor", "quoted-ampersand"],
+)
+def test_a_metadata_yaml_hiding_lines_or_aliasing_is_refused(
+    evo_data: Path, tmp_path: Path, extra: str, line: int, said: str
+) -> None:
+    """The bound on lines counted newline bytes only, while rosbags parses each topic's
+    ``offered_qos_profiles`` string as YAML again: a 3.9 MB metadata.yaml whose QoS string
+    wrote its 280,000 lines as ``\\n`` escapes (one physical line) took 79 s to refuse, and
+    a 121 kB one of 86 lines, one topic aliased 50 times with a QoS string of 20,000 lines,
+    64.6 s (an alias costs a parse of the string each: a billion laughs). A CR alone is a
+    line break to ruamel too. Seen failing before: DID NOT RAISE."""
+    bag = tmp_path / "tf_example"
+    shutil.copytree(evo_data / "tf_example", bag)
+    meta = bag / "metadata.yaml"
+    meta.chmod(0o644)
+    with meta.open("a", encoding="ascii", newline="") as f:
+        f.write(extra)
+    with deadline(60), pytest.raises(FormatError, match=rf"metadata\.yaml line {line}: {said}"):
+        list_topics(bag)
+
+
+def test_a_crlf_metadata_yaml_is_counted_a_line_a_crlf(evo_data: Path, tmp_path: Path) -> None:
+    """A CR alone counts as a line; a CR LF is one line, as rosbag2 on Windows may write it."""
+    bag = tmp_path / "tf_example"
+    shutil.copytree(evo_data / "tf_example", bag)
+    meta = bag / "metadata.yaml"
+    meta.chmod(0o644)
+    text = meta.read_bytes().replace(b"\n", b"\r\n") + b"#\r\n" * (200_000 - 37)
+    meta.write_bytes(text)
+    topics = {(t.topic, t.message_count) for t in list_topics(bag)}
+    assert topics == {("/tf", 517), ("/tf_static", 1)}
+
+
 def test_a_damaged_compressed_mcap_chunk_is_a_format_error(bags: BagMaker, tmp_path: Path) -> None:
     """rosbags 0.11 decompresses with backports.zstd, whose error escaped as a bug (exit 70)."""
     from robot_msgs.io import write_trajectory

@@ -978,7 +978,7 @@ def _check_folder_files(bag: Path, name: str) -> None:
 
 
 def _check_metadata_structure(meta: Path, name: str) -> None:
-    """Refuse a ``metadata.yaml`` (of the bag folder ``name``) that costs rosbags minutes.
+    r"""Refuse a ``metadata.yaml`` (of the bag folder ``name``) that costs rosbags minutes.
 
     Its size (:data:`_METADATA_MAX_BYTES`), its lines and flow items
     (:data:`_METADATA_MAX_ITEMS`) and the nesting of its flow collections (``max_depth``
@@ -986,6 +986,12 @@ def _check_metadata_structure(meta: Path, name: str) -> None:
     wherever they are, a quoted one too, so no quote or comment hides one. WHY: a flow
     sequence nested 100,000 deep held rosbags' parser 5 s before its ``RecursionError``,
     a flow sequence of 1.4 million items within 4 MiB about two minutes.
+
+    A CR alone and each backslash count as a line, and a YAML anchor (``&``, rosbag2
+    writes none) is refused, wherever they are. WHY: rosbags parses each topic's
+    ``offered_qos_profiles`` string as YAML again: a 3.9 MB file whose QoS string wrote its
+    lines as ``\n`` escapes (one physical line) took 79 s, and one topic aliased 50 times
+    with a 20,000-line QoS string (121 kB, 86 lines) 64.6 s, a parse per alias.
     """
     if (size := meta.stat().st_size) > _METADATA_MAX_BYTES:
         msg = (
@@ -1000,11 +1006,21 @@ def _check_metadata_structure(meta: Path, name: str) -> None:
         msg = f"{name}: cannot read metadata.yaml ({err.strerror or err})"
         raise FormatError(msg) from err
     view = np.frombuffer(data, dtype=np.uint8)
-    items = np.flatnonzero(np.isin(view, np.frombuffer(b"\n,[{", dtype=np.uint8)))
+    # A CR alone breaks a line for ruamel too; a backslash may escape one inside a string
+    # that rosbags parses again (``offered_qos_profiles``): both count as a line.
+    lone_cr = (view == ord("\r")) & (np.append(view[1:], 0) != ord("\n"))
+    items = np.flatnonzero(np.isin(view, np.frombuffer(b"\n,[{\\", dtype=np.uint8)) | lone_cr)
+    anchors = np.flatnonzero(view == ord("&"))
     said = None
     if items.size > _METADATA_MAX_ITEMS:
         at = int(items[_METADATA_MAX_ITEMS])
-        said = f"holds more than the {_METADATA_MAX_ITEMS} lines and flow items (, [ {{) a bag's"
+        said = (
+            f"holds more than the {_METADATA_MAX_ITEMS} lines and flow items (, [ {{; a "
+            "backslash or a CR alone counts as a line) a bag's metadata.yaml may hold"
+        )
+    elif anchors.size:  # wherever it is, a quoted one too, as the brackets
+        at = int(anchors[0])
+        said = "defines a YAML anchor (&), which rosbag2 never writes (rosbags parses each alias)"
     else:
         limit = current_limits().max_depth
         brackets = np.flatnonzero(np.isin(view, np.frombuffer(b"[{]}", dtype=np.uint8)))
@@ -1015,12 +1031,12 @@ def _check_metadata_structure(meta: Path, name: str) -> None:
         if not deep.size:
             return
         at = int(brackets[deep[0]])
-        said = f"nests flow collections ([ ], {{ }}) deeper than the {limit} levels a bag's"
+        said = (
+            f"nests flow collections ([ ], {{ }}) deeper than the {limit} levels a bag's "
+            "metadata.yaml may hold"
+        )
     line = data.count(b"\n", 0, at) + 1
-    msg = (
-        f"{name}: metadata.yaml line {line}: {said} metadata.yaml may hold (give the bag's "
-        ".db3 or .mcap file itself)"
-    )
+    msg = f"{name}: metadata.yaml line {line}: {said} (give the bag's .db3 or .mcap file itself)"
     raise FormatError(msg)
 
 
