@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
 from robot_msgs.io import detect_format, read_tum, write_tum
+from robot_msgs.io.clean import reading_notes
 from robot_msgs.trajectory import PoseTrajectory
 
 if TYPE_CHECKING:
@@ -633,3 +634,38 @@ def test_a_gps_week_that_is_no_week_is_refused_naming_its_line(tmp_path: Path, w
         match=r"a\.traj, line 2: trajectopy.s #time_format gps_sow: expected its GPS week",
     ):
         read_tum(path)
+
+
+def test_cnspys_csv_with_all_zero_covariances_says_so_as_the_bag_readers_do(
+    tmp_path: Path,
+) -> None:
+    """All zero on every row was read as none in silence, where a bag topic's all-zero
+    covariances leave a reading note (kind ``unknown_covariances``) that NEES names: NEES
+    on such a file said 'read them from PoseWithCovarianceStamped or Odometry topics'."""
+    header = "#t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy"
+    rows = [f"{t},1,2,3,0,0,0,1" + ",0" * 12 for t in (1, 2)]
+    path = tmp_path / "est.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    with reading_notes() as notes:
+        assert read_tum(path).covariance_6x6 is None
+    assert [(str(n), n.kind) for n in notes] == [
+        (
+            f"{path}: covariances all zero on every row (ROS's 'unknown'): read as none",
+            "unknown_covariances",
+        )
+    ]
+
+
+def test_cnspys_csv_with_some_all_zero_covariances_reads_none_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """A row without a covariance (all zero) among rows with one was kept as a zero matrix,
+    which NEES then refused as 'a singular one at matched pose 0'; a bag topic with such a
+    message is read without covariances, with a warning: one rule for both."""
+    header = "#t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy"
+    cov = ",1,0,0,1,0,1,1,0,0,1,0,1"
+    rows = [f"{t},1,2,3,0,0,0,1" + (",0" * 12 if t == 1 else cov) for t in (1, 2, 3)]
+    path = tmp_path / "est.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.warns(DataWarning, match=r"1 of 3 rows have an all-zero \(unknown\) covariance"):
+        assert read_tum(path).covariance_6x6 is None

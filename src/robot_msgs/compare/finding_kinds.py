@@ -52,8 +52,8 @@ FINDING_KINDS: dict[str, str] = {
     "non_finite": "rows with NaN or infinite values (dropped)",
     "no_orientation": "positions with no orientation (latitude/longitude/altitude, NavSatFix, "
     "PointStamped): identity rotations, so rotation errors mean nothing",
-    "unknown_covariances": "pose covariances all zero on every message of a bag topic (ROS's "
-    "'unknown'): read as none, so NEES cannot use them",
+    "unknown_covariances": "pose covariances all zero on every message of a bag topic or row "
+    "of a cnspy CSV file (ROS's 'unknown'): read as none, so NEES cannot use them",
     "mixed_frames": "a bag topic whose messages are in more than one frame_id or "
     "child_frame_id (a frame changed mid-bag): its poses are read as if all were in the first",
     "alignment": "a degenerate or poorly constrained fit, or one that changes with the "

@@ -39,7 +39,13 @@ from robot_msgs.io.bounded import (
     close_unused_bags,
     stream_kind,
 )
-from robot_msgs.io.clean import finish_trajectory, no_orientation, note, report
+from robot_msgs.io.clean import (
+    UNKNOWN_COVARIANCES,
+    finish_trajectory,
+    known_covariances,
+    no_orientation,
+    report,
+)
 from robot_msgs.io.examples import EXAMPLE_PREFIX, resolve_path
 from robot_msgs.io.geodetic import metric_from_geodetic
 from robot_msgs.io.sqlite_wal import shm_lock_holder, wal_is_in_database
@@ -1347,40 +1353,18 @@ _COVARIANCE_TYPES = frozenset(
 )
 
 
-#: The kind of the reading finding "every covariance of the topic is all zero".
-UNKNOWN_COVARIANCES = "unknown_covariances"
-
-
 def _covariances(values: list[Any], source: str) -> Any:
     """Stack ``pose.covariance`` fields as ``(N, 6, 6)`` covariances (ROS order and frame).
 
-    A covariance that is all zero means "unknown" (as many drivers leave it, and as a
-    trajectory without covariances is written): the trajectory carries none, so that
-    writing and reading back give the same trajectory. When every message has one, a
-    reading note of kind :data:`UNKNOWN_COVARIANCES` says so (:func:`~robot_msgs.io.clean.note`:
-    no warning, as most metrics do not use covariances; NEES names the topic); when
-    only some have one, with a warning.
+    All-zero ones (ROS's "unknown") are read as none, with a note or a warning
+    (:func:`~robot_msgs.io.clean.known_covariances`, kind :data:`UNKNOWN_COVARIANCES`).
     """
     cov = float_rows(values, source, "message", what="pose.covariance")
     if cov.shape[1:] != (36,):
         count = cov.shape[1] if cov.ndim == 2 else 1
         msg = f"{source}: pose.covariance holds {count} numbers, not 36 (6x6): {DEFINITION_DIFFERS}"
         raise FormatError(msg)
-    cov = cov.reshape(-1, 6, 6)
-    unknown = ~cov.any(axis=(1, 2))
-    if unknown.all():
-        message = f"{source}: covariances all zero on every message (ROS's 'unknown'): read as none"
-        note(message, kind=UNKNOWN_COVARIANCES)
-        return None
-    if unknown.any():
-        warnings.warn(
-            f"{source}: {int(unknown.sum())} of {unknown.size} messages have an all-zero "
-            "(unknown) covariance: the trajectory carries none",
-            DataWarning,
-            stacklevel=caller_stacklevel(),
-        )
-        return None
-    return cov
+    return known_covariances(cov.reshape(-1, 6, 6), source, each="message")
 
 
 def _find_topic(reader: Any, topic: str, source: str) -> tuple[str, str]:

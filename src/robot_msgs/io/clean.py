@@ -79,12 +79,14 @@ __all__ = [
     "QUATERNION_ROUNDING_TOL",
     "REPEATED_STAMPS",
     "ROUNDED_ROTATIONS",
+    "UNKNOWN_COVARIANCES",
     "RepeatedStamps",
     "check_poses_to_write",
     "check_repeated_stamps",
     "finish_trajectory",
     "held_reports",
     "implausible_stamps",
+    "known_covariances",
     "no_orientation",
     "note",
     "reading_notes",
@@ -313,6 +315,59 @@ def note(message: str, *, kind: str) -> None:
     kept = _NOTES.get()
     if kept is not None:
         kept.append(DataWarning(message, kind=kind, fixed=False))
+
+
+#: The kind of the reading note "every covariance read is all zero" (:func:`known_covariances`).
+UNKNOWN_COVARIANCES = "unknown_covariances"
+
+
+def known_covariances(cov: Float64Array, source: str, *, each: str) -> Float64Array | None:
+    """Return the ``(N, 6, 6)`` covariances read, or None where some are all zero.
+
+    An all-zero covariance is ROS's "unknown" (as many drivers leave it, and as a
+    trajectory without covariances is written): the trajectory carries none, so that
+    writing and reading back give the same trajectory. When every one is, a reading note
+    of kind :data:`UNKNOWN_COVARIANCES` says so (:func:`note`: no warning, as most metrics
+    do not use covariances; NEES names the input); when only some are, a warning. The
+    bag readers and cnspy's CSV files follow this one rule.
+
+    Parameters
+    ----------
+    cov : ndarray, shape (N, 6, 6), float64
+        The covariances as read, ROS order (x, y, z, rotations about x, y, z).
+    source : str
+        The file (and topic), as the messages name it.
+    each : str
+        What holds one covariance, as the messages name it: ``"message"``, ``"row"``.
+
+    Returns
+    -------
+    ndarray, shape (N, 6, 6), float64, or None
+        ``cov`` itself, or None if any of them is all zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with reading_notes() as notes:
+    ...     known_covariances(np.zeros((2, 6, 6)), "a.csv", each="row") is None
+    True
+    >>> str(notes[0])
+    "a.csv: covariances all zero on every row (ROS's 'unknown'): read as none"
+    """
+    unknown = ~cov.any(axis=(1, 2))
+    if unknown.all():
+        message = f"{source}: covariances all zero on every {each} (ROS's 'unknown'): read as none"
+        note(message, kind=UNKNOWN_COVARIANCES)
+        return None
+    if unknown.any():
+        warnings.warn(
+            f"{source}: {int(unknown.sum())} of {unknown.size} {each}s have an all-zero "
+            "(unknown) covariance: the trajectory carries none",
+            DataWarning,
+            stacklevel=caller_stacklevel(),
+        )
+        return None
+    return cov
 
 
 def _limit(source: str, rule: str, found: str, dropped: int, total: int, left: int) -> None:

@@ -23,7 +23,12 @@ from typing import TYPE_CHECKING, Literal
 from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.io import table
 from robot_msgs.io.bounded import bags_opened_once
-from robot_msgs.io.clean import implausible_stamps, reading_notes, stamps_divided_after
+from robot_msgs.io.clean import (
+    UNKNOWN_COVARIANCES,
+    implausible_stamps,
+    reading_notes,
+    stamps_divided_after,
+)
 from robot_msgs.io.detect import (
     detect_format,
     geo_origin_of,
@@ -436,8 +441,8 @@ def unknown_covariances(
 ) -> str | None:
     """Say why an estimate read from ``given`` has no covariances, if its covariances were all zero.
 
-    A bag topic whose every covariance is all zero (ROS's "unknown") is read as none,
-    with a reading note naming the file and topic (kind ``unknown_covariances``,
+    A bag topic (or cnspy CSV file) whose every covariance is all zero (ROS's "unknown")
+    is read as none, with a reading note naming the file and topic (kind ``unknown_covariances``,
     :func:`robot_msgs.io.clean.reading_notes`), not a warning: most metrics do not use
     covariances. What needs them (NEES) names that topic with this message. The input is
     read again, alone, quietly and without a cache: call it only once covariances were
@@ -464,8 +469,6 @@ def unknown_covariances(
     >>> unknown_covariances(InputFile(path="example:fr1_xyz/rgbdslam.tum"), "NEES") is None
     True
     """
-    from robot_msgs.io.bag import UNKNOWN_COVARIANCES  # noqa: PLC0415 - bags only
-
     with reading_notes() as notes, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # said when it was read the first time
         read_inputs([given], strict=strict, repeated_stamps=repeated_stamps)

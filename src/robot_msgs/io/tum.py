@@ -35,7 +35,12 @@ import numpy as np
 
 from robot_msgs.errors import FormatError
 from robot_msgs.files import write_atomic
-from robot_msgs.io.clean import check_poses_to_write, finish_trajectory, report
+from robot_msgs.io.clean import (
+    check_poses_to_write,
+    finish_trajectory,
+    known_covariances,
+    report,
+)
 from robot_msgs.io.sniff import (
     check_header,
     integer_stamp_unit,
@@ -164,9 +169,10 @@ def read_tum(
 def _covariance(table: Table, header: TableHeader) -> Float64Array | None:
     """Return the ``(N, 6, 6)`` covariances of cnspy's columns after the pose, or None.
 
-    Each value goes to its cell and the one mirrored; all zero on every row is ROS's
-    "unknown" (cnspy writes zeros for a message without one), read as none as from bags.
-    A value not finite, or a negative variance, is refused naming its line and column.
+    Each value goes to its cell and the one mirrored; an all-zero one is ROS's "unknown"
+    (cnspy writes zeros for a message without one), read as the bag readers read it
+    (:func:`~robot_msgs.io.clean.known_covariances`). A value not finite, or a negative
+    variance, is refused naming its line and column.
     """
     cells, first = header.covariance, len(header.columns or ())
     if cells is None:
@@ -182,12 +188,10 @@ def _covariance(table: Table, header: TableHeader) -> Float64Array | None:
             "(expected finite, variances not negative)"
         )
         raise FormatError(msg)
-    if not values.any():
-        return None
     cov = np.zeros((values.shape[0], 36))
     cov[:, list(cells)] = values
     cov[:, [6 * (k % 6) + k // 6 for k in cells]] = values
-    return cov.reshape(-1, 6, 6)
+    return known_covariances(cov.reshape(-1, 6, 6), table.source, each="row")
 
 
 def _whole(stamps: Float64Array) -> bool:
