@@ -204,6 +204,26 @@ def test_no_or_a_singular_covariance_is_refused() -> None:
         ape(ref, ref.replace(covariance_6x6=singular), relation="nees")
 
 
+def test_a_covariance_with_a_negative_eigenvalue_is_refused_naming_the_pose() -> None:
+    """Symmetric with a non-negative diagonal, but not positive semi-definite: the x, y
+    block [[1, 2], [2, 1]] has eigenvalues 3 and -1. Its NEES was computed, negative for
+    some errors (a cnspy PosOrientWithCov file with pxy twice pxx gave min -3.4 and the
+    verdict 'too large (pessimistic)'); no covariance has a negative variance along any
+    direction."""
+    ref = random_walk(5, seed=1)
+    cov = np.tile(np.eye(6), (5, 1, 1))
+    cov[2, :2, :2] = [[1.0, 2.0], [2.0, 1.0]]
+    est = ref.replace(covariance_6x6=cov)
+    for relation in ("nees", "nees_position", "nees_planar"):
+        with pytest.raises(
+            ValidationError,
+            match=rf"Expected positive semi-definite covariances for {relation}, got one with "
+            r"a negative eigenvalue \(-1\) at matched pose 2",
+        ):
+            ape(ref, est, relation=relation)
+    assert ape(ref, est, relation="nees_orientation").stats["nees_orientation"].n == 5
+
+
 def test_a_planar_covariance_refused_for_nees_names_nees_planar() -> None:
     """AMCL's covariance (nav2_turtlebot.mcap's /amcl_pose, message 11, read as it is): x,
     y and yaw set, z, roll and pitch zero. cnspy's NEES reads such a pose as 0 (its

@@ -116,7 +116,8 @@ def nees_values(
     ------
     ValidationError
         No covariance; covariances all zero on every pose (ROS's "unknown"); or a
-        covariance block that cannot be inverted (the pose named).
+        covariance block with a negative eigenvalue, or that cannot be inverted (the pose
+        named).
 
     Examples
     --------
@@ -156,10 +157,20 @@ def nees_values(
     error[:, 3:] = rotation_vector_from_quat_xyzw(turn)
     e = error[:, block]
     sigma = cov[:, block][:, :, block]
+    smallest = np.linalg.eigvalsh(sigma)[:, 0]
+    # WHY: symmetric with a non-negative diagonal is not enough; [[1, 2], [2, 1]] gave
+    # negative NEES values, averaged into a verdict. Rounding may leave -1e-17 on a PSD one.
+    negative = smallest < -1e-9 * np.abs(sigma).max(axis=(1, 2))
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        msg = (
+            f"Expected positive semi-definite covariances for {relation}, got one with a "
+            f"negative eigenvalue ({smallest[row]:.3g}) at matched pose {row}"
+        )
+        raise ValidationError(msg)
     try:
         solved = np.linalg.solve(sigma, e[:, :, None])[:, :, 0]
     except np.linalg.LinAlgError as err:
-        smallest = np.linalg.eigvalsh(sigma)[:, 0]
         row = int(np.argmin(smallest))
         msg = (
             f"Expected invertible covariances for {relation}, got a singular one at matched "
