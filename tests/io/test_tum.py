@@ -669,3 +669,37 @@ def test_cnspys_csv_with_some_all_zero_covariances_reads_none_with_a_warning(
     path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
     with pytest.warns(DataWarning, match=r"1 of 3 rows have an all-zero \(unknown\) covariance"):
         assert read_tum(path).covariance_6x6 is None
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "#t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy,type1,R_small_theta",
+        (
+            "#t,tx,ty,tz,qx,qy,qz,qw,Txx,Txy,Txz,Txa,Txb,Txc,Tyy,Tyz,Tya,Tyb,Tyc,Tzz,Tza,Tzb,"
+            "Tzc,Taa,Tab,Tac,Tbb,Tbc,Tcc,type5,q_small_theta"
+        ),
+    ],
+    ids=["PosOrientWithCov", "PoseWithCov"],
+)
+def test_cnspys_csv_with_its_error_definition_is_refused_naming_it(
+    tmp_path: Path, header: str
+) -> None:
+    """cnspy's spatial formats may end the header with the covariance's error definition
+    (``type1`` ... ``type6``: local or global, ``R_small_theta``, ``q_small_theta`` ...),
+    names without columns (cnspy_spatial_csv_formats' sample ID1-pose-est-cov-type1-
+    thetaR.csv). The header, naming more columns than the rows have, was passed over and
+    the rows refused as TUM ('expected 8 columns (t x y z qx qy qz qw), got 20'); read
+    under ROS's definition (errors about the world's axes) a type1 (body-frame) covariance
+    would give a wrong NEES. Refused naming the definition."""
+    width = len(header.split(",")) - 2
+    rows = [f"{t},1,2,3,0,0,0,1" + ",1" * (width - 8) for t in (1, 2)]
+    path = tmp_path / "est.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    kind, definition = header.split(",")[-2:]
+    with pytest.raises(
+        FormatError,
+        match=rf"est\.csv, line 1: cnspy's header names its covariance's error "
+        rf"definition \({kind}, {definition}\)",
+    ):
+        read_tum(path)

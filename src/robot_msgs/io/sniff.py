@@ -130,6 +130,9 @@ _CNSPY_COVARIANCE = {
     ),
 }  # fmt: skip
 _CNSPY_POSE = ("t", "tx", "ty", "tz", "qx", "qy", "qz", "qw")
+#: The error definition cnspy's spatial formats may name after the covariance columns
+#: (its ``EstimationErrorType``, then ``ErrorRepresentationType``), as names only.
+_CNSPY_ERROR_TYPE = re.compile(r"type[1-8]|none")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -369,6 +372,34 @@ def _trajectopy_line(comments: list[tuple[int, str]], width: int) -> TableHeader
     return None
 
 
+def _cnspy_error_line(comments: list[tuple[int, str]], width: int) -> TableHeader | None:
+    """Refuse cnspy's covariance header that ends naming its error definition; None: none.
+
+    WHY: cnspy's spatial formats may end the header with the covariance's error type
+    (``type1`` ... ``type6``: local or global) and representation (``R_small_theta``,
+    ``q_small_theta`` ...), two names without columns. Passed over (it names more columns
+    than the rows have), the rows were refused as TUM ("expected 8 columns"); read under
+    ROS's definition (errors about the world's axes), a local one gives a wrong NEES.
+    """
+    for at, comment in reversed(comments):
+        names = _names(comment)
+        for covariance, _ in _CNSPY_COVARIANCE.values():
+            pose = (*_CNSPY_POSE, *covariance)
+            if (
+                len(names) == len(pose) + 2 == width + 2
+                and names[: len(pose)] == pose
+                and _CNSPY_ERROR_TYPE.fullmatch(names[-2])
+            ):
+                problem = (
+                    f"line {at}: cnspy's header names its covariance's error definition "
+                    f"({names[-2]}, {names[-1]}), which the readers do not take: they read "
+                    "a covariance as ROS defines it (its header without the two names, as "
+                    "cnspy's ROSBag2CSV writes it)"
+                )
+                return TableHeader(line=at, names=names, quaternion=None, problem=problem)
+    return None
+
+
 def _trajectopy_time(comments: list[tuple[int, str]], header: TableHeader) -> TableHeader:
     """Take trajectopy's ``#time_offset`` and ``#time_format gps_sow`` with ``#gps_week``.
 
@@ -480,6 +511,8 @@ def _head(lines: list[str], *, source: str, rows: int) -> TextHead:
             continue
         if header is None:  # trajectopy's `#fields` line
             header = _trajectopy_line(comments, len(fields))
+        if header is None:  # cnspy's header with its error definition
+            header = _cnspy_error_line(comments, len(fields))
         if header is None:  # the last # comment naming as many columns as the data
             for at, comment in reversed(comments):
                 names = _names(comment)
