@@ -193,7 +193,11 @@ class TableHeader:
 
     @property
     def evidence(self) -> str:
-        """``header names qx first`` (or ``qw``), for the detection's reason; empty if neither."""
+        """The detection's reason: ``header names qx first`` (or ``qw``), or the tool's header.
+
+        trajectopy's ``#fields`` and cnspy's covariance headers are named as such; empty
+        when the header names no quaternion.
+        """
         if self.covariance is not None:
             return f"cnspy's {self._cnspy_format} header: the pose, then its covariance"
         if self.columns is not None:

@@ -82,7 +82,9 @@ def read_tum(
     ----------
     path : path-like
         The file: 8 numbers a line, ``t x y z qx qy qz qw``; or trajectopy's ASCII file,
-        its ``#fields`` header naming ``t``, ``px``... ``qw`` among its columns.
+        its ``#fields`` header naming ``t``, ``px``... ``qw`` among its columns; or cnspy's
+        ``PoseWithCov`` / ``PosOrientWithCov`` CSV, the pose then its covariance columns
+        (read as ``covariance_6x6``).
     strict : bool
         Refuse data problems (NaN rows, unsorted or repeated stamps, non-unit
         quaternions, nanosecond stamps) instead of fixing them with a warning; see
@@ -99,8 +101,10 @@ def read_tum(
     Raises
     ------
     FormatError
-        A line does not hold 8 numbers (the message names file, line, column and
-        text); the header names ``qw`` first; a data problem is refused.
+        A line does not hold 8 numbers (or as many as its header names; the message
+        names file, line, column and text); the header names ``qw`` first; a
+        covariance entry is not finite, or a variance negative; a data problem is
+        refused.
 
     Examples
     --------
