@@ -294,6 +294,31 @@ def test_stamps_a_nanosecond_apart_since_1970_are_ordered_by_their_nanoseconds(
 
 
 @pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        (
+            "1700000000.000000001,a,0\n1700000000.000000001,b,0\n1700000000.000000002,a,1\n",
+            r"got none of 'b' at t = 1700000000\.000000002 s$",
+        ),
+        (
+            "1700000000.000000001,a,0\n1700000000.000000002,a,1\n1700000000.000000002,a,2\n",
+            r"got a second row of 'a' at t = 1700000000\.000000002 s \(the first at line 3\)$",
+        ),
+        ("0.25,a,0\n0.25,b,0\n0.5,a,1\n", r"got none of 'b' at t = 0\.5 s$"),
+    ],
+)
+def test_a_refusal_of_joint_rows_says_their_time_as_typed(
+    tmp_path: Path, rows: str, said: str
+) -> None:
+    """Times 1 ns apart since 1970, told apart by their nanoseconds, were said as their
+    one float64 (`at t = 1700000000.0 s`), as the time before: which time was meant the
+    message did not say (seen failing before). Said as typed, as the order's refusal."""
+    path = _write(tmp_path / "j.csv", "time,name,position\n" + rows)
+    with pytest.raises(FormatError, match=said):
+        read_signal_log(path)
+
+
+@pytest.mark.parametrize(
     ("text", "said"),
     [
         ("t,x\n", r"m\.csv:1: expected rows of numbers after the header, got none$"),

@@ -151,10 +151,7 @@ class CsvTable:
         backward = values[1:] <= values[:-1] if strict else values[1:] < values[:-1]
         if backward.any():
             row = int(np.flatnonzero(backward)[0]) + 1
-            if values.dtype == np.int64:
-                before, got = _seconds_text(int(values[row - 1])), _seconds_text(int(values[row]))
-            else:
-                before, got = repr(float(values[row - 1])), repr(float(values[row]))
+            before, got = value_said(values, row - 1), value_said(values, row)
             msg = (
                 f"{self.path}:{self.line_of(row)}: column `{column}`: expected "
                 f"{expected.format(before)}, got {got}"
@@ -658,6 +655,24 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
         return None
     ns: Int64Array = whole * 10**9 + aligned[:, 10 + kept : 19 + kept] @ _POW10[8::-1]
     return np.where(codes[every, first] == ord("-"), -ns, ns)
+
+
+def value_said(values: Float64Array | Int64Array, row: int) -> str:
+    """Return ``values[row]`` as a refusal says it: int64 nanoseconds as decimal seconds.
+
+    ``values`` is a column, shape ``(rows,)``: float64 (said by its ``repr``), or int64
+    nanoseconds (a table's ``time_ns``, said as typed, :func:`_seconds_text`). WHY: the
+    times 1700000000.000000001 and .000000002 s are one float64, and a refusal of the
+    second said the first's time.
+
+    Examples
+    --------
+    >>> value_said(np.array([0.594]), 0), value_said(np.array([1_700_000_000_000_000_001]), 0)
+    ('0.594', '1700000000.000000001')
+    """
+    if values.dtype == np.int64:
+        return _seconds_text(int(values[row]))
+    return repr(float(values[row]))
 
 
 def _seconds_text(ns: int) -> str:

@@ -19,7 +19,7 @@ from robot_msgs.errors import FormatError, TopicError, ValidationError, did_you_
 from robot_msgs.io.table import shown_token
 from robot_msgs.msg.arrays import immutable
 from robot_msgs.report.text import counted, listed
-from robot_msgs.runs.csvlog import TEXT, read_csv_table
+from robot_msgs.runs.csvlog import TEXT, read_csv_table, value_said
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -642,7 +642,7 @@ def _joint_rows(
         row, before = int(by_key[twice[k] + 1]), int(by_key[twice[k]])
         msg = (
             f"{path}:{table.line_of(row)}: expected one row per joint per time, got a "
-            f"second row of {shown_token(str(names[row]))} at t = {float(t[row])!r} s (the "
+            f"second row of {shown_token(str(names[row]))} at t = {value_said(order, row)} s (the "
             f"first at line {table.line_of(before)})"
         )
         raise FormatError(msg)
@@ -685,7 +685,7 @@ def _joint_rows(
             row = int(rows[np.searchsorted(sample, at)])  # the time's first row
             msg = (
                 f"{path}:{table.line_of(row)}: expected a row of each joint at each time, "
-                f"got none of {shown_token(distinct[c])} at t = {float(stamps[at])!r} s"
+                f"got none of {shown_token(distinct[c])} at t = {value_said(order, row)} s"
             )
             raise FormatError(msg)
     if len(distinct) < len(chosen):
