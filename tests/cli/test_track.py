@@ -911,3 +911,25 @@ def test_logs_on_two_clocks_are_said_at_their_times_as_typed(
     code, _, err = _run([str(command), str(measured)], capsys)
     assert code == 1
     assert "(measured span [5.0, 6.999] s): are both on the same clock?" in err
+
+
+def test_times_one_float64_read_as_floats_are_refused_naming_the_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A command 1 ns apart since 1970 (one float64, 1700000000.0), beside a measured log
+    not of whole nanoseconds, is counted in its floats: refused as `t_command[1] =
+    1700000000.0`, naming no file nor time typed (seen failing before), where the reader
+    refused it so before its nanoseconds ordered it. Named now, with its times as typed."""
+    command = tmp_path / "c.csv"
+    command.write_text(
+        "t,x\n1700000000.000000001,0\n1700000000.000000002,1\n1700000001,2\n1700000002,3\n"
+    )
+    measured = tmp_path / "m.csv"
+    measured.write_text("t,x\n1700000000.0000000005,0\n1700000001,1\n1700000002,2\n")
+    code, out, err = _run([str(command), str(measured)], capsys)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"ERROR: {command}: expected times apart as float64 seconds (those of {measured} "
+        "are not all whole nanoseconds), got 1700000000.000000001 and 1700000000.000000002 "
+        "s, both 1700000000.0\n"
+    )

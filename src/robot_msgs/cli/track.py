@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from robot_msgs.cli._output_args import add_table_flags
 from robot_msgs.cli._settings_args import add_settings_flags
 from robot_msgs.cli.commands import COMMANDS
-from robot_msgs.errors import TopicError, UsageError
+from robot_msgs.errors import FormatError, TopicError, UsageError
 
 if TYPE_CHECKING:
     import argparse
@@ -246,16 +246,46 @@ def _times(command: SignalLog, measured: SignalLog) -> tuple[Float64Array, Float
     from robot_msgs.control.tracking_error import seconds_after  # noqa: PLC0415
 
     if command.stamps_ns is None or measured.stamps_ns is None:
-        return command.stamps_s, measured.stamps_s, 0.0
+        inexact = command if command.stamps_ns is None else measured
+        return _floats(command, measured, f"those of {inexact.path} are not all whole nanoseconds")
     origin_ns = int(command.stamps_ns[0]) // 10**9 * 10**9
     for stamps in (command.stamps_ns, measured.stamps_ns):
         if max(abs(int(stamps[0]) - origin_ns), abs(int(stamps[-1]) - origin_ns)) >= 2**53:
-            return command.stamps_s, measured.stamps_s, 0.0
+            return _floats(command, measured, "the logs 2^53 ns (104 days) or more apart")
     return (
         seconds_after(command.stamps_ns, origin_ns),
         seconds_after(measured.stamps_ns, origin_ns),
         float(origin_ns // 10**9),
     )
+
+
+def _floats(
+    command: SignalLog, measured: SignalLog, why: str
+) -> tuple[Float64Array, Float64Array, float]:
+    """Return :func:`_times` of the logs' float seconds, from 0 (``why``: not their nanoseconds).
+
+    Raises
+    ------
+    FormatError
+        A log whose times, ordered by their nanoseconds, are one float64: 1700000000.000000001
+        and .000000002 s. WHY: refused by ``tracking`` as ``t_command[1] = 1700000000.0``,
+        naming no file and no time as typed.
+    """
+    import numpy as np  # noqa: PLC0415
+
+    from robot_msgs.runs.csvlog import value_said  # noqa: PLC0415
+
+    for log in (command, measured):
+        same = np.flatnonzero(log.stamps_s[1:] <= log.stamps_s[:-1])
+        if log.stamps_ns is not None and same.size:
+            k = int(same[0])
+            msg = (
+                f"{log.path}: expected times apart as float64 seconds ({why}), got "
+                f"{value_said(log.stamps_ns, k)} and {value_said(log.stamps_ns, k + 1)} s, "
+                f"both {float(log.stamps_s[k])!r}"
+            )
+            raise FormatError(msg)
+    return command.stamps_s, measured.stamps_s, 0.0
 
 
 def _cell(value: float) -> str:
