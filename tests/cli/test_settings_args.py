@@ -448,6 +448,8 @@ def test_a_choice_flag_shown_by_its_metavar_names_its_choices_in_its_help(comman
          "track: argument --delay: '10 ms' is 0.01 s: give the number alone (--delay 0.01)"),
         (["ape", "r.tum", "e.tum", "--max-diff", "2m"],
          "ape: argument --max-diff: invalid float value: '2m'"),  # metres for seconds: no guess
+        (["ape", "r.tum", "e.tum", "--max-diff", "1e400ms"],
+         "ape: argument --max-diff: invalid float value: '1e400ms'"),  # not --max-diff inf
     ],
 )  # fmt: skip
 def test_a_number_typed_with_its_unit_is_answered_with_the_number_alone(

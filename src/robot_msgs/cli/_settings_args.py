@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -152,6 +153,8 @@ def _measured(name: str, metavar: str) -> Callable[[str], float]:
             if typed is None or typed.group(2) not in units:
                 raise
             value = float(typed.group(1)) * units[typed.group(2)]
+            if not math.isfinite(value):  # '1e400ms' was told to type '--max-diff inf'
+                raise
             said = f"{value:.12g}"
             msg = f"{text!r} is {said} {symbol}: give the number alone ({name} {said})"
             raise argparse.ArgumentTypeError(msg) from None
