@@ -450,6 +450,8 @@ def test_a_choice_flag_shown_by_its_metavar_names_its_choices_in_its_help(comman
          "ape: argument --max-diff: invalid float value: '2m'"),  # metres for seconds: no guess
         (["ape", "r.tum", "e.tum", "--max-diff", "1e400ms"],
          "ape: argument --max-diff: invalid float value: '1e400ms'"),  # not --max-diff inf
+        (["ape", "r.tum", "e.tum", "--max-diff", "5μs"],
+         "ape: argument --max-diff: '5μs' is 5e-06 s: give the number alone (--max-diff 5e-06)"),
     ],
 )  # fmt: skip
 def test_a_number_typed_with_its_unit_is_answered_with_the_number_alone(

@@ -120,9 +120,13 @@ def _number_not_word(word: str, metavar: str, said: str) -> Any:
 #: The type of a flag's value, by its row's kind.
 _SCALARS: dict[str, type] = {"float": float, "int": int, "str": str}
 
-#: The units a value of a flag in seconds or metres may be typed with, in that unit.
+#: The units a value of a flag in seconds or metres may be typed with, in that unit. Micro
+#: both as the micro sign and as the Greek mu (a Greek keyboard's, NFKC's): they look alike.
 _UNITS: dict[str, tuple[str, dict[str, float]]] = {
-    "SECONDS": ("s", {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0}),
+    "SECONDS": (
+        "s",
+        {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0},
+    ),
     "METRES": ("m", {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "km": 1e3}),
 }
 
@@ -149,7 +153,7 @@ def _measured(name: str, metavar: str) -> Callable[[str], float]:
         try:
             return float(text)
         except ValueError:
-            typed = re.fullmatch(r"\s*([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([a-zµ]+)\s*", text)
+            typed = re.fullmatch(r"\s*([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([^\W\d_]+)\s*", text)
             if typed is None or typed.group(2) not in units:
                 raise
             value = float(typed.group(1)) * units[typed.group(2)]
