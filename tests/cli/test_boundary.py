@@ -786,6 +786,24 @@ def test_a_usage_error_is_folded_on_a_terminal_and_one_line_in_a_pipe(
     ]
 
 
+def test_no_command_lists_the_commands_within_80_columns(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``robot-msgs`` alone said only "the following arguments are required: COMMAND" (a
+    newcomer's walk): the commands ``--help`` lists are shown, one line each, exit 2."""
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([])
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    listed = [line.split()[0] for line in lines if re.match(r"  \S", line)]
+    assert listed == list(COMMANDS)
+    assert lines[-1] == "ERROR: robot-msgs: the following arguments are required: COMMAND"
+    assert [line for line in lines if line.startswith("ERROR")] == lines[-1:]
+
+
 @pytest.mark.parametrize("letters", range(50))
 def test_a_folded_line_keeps_a_count_with_its_noun_and_a_flag_with_its_value(
     letters: int, monkeypatch: pytest.MonkeyPatch

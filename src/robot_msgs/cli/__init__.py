@@ -176,6 +176,8 @@ class _Parser(argparse.ArgumentParser):
         short = "\n".join(
             wrap(words, terminal_width(sys.stderr), subsequent_indent=" " * len(head))
         )
+        if self.prog == "robot-msgs" and message.endswith("required: COMMAND"):
+            short += "".join(f"\n{line}" for line in _commands_listed(terminal_width(sys.stderr)))
         said = folded(f"ERROR: {self.prog}: {escape(message)}", sys.stderr)
         self.exit(2, f"{short}\n{said}\n")
 
@@ -207,6 +209,29 @@ class _Parser(argparse.ArgumentParser):
             msg = f"invalid choice: {value!r}{close} ({self.prog} --help lists all {len(names)})"
             raise argparse.ArgumentError(action, msg)
         super()._check_value(action, value)
+
+
+def _commands_listed(width: int) -> list[str]:
+    r"""Return the commands ``--help`` lists, each with its help, folded to ``width``.
+
+    WHY: ``robot-msgs`` alone said only "the following arguments are required:
+    COMMAND" (a newcomer's walk), naming none of them.
+
+    Examples
+    --------
+    >>> print(*_commands_listed(80)[:3], sep="\n")
+    commands:
+      docs    write the HTML reference of every message type
+      schema  print the JSON Schema of a message type
+    """
+    from robot_msgs.report.text import wrap  # noqa: PLC0415 - only for an error
+
+    column = " " * (2 + max(map(len, COMMANDS)) + 2)
+    lines = ["commands:"]
+    for name, text in COMMANDS.items():
+        first = f"  {name}".ljust(len(column))
+        lines += wrap(text, width, initial_indent=first, subsequent_indent=column)
+    return lines
 
 
 def _relation_elsewhere(prog: str, action: argparse.Action, value: str) -> str:
