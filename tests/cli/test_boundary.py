@@ -804,6 +804,31 @@ def test_no_command_lists_the_commands_within_80_columns(
     assert [line for line in lines if line.startswith("ERROR")] == lines[-1:]
 
 
+@pytest.mark.parametrize(
+    ("argv", "missing"),
+    [
+        (["ape", "ref.tum"], "EST is missing"),
+        (["rpe", "ref.tum", "--delta", "1"], "EST is missing"),
+        (["drift", "ref.tum"], "EST is missing"),
+        (["doctor"], "REF and EST are missing"),
+        (["ape"], "REF and EST are missing"),
+    ],
+)
+def test_a_missing_ref_or_est_is_said_what_it_is(
+    argv: list[str], missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ape REF`` alone said only "the following arguments are required: EST" (a
+    newcomer's walk), not what EST is."""
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main(argv)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line for line in lines if line.startswith("ERROR")] == lines[-1:]
+    assert lines[-1] == (
+        f"ERROR: robot-msgs {argv[0]}: needs two trajectories: REF (the reference) then "
+        f"EST (the estimate); {missing}"
+    )
+
+
 @pytest.mark.parametrize("letters", range(50))
 def test_a_folded_line_keeps_a_count_with_its_noun_and_a_flag_with_its_value(
     letters: int, monkeypatch: pytest.MonkeyPatch

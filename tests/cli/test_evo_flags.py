@@ -260,7 +260,10 @@ def test_one_file_not_a_bag_with_a_topic_is_told_est_is_missing(
     with pytest.raises(SystemExit, match=r"^2$"):
         main(["ape", str(gt), "--est-topic", "/odom"])
     said = capsys.readouterr().err.strip().splitlines()[-1]
-    assert said == "ERROR: robot-msgs ape: the following arguments are required: EST"
+    assert said == (
+        "ERROR: robot-msgs ape: needs two trajectories: REF (the reference) then EST (the "
+        "estimate); EST is missing"
+    )
     folder = tmp_path / "run"  # a ROS 2 bag folder, and a bag by --format, are bags
     folder.mkdir()
     for given in ([str(folder)], [str(gt), "--format", "bag2"]):

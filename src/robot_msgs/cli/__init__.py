@@ -176,6 +176,7 @@ class _Parser(argparse.ArgumentParser):
         short = "\n".join(
             wrap(words, terminal_width(sys.stderr), subsequent_indent=" " * len(head))
         )
+        message = _inputs_said(self, message)
         if self.prog == "robot-msgs" and message.endswith("required: COMMAND"):
             short += "".join(f"\n{line}" for line in _commands_listed(terminal_width(sys.stderr)))
         said = folded(f"ERROR: {self.prog}: {escape(message)}", sys.stderr)
@@ -209,6 +210,29 @@ class _Parser(argparse.ArgumentParser):
             msg = f"invalid choice: {value!r}{close} ({self.prog} --help lists all {len(names)})"
             raise argparse.ArgumentError(action, msg)
         super()._check_value(action, value)
+
+
+def _inputs_said(parser: argparse.ArgumentParser, message: str) -> str:
+    """Say what REF and EST are where argparse says only that they are required.
+
+    WHY: ``ape REF`` alone was told "the following arguments are required: EST" (a
+    newcomer's walk), not what EST is; ``ape``, ``rpe``, ``drift`` and ``doctor`` take
+    their inputs by :func:`~robot_msgs.cli._input_args.add_input_args`.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("reference", metavar="REF")
+    >>> _ = parser.add_argument("estimate", metavar="EST")
+    >>> _inputs_said(parser, "the following arguments are required: EST")
+    'needs two trajectories: REF (the reference) then EST (the estimate); EST is missing'
+    """
+    missing = message.removeprefix("the following arguments are required: ").split(", ")
+    positionals = [action.metavar for action in parser._get_positional_actions()]  # noqa: SLF001
+    if positionals != ["REF", "EST"] or not set(missing) <= {"REF", "EST"}:
+        return message
+    said = "EST is missing" if missing == ["EST"] else "REF and EST are missing"
+    return f"needs two trajectories: REF (the reference) then EST (the estimate); {said}"
 
 
 def _commands_listed(width: int) -> list[str]:
