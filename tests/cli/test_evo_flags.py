@@ -38,7 +38,9 @@ CASES = [
     ("ape", ["--plot"], "--plot FILE"),
     ("ape", ["-p"], "--plot FILE"),
     ("ape", ["--plot_mode", "xz"], "--plot-plane"),
-    ("ape", ["--save_results", "a.zip"], "--save FILE.json"),
+    ("ape", ["--save_results", "a.zip"], "--save a.json"),  # the name typed, our suffix
+    ("ape", ["--save_results=out/a"], "--save out/a.json"),
+    ("traj", ["--save_as_kitti", "o.txt"], "--save o.kitti"),
     ("ape", ["--n_to_align", "10"], "--n-align"),
     ("ape", ["--t_max_diff", "0.02"], "--max-diff"),
     ("ape", ["--t_max_diff=0.02"], "--max-diff"),
@@ -47,7 +49,7 @@ CASES = [
     ("traj", ["--save_as_tum"], "--save FILE.tum"),
     ("traj", ["-p"], "--plot FILE"),
     ("rpe", ["--delta_tol", "0.1"], "--delta-tol"),
-    ("ape", ["--serialize_plot", "x.pdf"], "--plot FILE.pdf"),
+    ("ape", ["--serialize_plot", "x.pdf"], "--plot x.pdf"),
     ("traj", ["--full_check"], "--check"),
     ("ape", ["-a", "-s"], "--align sim3"),
     ("ape", ["--align", "-s"], "--align sim3"),
@@ -710,7 +712,7 @@ EVERY_UNKNOWN = [
     (
         ["-va", "--plot", "--save_results", "r.zip"],
         (
-            "-va --save_results are evo's; here: --align se3 --save FILE.json; "
+            "-va --save_results are evo's; here: --align se3 --save r.json; "
             "--plot is a switch in evo; here: --plot FILE"
         ),
     ),
@@ -762,7 +764,7 @@ def test_evos_format_word_and_an_unknown_flag_are_said_together(
     said = " ".join(line.strip() for line in shown[at:])
     assert said == (
         "ERROR: robot-msgs ape: -va --save_results are evo's; here: --align se3 --save "
-        "FILE.json; --plot is a switch in evo; here: --plot FILE; unrecognized arguments: --bogus"
+        "r.json; --plot is a switch in evo; here: --plot FILE; unrecognized arguments: --bogus"
     )
     assert len(shown) - at == 3
     assert all(len(line) <= 80 for line in shown)
@@ -1058,7 +1060,7 @@ TUM_LINES = [
         ["--scale", "2", "--save_associations", "pairs.txt"],
         (
             "--scale --save_associations are TUM's; here: --transform-left SCALE_FILE "
-            "--save FILE.json --align se3; SCALE_FILE holds the 4x4 diag(2, 2, 2, 1): "
+            "--save pairs.json --align se3; SCALE_FILE holds the 4x4 diag(2, 2, 2, 1): "
             "[[2,0,0,0],[0,2,0,0],[0,0,2,0],[0,0,0,1]]"
         ),
     ),
@@ -1073,7 +1075,7 @@ TUM_LINES = [
     (
         "ape",
         ["--save_associations", "a.txt", "--plot", "f.png"],
-        "--save_associations is TUM's; here: --save FILE.json --align se3",
+        "--save_associations is TUM's; here: --save a.json --align se3",
     ),
     (  # an alignment typed is kept: no second --align
         "ape",

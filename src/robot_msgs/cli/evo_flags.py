@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._settings_flags import declared_flags
@@ -297,6 +297,10 @@ _FILLED_FOR: dict[str, dict[str, str]] = {
 }
 
 
+#: A file's suffix in a placeholder (``FILE.json``): the name typed is kept, with it.
+_SUFFIX = re.compile(r"\.[a-z0-9]+")
+
+
 def _with_value(ours: str, value: str) -> str:
     """Fill the placeholder of ``ours`` with the value typed after evo's flag, if one was.
 
@@ -310,12 +314,23 @@ def _with_value(ours: str, value: str) -> str:
     ('--plot-plane xyz', '--project-to-plane PLANE')
     >>> _with_value("--delta D", "m"), _with_value("--delta D", "10")
     ('--delta D', '--delta 10')
+
+    A file of a suffix of ours keeps the name typed, with our suffix (``--save_results
+    x.zip`` was answered ``--save FILE.json``, the user's name dropped):
+
+    >>> _with_value("--save FILE.json", "out/x.zip"), _with_value("--save FILE.json", "-")
+    ('--save out/x.json', '--save FILE.json')
     """
     head, _, placeholder = ours.rpartition(" ")
     spellings = _FILLED_FOR.get(head, _FILLED.get(placeholder))
     # A word after the flag is its value unless it is a flag ("-0.5" is a number, as to
     # argparse: a dash before a digit or a point).
     flag_next = value.startswith("-") and value[1:2] not in set("0123456789.")
+    suffix = placeholder.removeprefix("FILE")
+    if _SUFFIX.fullmatch(suffix) and not flag_next and value not in ("", "-"):
+        name = PurePath(value).name
+        if name not in ("", ".", "..") and not value.endswith("/"):
+            return f"{head} {value.removesuffix(PurePath(name).suffix)}{suffix}"
     if spellings is None or not head or not value or flag_next:
         return ours
     if placeholder in _NUMBERS and not _is_number(value):  # evo refuses it too
