@@ -87,7 +87,7 @@ from robot_msgs.errors import (
 from robot_msgs.files import STDOUT, check_outputs
 from robot_msgs.io.bounded import bags_opened_once
 from robot_msgs.io.formats import BAG_FORMATS, FORMATS, WRITE_FORMATS
-from robot_msgs.report.text import WIDTH, controls_escaped, counted, display_width, wrap
+from robot_msgs.report.text import WIDTH, controls_escaped, counted, display_width, grouped, wrap
 
 if TYPE_CHECKING:
     import argparse
@@ -984,7 +984,9 @@ def run(args: argparse.Namespace) -> int:
     reports: list[dict[str, Any]] = []
     by_key: dict[str, dict[str, Any]] = {}  # each report read, by FILE and topic
     read: dict[str, PoseTrajectory] = {}
-    failed = False
+    # Each FILE's error, said in one ERROR line after the files read, the files of one
+    # error named together (two missing files printed two lines; the others are read).
+    errors: list[str] = []
     # Moved against REF (aligned, or mounted by an estimated --transform-right): saved moved.
     moving = settings.align != "none" or settings.transform_right_auto or _synced(args)
     aligning = args.ref is not None and moving
@@ -1016,8 +1018,7 @@ def run(args: argparse.Namespace) -> int:
             # Its topic tells one bag's rows apart; a file without one keeps the row it had.
             topic = {} if given_input.topic is None else {"topic": given_input.topic}
             reports.append({"path": path, **topic, "error": message})
-            say(f"ERROR: {message}")
-            failed = True
+            errors.append(message)
             continue
         if is_ref:
             report["role"] = "reference"
@@ -1027,8 +1028,7 @@ def run(args: argparse.Namespace) -> int:
             read[key] = traj
         if traj is None and args.check:
             flag = "--ref-topic" if is_ref else "--topic"
-            say(f"ERROR: {path}: nothing checked; choose a topic with {flag}")
-            failed = True
+            errors.append(f"{path}: nothing checked; choose a topic with {flag}")
         if args.save is not None and not is_ref:
             if traj is None:
                 msg = f"{path}: choose the topic to convert with --topic"
@@ -1039,6 +1039,9 @@ def run(args: argparse.Namespace) -> int:
             _print_report(report, out)
             for written in report.get("written", []):
                 print(f"wrote {controls_escaped(written)}", file=out)
+    if errors:
+        say(f"ERROR: {'; '.join(grouped(errors, alike=2))}")  # a.tum, b.tum: no such file
+    failed = bool(errors)
     ref_key = ref_input.label if ref_input is not None else None
     named = ref_key, keys
     drawn = _against_reference(args, settings, named, read, by_key, out, aligning=aligning)

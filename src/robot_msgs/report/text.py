@@ -119,10 +119,10 @@ def file_and_what(text: str) -> tuple[str, str]:
     return text[:end], text[end + 2 :]
 
 
-def grouped(texts: Sequence[str]) -> list[str]:
+def grouped(texts: Sequence[str], alike: int = ALIKE) -> list[str]:
     """Say warnings that differ only in the file they begin with once, naming a few files.
 
-    A text ``FILE: WHAT`` (:func:`file_and_what`) said of :data:`ALIKE` files
+    A text ``FILE: WHAT`` (:func:`file_and_what`) said of ``alike`` files
     or more becomes ``A, B, C and N more: WHAT``, where the first of them stood, said
     once; the others stay as they are, in their order. A file is counted and named once
     however many times its warning was given.
@@ -137,6 +137,8 @@ def grouped(texts: Sequence[str]) -> list[str]:
     >>> said = [f"r/{k}: holds timing.csv but no estimate" for k in range(6)]
     >>> grouped(["a.tum:3: cut", *said, "b.tum:4: cut"])
     ['a.tum:3: cut', 'r/0, r/1, r/2 and 3 more: holds timing.csv but no estimate', 'b.tum:4: cut']
+    >>> grouped(["a.tum: no such file", "b.tum: no such file"], alike=2)
+    ['a.tum, b.tum: no such file']
     """
     split = {text: file_and_what(text) for text in texts}
     files: dict[str, dict[str, None]] = {}  # WHAT -> its files, in order, each once
@@ -148,7 +150,7 @@ def grouped(texts: Sequence[str]) -> list[str]:
     for text in texts:
         file, what = split[text]
         named = list(files.get(what, ())) if file and what else []
-        if len(named) < ALIKE:
+        if len(named) < alike:
             out.append(text)
         elif what not in said:
             said.add(what)
