@@ -2118,6 +2118,62 @@ def test_monocular_scale_of_one_half_found_as_scale(tmp_path: Path) -> None:
     assert "a monocular estimate?" in found.summary
 
 
+def _lat_lon_rows(est: PoseTrajectory, origin: tuple[float, float, float]) -> Float64Array:
+    """Return the estimate's positions (metres, taken as east, north, up at ``origin``) as
+    WGS-84 ``(lat, lon, alt)`` rows ``(N, 3)``, by PROJ's topocentric conversion (not ours)."""
+    pyproj = pytest.importorskip("pyproj")
+    lat0, lon0, h0 = origin
+    turn = pyproj.Transformer.from_pipeline(
+        "+proj=pipeline +step +proj=cart +ellps=WGS84 +step +proj=topocentric "
+        f"+ellps=WGS84 +lat_0={lat0} +lon_0={lon0} +h_0={h0}"
+    )
+    east, north, up = est.positions_xyz.T
+    lon, lat, alt = turn.transform(east, north, up, direction="INVERSE")
+    return np.stack([lat, lon, alt], axis=1)
+
+
+@pytest.mark.parametrize(
+    ("origin", "lon_first"), [((48.1, 11.5, 500.0), False), ((35.7, 139.7, 40.0), True)]
+)
+def test_latitude_and_longitude_written_as_x_and_y_are_an_error_with_the_lla_fix(
+    tmp_path: Path, origin: tuple[float, float, float], lon_first: bool
+) -> None:
+    """fr1's rgbdslam written with lat/lon (degrees at 48.1 N 11.5 E) in x, y and its
+    altitude in z gave no finding (APE 0.163 m under sim3 against 0.0135 m in metres).
+    The fix said, the first four columns read as an lla file, gives the metres back.
+    Longitude first is told where it is beyond 90 deg (139.7 E)."""
+    est = _est()
+    lla = _lat_lon_rows(est, origin)
+    xyz = lla[:, [1, 0, 2]] if lon_first else lla
+    path = _write(tmp_path, "lla.tum", est.replace(positions_xyz=xyz))
+    d = _doctor(path)
+    assert d.kinds("error") == ("scale",)
+    found = d.finding("scale")
+    assert found is not None
+    assert abs(float(found.evidence["latitude_deg"]) - origin[0]) < 1e-4  # type: ignore[arg-type]
+    assert abs(float(found.evidence["longitude_deg"]) - origin[1]) < 1e-4  # type: ignore[arg-type]
+    written = "awk '{print $1, $3, $2, $4}' EST" if lon_first else "cut -d' ' -f1-4 EST"
+    assert f"`{written} > EST.lla`" in found.summary
+    assert "`--est-format lla`" in found.summary
+    if lon_first:
+        return
+    # the fix followed: stamp, x, y, z as an lla file, read at the origin they were made at
+    rows = np.column_stack([est.stamps_s, lla]).tolist()
+    fixed = tmp_path / "est.lla"
+    fixed.write_text("".join(" ".join(map(repr, r)) + "\n" for r in rows))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)  # no orientation: said by the reader
+        back = read_inputs(
+            [InputFile(path=GT), InputFile(path=str(fixed), fmt="lla")], geo_origin=origin
+        )[1]
+    assert np.abs(back.positions_xyz - est.positions_xyz).max() < 1e-6
+    assert "scale" not in _doctor_lla(str(fixed), origin).kinds("error", "warning")
+
+
+def _doctor_lla(path: str, origin: tuple[float, float, float]) -> Diagnosis:
+    return diagnose_files([InputFile(path=GT), InputFile(path=path, fmt="lla")], geo_origin=origin)
+
+
 @pytest.mark.parametrize(("factor", "late_s"), [(0.5, 2.0), (1000.0, 0.5)])
 def test_a_scale_error_and_a_clock_offset_are_both_found(
     tmp_path: Path, factor: float, late_s: float

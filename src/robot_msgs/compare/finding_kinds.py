@@ -21,7 +21,8 @@ FINDING_KINDS: dict[str, str] = {
     "frame_extrinsic": "the estimate is a sensor frame rigidly attached to the reference's "
     "body: the transform X with reference = S estimate X, estimated",
     "scale": "a Sim(3) scale far from 1 (a monocular estimate, or one side's lengths in "
-    "cm or mm); what align sim3 then hides",
+    "cm or mm); what align sim3 then hides; or the estimate's x, y latitude and longitude "
+    "in degrees (an lla file's columns written as TUM's)",
     "motion_mismatch": "distances travelled and angles turned between matched poses that "
     "do not correlate, or one side standing still (within its noise) where the other "
     "moves: another sequence, or a wrong pairing of files; or both standing still, with "

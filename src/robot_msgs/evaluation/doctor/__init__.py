@@ -62,7 +62,9 @@ Each check is the package's own, run once here (one road per idea):
   not told as a fix (``_coverage_rates._stops_early``), unless at that offset it ends
   where the reference does (a clock offset, told);
 - ``scale``, ``alignment``: :func:`~robot_msgs.evaluation.umeyama` and
-  :func:`~robot_msgs.evaluation.align`;
+  :func:`~robot_msgs.evaluation.align`; an estimate whose x, y are latitude and
+  longitude (within their ranges, far from 0 against their spread, 1e-6 to 1e-3 of the
+  reference's spread a metre: ``_fit._lat_lon``) is an error, told as an ``lla`` file;
 - ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
 - ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`;
 - ``worst_intervals``: :func:`~robot_msgs.evaluation.ape_errors` and

@@ -91,6 +91,59 @@ def _scale(
     )
 
 
+#: Degrees of latitude or longitude a metre: 9.0e-6 of latitude, 9.0e-6 / cos(lat) of
+#: longitude (1.3e-5 at 48 deg, 1e-3 at 89.5 deg); from a tenth of the least, a horizontal
+#: motion seen partly, to the most.
+_DEG_PER_M = (1e-6, 1e-3)
+#: x, y this many times farther from 0 than they spread are a place on Earth, not a
+#: local frame's coordinates (a run's metres, or kilometres, start near their origin).
+_FAR_FROM_ORIGIN = 1_000.0
+
+
+def _lat_lon(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
+    """Find an estimate whose x, y are latitude and longitude in degrees (z altitude in m).
+
+    WHY: an ``lla`` file's columns written into a TUM file's x, y, z (fr1_xyz's rgbdslam
+    converted to lat/lon at 48.1 N 11.5 E) gave no finding; its APE was 0.163 m under
+    sim3 against 0.0135 m in metres, with no alignment a meaningless number. Said when
+    x and y lie within -90..90 and -180..180 (or -180..180 and -90..90), far from 0
+    against their spread (:data:`_FAR_FROM_ORIGIN`), and spread
+    :data:`_DEG_PER_M` degrees a metre of the reference's spread (its 3-D RMS distance
+    from its mean, ``(N, 3)`` m).
+    """
+    xy = matched_est.positions_xyz[:, :2]
+    high = np.abs(xy).max(axis=0)
+    if high[0] > 180.0 or high[1] > 180.0 or min(high) > 90.0:
+        return None
+    spread_est = float(np.sqrt(((xy - xy.mean(axis=0)) ** 2).sum(axis=1).mean()))
+    ref = matched_ref.positions_xyz
+    spread_ref = float(np.sqrt(((ref - ref.mean(axis=0)) ** 2).sum(axis=1).mean()))
+    centre = float(np.linalg.norm(xy.mean(axis=0)))
+    if spread_ref == 0.0 or centre <= _FAR_FROM_ORIGIN * spread_est:
+        return None
+    per_m = spread_est / spread_ref
+    if not _DEG_PER_M[0] <= per_m <= _DEG_PER_M[1]:
+        return None
+    lat, lon = ("y", "x") if high[0] > 90.0 else ("x", "y")
+    at = xy.mean(axis=0) if lat == "x" else xy.mean(axis=0)[::-1]
+    write = "cut -d' ' -f1-4 EST" if lat == "x" else "awk '{print $1, $3, $2, $4}' EST"
+    return Finding(
+        kind="scale",
+        severity="error",
+        summary=f"the estimate's {lat}, {lon} are latitude and longitude in degrees "
+        f"({at[0]:.4f}, {at[1]:.4f}), not metres: they spread {per_m:.2g} deg a metre "
+        f"the reference spreads; write its stamp, {lat}, {lon} and z (altitude, m) "
+        f"as `t lat lon alt` rows (`{write} > EST.lla` for a TUM file), "
+        "read as `--est-format lla` (metres in a local east-north-up frame, at "
+        "`--geo-origin` or its first fix), and compare positions only",
+        evidence={
+            "latitude_deg": _round(float(at[0])),
+            "longitude_deg": _round(float(at[1])),
+            "degrees_per_m": _round(per_m),
+        },
+    )
+
+
 def _scale_matrix(factor: float) -> tuple[float, ...]:
     """Return diag(factor, factor, factor, 1), row-major: a left transform scaling lengths."""
     return tuple(float(v) for v in np.diag([factor, factor, factor, 1.0]).ravel())

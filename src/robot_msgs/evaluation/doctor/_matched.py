@@ -18,7 +18,7 @@ from robot_msgs.compare.diagnosis import Finding
 from robot_msgs.errors import AlignmentError, AssociationError
 from robot_msgs.evaluation.alignment import align
 from robot_msgs.evaluation.association import associate
-from robot_msgs.evaluation.doctor._fit import _alignment, _scale, _worst_intervals
+from robot_msgs.evaluation.doctor._fit import _alignment, _lat_lon, _scale, _worst_intervals
 from robot_msgs.evaluation.doctor._frames import _extrinsic, _planar, _turned
 from robot_msgs.evaluation.doctor._motion_mismatch import _still, _unrelated
 from robot_msgs.evaluation.doctor._noise import _noise_resolved
@@ -111,6 +111,10 @@ def _matched_checks(
     if wrong is not None:
         checks.append(mismatch)
         return stop(wrong)
+    degrees = _lat_lon(ref, est)
+    if degrees is not None:  # no fit, extrinsic or motion in degrees means anything
+        checks.append("scale")
+        return stop(degrees)
     try:
         aligned, _ = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
