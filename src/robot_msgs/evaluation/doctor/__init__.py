@@ -66,7 +66,9 @@ Each check is the package's own, run once here (one road per idea):
   longitude (within their ranges, far from 0 against their spread, 1e-6 to 1e-3 of the
   reference's spread a metre: ``_fit._lat_lon``) is an error, told as an ``lla`` file;
 - ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
-- ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`;
+- ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`; told with a
+  clock offset, the whole diagnosis is made once more with it applied, and an offset
+  that then vanishes is said as its lever arm's (``_lever_arm``), not the clock's;
 - ``worst_intervals``: :func:`~robot_msgs.evaluation.ape_errors` and
   :func:`~robot_msgs.evaluation.rpe_errors` over ten equal time windows, when they are
   more than float64 rounding (an RMS above 1e-12 of the positions' magnitude).
@@ -293,6 +295,7 @@ def diagnose(
                     evidence={"poses": len(reference)},
                 )
             )
+    given = estimate  # as read: timed once more with an extrinsic found (_lever_arm)
     checks: list[str] = ["same_input", "stamp_units"]  # the clock's added as it is compared
     found = [_in_space(f, settings) for f in (_stamp_units(reference, estimate, settings),) if f]
     if any(f.kind == "stamp_units" for f in findings):
@@ -323,6 +326,19 @@ def diagnose(
         spatial = settings.sync == "spatial"
         named = _unrun_said(stop, checks, "", spatial=spatial, found=findings)
         findings[findings.index(stop)] = named
+    mounted = _lever_arm(findings, settings)
+    if mounted is not None:  # timed once more with the extrinsic applied
+        again = diagnose(
+            reference,
+            given,
+            mounted,
+            reading=reading,
+            reference_name=reference_name,
+            estimate_name=estimate_name,
+            quaternion_columns=quaternion_columns,
+        )
+        if "time_offset" not in again.kinds():
+            return _lever_arm_said(again, findings)
     order = {s: i for i, s in enumerate(SEVERITIES)}
     findings.sort(key=lambda f: order[f.severity])
     # WHY kept: the text said "--offset auto unused" in space, --json nothing (a review).
@@ -334,6 +350,46 @@ def diagnose(
         checks=tuple(checks),
         unused_settings=unused,
     )
+
+
+def _lever_arm(
+    findings: Sequence[Finding], settings: EvaluationSettings
+) -> EvaluationSettings | None:
+    """Return ``settings`` with the extrinsic found applied, where a clock offset was told too.
+
+    WHY: the offset is timed on positions, and a sensor's positions are the body's moved
+    by its lever arm as the body turns: fr2_desk's ORB carried on a mount of 77 deg,
+    0.23 m was said "stamps 0.0529 s ± 0.002 s late" (fix ``--offset -0.052891``) beside
+    the extrinsic; with the extrinsic applied the motion times at 0. ``None``: no
+    transform given, an offset and an extrinsic both told (warnings with their fixes).
+    """
+    if settings.transform_right is not None or settings.transform_right_auto:
+        return None
+    told = {f.kind: f.fix for f in findings if f.severity == "warning"}
+    offset = told.get("time_offset", {})
+    x = told.get("frame_extrinsic", {}).get("transform_right")
+    if "offset_s" not in offset or not isinstance(x, tuple):
+        return None
+    return settings.replace(transform_right=x)
+
+
+def _lever_arm_said(again: Diagnosis, findings: Sequence[Finding]) -> Diagnosis:
+    """Say the diagnosis ``again`` (the extrinsic applied), with the extrinsic first found.
+
+    Its summary says the offset the positions gave without it (``findings``' time_offset),
+    which ``again`` does not find: the lever arm's, not the clock's.
+    """
+    offset = next(f for f in findings if f.kind == "time_offset")
+    extrinsic = next(f for f in findings if f.kind == "frame_extrinsic")
+    late = offset.evidence.get("offset_s", 0.0)
+    said = extrinsic.replace(
+        summary=f"{extrinsic.summary}; the clock offset its positions give without X "
+        f"(`offset_s` {late:.3g} s) is its lever arm's: with X applied, none is found",
+        evidence={**extrinsic.evidence, "offset_without_s": late},
+    )
+    kept = [f for f in again.findings if f.kind != "frame_extrinsic"]
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return again.replace(findings=tuple(sorted([said, *kept], key=lambda f: order[f.severity])))
 
 
 def _one_pose(cut: PoseTrajectory, whole: int) -> Finding:
