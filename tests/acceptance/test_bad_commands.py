@@ -149,6 +149,11 @@ CASES = [
          {"ref.tum": REF, "gt/est.tum": EST}, ["rpe", "ref.tum", "gt/est.tum"],
          warnings=(r"^gt/est\.tum, an EST, is named as ground truth and REF ref\.tum is not",),
          code=0),
+    # A folder of runs whose name holds gt among other words is not ground truth (a review:
+    # /data/gt_runs/est.tum was warned).
+    Case("rpe-estimate-in-a-folder-of-gt-runs",
+         {"ref.tum": REF, "gt_runs/est.tum": EST}, ["rpe", "ref.tum", "gt_runs/est.tum"],
+         code=0),
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
          error=r"^--force only goes with --save, --save-aligned or --plot FILE", code=2),

@@ -260,10 +260,23 @@ def _warn_swapped(inputs: Sequence[InputFile]) -> None:
 
 
 def _named_ground_truth(given: InputFile) -> bool:
-    """Whether ``given``'s file or folder name, or its topic, says ground truth."""
-    parts = Path(given.path.removeprefix("example:")).parts[-2:]
-    words = re.split(r"[^a-z0-9]+", " ".join([*parts, given.topic or ""]).lower())
-    return bool({"gt", "groundtruth"} & set(words)) or "ground truth" in " ".join(words)
+    """Whether ``given``'s file name, its folder's or its topic says ground truth.
+
+    The folder counts where it names nothing else (``gt/est.tum``) or the file's name says
+    nothing (EuRoC's ``state_groundtruth_estimate0/data.csv``): ``/data/gt_runs/est.tum``
+    is a run (a review).
+    """
+
+    def said(text: str) -> tuple[bool, set[str]]:
+        words = set(re.split(r"[^a-z0-9]+", text.lower())) - {""}
+        joined = re.sub(r"[^a-z0-9]+", " ", text.lower())
+        return bool({"gt", "groundtruth"} & words) or "ground truth" in joined, words
+
+    path = Path(given.path.removeprefix("example:"))
+    if said(path.name)[0] or said(given.topic or "")[0]:
+        return True
+    folder, words = said(path.parent.name)
+    return folder and (words <= {"gt", "groundtruth", "ground", "truth"} or path.stem == "data")
 
 
 def _as_written_notes(args: argparse.Namespace, inputs: Sequence[InputFile]) -> list[list[str]]:
