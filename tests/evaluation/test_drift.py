@@ -991,6 +991,16 @@ def test_segments_in_seconds_end_at_or_after_by_hand() -> None:
     assert (first.tolist(), last.tolist()) == ([0, 1], [3, 4])
 
 
+def test_segments_in_seconds_below_the_stamps_resolution_end_on_the_next_pose() -> None:
+    """A length under half a unit in the last place of the stamps (TUM's 1.3e9 s: 1.2e-7 s)
+    left start + length equal to the start, so "at or after" ended a segment on its own
+    start: an interval of 0 s, 0/0 = NaN errors in silence (drift --seconds 1e-7 on fr1:
+    783 segments, n 0). The first pose at or after start + length is after the start."""
+    stamps = 1.3e9 + np.arange(5.0) * 0.01
+    first, last, _ = kitti_segments(stamps, [1e-7], 1, at_or_after=True)
+    assert (first.tolist(), last.tolist()) == ([0, 1, 2, 3], [1, 2, 3, 4])
+
+
 @pytest.mark.parametrize(
     ("options", "field"),
     [

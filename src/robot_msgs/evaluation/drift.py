@@ -233,6 +233,11 @@ def kitti_segments(
     side: Literal["left", "right"] = "left" if at_or_after else "right"
     target = distances_m[first] + length
     last = np.searchsorted(distances_m, target, side=side)
+    if at_or_after:
+        # A length under half an ulp of the stamps (1e-7 s at TUM's 1.3e9 s) rounds start
+        # + length to the start: its own pose, an interval of 0 s and NaN errors. In exact
+        # arithmetic the end is after the start, and no float stamp lies between them.
+        last = np.maximum(last, first + 1)
     # trajectopy's start needs start + length before the last pose's (strictly): on
     # fr1_xyz a 2546th pair ended on the last pose, 1 s after its start, where it has 2545.
     keep = target < distances_m[-1] if at_or_after and n else last < n
