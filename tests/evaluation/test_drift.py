@@ -1001,6 +1001,20 @@ def test_segments_in_seconds_below_the_stamps_resolution_end_on_the_next_pose() 
     assert (first.tolist(), last.tolist()) == ([0, 1, 2, 3], [1, 2, 3, 4])
 
 
+def test_seconds_refusing_a_run_exactly_one_length_long_does_not_call_it_shorter() -> None:
+    """0 .. 2 s and 2 s segments: none starts (start + length must be before the last
+    stamp, strictly, as trajectopy's), and the message said the 2 s span was "shorter
+    than every segment length (2 s)" (the metres' message was fixed so before)."""
+    from robot_msgs.evaluation import Drift, evaluate
+
+    settings = EvaluationSettings(align="none")
+    spec = Drift(lengths_s=(2.0,), step_frames=1)
+    with pytest.raises(ValidationError, match=r"spans 2 s, not longer than any") as caught:
+        evaluate(straight(3), straight(3), settings=settings, metrics=[spec])
+    assert "shorter than" not in str(caught.value)
+    assert "before the last" in str(caught.value)
+
+
 @pytest.mark.parametrize(
     ("options", "field"),
     [

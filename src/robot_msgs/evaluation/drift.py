@@ -307,10 +307,13 @@ def kitti_result(prepared: Prepared, spec: Drift, names: tuple[str, str]) -> Eva
         at_or_after=seconds,
     )
     if first.size == 0 and seconds:
+        # Not "shorter than": a span of exactly one length has no segment either.
         msg = (
             f"No segment in seconds fits: the matched reference spans "
-            f"{distances[-1] - distances[0]:.6g} s, shorter than every segment length "
-            f"({', '.join(f'{v:g}' for v in lengths)} s); choose shorter lengths (`lengths_s=`)"
+            f"{distances[-1] - distances[0]:.6g} s, not longer than any segment length "
+            f"({', '.join(f'{v:g}' for v in lengths)} s), and a segment starts only where "
+            "its start plus its length is before the last stamp (trajectopy's rule); "
+            "choose shorter lengths (`lengths_s=`)"
         )
         raise ValidationError(msg, field="Drift.lengths_s", reason=msg)
     if first.size == 0:
