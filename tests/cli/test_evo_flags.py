@@ -7,6 +7,7 @@ import math
 import os
 import pty
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -82,6 +83,38 @@ def test_an_evo_flag_is_answered_with_ours_and_the_commands_usage(
         (f"ERROR: robot-msgs {command}: {flag} is ", f"ERROR: robot-msgs {command}: {several} are ")
     )
     assert f"evo; here: {ours}" in last or f"evo's; here: {ours}" in last
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "typed", "words"),
+    [
+        ("ape", "--save_results", "my res.zip", ["--save", "my res.json"]),
+        ("ape", "--save_results", "a;rm -rf x.zip", ["--save", "a;rm -rf x.json"]),
+        ("ape", "--save_results", "$(x).zip", ["--save", "$(x).json"]),
+        ("ape", "--save_results", "x.", ["--save", "x.json"]),
+        ("ape", "--save_results", "résultat.zip", ["--save", "résultat.json"]),
+        ("traj", "--save_as_kitti", "o u.txt", ["--save", "o u.kitti"]),
+        ("ape", "--save_plot", "p l.png", ["--plot", "p l.png"]),
+    ],
+)
+def test_an_evo_flags_file_is_answered_as_the_shell_reads_it(
+    command: str,
+    flag: str,
+    typed: str,
+    words: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "--save_results 'my res.zip'" was answered "--save my res.json": pasted, two words,
+    # and "a;rm -rf x.zip" a second command; "x." was answered "x..json".
+    monkeypatch.setenv("COLUMNS", "200")
+    with pytest.raises(SystemExit, match=r"^2$"):
+        main([command, "ref.txt", "est.txt", flag, typed])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    answer = last.partition("; here: ")[2]
+    assert shlex.split(answer) == words, answer
+    if "$" in typed:  # shlex.split expands nothing; a shell would, unquoted
+        assert f"'{words[1]}'" in answer
 
 
 @pytest.mark.parametrize(

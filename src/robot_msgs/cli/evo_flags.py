@@ -330,14 +330,34 @@ def _with_value(ours: str, value: str) -> str:
     if _SUFFIX.fullmatch(suffix) and not flag_next and value not in ("", "-"):
         name = PurePath(value).name
         if name not in ("", ".", "..") and not value.endswith("/"):
-            return f"{head} {value.removesuffix(PurePath(name).suffix)}{suffix}"
+            # "x." has no suffix to Python: it was answered "x..json".
+            stem = value.removesuffix(PurePath(name).suffix).rstrip(".") or value
+            return f"{head} {_as_typed(stem + suffix)}"
     if spellings is None or not head or not value or flag_next:
         return ours
     if placeholder in _NUMBERS and not _is_number(value):  # evo refuses it too
         return ours
     if spellings:  # a closed list: evo's word said as ours, else the placeholder stays
         return f"{head} {spellings[value]}" if value in spellings else ours
-    return f"{head} {value}"
+    return f"{head} {_as_typed(value)}"
+
+
+#: A word a shell reads as itself: letters of any script, digits and ``@%+=:,./-``.
+_PLAIN_WORD = re.compile(r"[\w@%+=:,./-]+")
+
+
+def _as_typed(word: str) -> str:
+    """Quote ``word`` as a shell must read it, where it holds more than plain letters.
+
+    WHY: ``--save_results 'my res.zip'`` was answered ``--save my res.json``, two words
+    pasted, and ``a;b.zip`` two commands. A plain word, ``résultat.json`` too, stays bare.
+
+    Examples
+    --------
+    >>> _as_typed("out/résultat.json"), _as_typed("my res.json"), _as_typed("$(x).json")
+    ('out/résultat.json', "'my res.json'", "'$(x).json'")
+    """
+    return word if _PLAIN_WORD.fullmatch(word) else shlex.quote(word)
 
 
 def _is_number(text: str) -> bool:
