@@ -1844,6 +1844,27 @@ def test_traj_says_every_file_it_could_not_read_in_one_error_line(
     assert f"{tum} (tum)" in out
 
 
+def test_traj_names_files_with_a_colon_whole_in_its_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Missing ``a: b.tum`` and ``c: b.tum`` were said ``ERROR: a, c: b.tum: no such
+    file``: the files' names were read back from the text, cut at their first ": "
+    (not on disk to find their end). traj knows each error's file."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["traj", "a: b.tum", "c: b.tum"]) == 1
+    assert capsys.readouterr().err == "ERROR: a: b.tum, c: b.tum: no such file\n"
+
+
+def test_traj_says_a_file_given_twice_and_missing_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``traj m.tum m.tum``, missing: ``ERROR: m.tum: no such file; m.tum: no such
+    file``, the same words twice in the one line."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["traj", "m.tum", "m.tum"]) == 1
+    assert capsys.readouterr().err == "ERROR: m.tum: no such file\n"
+
+
 def test_traj_names_the_file_a_reading_rule_cannot_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

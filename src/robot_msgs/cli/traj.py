@@ -986,7 +986,9 @@ def run(args: argparse.Namespace) -> int:
     read: dict[str, PoseTrajectory] = {}
     # Each FILE's error, said in one ERROR line after the files read, the files of one
     # error named together (two missing files printed two lines; the others are read).
-    errors: list[str] = []
+    # Each error once (a file given twice), with its FILE: a name holding ": " is not
+    # read back from the text (a missing `a: b.tum` was named `a`).
+    errors: dict[str, str] = {}
     # Moved against REF (aligned, or mounted by an estimated --transform-right): saved moved.
     moving = settings.align != "none" or settings.transform_right_auto or _synced(args)
     aligning = args.ref is not None and moving
@@ -1018,7 +1020,7 @@ def run(args: argparse.Namespace) -> int:
             # Its topic tells one bag's rows apart; a file without one keeps the row it had.
             topic = {} if given_input.topic is None else {"topic": given_input.topic}
             reports.append({"path": path, **topic, "error": message})
-            errors.append(message)
+            errors[message] = path
             continue
         if is_ref:
             report["role"] = "reference"
@@ -1028,7 +1030,7 @@ def run(args: argparse.Namespace) -> int:
             read[key] = traj
         if traj is None and args.check:
             flag = "--ref-topic" if is_ref else "--topic"
-            errors.append(f"{path}: nothing checked; choose a topic with {flag}")
+            errors[f"{path}: nothing checked; choose a topic with {flag}"] = path
         if args.save is not None and not is_ref:
             if traj is None:
                 msg = f"{path}: choose the topic to convert with --topic"
@@ -1040,7 +1042,8 @@ def run(args: argparse.Namespace) -> int:
             for written in report.get("written", []):
                 print(f"wrote {controls_escaped(written)}", file=out)
     if errors:
-        say(f"ERROR: {'; '.join(grouped(errors, alike=2))}")  # a.tum, b.tum: no such file
+        alike = grouped(list(errors), alike=2, files=list(errors.values()))
+        say(f"ERROR: {'; '.join(alike)}")  # a.tum, b.tum: no such file
     failed = bool(errors)
     ref_key = ref_input.label if ref_input is not None else None
     named = ref_key, keys

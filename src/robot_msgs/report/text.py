@@ -119,7 +119,9 @@ def file_and_what(text: str) -> tuple[str, str]:
     return text[:end], text[end + 2 :]
 
 
-def grouped(texts: Sequence[str], alike: int = ALIKE) -> list[str]:
+def grouped(
+    texts: Sequence[str], alike: int = ALIKE, *, files: Sequence[str] | None = None
+) -> list[str]:
     """Say warnings that differ only in the file they begin with once, naming a few files.
 
     A text ``FILE: WHAT`` (:func:`file_and_what`) said of ``alike`` files
@@ -132,6 +134,10 @@ def grouped(texts: Sequence[str], alike: int = ALIKE) -> list[str]:
     given twice for its file named it twice and counted it in the ``N more``, and its
     line was said once per time (a review).
 
+    ``files``, one per text, names the file each text begins with where the caller knows
+    it (a text not beginning ``FILE: `` has none): a missing ``a: b.tum`` is not on disk
+    for :func:`file_and_what` to find its end, and was named ``a``.
+
     Examples
     --------
     >>> said = [f"r/{k}: holds timing.csv but no estimate" for k in range(6)]
@@ -139,17 +145,27 @@ def grouped(texts: Sequence[str], alike: int = ALIKE) -> list[str]:
     ['a.tum:3: cut', 'r/0, r/1, r/2 and 3 more: holds timing.csv but no estimate', 'b.tum:4: cut']
     >>> grouped(["a.tum: no such file", "b.tum: no such file"], alike=2)
     ['a.tum, b.tum: no such file']
+    >>> grouped(["a: b.tum: gone", "c: b.tum: gone"], alike=2, files=["a: b.tum", "c: b.tum"])
+    ['a: b.tum, c: b.tum: gone']
     """
-    split = {text: file_and_what(text) for text in texts}
-    files: dict[str, dict[str, None]] = {}  # WHAT -> its files, in order, each once
+    if files is None:
+        split = {text: file_and_what(text) for text in texts}
+    else:
+        split = {
+            text: (file, text[len(file) + 2 :])
+            if file and text.startswith(f"{file}: ")
+            else ("", text)
+            for text, file in zip(texts, files, strict=True)
+        }
+    of_what: dict[str, dict[str, None]] = {}  # WHAT -> its files, in order, each once
     for file, what in split.values():
         if file and what:
-            files.setdefault(what, {})[file] = None
+            of_what.setdefault(what, {})[file] = None
     out: list[str] = []
     said: set[str] = set()
     for text in texts:
         file, what = split[text]
-        named = list(files.get(what, ())) if file and what else []
+        named = list(of_what.get(what, ())) if file and what else []
         if len(named) < alike:
             out.append(text)
         elif what not in said:
