@@ -1015,6 +1015,24 @@ def test_seconds_refusing_a_run_exactly_one_length_long_does_not_call_it_shorter
     assert "before the last" in str(caught.value)
 
 
+def test_seconds_refuse_a_reference_stamped_by_frame_index() -> None:
+    """A KITTI file read without its times is stamped 0, 1, 2, ... by frame: drift
+    --seconds 100 on KITTI 00 said "m/s" of errors per frame, segments of 100 frames
+    (0.00902 "m/s" where the times file gives 0.0341 m/s, 358 segments of 100 s)."""
+    from robot_msgs.evaluation import Drift, evaluate
+
+    ref = PoseTrajectory(
+        stamps_s=np.arange(30.0),
+        positions_xyz=np.stack([np.arange(30.0), np.zeros(30), np.zeros(30)], axis=1),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (30, 1)),
+        stamps_are_frames=True,
+    )
+    spec = Drift(lengths_s=(5.0,), step_frames=1)
+    with pytest.raises(ValidationError, match=r"stamps are frame indices") as caught:
+        evaluate(ref, ref, settings=EvaluationSettings(align="none"), metrics=[spec])
+    assert caught.value.field == "Drift.lengths_s"
+
+
 @pytest.mark.parametrize(
     ("options", "field"),
     [
