@@ -15,7 +15,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "find what is wrong with an evaluation's setup before computing a number",
     "ape": "absolute pose error of an estimate against ground truth (evo_ape)",
     "rpe": "relative pose error over pose pairs a delta apart (evo_rpe)",
-    "drift": "drift per distance travelled: KITTI devkit (default) or rpg relative error",
+    "drift": "drift per distance or per second: KITTI devkit (default) or rpg relative error",
     "track": "control-loop tracking error of a logged command: IAE/ISE/ITAE, step figures",
     "res": "compare saved results (ours and evo's --save_results zips): tables, plots",
     "report": "report runs: success, losses, accuracy, latency, resources, ranking",
