@@ -981,3 +981,53 @@ def test_warnings_alike_about_many_folders_are_one_line_after_the_sweep(
         "(a run that wrote no estimate counts as failed with a meta.json)"
     )
     assert said == [f"WARNING: {crashed[0]}, {crashed[1]}, {crashed[2]} and 27 more: {what}"]
+
+
+def test_resume_with_another_rank_rule_reuses_every_run_and_ranks_anew(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rank-failures`` was part of every run's key: a resume with the other rule
+    computed every run again (120 runs: 7.1 s, 0 reused, beside 1.4 s), though no run's
+    evaluation depends on it. The runs are reused; the rankings are the new rule's.
+
+    By hand (no alignment, z offsets): a's successes 0.05 and 0.10 m and one run ending
+    1.9 s early (a failure), b's 0.08 and 0.09 m. Apart: a median 0.075 m before b
+    0.085 m; worst: a median(0.05, 0.10, inf) = 0.10 m after b 0.085 m.
+    """
+    t = np.arange(30) * 0.1
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    root = tmp_path / "runs"
+    (root / "MH_01").mkdir(parents=True)
+    np.savetxt(root / "MH_01" / "reference.tum", rows)
+    for algorithm, trial, offset, n in [
+        ("a", 1, 0.05, 30), ("a", 2, 0.10, 30), ("a", 3, 0.05, 10),
+        ("b", 1, 0.08, 30), ("b", 2, 0.09, 30),
+    ]:  # fmt: skip
+        run = root / algorithm / "MH_01" / str(trial)
+        run.mkdir(parents=True)
+        np.savetxt(run / "estimate.tum", (rows + np.array([0, 0, 0, offset, 0, 0, 0, 0]))[:n])
+    argv = ["bench", str(root), "--serial", "--quiet", "--align", "none"]
+
+    def ranked(out: Path) -> dict[str, Any]:
+        return dict(_json(out / "ranking.json")[0]["ranking"])
+
+    out = tmp_path / "out"
+    assert main([*argv, "--out", str(out)]) == 0
+    capsys.readouterr()
+    apart = Ranking.from_dict(ranked(out))
+    assert [r.name for r in apart.rows] == ["a", "b"]
+    assert [r.scores["MH_01"] for r in apart.rows] == pytest.approx([0.075, 0.085])
+    worst = [*argv, "--rank-failures", "worst"]
+    assert main([*worst, "--out", str(out), "--resume"]) == 0
+    assert "5 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
+    fresh = tmp_path / "fresh"
+    assert main([*worst, "--out", str(fresh)]) == 0
+    assert "0 reused, 5 computed" in " ".join(capsys.readouterr().out.split())
+    assert ranked(out) == ranked(fresh)
+    ranked_rows = Ranking.from_dict(ranked(out)).rows
+    assert [r.name for r in ranked_rows] == ["b", "a"]
+    assert [r.scores["MH_01"] for r in ranked_rows] == pytest.approx([0.085, 0.10])
+    # And back: the first rule's rankings again, every run still reused.
+    assert main([*argv, "--out", str(out), "--resume"]) == 0
+    assert "5 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
+    assert Ranking.from_dict(ranked(out)) == apart

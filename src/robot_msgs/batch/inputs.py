@@ -2,9 +2,11 @@
 
 - The **run key** (:func:`run_key`) says what a run is without reading its files: its
   name, keys, input options and metadata (``meta.json`` and the manifest's keys), the
-  sweep's settings, the per-run function, the package version and the revision of the
-  judging rules (:data:`robot_msgs.runs.evaluate.JUDGING_REVISION`). The client computes
-  it for every run in microseconds; it names the run's record
+  sweep's settings but the rankings' rules (:meth:`~robot_msgs.runs.RunSettings.evaluated`:
+  another ``--rank-failures`` reuses every run), the per-run function, the package
+  version and the revision of the judging rules
+  (:data:`robot_msgs.runs.evaluate.JUDGING_REVISION`). The client computes it for every
+  run in microseconds; it names the run's record
   (:mod:`robot_msgs.batch.store`).
 - The **content digest** (:func:`content_digest`) is the run key plus the SHA-256 of the
   bytes of every input (trajectories, times files, the run folder's logs, a latency bag).

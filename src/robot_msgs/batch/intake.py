@@ -51,17 +51,27 @@ class StoredCheck:
     A record that is not one (edited by hand, of an older format) is recomputed and
     replaced; ``verify`` keeps nothing here: every run goes to a worker to be re-hashed.
     :attr:`key` is the :class:`~robot_msgs.batch.outputs.OutputsKey` of the records kept,
-    which names the outputs when every record was kept.
+    which names the outputs when every record was kept. ``shared`` is the identity the run
+    keys share (the settings without their ranking rules); ``named`` the one the outputs are
+    named by, the settings whole.
     """
 
-    def __init__(self, store: ResultStore, state: SweepState, shared: str, *, verify: bool) -> None:
+    def __init__(
+        self,
+        store: ResultStore,
+        state: SweepState,
+        shared: str,
+        *,
+        verify: bool,
+        named: str,
+    ) -> None:
         self.store = store
         self.state = state
         self.shared = shared
         self.verify = verify
         self.kept = 0
         self.broken = 0
-        self._named = OutputsKey(shared)
+        self._named = OutputsKey(named)
         self._stamps: dict[str | None, Stamp] = {}
 
     @property

@@ -379,7 +379,7 @@ class OutputsWriter:
 
     Parameters
     ----------
-    manifest, state, store, folder, shared, force
+    manifest, state, store, folder, shared, named, force
         As for :func:`write_outputs`.
     retries : int
         Times a block whose worker was lost goes out again before the client writes it.
@@ -393,6 +393,7 @@ class OutputsWriter:
         folder: str | Path,
         *,
         shared: str,
+        named: str | None = None,
         force: bool = False,
         retries: int = 2,
     ) -> None:
@@ -427,7 +428,7 @@ class OutputsWriter:
             )
             for name in self._names
         }
-        self._key = OutputsKey(shared)
+        self._key = OutputsKey(shared if named is None else named)
         self._first_report = True
         self._repeats: dict[str, Repeatability] = {}
         self._judged: dict[str, RunReport] = {}
@@ -615,6 +616,7 @@ def write_outputs(
     folder: str | Path,
     *,
     shared: str,
+    named: str | None = None,
     force: bool = False,
     run: Callable[[OutputsWriter], None] | None = None,
 ) -> SweepOutputs:
@@ -634,7 +636,11 @@ def write_outputs(
     folder : path-like
         The output folder.
     shared : str
-        The sweep's :func:`~robot_msgs.batch.inputs.settings_identity` (finds the records).
+        The :func:`~robot_msgs.batch.inputs.settings_identity` of the sweep's
+        :meth:`~robot_msgs.runs.RunSettings.evaluated` settings (finds the records).
+    named : str, optional
+        That of the settings whole, ranking rules included: names the files
+        (:class:`OutputsKey`). Default ``shared``.
     force : bool
         Replace the files of an earlier sweep.
     run : callable, optional
@@ -649,7 +655,9 @@ def write_outputs(
     ValidationError
         A run the state says was stored has no record.
     """
-    with OutputsWriter(manifest, state, store, folder, shared=shared, force=force) as writer:
+    with OutputsWriter(
+        manifest, state, store, folder, shared=shared, named=named, force=force
+    ) as writer:
         if run is not None:
             run(writer)
         return writer.finish()

@@ -285,22 +285,30 @@ class _Sweep:
             raise OutputExistsError(msg)
         # summary.json too (write_outputs clears its own files by the same rule).
         unlink_streams(folder, OUTPUT_FILES)
-        shared = settings_identity(source.settings.to_dict(), self.fn)
+        # Each run's key leaves out the ranking-only settings; the outputs' key keeps them,
+        # so another ranking rule reuses every record and rewrites the rankings.
+        shared = settings_identity(source.settings.evaluated().to_dict(), self.fn)
+        named = settings_identity(source.settings.to_dict(), self.fn)
         state = SweepState(0)
         sweep_parts(folder)  # a killed sweep's blocks: ours alone under the lock
         check = None
         if self.resume and not self.force and store.root.is_dir():
             store.sweep_temporaries()
             sweep_temporaries(folder)  # a table a killed sweep was writing
-            check = StoredCheck(store, state, shared, verify=self.verify)
+            check = StoredCheck(store, state, shared, named=named, verify=self.verify)
         intake = RunIntake(source, state, check, say=say)
         try:
-            return self._run(runner, intake, check, shared)
+            return self._run(runner, intake, check, shared, named)
         finally:
             intake.close()
 
     def _run(
-        self, runner: Executor, intake: RunIntake, check: StoredCheck | None, shared: str
+        self,
+        runner: Executor,
+        intake: RunIntake,
+        check: StoredCheck | None,
+        shared: str,
+        named: str,
     ) -> SweepSummary:
         folder, say, state = self.folder, self.say, intake.state
         first = intake.wait(until_work=True)  # the first run to compute, or every run read
@@ -354,11 +362,13 @@ class _Sweep:
                     self._said_kept(intake, check)
                     self._end(plan, bar, runner)
                 if not (self.stopped or self.executor_gone):
-                    outputs = self._write_outputs(intake.manifest(), state, shared, runner, job)
+                    outputs = self._write_outputs(
+                        intake.manifest(), state, shared, named, runner, job
+                    )
         if current is not None:  # every record as the files were made from: nothing to rewrite
             say(f"bench: the outputs in {folder} are those of these records: kept")
         elif outputs is None and not self.storage_error:
-            outputs = self._write_outputs(intake.manifest(), state, shared, None, job)
+            outputs = self._write_outputs(intake.manifest(), state, shared, named, None, job)
         return self._summary(
             runner,
             intake.manifest(),
@@ -451,6 +461,7 @@ class _Sweep:
         manifest: Manifest,
         state: SweepState,
         shared: str,
+        named: str,
         runner: Executor | None,
         job: Job,
     ) -> SweepOutputs | None:
@@ -466,6 +477,7 @@ class _Sweep:
             self.store,
             self.folder,
             shared=shared,
+            named=named,
             force=self.resume or self.force,
             retries=self.retries,
         )
