@@ -52,7 +52,7 @@ def make_pair(
 ) -> tuple[PoseTrajectory, PoseTrajectory]:
     """Return a reference of ``n`` poses at 100 Hz and its noisy estimate, ``late_s`` late."""
     rng = np.random.default_rng(seed)
-    t = 1.7e9 + np.arange(n) * 0.01
+    t = np.asarray(1.7e9 + np.arange(n) * 0.01, dtype=np.float64)
     s = (t - t[0]) * 0.2
     turn = np.stack([0.4 * np.sin(s), 0.3 * np.cos(0.7 * s), 1.5 * np.sin(0.3 * s)], axis=1)
     xyz = np.stack([3 * np.cos(s), 2 * np.sin(2 * s), 0.5 * np.sin(0.5 * s)], axis=1)
@@ -71,6 +71,28 @@ def make_pair(
     return ref, est
 
 
+def make_flat_pair(
+    n: int, seed: int = 0, *, late_s: float = 0.3, uneven: float = 0.0
+) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """Return a 2-D robot's file with no headings, ``n`` poses at 100 Hz, and its estimate.
+
+    A circle of 50 m at 0.1 rad/s (``uneven`` rad varies the angle by ``sin(0.2 t)``), z = 0
+    and identity orientations on both sides; the estimate has 1 cm of noise in x and y and
+    is stamped ``late_s`` late. At a steady speed a shift in time is a rotation of the
+    circle: the offset cannot be told.
+    """
+    rng = np.random.default_rng(seed)
+    t = np.asarray(1.7e9 + np.arange(n) * 0.01, dtype=np.float64)
+    a = 0.1 * (t - t[0]) + uneven * np.sin(0.2 * (t - t[0]))
+    xyz = np.stack([50.0 * np.cos(a), 50.0 * np.sin(a), 0.0 * a], axis=1)
+    still = np.tile([0.0, 0.0, 0.0, 1.0], (n, 1))
+    noisy = xyz + np.concatenate([rng.normal(0.0, 0.01, (n, 2)), 0.0 * xyz[:, :1]], axis=1)
+    return (
+        PoseTrajectory(stamps_s=t, positions_xyz=xyz, orientations_quat_xyzw=still),
+        PoseTrajectory(stamps_s=t - late_s, positions_xyz=noisy, orientations_quat_xyzw=still),
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1e4, 1e5])
@@ -78,12 +100,15 @@ def main() -> None:
     parser.add_argument(
         "--late", type=float, default=0.3, help="the estimate's clock offset, seconds"
     )
+    parser.add_argument(
+        "--flat", action="store_true", help="a flat circle with no orientations (make_flat_pair)"
+    )
     args = parser.parse_args()
     print(f"{'poses':>8}  {'doctor (process) s':>18}  {'diagnose() s':>12}  found")
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             n = int(size)
-            ref, est = make_pair(n, late_s=args.late)
+            ref, est = (make_flat_pair if args.flat else make_pair)(n, late_s=args.late)
             paths = [Path(tmp) / f"ref_{n}.tum", Path(tmp) / f"est_{n}.tum"]
             write_trajectory(paths[0], ref, "tum")
             write_trajectory(paths[1], est, "tum")
@@ -98,7 +123,7 @@ def main() -> None:
             library = float("inf")
             for _ in range(args.repeat):
                 start = time.perf_counter()
-                diagnose(*read)
+                diagnose(read[0], read[1])
                 library = min(library, time.perf_counter() - start)
             found = [line.split(":")[0] for line in out.splitlines()[1:]]
             print(f"{n:>8}  {best:>18.2f}  {library:>12.2f}  {', '.join(found)}")

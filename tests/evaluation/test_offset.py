@@ -12,8 +12,9 @@ from benchmarks.bench_offset_null import drifting_car
 
 from robot_msgs.compare import Alignment, check_same_settings
 from robot_msgs.errors import AssociationError, DataWarning
-from robot_msgs.evaluation import EvaluationSettings, ape, diagnose, estimate_offset, rpe
+from robot_msgs.evaluation import EvaluationSettings, ape, diagnose, estimate_offset, offset, rpe
 from robot_msgs.evaluation.offset import (
+    _Cost,
     _fit,
     _student_over_normal,
     _window_costs,
@@ -850,3 +851,27 @@ def test_interpolate_estimates_max_gap_does_not_limit_the_reference_gaps_searche
     # The same settings with the reference's default gap (10 median intervals) agree.
     default = estimate_offset(reference, estimate, settings.replace(max_gap_s=None))
     assert found.offset_s == default.offset_s
+
+
+@pytest.mark.parametrize("align", ["se3", "sim3"])
+def test_grid_is_each_offsets_own_fit(align: AlignMethod, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grid's fits at once equal one fit an offset, NaN where too few poses meet.
+
+    Offsets where 2 poses meet (NaN), 4-6 (a J, no share) and some 130 (both);
+    batches of 50 rows, so that offsets share and straddle batches.
+    """
+    t = np.arange(0.0, 40.0, 0.1)
+    ref = wandering(t)
+    est = ref.replace(stamps_s=t - 0.3, positions_xyz=1.1 * ref.positions_xyz[:, ::-1])
+    cost = _Cost(ref, est, EvaluationSettings(align=align))
+    rows = np.arange(0, t.size, 3)
+    taus = np.array([-38.0, -39.2, -38.6, -1.0, 0.0, 0.3, 0.31, 2.5, 38.9])
+    monkeypatch.setattr(offset, "_GRID_ROWS", 50)
+    grid = cost.grid(taus, rows)
+    each = np.array([cost.unexplained(float(tau), rows) for tau in taus])
+    np.testing.assert_array_equal(grid[:, 2], each[:, 2])
+    assert np.isnan(grid[1, 0])
+    assert np.isfinite(grid[0, 0])
+    assert np.isnan(grid[0, 1])
+    np.testing.assert_array_equal(np.isnan(grid), np.isnan(each))
+    np.testing.assert_allclose(grid, each, rtol=1e-9, atol=1e-12)
