@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from benchmarks.bench_doctor import make_flat_pair
+from benchmarks.bench_doctor import make_flat_pair, make_pair
 
 from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import (
@@ -37,7 +37,7 @@ from robot_msgs.evaluation import (
     rpe,
 )
 from robot_msgs.evaluation.association import take_rows
-from robot_msgs.evaluation.doctor import _frames
+from robot_msgs.evaluation.doctor import _frames, _offset_search
 from robot_msgs.evaluation.read_settings import ReadSettings
 from robot_msgs.evaluation.stamp_units import other_stamp_unit
 from robot_msgs.io import read_trajectory, write_trajectory
@@ -3481,3 +3481,31 @@ def test_flat_circle_without_headings(uneven: float) -> None:
             assert warned["time_offset"].fix["offset_s"] == pytest.approx(0.3, abs=1e-3)
         else:
             assert warned == {}
+
+
+def test_turned_circle_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flat circle without rotation, inverted or mirrored, is the circle turned: the
+    search as written (and with a scale) is the only one; a turning 3-D body's are not."""
+    ref, est = make_flat_pair(10_000, 4, late_s=0.3)
+    mirror = est.replace(positions_xyz=est.positions_xyz * [1.0, -1.0, 1.0])
+    inverted = _frames._inverted_poses(est)
+    assert inverted is not None
+    assert _offset_search._rigidly_moved(inverted, est)
+    assert _offset_search._rigidly_moved(mirror, est)
+    body = make_pair(2_000)[1]
+    turned = _frames._inverted_poses(body)
+    assert turned is not None
+    assert not _offset_search._rigidly_moved(turned, body)
+    assert not _offset_search._rigidly_moved(
+        body.replace(positions_xyz=body.positions_xyz * [1.0, -1.0, 1.0]), body
+    )
+    searched = []
+    search = _offset_search._offset_searched_as
+
+    def counted(*args: object, **kwargs: object) -> object:
+        searched.append(args[1])
+        return search(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_offset_search, "_offset_searched_as", counted)
+    diagnose(ref, est)
+    assert len(searched) == 2  # as written, and with a scale: not inverted nor mirrored
