@@ -495,6 +495,43 @@ def test_a_bench_folder_is_reported_from_its_stored_reports_as_report_evaluates_
     assert "Repeatability (no reference)" in said
 
 
+def test_a_bench_folder_is_ranked_by_another_rank_failures_rule_as_its_runs_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``report FOLDER --rank-failures worst`` was refused ('only --statistic applies'),
+    though the rule, as ``--statistic``, ranks the stored reports and changes none of them.
+
+    By hand (no alignment, z offsets): a's successes 0.05 and 0.10 m and a run ending
+    1.9 s early (a failure), b's 0.08 and 0.09 m. Apart: a 0.075 m before b 0.085 m;
+    worst: a median(0.05, 0.10, inf) = 0.10 m after b 0.085 m, as the runs report it.
+    """
+    t = np.arange(30) * 0.1
+    rows = np.column_stack([t, t, np.sin(t), 0 * t, 0 * t, 0 * t, 0 * t, 0 * t + 1])
+    root = tmp_path / "runs"
+    (root / "MH_01").mkdir(parents=True)
+    np.savetxt(root / "MH_01" / "reference.tum", rows)
+    for algorithm, trial, offset, n in [
+        ("a", 1, 0.05, 30), ("a", 2, 0.10, 30), ("a", 3, 0.05, 10),
+        ("b", 1, 0.08, 30), ("b", 2, 0.09, 30),
+    ]:  # fmt: skip
+        run = root / algorithm / "MH_01" / str(trial)
+        run.mkdir(parents=True)
+        np.savetxt(run / "estimate.tum", (rows + np.array([0, 0, 0, offset, 0, 0, 0, 0]))[:n])
+    out = tmp_path / "sweep"
+    assert (
+        main(["bench", str(root), "--out", str(out), "--align", "none", "--serial", "--quiet"]) == 0
+    )
+    capsys.readouterr()
+    worst = _report_json(capsys, str(out), "--rank-failures", "worst")
+    assert worst == _report_json(capsys, str(root), "--align", "none", "--rank-failures", "worst")
+    ranking: Any = worst["ranking"]
+    scores = [(r["algorithm"], r["scores"]["MH_01"]) for r in ranking["rows"]]
+    assert scores == [("b", pytest.approx(0.085)), ("a", pytest.approx(0.10))]
+    apart: Any = _report_json(capsys, str(out))["ranking"]
+    scores = [(r["algorithm"], r["scores"]["MH_01"]) for r in apart["rows"]]
+    assert scores == [("a", pytest.approx(0.075)), ("b", pytest.approx(0.085))]
+
+
 def test_a_bench_folder_refuses_settings_flags_and_company_and_says_what_its_html_lacks(
     runs_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -506,7 +543,7 @@ def test_a_bench_folder_refuses_settings_flags_and_company_and_says_what_its_htm
     assert main(["report", str(out), "--align", "sim3"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("ERROR: --align: ")
-    assert "only --statistic applies to a bench folder" in err
+    assert "(only the ranking rules, --statistic and --rank-failures, apply" in err
     assert main(["report", str(out), manifest]) == 1
     assert "a bench output folder is reported alone" in capsys.readouterr().err
     page = tmp_path / "sweep.html"

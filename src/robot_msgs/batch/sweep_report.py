@@ -153,7 +153,9 @@ def _document(file: Path, sha256: object = None) -> Any:
     return parse_json(data, source=str(file))
 
 
-def _settings(file: Path, statistic: str | None) -> tuple[RunSettings, dict[str, Any]]:
+def _settings(
+    file: Path, statistic: str | None, rank_failures: str | None
+) -> tuple[RunSettings, dict[str, Any]]:
     from robot_msgs.runs.run_settings import RunSettings  # noqa: PLC0415
 
     summary = _document(file)
@@ -164,6 +166,8 @@ def _settings(file: Path, statistic: str | None) -> tuple[RunSettings, dict[str,
         settings = RunSettings.from_dict(summary["settings"])
         if statistic is not None:
             settings = settings.replace(statistic=statistic)
+        if rank_failures is not None:
+            settings = settings.replace(rank_failures=rank_failures)
     except ValidationError as err:
         msg = f"{file}: settings: {err}"
         raise FormatError(msg) from err
@@ -262,6 +266,7 @@ def read_sweep(
     folder: str | os.PathLike[str],
     *,
     statistic: str | None = None,
+    rank_failures: str | None = None,
     force: bool = False,
     partial: bool = False,
 ) -> ReportResult:
@@ -273,6 +278,10 @@ def read_sweep(
         What ``robot-msgs bench --out`` wrote (:func:`is_sweep_folder`).
     statistic : str, optional
         Rank by this :class:`~robot_msgs.compare.ErrorStats` field instead of the sweep's.
+    rank_failures : {"apart", "worst"}, optional
+        Rank failed runs by this rule instead of the sweep's
+        (:attr:`~robot_msgs.runs.RunSettings.rank_failures`): a ranking rule, as
+        ``statistic``, that no run's report depends on.
     force : bool
         Rank and aggregate comparisons made with different settings anyway.
     partial : bool
@@ -305,7 +314,7 @@ def read_sweep(
     base = Path(folder)
     if not _there(base / "summary.json"):
         raise FormatError(_unfinished(base))
-    settings, summary = _settings(base / "summary.json", statistic)
+    settings, summary = _settings(base / "summary.json", statistic, rank_failures)
     if not isinstance(summary.get("outputs_key"), str):  # the last sweep wrote no outputs
         msg = (
             f"{base}: the last sweep there stopped before writing its outputs (summary.json "

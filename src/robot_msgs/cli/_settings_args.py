@@ -477,7 +477,7 @@ def given_run_flags(args: argparse.Namespace) -> list[str]:
     """Name the flags of :func:`add_run_settings_args` given on the command line, in order.
 
     For ``report`` of a ``bench`` folder, whose runs were evaluated already: only
-    ``--statistic`` can still change what it says.
+    the ranking rules (``--statistic``, ``--rank-failures``) can still change what it says.
     """
     from robot_msgs.runs.run_settings import RUN_DEFAULTS  # noqa: PLC0415
 

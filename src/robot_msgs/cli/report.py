@@ -236,22 +236,31 @@ def _sweep_report(args: argparse.Namespace, folder: Path, *, html: bool) -> Repo
     Raises
     ------
     ValidationError
-        A settings flag other than ``--statistic``.
+        A settings flag other than the ranking rules (``--statistic``, ``--rank-failures``).
     FormatError
         As :func:`~robot_msgs.batch.sweep_report.read_sweep`.
     """
     from robot_msgs.batch.sweep_report import read_sweep  # noqa: PLC0415
     from robot_msgs.cli._settings_args import given_run_flags  # noqa: PLC0415
 
-    refused = [flag for flag in given_run_flags(args) if flag != "--statistic"]
+    # The ranking rules, as bench's: no run's report depends on them (RunSettings.evaluated).
+    ranking = ("--statistic", "--rank-failures")
+    refused = [flag for flag in given_run_flags(args) if flag not in ranking]
     if refused:
         msg = (
             f"{refused[0]}: {folder} holds runs that bench evaluated already, with the "
             "settings in its summary.json; report the manifest again to evaluate them "
-            "with other settings (only --statistic applies to a bench folder)"
+            "with other settings (only the ranking rules, --statistic and "
+            "--rank-failures, apply to a bench folder)"
         )
         raise ValidationError(msg)
-    result = read_sweep(folder, statistic=args.statistic, force=False, partial=args.allow_partial)
+    result = read_sweep(
+        folder,
+        statistic=args.statistic,
+        rank_failures=args.rank_failures,
+        force=False,
+        partial=args.allow_partial,
+    )
     if html:
         note = (
             "the HTML has no trajectory, error, RPE or latency figures: a bench folder keeps "
