@@ -109,6 +109,34 @@ def test_frames_missing_from_the_timing_log_while_lost_are_the_loss_not_dropped_
     assert not any("while tracking was lost" in note for note in latency.notes)
 
 
+def test_frames_after_the_frame_lost_on_and_while_initialising_are_the_loss_not_dropped(
+    tmp_path: Path,
+) -> None:
+    """Frames 0 .. 100 at 10 Hz (a reference and estimate from 1.0 s), lost 3 .. 4 s. A
+    run logging frame 30, the one it lost tracking on, had its 9 frames after counted
+    dropped (11 with 70 and 71, busy): 2 dropped, 9 the loss's. Initialising from frame 0
+    (logged), lost 0 .. 1 s before the reference starts (the sequence does not meet that
+    loss), frames 1 .. 9 were dropped too (20): 2 dropped, 18 the losses'."""
+    t = T[10:]
+    frames = [k for k in range(101) if not (1 <= k <= 9 or 31 <= k <= 39 or k in (70, 71))]
+    timing = "frame,acquisition_s,available_s\n" + "".join(
+        f"{k},{k / 10:.1f},{k / 10 + 0.02:.2f}\n" for k in frames
+    )
+    tracking = "time_s,event\n0.0,lost\n1.0,recovered\n3.0,lost\n4.0,recovered\n"
+    folder = _run_folder(
+        tmp_path, "run", _traj(t, _line(t)), reference=_traj(t, _line(t)),
+        tracking=tracking, timing=timing,
+    )  # fmt: skip
+    report = run_report(folder)
+    assert report.lost_s == pytest.approx(1.0)  # 3 .. 4 s: the sequence is 1 .. 10 s
+    assert report.latency is not None
+    assert report.latency.n_dropped == 2
+    assert (
+        "18 frames missing from the timing log while tracking was lost: counted in the "
+        "losses, not dropped"
+    ) in report.latency.notes
+
+
 def test_two_losses_of_1_5_and_0_5_s_count_2_and_2_s_lost_and_accuracy_skips_them(
     tmp_path: Path,
 ) -> None:

@@ -244,6 +244,22 @@ def test_skipped_frames_within_a_loss_without_rows_are_not_dropped() -> None:
     assert dropped_frames(frames, [0.0, 0.1, 0.7, 0.6, 0.8], lost) == 3
 
 
+def test_a_row_at_a_loss_start_is_the_frame_lost_on_and_its_gap_is_the_loss() -> None:
+    """A run that logs the frame it lost tracking on has a row at the loss's start; that
+    row was read as the run logging through the loss, and the frames after it counted
+    dropped. By hand, frames 0 1 2 6 7 at 10 Hz skip 3 4 5 (0.3 0.4 0.5 s): lost on
+    frame 2, 0.2 .. 0.6 s, all 3 the loss's, 0 dropped (it said 3); lost 0.2 .. 0.5 s,
+    3 and 4 the loss's, 5 dropped; with a row at 0.4 s inside the loss, logged through:
+    3 and 5 dropped. Initialising, lost from the first frame 0 until frame 3, frames
+    0 3 4: 1 and 2 the loss's, 0 dropped (it said 2)."""
+    frames, acquired = [0, 1, 2, 6, 7], [0.0, 0.1, 0.2, 0.6, 0.7]
+    assert dropped_frames(frames, acquired, (np.array([0.2]), np.array([0.6]))) == 0
+    assert dropped_frames(frames, acquired, (np.array([0.2]), np.array([0.5]))) == 1
+    through = [0, 1, 2, 4, 6, 7], [0.0, 0.1, 0.2, 0.4, 0.6, 0.7]
+    assert dropped_frames(*through, (np.array([0.2]), np.array([0.6]))) == 2
+    assert dropped_frames([0, 3, 4], [0.0, 0.3, 0.4], (np.array([0.0]), np.array([0.3]))) == 0
+
+
 def test_losses_not_sorted_and_disjoint_or_times_not_one_per_frame_are_refused() -> None:
     """Overlapping losses [0.3, 0.5) and [0.35, 0.6) counted frame 4 (0.4 s) in both: 3
     skipped less 4 gave -1, the mark of frame numbers that say nothing (a review)."""
@@ -263,17 +279,20 @@ def test_losses_not_sorted_and_disjoint_or_times_not_one_per_frame_are_refused()
 def test_skipped_frames_in_silent_losses_match_a_count_frame_by_frame() -> None:
     """Against each skipped frame placed by hand, evenly between the rows around it, and
     each loss with no row in it: random logs of 10 Hz frames, many dropped, and losses
-    between, around and across rows, before the first and after the last."""
+    between, around and across rows, before the first and after the last, half of them
+    starting on a row (the frame tracking was lost on: not a row in the loss)."""
     rng = np.random.default_rng(3)
     counted = 0
     for _ in range(50):
         frames = np.flatnonzero(rng.random(400) < 0.4).astype(float)
         acquired = frames / 10.0
-        starts = np.sort(rng.choice(np.arange(-10, 410) / 10.0 + 0.05, 30, replace=False))
-        ends = np.minimum(starts + rng.choice([0.1, 0.2, 0.5, 1.0], 30), np.r_[starts[1:], 99])
+        grid = np.arange(-10, 410) / 10.0 + rng.choice([0.0, 0.05], 420)
+        starts = np.sort(rng.choice(grid, 30, replace=False))
+        ends = np.round(starts + rng.choice([0.1, 0.2, 0.5, 1.0], 30), 2)  # 0.1 + 0.2 > 0.3
+        ends = np.minimum(ends, np.r_[starts[1:], 99])
         ends[-1] = np.inf if rng.random() < 0.5 else ends[-1]
         losses = list(zip(starts, ends, strict=True))
-        silent = [(a, b) for a, b in losses if not ((acquired >= a) & (acquired < b)).any()]
+        silent = [(a, b) for a, b in losses if not ((acquired > a) & (acquired < b)).any()]
         missing = sorted(set(range(int(frames[0]), int(frames[-1]) + 1)) - set(frames))
         ours = sum(any(a <= k / 10.0 < b for a, b in silent) for k in missing)
         assert dropped_frames(frames, acquired, (starts, ends)) == len(missing) - ours

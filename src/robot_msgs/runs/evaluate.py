@@ -133,7 +133,11 @@ __all__ = [
 #: missing from the timing log while tracking was lost are the loss's, not dropped frames
 #: (counted in both), and the latency's notes say how many; the notes of a run with a
 #: 0-byte resources.csv say so (it read as no sample, unsaid).
-JUDGING_REVISION = 25
+#: 26: the frames a timing log skips after a loss's start are the loss's, not dropped, where
+#: the log's row at the start is the frame tracking was lost on (a row there read as logged
+#: through the loss), a loss from the log's first frame (initialising) too, and a loss the
+#: sequence does not meet (initialising before the reference).
+JUDGING_REVISION = 26
 
 #: The note of a run stamped by frame index that states no rate (:func:`_limits`); the
 #: report says it across runs, as the text report prints no run's notes.
@@ -854,7 +858,10 @@ def evaluate_run(
             }
     if run.reference is None:
         notes.append("no reference: accuracy not evaluated (see repeatability)")
-    latency, latency_s, processing_s = _latency(run, losses)
+    # The timing log is cut to a time range only: without one, the frames it skipped in a
+    # loss the sequence does not meet (initialising before the reference starts) are that
+    # loss's too, not dropped (they were).
+    latency, latency_s, processing_s = _latency(run, losses if window is not None else all_losses)
     meta = spec.meta
     # The output rate over the time range, as the input rate (the timing log cut to it).
     output = stamps if window is None else stamps[(stamps >= window[0]) & (stamps <= window[1])]

@@ -176,10 +176,13 @@ def dropped_frames(
     timestamp) say nothing, and give -1. Frames after the last one logged are not seen.
     With ``lost``, a skipped frame acquired within a tracking loss the log has no row in
     is not counted: a run that logs the frames it gave a pose for skips those while
-    lost, which the report counts as the loss already (its seconds). Where the log has
-    rows within a loss, the run logged while lost, and a frame it skipped there was
-    dropped (``vio_ekf``'s example run: frames dropped while busy, two in a loss). A
-    skipped frame's acquisition is taken evenly between the two logged around it.
+    lost, which the report counts as the loss already (its seconds). A row at a loss's
+    start is the frame tracking was lost on, logged before the run knew: it leaves the
+    loss one without rows (the frames after it are the loss's, as a loss from the log's
+    first frame while initialising is). Where the log has rows after a loss's start and
+    before its end, the run logged while lost, and a frame it skipped there was dropped
+    (``vio_ekf``'s example run: frames dropped while busy, two in a loss). A skipped
+    frame's acquisition is taken evenly between the two logged around it.
 
     Parameters
     ----------
@@ -205,6 +208,9 @@ def dropped_frames(
     >>> lost = (np.array([0.25]), np.array([0.35]))  # frame 3, at 0.3 s, while lost (no row)
     >>> dropped_frames([0, 1, 2, 5, 6], [0.0, 0.1, 0.2, 0.5, 0.6], lost)
     1
+    >>> lost = (np.array([0.2]), np.array([0.5]))  # lost on frame 2 (a row), 3 and 4 the loss's
+    >>> dropped_frames([0, 1, 2, 5, 6], [0.0, 0.1, 0.2, 0.5, 0.6], lost)
+    0
     """
     f = real_array("frame", frame).reshape(-1)  # text: our error naming it, not NumPy's
     if f.size == 0:
@@ -225,11 +231,14 @@ def dropped_frames(
     steps = np.diff(f)
     if not (np.diff(t) > 0).all():  # a clock going back says not when frames were: dropped
         return skipped
-    # A loss with no row in it lies between two rows, in one gap: rows before its start
+    # A loss with no row in it lies between two rows, in one gap: rows up to its start
     # and from its end on (WHY one gap per loss, not gaps x losses: 3 * 10^4 gaps and
     # 3 * 10^3 losses took 24 s and 3.2 GB, a review). A loss with rows in it was logged
-    # through, one before the first row or from the last on has no gap.
-    row = np.searchsorted(t, lost[0])
+    # through, one before the first row or from the last on has no gap. A row at the
+    # start, the frame it was lost on, is the gap's first: its 9 frames after counted
+    # dropped, lost 3 .. 4 s from frame 30 logged, and those after the log's first frame
+    # while initialising, lost from it (the loss's start was taken as inside it).
+    row = np.searchsorted(t, lost[0], side="right")
     silent = (row == np.searchsorted(t, lost[1])) & (row > 0) & (row < t.size)
     if not silent.any():  # a row in every loss: logged while lost, the skips dropped
         return skipped
