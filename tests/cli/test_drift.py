@@ -722,6 +722,34 @@ def test_rpg_with_repeated_stamps_all_pairs_every_row_as_rpg(
     assert (tmp_path / "drift.png").stat().st_size > 0
 
 
+@pytest.mark.evo_data
+def test_rpg_repeated_stamps_all_is_said_on_the_settings_line(
+    evo_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The ``settings:`` line said ``--align posyaw`` alone beside rpg's 798 matches of
+    EuRoC V1_02 (``n_matches`` of tests/data/rpg_repeated_stamps_reference.json, replayed
+    from rpg's associate()), which the defaults' one row a stamp make 794: the reading
+    rules are not the comparison's settings, so the line never said them."""
+    want = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "data" / "rpg_repeated_stamps_reference.json"
+        ).read_text(encoding="utf-8")
+    )
+    argv = ["drift", str(evo_data / "V102_groundtruth.csv"), str(evo_data / "V102.txt")]
+    argv += ["--protocol", "rpg", "--align", "posyaw", "--repeated-stamps", "all"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "\nsettings:  --align posyaw --repeated-stamps all\n" in out
+    assert f"matched {want['n_matches']}," in out
+    # The rule the protocol keeps unset (the first row) is no setting given.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        assert main([*argv[:-1], "first"]) == 0
+    assert "\nsettings:  --align posyaw\n" in capsys.readouterr().out
+
+
 def test_seconds_are_titled_and_united_within_80_columns(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

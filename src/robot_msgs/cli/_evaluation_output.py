@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.cli._boundary import say
 from robot_msgs.cli._flag_text import changed_from, flag_text, flags_in_text, flags_text
-from robot_msgs.cli._input_args import read_files
+from robot_msgs.cli._input_args import read_files, reading_changed
 from robot_msgs.cli._output_args import check_plot_options, check_save_layout, trajectory_outputs_to
 from robot_msgs.compare.statistics import PUBLISHED_STATISTICS
 from robot_msgs.errors import (
@@ -124,12 +124,15 @@ def _notes(notes: Sequence[str]) -> list[str]:
     return ["", "notes:", *lines]
 
 
-def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
+def format_table(
+    result: Comparison, defaults: Mapping[str, Value], reading: Mapping[str, Value] | None = None
+) -> str:
     """Format a readable summary: names, settings, pose counts, one row per signal, notes.
 
     ``settings`` lists what differs from ``defaults`` (the command's own: the
-    parameters and settings it evaluates with unless told otherwise), spelt as the
-    flags that set it.
+    parameters and settings it evaluates with unless told otherwise), then the
+    ``reading`` rules given (:func:`~robot_msgs.cli._input_args.reading_changed`), spelt
+    as the flags that set them.
 
     Examples
     --------
@@ -155,7 +158,8 @@ def format_table(result: Comparison, defaults: Mapping[str, Value]) -> str:
     if result.reference or result.estimate:
         lines.append(f"reference: {result.reference}")
         lines.append(f"estimate:  {result.estimate}")
-    lines += settings_lines(result.metric, changed_from(result.record(), defaults))
+    changed = {**changed_from(result.record(), defaults), **(reading or {})}
+    lines += settings_lines(result.metric, changed)
     # Each count kept beside its number: V102's line folded "unmatched reference" from its 15908.
     counts = _count_words(result.counts)
     words = [f"{count}," for count in counts[:-1]] + counts[-1:]
@@ -245,11 +249,16 @@ def settings_lines(
     return wrap(words, initial_indent="settings:  ", subsequent_indent=" " * 11)
 
 
-def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[str, Value]) -> str:
+def format_results_table(
+    comparisons: Sequence[Comparison],
+    defaults: Mapping[str, Value],
+    reading: Mapping[str, Value] | None = None,
+) -> str:
     """Format several estimates against one reference: one row per estimate and signal.
 
     The settings every comparison shares and that differ from ``defaults`` are printed
-    once; a setting that differs between them is a column (``align (differs)``).
+    once, the ``reading`` rules given after them (as :func:`format_table`); a setting
+    that differs between them is a column (``align (differs)``).
 
     Examples
     --------
@@ -283,6 +292,7 @@ def format_results_table(comparisons: Sequence[Comparison], defaults: Mapping[st
     differ = [k for k in keys if len({repr(r.get(k)) for r in records}) > 1]
     lines = [f"{_title(first)}, {len(comparisons)} estimates", f"reference: {first.reference}"]
     shared = {k: v for k, v in changed_from(first.record(), defaults).items() if k not in differ}
+    shared.update(reading or {})
     lines += settings_lines(first.metric, shared, first.record())
     # The counts the single-estimate header says (the unmatched were missing here; a review).
     counted = ["estimate", "matched", "unmatched_estimate", "unmatched_reference"]
@@ -515,7 +525,8 @@ def emit(
     equal. ``--save-aligned`` writes each input estimate moved as its compared poses were
     (:meth:`~robot_msgs.compare.EvaluationResult.move`: the transforms, the estimated
     mount, the alignment and the projection; :func:`robot_msgs.io.write_trajectory`).
-    The table shows the settings that differ from ``defaults``. ``shown``: the reading
+    The table shows the settings that differ from ``defaults`` and the reading rules
+    given (:func:`~robot_msgs.cli._input_args.reading_changed`). ``shown``: the reading
     warnings already on standard error (:func:`read_inputs_from_args`), which neither
     ``--json`` nor the table repeats as notes (the saved result keeps them), and those
     the evaluations showed (:func:`evaluate_each`'s ``warned``).
@@ -561,10 +572,11 @@ def emit(
             _names_escaped(c.replace(notes=tuple(n for n in c.notes if n not in said)))
             for c in comparisons
         ]
+        reading = reading_changed(args)
         if len(comparisons) == 1:
-            text = format_table(comparisons[0], defaults)
+            text = format_table(comparisons[0], defaults, reading)
         else:
-            text = format_results_table(comparisons, defaults)
+            text = format_results_table(comparisons, defaults, reading)
         print(text, file=sys.stderr if to_stdout else sys.stdout)
     for path in written:
         _say(args, path)

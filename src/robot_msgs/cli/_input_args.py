@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from robot_msgs.evaluation.read_settings import ReadSettings
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.io.evaluation_inputs import InputFile
+    from robot_msgs.msg import Value
     from robot_msgs.trajectory import PoseTrajectory
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "inputs_from_args",
     "read_files",
     "read_inputs_from_args",
+    "reading_changed",
     "reading_rules",
     "side_error",
     "unknown_covariances_of",
@@ -415,6 +417,40 @@ def reading_rules(args: argparse.Namespace) -> ReadSettings:
     from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
 
     return settings_from_args(args, ReadSettings())
+
+
+def reading_changed(args: argparse.Namespace) -> dict[str, Value]:
+    """Return the reading rules in force that differ from the defaults, by field.
+
+    What the ``settings:`` line of ``ape``, ``rpe`` and ``drift`` says beside the
+    comparison's settings. The repeated-stamps rule as the protocol resolves it
+    (:meth:`~robot_msgs.evaluation.ReadSettings.rule_for`): ``first`` is no change
+    where the protocol keeps the first, ``last`` none under TUM's. WHY: the reading
+    rules are not the comparison's (its record holds the evaluation settings alone), so
+    ``drift --protocol rpg --repeated-stamps all`` said ``settings:  the defaults``
+    beside 798 pairs where the defaults make 794.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> reading_changed(argparse.Namespace(repeated_stamps="all", protocol="rpg"))
+    {'repeated_stamps': 'all'}
+    >>> reading_changed(argparse.Namespace(repeated_stamps="last", protocol="tum"))
+    {}
+    """
+    from robot_msgs.evaluation.read_settings import ReadSettings  # noqa: PLC0415
+    from robot_msgs.msg import field_specs  # noqa: PLC0415
+
+    protocol = getattr(args, "protocol", None) or ""
+    given, default = reading_rules(args), ReadSettings()
+    # Checked when the inputs were read (_repeated_stamps): said here, not refused again.
+    given = given.replace(repeated_stamps=given.rule_for(protocol, every_row=True))
+    default = default.replace(repeated_stamps=default.rule_for(protocol))
+    return {
+        name: getattr(given, name)
+        for name in field_specs(ReadSettings)
+        if getattr(given, name) != getattr(default, name)
+    }
 
 
 def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:

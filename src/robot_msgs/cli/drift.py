@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args
+from robot_msgs.cli._input_args import add_input_args, read_inputs_from_args, reading_changed
 from robot_msgs.cli._output_args import add_output_args
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
@@ -233,7 +233,7 @@ def _run_sequences(args: argparse.Namespace, settings: EvaluationSettings, spec:
     # sequence read as the devkit's, which aligns nothing, without it.
     defaults = {**Drift(protocol="kitti").record(0.0), **EvaluationSettings().record()}
     evaluated = next(result for _, _, result in rows if result is not None)
-    changed = changed_from(evaluated.comparison.record(), defaults)
+    changed = {**changed_from(evaluated.comparison.record(), defaults), **reading_changed(args)}
     table, lengths = sequences_table(rows), lengths_table(rows)
     if args.json:
         from robot_msgs.strict_json import dumps  # noqa: PLC0415
