@@ -691,6 +691,36 @@ def test_res_signal_keeps_one_quantity_of_rpg_drift_results_for_tables_and_boxes
     )
 
 
+def test_res_signal_filter_is_recorded_in_csv_markdown_and_latex(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``res --signal`` said the filter in its text and its JSON only: the CSV, Markdown
+    and LaTeX of two rpg drift results held 5 lengths of yaw each (10..50 % of fr1_xyz's
+    9.15 m) with no word of the 25 signals of each left out. CSV has no comments (a ``#``
+    line above the header was the header to ``csv.DictReader``): a last column."""
+    saved = []
+    for name, align in (("sim3.json", "sim3"), ("se3.json", "se3")):
+        saved.append(str(tmp_path / name))
+        argv = ["drift", GT, EST, "--protocol", "rpg", "--align", align, "--save", saved[-1]]
+        assert main([*argv, "--quiet"]) == 0
+    outputs = {fmt: tmp_path / f"kept.{fmt}" for fmt in ("csv", "markdown", "latex")}
+    args = ["res", *saved, "--signal", "yaw_world_deg", "--signal", "gravity_deg"]
+    assert main([*args, *(a for f, p in outputs.items() for a in (f"--{f}", str(p)))]) == 0
+    capsys.readouterr()
+    rows = list(csv.DictReader(outputs["csv"].read_text().splitlines()))
+    lengths = ["0.91", "1.83", "2.74", "3.66", "4.57"]
+    kept = [f"{q}@{m}m" for q in ("yaw_world_deg", "gravity_deg") for m in lengths]
+    assert [row["signal"] for row in rows] == kept * 2
+    assert {row["kept_signals"] for row in rows} == {"yaw_world_deg gravity_deg"}
+    note = "--signal yaw_world_deg --signal gravity_deg: only these signals of each result are compared"
+    assert f"*{note}*" in outputs["markdown"].read_text().splitlines()
+    latex = outputs["latex"].read_text()
+    assert note.replace("--", "-{}-").replace("_", "\\_") in latex
+    # Unfiltered, the CSV keeps its columns (no empty kept_signals).
+    assert main(["res", *saved, "--csv", "-"]) == 0
+    assert "kept_signals" not in capsys.readouterr().out
+
+
 def test_res_signal_refused_says_the_names_it_takes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

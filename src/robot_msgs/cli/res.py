@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -126,9 +127,15 @@ def run(args: argparse.Namespace) -> int:
     if args.signal:
         named = [(path, _kept(path, result, args.signal)) for path, result in named]
     comparison = compare_results(named, force=args.force_ranking)
+    tables = comparison.tables
     if args.signal:  # WHY: a filtered table and its JSON said nothing of the signals left out
         words = " ".join(f"--signal {shlex.quote(w)}" for w in args.signal)
-        comparison.notes.append(f"{words}: only these signals of each result are compared")
+        kept = f"{words}: only these signals of each result are compared"
+        comparison.notes.append(kept)
+        # Markdown and LaTeX print a table's notes (under it, in its table environment),
+        # not the comparison's: they said nothing of the filter. The text prints both.
+        results, *others = tables
+        tables = [replace(results, notes=(*results.notes, kept)), *others]
     # Every output says settings as flags: the library's `force=True` is --force-ranking
     # (an HTML page told a command-line user to pass `force=True`; a review).
     comparison.notes[:] = [
@@ -138,11 +145,11 @@ def run(args: argparse.Namespace) -> int:
     if "json" in outputs:
         contents["json"] = dumps(comparison.to_dict())
     if "csv" in outputs:
-        contents["csv"] = results_csv(comparison)
+        contents["csv"] = results_csv(comparison, args.signal or ())
     if "latex" in outputs:
-        contents["latex"] = render_latex(comparison.tables)
+        contents["latex"] = render_latex(tables)
     if "markdown" in outputs:
-        contents["markdown"] = render_markdown(comparison.tables)
+        contents["markdown"] = render_markdown(tables)
     if "html" in outputs:
         from robot_msgs.report.html_page import render_results_html  # noqa: PLC0415
 

@@ -17,6 +17,7 @@ import csv
 import io
 import math
 import os
+import shlex
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -479,14 +480,19 @@ def _metric_cell(metric: str, signal: Signal, parameters: Mapping[str, Any]) -> 
     return f"rpe {delta_words(delta, unit)}{every}"
 
 
-def results_csv(comparison: ResultsComparison) -> str:
+def results_csv(comparison: ResultsComparison, kept: Sequence[str] = ()) -> str:
     """One CSV row per result and signal: the statistics and every setting, raw numbers.
 
-    NaN is an empty cell; settings are columns ``setting:NAME``.
+    NaN is an empty cell; settings are columns ``setting:NAME``. ``kept``: the signals
+    each result was cut to (``res --signal``), said in a last column ``kept_signals``,
+    the names space-separated (shell-quoted), on every row. WHY a column, not a ``#``
+    line: CSV has no comments, and a line above the header was the header to
+    ``csv.DictReader`` (and pandas without ``comment="#"``).
     """
     keys = list(dict.fromkeys(k for record in comparison.records for k in record))
     header = ["result", "tool", "metric", "signal", "unit", *_STATS, "sse"]
     header += [f"setting:{k}" for k in keys]
+    header += ["kept_signals"] if kept else []
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(header)
@@ -500,6 +506,7 @@ def results_csv(comparison: ResultsComparison) -> str:
             # Not set and not recorded are both an empty cell, as NaN is (no "'-" beside "").
             cells = (_cell(record.get(k)) for k in keys)
             values += ["" if cell == MISSING else cell for cell in cells]
+            values += [shlex.join(kept)] if kept else []
             writer.writerow(
                 ["" if isinstance(v, float) and math.isnan(v) else csv_cell(v) for v in values]
             )
