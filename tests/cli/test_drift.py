@@ -11,6 +11,7 @@ import pytest
 
 from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning
+from robot_msgs.io.result_files import load_result
 from tests.cli.evaluation_files import line_positions, stats_of, write_kitti, write_tum
 
 
@@ -720,6 +721,21 @@ def test_rpg_with_repeated_stamps_all_pairs_every_row_as_rpg(
         warnings.simplefilter("ignore", DataWarning)
         assert main([*argv[:-1], "--plot", str(tmp_path / "drift.png")]) == 0
     assert (tmp_path / "drift.png").stat().st_size > 0
+    # Saved, it loads back (it was refused: "neither the result nor the aligned estimate
+    # saved"), its 798 matched rows and rpg's figures kept; the aligned estimate is
+    # V102.txt's 807 rows, the 4 repeated stamps twice each.
+    saved, aligned = tmp_path / "rpg.npz", tmp_path / "aligned.tum"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        argv = [*argv[:-1], "--save", str(saved), "--save-aligned", str(aligned)]
+        assert main(argv) == 0
+    loaded = load_result(saved)
+    assert len(loaded.reference) == 798
+    assert loaded.estimate.stamps_repeat  # rpg pairs the estimate's rows of a stamp
+    got = loaded.stats["translation@7.58m"]
+    assert got.rms == pytest.approx(want["7.58"]["translation_rmse_m"], abs=1e-9)
+    stamps = [line.split()[0] for line in aligned.read_text().splitlines() if line[0] != "#"]
+    assert (len(stamps), len(set(stamps))) == (807, 803)
 
 
 @pytest.mark.evo_data

@@ -12,6 +12,7 @@ import pytest
 
 from robot_msgs.cli import main
 from robot_msgs.errors import DataWarning
+from robot_msgs.io.result_files import load_result
 from tests.cli.evaluation_files import seed_files, stats_of
 
 if TYPE_CHECKING:
@@ -339,21 +340,33 @@ def test_repeated_stamps_all_with_a_delta_in_seconds_names_the_flag_once(
     assert error.count("--repeated-stamps all") == 1
 
 
-@pytest.mark.parametrize("command", ["ape", "rpe"])
-def test_repeated_stamps_all_with_save_is_refused_naming_the_flag(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+@pytest.mark.parametrize(("command", "rms"), [("ape", 1.0), ("rpe", math.sqrt(8 / 3))])
+def test_repeated_stamps_all_with_save_reads_back_equal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, rms: float
 ) -> None:
-    """`--save` with `--repeated-stamps all` wrote a result no release reads back: its matched
-    trajectories repeat stamps, and `robot-msgs res` of it said "Expected strictly increasing
-    stamps (previous 1.0), got float 1.0 - at `EvaluationResult.reference.stamps_s[2]`"."""
-    path, out = _repeating(tmp_path), tmp_path / "out.json"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DataWarning)
-        argv = [command, str(path), str(path), "--repeated-stamps", "all", "--save", str(out)]
-        code = main(argv)
-    err = capsys.readouterr().err
-    assert code == 2
-    assert err.count("\n") == 1
-    assert err.startswith("ERROR: --repeated-stamps all: keeps repeated stamps, ")
-    assert "neither the result nor the aligned estimate saved" in err
-    assert not out.exists()
+    """`--save` with `--repeated-stamps all` was refused: the matched trajectories repeat
+    stamps, and a saved result was refused on loading ("Expected strictly increasing
+    stamps (previous 1.0), got float 1.0 - at `EvaluationResult.reference.stamps_s[2]`").
+    Now each trajectory says its stamps may repeat (``stamps_repeat``) and loads back.
+
+    By hand (as above): matched reference x = 0, 3, 3, 4 m, estimate 0, 1, 3, 4 m; APE
+    errors 0, 2, 0, 0 m (rms 1); RPE at 1 frame 2, 2, 0 m (rms sqrt(8/3), evo_rpe's).
+    The aligned estimate is the file's 4 rows, stamp 1 twice."""
+    path, aligned = _repeating(tmp_path), tmp_path / "aligned.tum"
+    saved = [tmp_path / f"out{suffix}" for suffix in (".json", ".npz")]
+    for out in saved:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DataWarning)
+            argv = [command, str(path), str(path), "--repeated-stamps", "all", "--force"]
+            assert main([*argv, "--save", str(out), "--save-aligned", str(aligned)]) == 0
+    capsys.readouterr()
+    first, second = map(load_result, saved)
+    assert first == second
+    assert first.reference.stamps_s.tolist() == [0.0, 1.0, 1.0, 2.0]
+    assert first.reference.positions_xyz[:, 0].tolist() == [0.0, 3.0, 3.0, 4.0]
+    assert first.stats[first.comparison.signals[0].name].rms == pytest.approx(rms, rel=1e-12)
+    rows = [line.split()[:2] for line in aligned.read_text().splitlines()]
+    assert [row for row in rows if row[0] != "#"] == [
+        ["0.0", "0.0"], ["1.0", "1.0"], ["1.0", "3.0"], ["2.0", "4.0"]
+    ]  # fmt: skip
+    assert main(["res", *map(str, saved)]) == 0

@@ -83,12 +83,11 @@ def test_repeated_stamps_all_where_refused_is_said_with_fields_not_flags() -> No
     assert said == (
         "`repeated_stamps='all'` keeps repeated stamps, which only `ape`, `rpe` and rpg's "
         "relative error take, with `sync='nearest'` (evo's association) or `sync='one_to_one'` (rpg's), no "
-        "`transform_right_auto=True` or `protocol='tum'`, and neither the result nor the "
-        "aligned estimate saved; use 'first' or 'last' here"
+        "`transform_right_auto=True` or `protocol='tum'`; use 'first' or 'last' here"
     )
     assert err.value.field == "repeated_stamps"
     assert flags_in_text(err.value.reason) == (
         "keeps repeated stamps, which only `ape`, `rpe` and rpg's relative error take, with "
         "--sync nearest (evo's association) or --sync one-to-one (rpg's), no --transform-right auto or --protocol "
-        "tum, and neither the result nor the aligned estimate saved; use 'first' or 'last' here"
+        "tum; use 'first' or 'last' here"
     )

@@ -43,6 +43,7 @@ FIELDS = (
     "stamps_are_frames",
     "rotation_matrices",
     "orientations_from_matrices",
+    "stamps_repeat",
 )
 #: Losing these changes the rows read back: every writer but KITTI's says so.
 SAID = {

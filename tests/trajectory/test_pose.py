@@ -286,3 +286,36 @@ def test_off_by_ns_is_exact(stamps: list[float]) -> None:
     ns = np.rint(t * 1e9).astype(np.int64) + 37
     exact = [float(Fraction(int(n)) - Fraction(x) * 10**9) for n, x in zip(ns, stamps, strict=True)]
     assert _off_by_ns(ns, t).tolist() == pytest.approx(exact, abs=1e-6)
+
+
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=12))
+def test_stamps_that_repeat_are_taken_only_where_declared_and_round_trip(
+    counts: list[int],
+) -> None:
+    """Rows sharing a stamp (a file read with ``repeated_stamps="all"``, rpg's pairs) are a
+    trajectory only with ``stamps_repeat``; then it round-trips through JSON and
+    ``to_dict`` equal, and a stamp going back is refused still. WHY: such trajectories
+    were built unchecked, and a saved result holding them did not load back."""
+    from robot_msgs import from_dict
+    from robot_msgs.msg import decode_json, encode_json
+
+    stamps = np.repeat(np.arange(len(counts), dtype=np.float64), np.add(counts, 1))
+    n = stamps.size
+
+    def made(stamps_s: np.ndarray, *, repeat: bool) -> PoseTrajectory:
+        return PoseTrajectory(
+            stamps_s=stamps_s,
+            positions_xyz=np.arange(3.0 * n).reshape(n, 3),
+            orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (n, 1)),
+            stamps_repeat=repeat,
+        )
+
+    traj = made(stamps, repeat=True)
+    assert decode_json(encode_json(traj), PoseTrajectory) == traj
+    assert from_dict(traj.to_dict()) == traj
+    if any(counts):
+        with pytest.raises(ValidationError, match="Expected strictly increasing stamps"):
+            made(stamps, repeat=False)
+    if stamps[-1] > stamps[0]:
+        with pytest.raises(ValidationError, match="Expected non-decreasing stamps"):
+            made(stamps[::-1].copy(), repeat=True)

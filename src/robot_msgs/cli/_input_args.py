@@ -458,8 +458,6 @@ def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
 
     ``all`` only for ``ape``, ``rpe`` and ``drift --protocol rpg`` with evo's ``nearest``
     association or TUM's ``one_to_one`` (rpg's, which keeps every row), no
-    ``--save-aligned`` (a writer takes increasing stamps), no ``--save`` (the saved
-    result's matched trajectories would repeat stamps, which no loader reads back), no
     ``--transform-right auto``
     (its hand-eye fit builds a trajectory of the matched poses) and no ``--protocol tum``
     (``evaluate_rpe.py`` keys rows by stamp): elsewhere it is refused naming the flag.
@@ -471,10 +469,6 @@ def _repeated_stamps(args: argparse.Namespace) -> RepeatedStamps:
         (command in ("ape", "rpe") or (command == "drift" and args.protocol == "rpg"))
         # As typed here (`one-to-one`), or as a setting (`one_to_one`).
         and str(getattr(args, "sync", None)).replace("-", "_") in ("None", "nearest", "one_to_one")
-        and getattr(args, "save_aligned", None) is None
-        # WHY: the result saved held the matched trajectories, stamps repeating, which
-        # load_result (and `robot-msgs res`) refused: "Expected strictly increasing stamps".
-        and getattr(args, "save", None) is None
         and not (isinstance(right, str | os.PathLike) and os.fspath(right) == "auto")
         and getattr(args, "protocol", None) != "tum"
     )

@@ -293,4 +293,5 @@ class Alignment(Msg):
             stamps_are_frames=trajectory.stamps_are_frames,
             rotation_matrices=matrices,
             orientations_from_matrices=trajectory.orientations_from_matrices,
+            stamps_repeat=trajectory.stamps_repeat,
         )

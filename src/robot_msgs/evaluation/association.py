@@ -633,17 +633,19 @@ def take_rows(
 
     ``repeats``: rows may repeat (evo's pairs of trajectories whose stamps repeat, read
     with ``repeated_stamps="all"``), or go back within a repeated stamp (rpg's pairs); the
-    poses' stamps then repeat too, never decreasing.
+    poses' stamps then repeat too, never decreasing, and say so (``stamps_repeat``).
 
     Rows of a valid trajectory in increasing order are a valid trajectory (finite, unit
     quaternions, stamps strictly increasing), so the new arrays (read-only views for a
     slice) skip the constructor's checks and copies; the one condition left, increasing
     rows, is checked here, and ``traj`` itself is returned when they are all its rows.
     """
+    repeated = traj.stamps_repeat
     if isinstance(rows, np.ndarray):
         if repeats:
             stamps = traj.stamps_s[rows]
             forward = stamps[1:] >= stamps[:-1]
+            repeated = repeated or bool((stamps[1:] == stamps[:-1]).any())
         else:
             forward = rows[1:] > rows[:-1]
         if rows.size > 1 and not forward.all():
@@ -669,6 +671,7 @@ def take_rows(
         stamps_are_frames=traj.stamps_are_frames,
         rotation_matrices=None if matrices is None else matrices[rows],
         orientations_from_matrices=traj.orientations_from_matrices,
+        stamps_repeat=repeated,
     )
 
 

@@ -80,4 +80,5 @@ def project_to_plane(trajectory: PoseTrajectory, plane: str) -> PoseTrajectory:
         stamps_ns=trajectory.stamps_ns,  # a bag's exact stamps, written back as read
         stamps_are_frames=trajectory.stamps_are_frames,
         orientations_from_matrices=trajectory.orientations_from_matrices,
+        stamps_repeat=trajectory.stamps_repeat,
     )

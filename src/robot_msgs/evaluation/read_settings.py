@@ -210,8 +210,7 @@ class ReadSettings(Msg):
                 "keeps repeated stamps, which only `ape`, `rpe` and rpg's relative error take, "
                 "with `sync='nearest'` "
                 "(evo's association) or `sync='one_to_one'` (rpg's), no "
-                "`transform_right_auto=True` or `protocol='tum'`, and neither the result nor "
-                "the aligned estimate saved; use 'first' or 'last' here"
+                "`transform_right_auto=True` or `protocol='tum'`; use 'first' or 'last' here"
             )
             msg = f"`repeated_stamps='all'` {reason}"
             raise ValidationError(msg, field="repeated_stamps", reason=reason)

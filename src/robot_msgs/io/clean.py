@@ -670,6 +670,7 @@ def finish_trajectory(
     del back
 
     same = stamps[1:] == stamps[:-1]
+    repeats = False  # rows kept that share a stamp (repeated_stamps="all")
     if same.any():
         dup = np.flatnonzero(same) + 1
         labels = _listed(where(dup[:_SHOWN] if rows is None else rows[dup[:_SHOWN]]), dup.size)
@@ -706,6 +707,7 @@ def finish_trajectory(
                     "or use 'first' or 'last'"
                 )
                 raise FormatError(msg)
+            repeats = True
             report(
                 f"{source}: {found}: kept every row, as evo and rpg (`repeated_stamps='all'`)",
                 strict=strict,
@@ -761,6 +763,7 @@ def finish_trajectory(
             stamps_are_frames=stamps_are_frames,
             rotation_matrices=_taken(rotation_matrices, rows),
             orientations_from_matrices=orientations_from_matrices,
+            stamps_repeat=repeats,
         )
     return PoseTrajectory._unchecked(  # noqa: SLF001
         stamps,
@@ -771,6 +774,7 @@ def finish_trajectory(
         stamps_ns=exact,
         stamps_are_frames=stamps_are_frames,
         orientations_from_matrices=orientations_from_matrices,
+        stamps_repeat=repeats,
     )
 
 

@@ -261,11 +261,12 @@ def save_result(
 def _refuse_unordered_stamps(result: EvaluationResult) -> None:
     """Refuse a result whose trajectories' rows the loader refuses, as the loader says it.
 
-    WHY: the matched trajectories of files read with ``repeated_stamps="all"`` repeat
-    stamps (built unchecked); saved, every format was refused by :func:`load_result`:
-    "Expected strictly increasing stamps (previous 1.0), got float 1.0 - at
-    `EvaluationResult.reference.stamps_s[2]`". The CLI refuses ``--save`` with ``all``;
-    a library caller was not told until the file was read.
+    WHY: the matched trajectories of files read with ``repeated_stamps="all"`` repeated
+    stamps undeclared (built unchecked); saved, every format was refused by
+    :func:`load_result`: "Expected strictly increasing stamps (previous 1.0), got float
+    1.0 - at `EvaluationResult.reference.stamps_s[2]`". They now declare it
+    (``stamps_repeat``) and load back; a trajectory built unchecked without it is still
+    refused here, before any file is written, not when it is read.
     """
     for name in ("reference", "matched_estimate", "compared_estimate"):
         trajectory = getattr(result, name)
@@ -275,10 +276,7 @@ def _refuse_unordered_stamps(result: EvaluationResult) -> None:
             trajectory._validate_rows()  # noqa: SLF001 - the loader's own rule, vectorised
         except ValidationError as err:
             placed = err.placed(type(trajectory).__name__, f"{type(result).__name__}.{name}")
-            after = (
-                ": load_result would refuse the file (a trajectory read with "
-                "repeated_stamps='all'? read it with 'first' or 'last' to save)"
-            )
+            after = ": load_result would refuse the file"
             said = placed.within("", after)
             raise said from None
 

@@ -54,10 +54,11 @@ ROTATION_MATRIX_TOL = 1e-2
 class PoseTrajectory(Msg):
     """A timed sequence of 3-D poses held as arrays: what trajectory evaluation works on.
 
-    One row is one pose. Stamps are float64 seconds (``(N,)``), strictly increasing and
-    finite, so association can binary search; positions ``(N, 3)`` metres, within
-    :data:`POSITION_LIMIT_M`; orientations ``(N, 4)`` unit quaternions ``x, y, z, w``
-    (within ``1e-6``): readers normalise and report, never silently.
+    One row is one pose. Stamps are float64 seconds (``(N,)``), strictly increasing (equal
+    ones too with ``stamps_repeat``) and finite, so association can binary search;
+    positions ``(N, 3)`` metres, within :data:`POSITION_LIMIT_M`; orientations ``(N, 4)``
+    unit quaternions ``x, y, z, w`` (within ``1e-6``): readers normalise and report, never
+    silently.
     ``frame_id`` is the frame the poses are expressed in, ``child_frame_id`` the body.
     The nearest ROS 2 type is ``nav_msgs/msg/Path``, which is a list of messages:
     :meth:`from_path` / :meth:`to_path` and :meth:`from_poses` / :meth:`to_poses` convert.
@@ -115,6 +116,12 @@ class PoseTrajectory(Msg):
         quaternion columns: there is no column order to have mixed up, and the
         quaternion-order check does not reorder them
         (:func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`).
+    stamps_repeat : bool
+        Rows may share a stamp (stamps non-decreasing): a file read with
+        ``repeated_stamps="all"`` (every row, as evo and rpg keep them), or the matched
+        rows of pairs that share a row. WHY a field: such trajectories were built
+        unchecked, and a saved result holding them could not be loaded back
+        ("Expected strictly increasing stamps"); declared, they validate and round-trip.
 
     Examples
     --------
@@ -138,6 +145,7 @@ class PoseTrajectory(Msg):
     stamps_are_frames: bool = False
     rotation_matrices: Annotated[Float64Array, Shape("N", 3, 3)] | None = None
     orientations_from_matrices: bool = False
+    stamps_repeat: bool = False
 
     def _validate(self) -> None:
         # The compiled filter's True proves the rows valid (_checks.c); else NumPy decides.
@@ -189,9 +197,11 @@ class PoseTrajectory(Msg):
             got = float(xyz[np.argmax(np.abs(xyz))])
             raise self._fail(field=f"positions_xyz[{row}]", expected=expected, got=got)
         steps = np.diff(self.stamps_s)
-        if (steps <= 0).any():
-            i = int(np.flatnonzero(steps <= 0)[0]) + 1
-            expected = f"strictly increasing stamps (previous {float(self.stamps_s[i - 1])!r})"
+        back = steps < 0 if self.stamps_repeat else steps <= 0
+        if back.any():
+            i = int(np.flatnonzero(back)[0]) + 1
+            order = "non-decreasing" if self.stamps_repeat else "strictly increasing"
+            expected = f"{order} stamps (previous {float(self.stamps_s[i - 1])!r})"
             raise self._fail(field=f"stamps_s[{i}]", expected=expected, got=float(self.stamps_s[i]))
 
     def _validate_quaternions(self) -> None:
@@ -383,8 +393,9 @@ class PoseTrajectory(Msg):
         and orientation, and ``frame_id``:
         :meth:`from_path` of it, given ``child_frame_id``, returns those. It holds none of
         ``child_frame_id``, ``covariance_6x6``, ``rotation_matrices``,
-        ``stamps_are_frames`` (frame k becomes k s) and ``orientations_from_matrices``:
-        they are lost here, and the bag writers say so of those whose loss changes the
+        ``stamps_are_frames`` (frame k becomes k s), ``orientations_from_matrices`` and
+        ``stamps_repeat`` (poses at one stamp: :meth:`from_path` refuses them): they are
+        lost here, and the bag writers say so of those whose loss changes the
         rows (:func:`robot_msgs.io.write_trajectory`).
 
         Examples
@@ -448,6 +459,7 @@ class PoseTrajectory(Msg):
         stamps_are_frames: bool = False,
         rotation_matrices: Float64Array | None = None,
         orientations_from_matrices: bool = False,
+        stamps_repeat: bool = False,
     ) -> PoseTrajectory:
         """Build from float64 arrays the caller owns and has proven valid: no check, no copy.
 
@@ -472,6 +484,7 @@ class PoseTrajectory(Msg):
             stamps_are_frames=stamps_are_frames,
             rotation_matrices=rotation_matrices,
             orientations_from_matrices=orientations_from_matrices,
+            stamps_repeat=stamps_repeat,
         )
 
     def __len__(self) -> int:
