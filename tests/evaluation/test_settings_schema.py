@@ -115,10 +115,10 @@ def test_schema_takes_what_the_decoder_takes(
 
 
 def test_schema_carries_choices_bounds_and_descriptions(capsys: pytest.CaptureFixture[str]) -> None:
-    """``align`` is its seven methods (not any string), ``max_diff_s`` >= 0, each described."""
+    """``align`` is its eight methods (not any string), ``max_diff_s`` >= 0, each described."""
     props = _schema(EvaluationSettings, capsys)["$defs"]["EvaluationSettings"]["properties"]
     assert set(props["align"]["enum"]) == {
-        "none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"
+        "none", "se3", "sim3", "scale", "posyaw", "translation", "origin", "origin_scale"
     }  # fmt: skip
     assert "evo --align_origin -s" in props["align"]["description"]
     assert props["max_diff_s"]["minimum"] == 0

@@ -952,8 +952,8 @@ def test_a_signature_shows_types_and_defaults_without_field_metadata() -> None:
     assert "Meta(" not in shown
     assert "Flag(" not in shown
     assert shown.startswith(
-        "(*, align: Literal['none', 'se3', 'sim3', 'scale', 'posyaw', 'origin', "
-        "'origin_scale'] = 'none', n_align: Optional[int] = None, "
+        "(*, align: Literal['none', 'se3', 'sim3', 'scale', 'posyaw', 'translation', "
+        "'origin', 'origin_scale'] = 'none', n_align: Optional[int] = None, "
     )
     assert "project_to_plane: Optional[Literal['xy', 'xz', 'yz']] = None)" in shown
     for cls in registered_types().values():

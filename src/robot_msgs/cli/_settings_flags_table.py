@@ -16,10 +16,20 @@ TABLE: dict[str, tuple[dict[str, Any], ...]] = {
             "metavar": "METHOD",
             "group": "alignment",
             "kind": "choice",
-            "choices": ("none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"),
+            "choices": (
+                "none",
+                "se3",
+                "sim3",
+                "scale",
+                "posyaw",
+                "translation",
+                "origin",
+                "origin_scale",
+            ),
             "description": (
                 "se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
-                "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide (evo "
+                "(-s); posyaw: translation + yaw (VIO); translation: translation only, the "
+                "positions' means coincide (cnspy pos); origin: first poses coincide (evo "
                 "--align_origin); origin_scale: scale, then first poses coincide (evo "
                 "--align_origin -s); none: as given"
             ),

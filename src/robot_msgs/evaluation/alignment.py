@@ -727,7 +727,9 @@ def align(
         only the Sim(3) fit's scale is applied, ``x' = s x`` (evo ``--correct_scale``
         alone). ``posyaw``: rotation about ``z`` + translation, rpg_trajectory_evaluation's
         4-DoF fit for visual-inertial estimates whose gravity direction is known; with a
-        single fit pose rpg's one-frame version, ``θ`` from the orientations. ``origin``:
+        single fit pose rpg's one-frame version, ``θ`` from the orientations.
+        ``translation``: the offset ``mean(p_ref) - mean(p_est)`` of the fit poses'
+        positions, no rotation (cnspy's ``pos``). ``origin``:
         the first fit pose of the estimate is moved onto the reference's,
         ``T = P_ref · P_est⁻¹`` (evo ``--align_origin``). ``origin_scale``: the estimate
         scaled first by ``scale``'s factor, then ``origin`` (evo ``--align_origin
@@ -843,6 +845,8 @@ def fit_alignment_and_scale(
     elif method == "scale":
         s = _umeyama(x, y, with_scale=True)[2]
         R, t = identity, zero
+    elif method == "translation":  # cnspy's pos: the offset of the fitted positions' means
+        R, t, s = identity, y.mean(axis=0) - x.mean(axis=0), 1.0
     elif method in ("origin", "origin_scale") or (method == "posyaw" and n_fit == 1):
         # evo's --correct_scale scales the estimate before --align_origin moves it.
         s = _umeyama(x, y, with_scale=True)[2] if method == "origin_scale" else 1.0

@@ -83,7 +83,9 @@ __all__ = [
 
 M = TypeVar("M", bound=Msg)
 
-AlignMethod: TypeAlias = Literal["none", "se3", "sim3", "scale", "posyaw", "origin", "origin_scale"]
+AlignMethod: TypeAlias = Literal[
+    "none", "se3", "sim3", "scale", "posyaw", "translation", "origin", "origin_scale"
+]
 SyncMethod: TypeAlias = Literal[
     "nearest",
     "one_to_one",
@@ -182,7 +184,8 @@ class EvaluationSettings(Msg):
         AlignMethod,
         _doc(
             "se3: rotation + translation (evo -a); sim3: plus scale (-as); scale: scale only "
-            "(-s); posyaw: translation + yaw (VIO); origin: first poses coincide (evo "
+            "(-s); posyaw: translation + yaw (VIO); translation: translation only, the "
+            "positions' means coincide (cnspy pos); origin: first poses coincide (evo "
             "--align_origin); origin_scale: scale, then first poses coincide (evo "
             "--align_origin -s); none: as given"
         ),
