@@ -703,3 +703,41 @@ def test_cnspys_csv_with_its_error_definition_is_refused_naming_it(
         rf"definition \({kind}, {definition}\)",
     ):
         read_tum(path)
+
+
+_CNSPY_HEADERS = {
+    "PoseStamped": "t,tx,ty,tz,qx,qy,qz,qw",
+    "PoseWithCov": (
+        "t,tx,ty,tz,qx,qy,qz,qw,Txx,Txy,Txz,Txa,Txb,Txc,Tyy,Tyz,Tya,Tyb,Tyc,Tzz,Tza,Tzb,"
+        "Tzc,Taa,Tab,Tac,Tbb,Tbc,Tcc"
+    ),
+    "PosOrientWithCov": "t,tx,ty,tz,qx,qy,qz,qw,pxx,pxy,pxz,pyy,pyz,pzz,qrr,qrp,qry,qpp,qpy,qyy",
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), fmt=st.sampled_from(sorted(_CNSPY_HEADERS)))
+def test_cnspys_csv_reads_its_columns_by_name_in_any_order(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject, fmt: str
+) -> None:
+    """cnspy reads its CSV files by the header's names (pandas' columns; its format is the
+    set of names), so its columns may come in any order; robot_msgs read them only in
+    cnspy's order: ``tz,...,tx`` reordered was refused ('names the quaternion ... reorder
+    the columns') or, a covariance column moved, refused as 29 columns of TUM. Law: a
+    file with its columns reordered (header and rows alike) reads as the one in order."""
+    names = _CNSPY_HEADERS[fmt].split(",")
+    order = data.draw(st.permutations(range(len(names))))
+    rows = [[t, 1.0 + t, 2.0, 3.0 * t, 0.0, 0.6, 0.0, 0.8] for t in (1.0, 2.0, 3.0)]
+    for k, row in enumerate(rows):  # variances 1 + k, other cells k / 10 (SPD)
+        row += [1.0 + k if n[1] == n[2] else k / 10 for n in names[8:]]
+    folder = tmp_path_factory.mktemp("cnspy")
+    in_order, moved = folder / "in_order.csv", folder / "moved.csv"
+    for path, cols in ((in_order, range(len(names))), (moved, order)):
+        lines = [",".join(names[i] for i in cols)]
+        lines += [",".join(repr(row[i]) for i in cols) for row in rows]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    want, got = read_tum(in_order), read_tum(moved)
+    assert got == want
+    assert (got.covariance_6x6 is None) == (fmt == "PoseStamped")
+    if got.covariance_6x6 is not None:
+        np.testing.assert_array_equal(got.covariance_6x6, want.covariance_6x6)

@@ -154,15 +154,16 @@ class TableHeader:
     columns : tuple of int, or None
         trajectopy's ``#fields`` header: the 0-based columns of its fields ``t``, ``px``,
         ``py``, ``pz``, ``qx``, ``qy``, ``qz``, ``qw``, wherever they are (its files write
-        ``t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``); cnspy's covariance formats: 0 ... 7.
-        None for any other header.
+        ``t,l,px,py,pz,qx,qy,qz,qw,vx,vy,vz``); cnspy's header (its names in any order,
+        as cnspy reads them by name): those of ``t``, ``tx`` ... ``qw``, then of its
+        covariance columns in its order. None for any other header.
     stamp_shift_s : float
         Seconds trajectopy adds to the ``t`` column: its ``#time_offset``, and for
         ``#time_format gps_sow`` its ``#gps_week`` in Unix seconds (:func:`_trajectopy_time`).
     covariance : tuple of int, or None
-        cnspy's ``PoseWithCov`` or ``PosOrientWithCov`` header: for each column after the
-        pose, the row-major index (0 ... 35) of its cell in the 6x6 pose covariance; None
-        for any other header.
+        cnspy's ``PoseWithCov`` or ``PosOrientWithCov`` header: for each of ``columns``
+        after the pose, the row-major index (0 ... 35) of its cell in the 6x6 pose
+        covariance; None for any other header.
     """
 
     line: int
@@ -200,6 +201,8 @@ class TableHeader:
         """
         if self.covariance is not None:
             return f"cnspy's {self._cnspy_format} header: the pose, then its covariance"
+        if self.columns is not None and "tx" in self.names:
+            return "cnspy's header: t, tx, ty, tz, qx, qy, qz, qw read by name"
         if self.columns is not None:
             return f"trajectopy's #fields header: {', '.join(TRAJECTOPY_FIELDS)} read by name"
         if self.quaternion is None:
@@ -470,12 +473,15 @@ blanks or tabs; write the file with one of them"
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:
     if names and _FIELDS_LINE.match(names[0]):  # trajectopy's `#fields t,l,px,...`
         return _trajectopy_header(line, names)
-    for covariance, cells in _CNSPY_COVARIANCE.values():  # cnspy's, read as it writes them
-        if names == (*_CNSPY_POSE, *covariance):
-            pose = tuple(range(len(_CNSPY_POSE)))
-            return TableHeader(
-                line=line, names=names, quaternion="xyzw", columns=pose, covariance=cells
-            )
+    if names != _CNSPY_POSE and len(set(names)) == len(names):
+        # cnspy's, read by name as it reads them (its format is the set of names)
+        for covariance, cells in (((), ()), *_CNSPY_COVARIANCE.values()):
+            if set(names) == {*_CNSPY_POSE, *covariance}:
+                columns = tuple(names.index(n) for n in (*_CNSPY_POSE, *covariance))
+                return TableHeader(
+                    line=line, names=names, quaternion="xyzw", columns=columns,
+                    covariance=cells or None,
+                )  # fmt: skip
     where: dict[str, int] = {}
     for i, name in enumerate(names):
         part = _component(name)

@@ -125,11 +125,11 @@ def read_tum(
         )
         raise FormatError(msg)
     header = head.header
-    if header is not None and header.columns is not None:  # trajectopy's fields, by name
+    if header is not None and header.columns is not None:  # trajectopy's, cnspy's: by name
         table = read_table(path, columns=header.names, header=True)
         c = header.columns
         values = table.parts[0]
-        stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:]]
+        stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:8]]
         stamps += header.stamp_shift_s  # its #time_offset, its GPS week: as trajectopy reads
         covariance = _covariance(table, header)
     else:
@@ -178,17 +178,17 @@ def _covariance(table: Table, header: TableHeader) -> Float64Array | None:
     (:func:`~robot_msgs.io.clean.known_covariances`). A value not finite, or a negative
     variance, is refused naming its line and column.
     """
-    cells, first = header.covariance, len(header.columns or ())
+    cells, at = header.covariance, (header.columns or ())[8:]
     if cells is None:
         return None
-    values = table.parts[0][:, first:]
+    values = table.parts[0][:, at]
     variance = np.array([k % 7 == 0 for k in cells])  # the diagonal's cells: 0, 7, ..., 35
     bad = ~np.isfinite(values) | (variance & (values < 0))
     if bad.any():
         row, col = (int(i[0]) for i in np.nonzero(bad))
         msg = (
-            f"{table.source}, {table.where(np.array([row]))[0]}, column {first + col + 1} "
-            f"({header.names[first + col]}): {float(values[row, col])!r} is no covariance entry "
+            f"{table.source}, {table.where(np.array([row]))[0]}, column {at[col] + 1} "
+            f"({header.names[at[col]]}): {float(values[row, col])!r} is no covariance entry "
             "(expected finite, variances not negative)"
         )
         raise FormatError(msg)
