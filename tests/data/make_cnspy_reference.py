@@ -14,6 +14,14 @@ mean rotation angle (degrees): not root mean squares. ``DifferentialTrajectoryEr
 the same pairs gives the error of each pair of consecutive poses; stored: the means of its
 position norms (m) and rotation angles (degrees) over the pairs.
 
+Also ``tests/data/cnspy_nees_reference.json``, which ``tests/evaluation/test_consistency.py``
+compares ``nees_values`` with: fr1_xyz's rgbdslam estimate written as cnspy's ``PoseWithCov``
+CSV with the full-rank covariances of :func:`covariance_rows` (synthetic, deterministic),
+matched as above (0.01 s), and cnspy's NEES of each matched pose: ``TrajectoryPoseNEES``
+(6 dof, the full 6x6, its ``tau_se3`` representation) and ``TrajectoryPosOrientNEES``
+(the position and orientation blocks), the estimate's error type ``type5`` (its position
+error ``p_est - p_gt``, its orientation error ``Log(R_est^T R_gt)``, local).
+
 Usage, from the repository root, in an environment with cnspy-trajectory-evaluation::
 
     python tests/data/make_cnspy_reference.py /path/to/evo-testdata
@@ -65,6 +73,20 @@ def pose_rows(path: Path) -> np.ndarray:
         raw = np.loadtxt(path, delimiter=",", comments="#")
         return np.column_stack((raw[:, 0] / 1e9, raw[:, 1:4], raw[:, 5:8], raw[:, 4]))
     return np.loadtxt(path)
+
+
+def covariance_rows(n: int) -> np.ndarray:
+    """``(n, 6, 6)`` full-rank covariances, ROS's order (m², rad²): ``B Bᵀ + D`` of row ``i``.
+
+    ``B[j, k] = 0.01 cos(0.1 i + 1.3 j + 0.7 k)`` and ``D = 1e-5 diag(1 ... 6)``: symmetric
+    positive definite (smallest eigenvalue at least 1e-5), correlated across all six rows.
+    ``tests/evaluation/test_consistency.py`` writes the same.
+    """
+    i = np.arange(n, dtype=float)[:, None, None]
+    j = np.arange(6, dtype=float)[None, :, None]
+    k = np.arange(6, dtype=float)[None, None, :]
+    b = 0.01 * np.cos(0.1 * i + 1.3 * j + 0.7 * k)
+    return b @ b.transpose(0, 2, 1) + np.diag(1e-5 * np.arange(1.0, 7.0))
 
 
 def _write_csv(source: Path, out: Path) -> None:
@@ -128,6 +150,7 @@ def main(folder: str) -> int:
                         "differential_mean_R_deg": float(np.mean(q_deg)),
                     }
                 )
+    write_nees(data)
     out = {
         "tool": f"cnspy-trajectory-evaluation {version('cnspy-trajectory-evaluation')} "
         f"(cnspy-trajectory {version('cnspy-trajectory')})",
@@ -140,6 +163,71 @@ def main(folder: str) -> int:
     OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({len(cases)} cases)")
     return 0
+
+
+def write_nees(data: Path) -> None:
+    """Run cnspy's NEES on fr1_xyz with :func:`covariance_rows` and write its JSON file."""
+    import pandas as pd
+    from cnspy_csv2dataframe.CSV2DataFrame import CSV2DataFrame
+    from cnspy_spatial_csv_formats.CSVSpatialFormat import CSVSpatialFormat
+    from cnspy_spatial_csv_formats.CSVSpatialFormatType import CSVSpatialFormatType
+    from cnspy_spatial_csv_formats.ErrorRepresentationType import ErrorRepresentationType
+    from cnspy_spatial_csv_formats.EstimationErrorType import EstimationErrorType
+    from cnspy_trajectory.Trajectory import Trajectory
+    from cnspy_trajectory.TrajectoryEstimated import TrajectoryEstimated
+    from cnspy_trajectory_evaluation.AssociatedTrajectories import AssociatedTrajectories
+    from cnspy_trajectory_evaluation.EstimationTrajectoryError import EstimationTrajectoryError
+    from cnspy_trajectory_evaluation.NEES import chi_square_confidence_bounds
+    from cnspy_trajectory_evaluation.TrajectoryPoseNEES import TrajectoryPoseNEES
+    from cnspy_trajectory_evaluation.TrajectoryPosOrientNEES import TrajectoryPosOrientNEES
+
+    ref_name, est_name, max_diff = PAIRS[0]
+    upper = np.triu_indices(6)
+    with tempfile.TemporaryDirectory() as tmp:
+        ref_csv, est_csv = Path(tmp) / "gt.csv", Path(tmp) / "est.csv"
+        _write_csv(data / ref_name, ref_csv)
+        fmt = CSVSpatialFormatType.PoseWithCov
+        rows = pose_rows(data / est_name)
+        cov = covariance_rows(len(rows))[:, upper[0], upper[1]]  # Txx, Txy ... Tcc
+        frame = pd.DataFrame(np.hstack((rows, cov)), columns=CSVSpatialFormatType.get_format(fmt))
+        CSV2DataFrame.save_CSV(frame, filename=str(est_csv), fmt=fmt)
+        assoc = AssociatedTrajectories(
+            fn_gt=str(ref_csv), fn_est=str(est_csv), max_difference=max_diff
+        )
+        est = TrajectoryEstimated(df=assoc.data_frame_est_matched)
+        est.set_format(
+            CSVSpatialFormat(
+                fmt,
+                est_err_type=EstimationErrorType.type5,
+                err_rep_type=ErrorRepresentationType.tau_se3,
+            )
+        )
+        gt = Trajectory(df=assoc.data_frame_gt_matched)
+        err = EstimationTrajectoryError(traj_est=est, traj_gt=gt).traj_est_err
+        pose = TrajectoryPoseNEES(traj_est=est, traj_err=err)
+        blocks = TrajectoryPosOrientNEES(traj_est=est, traj_err=err)
+    out = {
+        "tool": f"cnspy-trajectory-evaluation {version('cnspy-trajectory-evaluation')} "
+        f"(cnspy-trajectory {version('cnspy-trajectory')})",
+        "made_by": "python tests/data/make_cnspy_reference.py EVO_TESTDATA",
+        "call": "AssociatedTrajectories(fn_gt, fn_est, max_difference) -> TrajectoryEstimated("
+        "df=data_frame_est_matched), format PoseWithCov, type5, tau_se3 -> "
+        "EstimationTrajectoryError -> TrajectoryPoseNEES.NEES_T_vec, "
+        "TrajectoryPosOrientNEES.NEES_p_vec and NEES_R_vec",
+        "reference": ref_name,
+        "estimate": est_name,
+        "max_difference_s": max_diff,
+        "covariances": "covariance_rows(N) of the estimate's N rows, written as PoseWithCov",
+        "t_s": est.t_vec[:, 0].tolist(),
+        "NEES_T": pose.NEES_T_vec[:, 0].tolist(),
+        "NEES_p": blocks.NEES_p_vec[:, 0].tolist(),
+        "NEES_R": blocks.NEES_R_vec[:, 0].tolist(),
+        "avg_NEES_T": float(pose.get_avg_NEES()),
+        "chi_square_confidence_bounds_0.95_6dof": list(chi_square_confidence_bounds(0.95, 6)),
+    }
+    nees_out = OUT.with_name("cnspy_nees_reference.json")
+    nees_out.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {nees_out} ({len(out['t_s'])} poses)")
 
 
 if __name__ == "__main__":

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import warnings
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.errors import ValidationError
-from robot_msgs.evaluation import EvaluationSettings, ape, apply_transforms
+from robot_msgs.evaluation import EvaluationSettings, ape, apply_transforms, associate
 from robot_msgs.evaluation.consistency import chi2_bounds, nees_summary, nees_values
+from robot_msgs.io import read_trajectory
 from robot_msgs.rotations import matrix_from_quat_xyzw, quat_xyzw_multiply
 from robot_msgs.trajectory import PoseTrajectory
 from tests.evaluation.metric_trajectories import quats_from_rotvecs, random_walk
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 N = 10_000
 
@@ -325,3 +324,66 @@ def test_one_pose_is_said_in_the_singular() -> None:
     assert counts["nees_inside_pose_bounds"] == 1
     assert notes[0].startswith("mean NEES 6 over 1 pose (6 dof): within")
     assert "; 1 pose (100.0 %) within the per-pose 95 % bounds" in notes[0]
+
+
+# cnspy_trajectory_evaluation (R. Jung) ------------------------------------------------------
+# ``tests/data/cnspy_nees_reference.json`` holds cnspy 0.2.7's NEES of each matched pose of
+# fr1_xyz's rgbdslam estimate written as its PoseWithCov CSV with the full-rank covariances
+# of ``covariance_rows`` below (made by ``tests/data/make_cnspy_reference.py``).
+
+_CNSPY_NEES = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "cnspy_nees_reference.json").read_text(
+        encoding="utf-8"
+    )
+)
+
+
+def covariance_rows(n: int) -> np.ndarray:
+    """``(n, 6, 6)``: ``B Bᵀ + 1e-5 diag(1 ... 6)``, ``B[j, k] = 0.01 cos(0.1 i + 1.3 j + 0.7 k)``
+    for row ``i``, as ``tests/data/make_cnspy_reference.py`` writes them for cnspy."""
+    i = np.arange(n, dtype=float)[:, None, None]
+    j = np.arange(6, dtype=float)[None, :, None]
+    k = np.arange(6, dtype=float)[None, None, :]
+    b = 0.01 * np.cos(0.1 * i + 1.3 * j + 0.7 * k)
+    return b @ b.transpose(0, 2, 1) + np.diag(1e-5 * np.arange(1.0, 7.0))
+
+
+@pytest.mark.evo_data
+def test_nees_of_each_pose_equals_cnspys(evo_data: Path, tmp_path: Path) -> None:
+    """cnspy's per-pose NEES (full-rank 6x6 covariances; evo-testdata has none) is ours.
+
+    Its position error is ours (``p_est - p_gt``): ``nees_position`` is its ``NEES_p``
+    as read. Its orientation error is local, ``Log(R_estᵀ R_gt)`` (its type5; its type6
+    computes the same), ours about the world's axes, ``Log(R_est R_gtᵀ) = -R_gt`` times
+    its: ``nees`` and ``nees_orientation`` are its ``NEES_T`` and ``NEES_R`` with the
+    covariance's orientation rows and columns turned by ``-R_gt``. Its bounds are
+    one-sided at ``1 - confidence``, ours two-sided at half that: its 95 % are our 90 %.
+    """
+    data = _CNSPY_NEES
+    ref = read_trajectory(evo_data / data["reference"])
+    rows = np.loadtxt(evo_data / data["estimate"])
+    upper = np.triu_indices(6)
+    cov = covariance_rows(len(rows))
+    names = "t,tx,ty,tz,qx,qy,qz,qw,Txx,Txy,Txz,Txa,Txb,Txc,Tyy,Tyz,Tya,Tyb,Tyc,Tzz,Tza,Tzb,"
+    names += "Tzc,Taa,Tab,Tac,Tbb,Tbc,Tcc"
+    table = np.hstack((rows, cov[:, upper[0], upper[1]]))
+    path = tmp_path / "est.csv"
+    body = "\n".join(",".join(repr(float(v)) for v in row) for row in table)
+    path.write_text(names + "\n" + body + "\n", encoding="utf-8")
+    est = read_trajectory(path)
+    pairs = associate(ref, est, EvaluationSettings(sync="nearest", max_diff_s=0.01))
+    ref_m, est_m = pairs.reference, pairs.estimate
+    np.testing.assert_array_equal(est_m.stamps_s, data["t_s"])
+    assert est_m.covariance_6x6 is not None
+    close = {"rtol": 1e-9, "atol": 0.0}
+    np.testing.assert_allclose(nees_values(ref_m, est_m, "nees_position"), data["NEES_p"], **close)
+    turn = np.zeros((len(ref_m), 6, 6))
+    turn[:, :3, :3] = np.eye(3)
+    turn[:, 3:, 3:] = -matrix_from_quat_xyzw(ref_m.orientations_quat_xyzw)
+    turned = est_m.replace(covariance_6x6=turn @ est_m.covariance_6x6 @ turn.transpose(0, 2, 1))
+    np.testing.assert_allclose(nees_values(ref_m, turned, "nees"), data["NEES_T"], **close)
+    np.testing.assert_allclose(
+        nees_values(ref_m, turned, "nees_orientation"), data["NEES_R"], **close
+    )
+    low, high = data["chi_square_confidence_bounds_0.95_6dof"]
+    assert chi2_bounds(6, 1, 0.90) == pytest.approx((low, high), rel=1e-12)
