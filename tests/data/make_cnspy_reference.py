@@ -86,7 +86,8 @@ def covariance_rows(n: int) -> np.ndarray:
     j = np.arange(6, dtype=float)[None, :, None]
     k = np.arange(6, dtype=float)[None, None, :]
     b = 0.01 * np.cos(0.1 * i + 1.3 * j + 0.7 * k)
-    return b @ b.transpose(0, 2, 1) + np.diag(1e-5 * np.arange(1.0, 7.0))
+    out: np.ndarray = b @ b.transpose(0, 2, 1) + np.diag(1e-5 * np.arange(1.0, 7.0))
+    return out
 
 
 def _write_csv(source: Path, out: Path) -> None:
