@@ -741,3 +741,30 @@ def test_cnspys_csv_reads_its_columns_by_name_in_any_order(
     assert (got.covariance_6x6 is None) == (fmt == "PoseStamped")
     if got.covariance_6x6 is not None:
         np.testing.assert_array_equal(got.covariance_6x6, want.covariance_6x6)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "extra", "values"),
+    [
+        ("PoseTypedStamped", "scale,est_err_type", "1.0,type1"),
+        ("PoseWithCovTyped", "est_err_type,err_representation", "type6,theta_so3"),
+        ("PosOrientWithCovTyped", "est_err_type,err_representation", "type5,theta_R"),
+    ],
+)
+def test_cnspys_typed_csv_is_refused_naming_its_format(
+    tmp_path: Path, fmt: str, extra: str, values: str
+) -> None:
+    """cnspy's Typed formats end each row with text (its error type and representation,
+    ``PoseTypedStamped`` a scale first): refused as "'type1' is not a number", the format
+    not named. Refused naming it and the untyped format to write instead, by ``read_tum``
+    and by the detection alike."""
+    base = _CNSPY_HEADERS[{"PoseTypedStamped": "PoseStamped"}.get(fmt, fmt.replace("Typed", ""))]
+    width = len(base.split(","))
+    rows = [f"{t},1,2,3,0,0,0,1" + ",1" * (width - 8) + f",{values}" for t in (1, 2)]
+    path = tmp_path / "est.csv"
+    path.write_text(f"{base},{extra}\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    want = rf"est\.csv, line 1: cnspy's {fmt} header: its columns {extra.replace(',', ', ')}"
+    with pytest.raises(FormatError, match=want):
+        read_tum(path)
+    with pytest.raises(FormatError, match=want):
+        detect_format(path)

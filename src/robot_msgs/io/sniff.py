@@ -130,6 +130,13 @@ _CNSPY_COVARIANCE = {
     ),
 }  # fmt: skip
 _CNSPY_POSE = ("t", "tx", "ty", "tz", "qx", "qy", "qz", "qw")
+#: cnspy's "Typed" formats: the untyped one each extends, and its columns after it (text:
+#: the error type, ``type1`` ..., and representation, ``theta_R`` ...; a scale first).
+_CNSPY_TYPED = {
+    "PoseTypedStamped": ("PoseStamped", ("scale", "est_err_type")),
+    "PoseWithCovTyped": ("PoseWithCov", ("est_err_type", "err_representation")),
+    "PosOrientWithCovTyped": ("PosOrientWithCov", ("est_err_type", "err_representation")),
+}
 #: The error definition cnspy's spatial formats may name after the covariance columns
 #: (its ``EstimationErrorType``, then ``ErrorRepresentationType``), as names only.
 _CNSPY_ERROR_TYPE = re.compile(r"type[1-8]|none")
@@ -470,9 +477,38 @@ blanks or tabs; write the file with one of them"
     return replace(header, stamp_shift_s=shift)
 
 
+def _cnspy_typed(line: int, names: tuple[str, ...]) -> TableHeader | None:
+    """Refuse cnspy's "Typed" header, naming its format; None: not one.
+
+    WHY: its rows end in text (``type5,theta_R``), refused as "'type5' is not a number"
+    with the format unnamed; the readers take numbers, and ROS's covariance definition.
+    """
+    for typed, (untyped, extra) in _CNSPY_TYPED.items():
+        base = _CNSPY_COVARIANCE[untyped][0] if untyped in _CNSPY_COVARIANCE else ()
+        if len(names) == len(_CNSPY_POSE) + len(base) + len(extra) and set(names) == {
+            *_CNSPY_POSE, *base, *extra
+        }:  # fmt: skip
+            said = (
+                ", its covariance as ROS defines it (cnspy's type6: errors of the position "
+                "and about the world's axes)"
+                if base
+                else ""
+            )
+            problem = (
+                f"line {line}: cnspy's {typed} header: its columns {', '.join(extra)} are not "
+                f"read (est_err_type is text); write the file as cnspy's {untyped} without "
+                f"them{said}"
+            )
+            return TableHeader(line=line, names=names, quaternion=None, problem=problem)
+    return None
+
+
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:
     if names and _FIELDS_LINE.match(names[0]):  # trajectopy's `#fields t,l,px,...`
         return _trajectopy_header(line, names)
+    typed = _cnspy_typed(line, names)
+    if typed is not None:
+        return typed
     if names != _CNSPY_POSE and len(set(names)) == len(names):
         # cnspy's, read by name as it reads them (its format is the set of names)
         for covariance, cells in (((), ()), *_CNSPY_COVARIANCE.values()):
