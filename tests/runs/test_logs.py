@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import tracemalloc
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -806,3 +806,91 @@ def test_a_read_signal_log_holds_read_only_arrays(tmp_path: Path, text: str) -> 
     for array in (log.stamps_s, log.values, log.stamps_ns):
         assert not array.flags.writeable
     assert log.values.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+
+
+#: Each run log's class, its array fields, and the dtype of each.
+_RUN_LOG_ARRAYS: dict[str, dict[str, type[np.generic]]] = {
+    "TimingLog": {
+        "frame": np.float64,
+        "acquisition_s": np.float64,
+        "processing_start_s": np.float64,
+        "available_s": np.float64,
+    },
+    "TrackingLog": {"stamps_s": np.float64, "lost": np.bool_},
+    "ResourceLog": {
+        "time_s": np.float64,
+        "cpu_percent": np.float64,
+        "rss_bytes": np.float64,
+        "threads": np.float64,
+        "gpu_mem_bytes": np.float64,
+        "gpu_percent": np.float64,
+    },
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(_RUN_LOG_ARRAYS)),
+    st.integers(1, 6),
+    st.sampled_from(["array", "view", "read-only view"]),
+)
+def test_a_run_log_holds_its_arrays_read_only_as_a_signal_log_does(
+    kind: str, n: int, given_as: str
+) -> None:
+    """Law: a TimingLog's, TrackingLog's and ResourceLog's arrays cannot be written,
+    through the log or through what it was built from (a writable array, a view, a
+    read-only view of a writable one), and hold the values given (seen writable before:
+    `log.acquisition_s[0] = 7` changed the log, as a SignalLog's did)."""
+    from pathlib import Path
+
+    from robot_msgs.runs import logs
+
+    fields = _RUN_LOG_ARRAYS[kind]
+    bases = {name: np.arange(2 * n).astype(dtype) for name, dtype in fields.items()}
+    given: dict[str, np.ndarray[Any, Any]] = {}
+    for name, base in bases.items():
+        given[name] = base.copy()[:n] if given_as == "array" else base[:n]
+        if given_as == "read-only view":
+            given[name].setflags(write=False)
+    said = {name: array.tolist() for name, array in given.items()}
+    extra = {"kind": "events"} if kind == "TrackingLog" else {}
+    log = getattr(logs, kind)(path=Path("x.csv"), **extra, **given)
+    for name in fields:
+        array = getattr(log, name)
+        assert not array.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            array[...] = 1
+    for name, base in bases.items():
+        base[:] = 0
+        if given_as == "array":
+            given[name].setflags(write=True)
+            given[name][:] = 0
+    assert {name: getattr(log, name).tolist() for name in fields} == said
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("timing", TIMING_HEADER + "0,0.0,0.01,0.03\n1,0.1,0.11,0.14\n"),
+        ("timing", "frame,acquisition_s,available_s\n0,0.0,0.03\n1,0.1,0.14\n"),
+        ("tracking", "time_s,event\n2.0,lost\n3.5,recovered\n"),
+        ("tracking", "time_s,valid\n2.0,1\n3.5,0\n"),
+        ("tracking", ""),
+        ("resources", "time_s,cpu_percent,rss_bytes,threads\n0,50,1e8,4\n1,150,2e8,\n"),
+        ("resources", ""),
+    ],
+)
+def test_a_read_run_log_holds_read_only_arrays(tmp_path: Path, name: str, text: str) -> None:
+    """The readers' run logs too (seen writable before): writing any array raises."""
+    from robot_msgs.runs import logs
+
+    read = {"timing": read_timing, "tracking": read_tracking, "resources": read_resources}[name]
+    log = read(_write(tmp_path / f"{name}.csv", text))
+    for field in _RUN_LOG_ARRAYS[type(log).__name__]:
+        array = getattr(log, field)
+        assert isinstance(array, np.ndarray)
+        assert not array.flags.writeable, field
+        if array.size:
+            with pytest.raises(ValueError, match="read-only"):
+                array[0] = array[0]
+    assert isinstance(log, logs.TimingLog | logs.TrackingLog | logs.ResourceLog)

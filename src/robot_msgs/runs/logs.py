@@ -62,7 +62,8 @@ _JOINT_FIELD_LIKE = frozenset(
 class TimingLog:
     """Per-frame stamps in seconds on one clock, each array of shape ``(N,)`` float64.
 
-    ``processing_start_s`` is all NaN when the log has no such column.
+    ``processing_start_s`` is all NaN when the log has no such column. The arrays are
+    read-only, as a :class:`SignalLog`'s (:func:`_read_only`).
     """
 
     path: Path
@@ -70,6 +71,9 @@ class TimingLog:
     acquisition_s: Float64Array
     processing_start_s: Float64Array
     available_s: Float64Array
+
+    def __post_init__(self) -> None:
+        _read_only(self, ("frame", "acquisition_s", "processing_start_s", "available_s"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,7 +83,8 @@ class TrackingLog:
     For events, ``lost[k]`` is true for a ``lost`` event at ``stamps_s[k]`` and false for
     ``recovered``; events alternate, starting with ``lost``. For validity, ``lost[k]`` is
     true where the estimate at ``stamps_s[k]`` is not valid. ``empty``: read from a file
-    of no bytes (no event), which the run's notes say.
+    of no bytes (no event), which the run's notes say. The arrays are read-only, as a
+    :class:`SignalLog`'s (:func:`_read_only`).
     """
 
     path: Path
@@ -87,6 +92,9 @@ class TrackingLog:
     stamps_s: Float64Array
     lost: BoolArray
     empty: bool = False
+
+    def __post_init__(self) -> None:
+        _read_only(self, ("stamps_s", "lost"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -129,19 +137,15 @@ class SignalLog:
     stamps_ns: Int64Array | None = None
 
     def __post_init__(self) -> None:
-        for name in ("stamps_s", "values", "stamps_ns"):
-            array = getattr(self, name)
-            if array is not None and not immutable(array):
-                array = array.copy()
-                array.setflags(write=False)
-                object.__setattr__(self, name, array)
+        _read_only(self, ("stamps_s", "values", "stamps_ns"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResourceLog:
     """Resource samples, each ``(N,)`` float64; absent optional columns are all NaN.
 
-    ``empty``: read from a file of no bytes (no sample), which the run's notes say.
+    ``empty``: read from a file of no bytes (no sample), which the run's notes say. The
+    arrays are read-only, as a :class:`SignalLog`'s (:func:`_read_only`).
     """
 
     path: Path
@@ -152,6 +156,26 @@ class ResourceLog:
     gpu_mem_bytes: Float64Array
     gpu_percent: Float64Array
     empty: bool = False
+
+    def __post_init__(self) -> None:
+        _read_only(
+            self, ("time_s", "cpu_percent", "rss_bytes", "threads", "gpu_mem_bytes", "gpu_percent")
+        )
+
+
+def _read_only(log: object, names: tuple[str, ...]) -> None:
+    """Hold the arrays ``names`` of a frozen ``log`` read-only: each copied unless immutable.
+
+    The rule of a message's arrays (:func:`~robot_msgs.msg.arrays.immutable`): an array
+    something can write to, a view of one included, is copied and made read-only; the
+    readers' own new arrays are kept (:func:`_kept`). None (an absent ``stamps_ns``) stays.
+    """
+    for name in names:
+        array = getattr(log, name)
+        if array is not None and not immutable(array):
+            array = array.copy()
+            array.setflags(write=False)
+            object.__setattr__(log, name, array)
 
 
 def read_timing(path: Path, *, drop_cut_line: bool = False) -> TimingLog:
@@ -208,10 +232,10 @@ def read_timing(path: Path, *, drop_cut_line: bool = False) -> TimingLog:
     table.refuse(~np.isfinite(latency), "available_s", expected, avail, acq)
     return TimingLog(
         path=path,
-        frame=table.floats("frame"),
-        acquisition_s=acq,
-        processing_start_s=start,
-        available_s=avail,
+        frame=_kept(table.floats("frame")),
+        acquisition_s=_kept(acq),
+        processing_start_s=_kept(start),
+        available_s=_kept(avail),
     )
 
 
@@ -261,14 +285,18 @@ def read_tracking(path: Path, *, drop_cut_line: bool = False) -> TrackingLog:
             )
         table.refuse_backward("time_s", stamps, "a time >= {}", strict=False)
         return TrackingLog(
-            path=path, kind="events", stamps_s=stamps, lost=lost, empty=table.line_count == 0
+            path=path,
+            kind="events",
+            stamps_s=_kept(stamps),
+            lost=_kept(lost),
+            empty=table.line_count == 0,
         )
     flags = np.char.lower(table.columns["valid"])
     is_valid = np.isin(flags, ["1", "true"])
     known = is_valid | np.isin(flags, ["0", "false"])
     table.refuse(~known, "valid", "1, 0, true or false", table.columns["valid"])
     table.refuse_backward("time_s", stamps, "a time after {}")
-    return TrackingLog(path=path, kind="validity", stamps_s=stamps, lost=~is_valid)
+    return TrackingLog(path=path, kind="validity", stamps_s=_kept(stamps), lost=_kept(~is_valid))
 
 
 def read_signal_log(
@@ -800,5 +828,5 @@ def read_resources(path: Path, *, drop_cut_line: bool = False) -> ResourceLog:
             # 1e19 threads ended the run as "Expected int (int64...) - at
             # `Resources.peak_threads`", naming no file or line (a hunt).
             table.refuse(values >= 2.0**63, name, "a count of threads below 2**63", values)
-        out[name] = values
-    return ResourceLog(path=path, time_s=time_s, **out, empty=table.line_count == 0)
+        out[name] = _kept(values)
+    return ResourceLog(path=path, time_s=_kept(time_s), **out, empty=table.line_count == 0)
