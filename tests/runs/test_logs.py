@@ -894,3 +894,52 @@ def test_a_read_run_log_holds_read_only_arrays(tmp_path: Path, name: str, text: 
             with pytest.raises(ValueError, match="read-only"):
                 array[0] = array[0]
     assert isinstance(log, logs.TimingLog | logs.TrackingLog | logs.ResourceLog)
+
+
+_SIGNAL_LOG_ARRAYS: dict[str, type[np.generic]] = {
+    "stamps_s": np.float64,
+    "values": np.float64,
+    "stamps_ns": np.int64,
+}
+
+
+@pytest.mark.parametrize("kind", [*sorted(_RUN_LOG_ARRAYS), "SignalLog"])
+@pytest.mark.parametrize("writer", ["a view taken before", "setflags(write=True)"])
+def test_a_log_copies_a_read_only_array_that_owns_its_memory(kind: str, writer: str) -> None:
+    """A read-only array that owns its memory is not provably read-only: a view taken
+    before its `setflags(write=False)` still writes to it, and its holder may make it
+    writable again. A log copies it (seen failing before: the log held the given array,
+    and writing through the view changed it). An array over bytes is kept, uncopied."""
+    from pathlib import Path
+
+    from robot_msgs.runs import logs
+
+    fields = _RUN_LOG_ARRAYS.get(kind, _SIGNAL_LOG_ARRAYS)
+    owners: dict[str, np.ndarray[Any, Any]] = {
+        name: np.arange(2, dtype=dtype) for name, dtype in fields.items()
+    }
+    if kind == "SignalLog":
+        owners["values"] = np.arange(2.0).reshape(2, 1)
+    views = {name: owner[:] for name, owner in owners.items()}
+    for owner in owners.values():
+        owner.setflags(write=False)
+    said = {name: owner.tolist() for name, owner in owners.items()}
+    extras: dict[str, dict[str, object]] = {
+        "TrackingLog": {"kind": "events"},
+        "SignalLog": {"time_column": "t", "channels": ("c",)},
+    }
+    extra = extras.get(kind, {})
+    log = getattr(logs, kind)(path=Path("x.csv"), **extra, **owners)
+    for name, owner in owners.items():
+        if writer == "a view taken before":
+            views[name][...] = 1
+        else:
+            owner.setflags(write=True)
+            owner[...] = 1
+    assert {name: getattr(log, name).tolist() for name in fields} == said
+    over_bytes = {
+        name: np.frombuffer(owner.tobytes(), dtype=owner.dtype).reshape(owner.shape)
+        for name, owner in owners.items()
+    }
+    log = getattr(logs, kind)(path=Path("x.csv"), **extra, **over_bytes)
+    assert all(getattr(log, name) is array for name, array in over_bytes.items())
