@@ -925,7 +925,7 @@ def test_times_one_float64_read_as_floats_are_refused_naming_the_log(
         "t,x\n1700000000.000000001,0\n1700000000.000000002,1\n1700000001,2\n1700000002,3\n"
     )
     measured = tmp_path / "m.csv"
-    measured.write_text("t,x\n1700000000.0000000005,0\n1700000001,1\n1700000002,2\n")
+    measured.write_text("t,x\n1000.0000000005,0\n1700000001,1\n1700000002,2\n")
     code, out, err = _run([str(command), str(measured)], capsys)
     assert (code, out) == (1, "")
     assert err == (

@@ -355,8 +355,9 @@ def test_time_ns_reads_a_decimal_of_9_decimals_or_fewer_exactly(
 @given(st.text(alphabet="0123456789.+-eE ,x\t", max_size=14))
 def test_time_ns_is_exact_or_none_for_any_text(cells: str) -> None:
     """Law: any first cells read as nanoseconds exactly (Fraction of the text x 10^9,
-    an integer) or not at all (None: 2.5e-10, 10 decimals not 0, text), never an error;
-    what is read, float64 reads too (loadtxt's reading)."""
+    rounded, where not an integer only from 2^23 s) or not at all (None: 2.5e-10, 10
+    decimals not 0 below 2^23 s, text), never an error; what is read, float64 reads too
+    (loadtxt's reading)."""
     from fractions import Fraction
 
     from robot_msgs.runs.csvlog import _nanoseconds
@@ -368,7 +369,8 @@ def test_time_ns_is_exact_or_none_for_any_text(cells: str) -> None:
     for cell, ns in zip(cells.split(","), got.tolist(), strict=True):
         text = cell.strip()
         assert "x" not in text
-        assert Fraction(text) * 10**9 == ns
+        assert round(Fraction(text) * 10**9) == ns
+        assert (Fraction(text) * 10**9).denominator == 1 or abs(Fraction(text)) >= 2**23
         assert np.loadtxt([f"{cell},1"], delimiter=",", usecols=[0]) == float(Fraction(text))
 
 
@@ -399,10 +401,10 @@ def test_time_ns_reads_a_time_in_exponent_form_exactly(
 
 
 def test_time_ns_is_none_for_a_time_of_another_form(tmp_path: Path) -> None:
-    """A part of a nanosecond (a 10th decimal not 0, 2.5e-10), an exponent of 4 digits,
-    or past int64 nanoseconds (9223372036 s): the floats stay, exact nanoseconds are not
-    said. An exponent or a 10th decimal 0 is read (seen None before)."""
-    for cell in ("0.1234567891", "2.5e-10", "1e0009", "9223372036", "-9223372036.5", "9.3e9"):
+    """A part of a nanosecond below 2^23 s (a 10th decimal not 0, 2.5e-10), or past
+    int64 nanoseconds (9223372036 s): the floats stay, exact nanoseconds are not said.
+    An exponent or a 10th decimal 0 is read (seen None before)."""
+    for cell in ("0.1234567891", "2.5e-10", "8388607.9999999999", "9223372036", "9.3e9"):
         path = _write(tmp_path / "t.csv", f"t,x\n0,1\n{cell},1\n")
         assert read_csv_table(path, required=("t", "x"), time_ns=True).time_ns is None, cell
     path = _write(tmp_path / "t.csv", "t,x\n1.7e9,1\n1E3,1\n0.1234567890,1\n-2E-9,1\n")
@@ -488,3 +490,132 @@ def test_time_ns_reads_beside_text_not_ascii_and_refuses_a_cell_of_32_bytes(
         _write(path, f"t,x\n{cell},1\n")
         time_ns = read_csv_table(path, required=("t", "x"), time_ns=True).time_ns
         assert (None if time_ns is None else time_ns.tolist()) == (None if ns is None else [ns])
+
+
+#: The most whole seconds whose nanoseconds fit int64 with any fraction (csvlog's).
+_MAX_WHOLE_S = (2**63 - 1) // 10**9 - 1
+
+
+def _ns_of_fraction(text: str) -> int | None:
+    """The reference: ``text``'s nanoseconds by Fraction, rounded half to even, or None.
+
+    None past int64's whole seconds, or for a part of a nanosecond below 2^23 s (where
+    float64 is finer than 1 ns).
+    """
+    from fractions import Fraction
+
+    exact = Fraction(text) * 10**9
+    if abs(exact) >= (_MAX_WHOLE_S + 1) * 10**9:
+        return None
+    if exact.denominator != 1 and abs(exact) < 2**23 * 10**9:
+        return None
+    return round(exact)
+
+
+_WHOLE_SECONDS = st.one_of(
+    st.integers(0, 10**10),
+    st.sampled_from([0, 1, 2**23 - 1, 2**23, 1_700_000_000, _MAX_WHOLE_S, _MAX_WHOLE_S + 1]),
+)
+#: Decimals, the 10th and on chosen to meet ties (5, 50, 5 then a digit not 0) often.
+_DECIMALS = st.one_of(
+    st.text("0123456789", max_size=20),
+    st.builds(
+        str.__add__,
+        st.text("0123456789", min_size=9, max_size=9),
+        st.sampled_from(["5", "50", "500001", "4999", "6", "0", "05", "9999999999"]),
+    ),
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(["", "+", "-"]),
+    _WHOLE_SECONDS,
+    st.sampled_from(["int", "point", "bare point"]),
+    _DECIMALS,
+    st.one_of(
+        st.none(),
+        st.tuples(
+            st.sampled_from(["e", "E"]),
+            st.sampled_from(["", "+", "-"]),
+            st.integers(0, 4),
+            st.one_of(st.integers(0, 60), st.sampled_from([9, 10, 19, 20, 42, 43, 44, 45])),
+        ),
+    ),
+)
+def test_time_ns_is_a_fractions_nearest_nanosecond(
+    sign: str,
+    whole: int,
+    form: str,
+    decimals: str,
+    exponent: tuple[str, str, int, int] | None,
+) -> None:
+    """Law: a time of any decimals and exponent (leading zeros in it too: `1.7e0009`)
+    reads as the nearest nanosecond of its exact value, a tie to the even one, as a
+    Fraction rounds (from 2^23 s, where float64 is coarser than 1 ns), or None (below,
+    and past int64). Seen failing before: a 10th decimal not 0 since 1970, and any
+    exponent of 4 digits, were None (the floats, 2.4e-7 s apart)."""
+    from robot_msgs.runs.csvlog import _nanoseconds
+
+    if form == "int":
+        mantissa = f"{whole}"
+    elif form == "point":
+        mantissa = f"{whole}.{decimals}"
+    else:  # no whole part: `.25`
+        mantissa = f".{decimals or '0'}"
+    cell = sign + mantissa
+    if exponent is not None:
+        mark, exponent_sign, zeros, value = exponent
+        cell += f"{mark}{exponent_sign}{'0' * zeros}{value}"
+    if len(cell) >= 32:  # the bytes a time read as nanoseconds is shorter than
+        return
+    got = _nanoseconds([f"{cell},1"])
+    want = _ns_of_fraction(cell)
+    assert (None if got is None else got.tolist()[0]) == want, cell
+
+
+@pytest.mark.parametrize(
+    ("cell", "ns"),
+    [
+        ("1700000000.1234567891", 1_700_000_000_123_456_789),  # 10 decimals since 1970
+        ("1700000000.1234567895", 1_700_000_000_123_456_790),  # a tie: to the even
+        ("1700000000.1234567885", 1_700_000_000_123_456_788),
+        ("1700000000.12345678850001", 1_700_000_000_123_456_789),  # past the tie
+        ("-1700000000.1234567895", -1_700_000_000_123_456_790),
+        ("1.7000000001234567895e+0009", 1_700_000_000_123_456_790),
+        ("1.7e0009", 1_700_000_000 * 10**9),  # 4 exponent digits
+        ("17000000001234567895E-000010", 1_700_000_000_123_456_790),
+        ("9223372035.9999999995", 9_223_372_036 * 10**9),  # rounds up to int64's edge
+        ("8388608.0000000005", 8_388_608 * 10**9),  # 2^23 s: rounded from here
+    ],
+)
+def test_time_ns_rounds_a_time_since_1970_to_the_nearest_nanosecond(cell: str, ns: int) -> None:
+    """Edges, by hand: the 10th decimal and on rounded, a tie to the even nanosecond;
+    each seen None before (the floats, 2.4e-7 s apart since 1970)."""
+    from robot_msgs.runs.csvlog import _nanoseconds
+
+    got = _nanoseconds([f"{cell},1", "1700000000,2"])
+    assert got is not None
+    assert got.tolist() == [ns, 1_700_000_000 * 10**9]
+
+
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("1e+0099999", "expected a finite number, got '1e+0099999'"),
+        ("-1.7E0000000400", "expected a finite number, got '-1.7E0000000400'"),
+        ("1e-0099999", "expected a time after 1700000000.1 (strictly increasing), got 0.0"),
+    ],
+)
+def test_an_absurd_exponent_is_refused_in_one_line_naming_file_line_column(
+    tmp_path: Path, cell: str, said: str
+) -> None:
+    """An exponent of a time past float64 (or to 0 s after 1970) is refused as the
+    float reading refuses it: one line naming the file, line and column; the
+    nanoseconds' reading never raises nor hangs on it (a guard: so before too)."""
+    from robot_msgs.runs.logs import read_signal_log
+
+    path = _write(tmp_path / "c.csv", f"t,x\n1700000000.0,0\n1700000000.1,1\n{cell},1\n")
+    with pytest.raises(FormatError, match="column `t`") as info:
+        read_signal_log(path)
+    assert str(info.value) == f"{path}:4: column `t`: {said}"

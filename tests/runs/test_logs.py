@@ -235,7 +235,8 @@ def test_a_signal_log_keeps_its_stamps_nanoseconds_where_typed_as_whole_nanoseco
     """1700000000.123456789 s is 1700000000.1234567 as float64 (2.4e-7 s apart there):
     its nanoseconds are kept beside it, of a wide log and of one of a row per joint per
     time (each time's, of the joints read); of a time written 1.7e9 too (None before);
-    of one with a part of a nanosecond, none."""
+    of one with a part of a nanosecond since 1970, the nearest (a tie to the even one);
+    below 2^23 s, where the floats are finer, none."""
     wide = read_signal_log(
         _write(tmp_path / "w.csv", "t,x\n1700000000.123456789,1\n1700000000.1234575,2\n")
     )
@@ -253,9 +254,12 @@ def test_a_signal_log_keeps_its_stamps_nanoseconds_where_typed_as_whole_nanoseco
     exponent = read_signal_log(_write(tmp_path / "e.csv", "t,x\n1.7e9,1\n1700000001,2\n"))
     assert exponent.stamps_ns is not None
     assert exponent.stamps_ns.tolist() == [1_700_000_000 * 10**9, 1_700_000_001 * 10**9]
-    part = read_signal_log(_write(tmp_path / "p.csv", "t,x\n1.7e9,1\n1700000001.0000000005,2\n"))
-    assert part.stamps_ns is None
-    assert part.stamps_s.tolist() == [1.7e9, 1700000001.0]
+    part = read_signal_log(_write(tmp_path / "p.csv", "t,x\n1.7e9,1\n1700000001.0000000015,2\n"))
+    assert part.stamps_ns is not None
+    assert part.stamps_ns.tolist() == [1_700_000_000 * 10**9, 1_700_000_001_000_000_002]
+    boot = read_signal_log(_write(tmp_path / "b.csv", "t,x\n1.5,1\n2.0000000015,2\n"))
+    assert boot.stamps_ns is None
+    assert boot.stamps_s.tolist() == [1.5, 2.0000000015]
 
 
 def test_stamps_a_nanosecond_apart_since_1970_are_ordered_by_their_nanoseconds(

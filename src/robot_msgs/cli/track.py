@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
 def _times(command: SignalLog, measured: SignalLog) -> tuple[Float64Array, Float64Array, float]:
     """Return the logs' times in seconds and the clock time they are counted from.
 
-    With both logs' stamps exact (a bag's, a CSV log's of whole nanoseconds), their
+    With both logs' stamps in nanoseconds (a bag's, a CSV log's: ``SignalLog.stamps_ns``), their
     seconds after the whole second of the command's first stamp
     (:func:`~robot_msgs.control.tracking_error.seconds_after`, ``joint_tracking``'s
     conversion); else the float seconds read, from 0. WHY: float64 seconds since 1970 are

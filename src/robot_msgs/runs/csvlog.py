@@ -43,13 +43,17 @@ _POW10 = 10 ** np.arange(10, dtype=np.int64)
 _BEFORE = np.arange(_NS_WIDTH)[None, :] < np.arange(_NS_WIDTH + 1)[:, None]
 #: Sums a row of places as a product of matrices (axis=1 sums took 3 to 7 times longer).
 _ONES = np.ones(_NS_WIDTH, dtype=np.float32)
-#: A time's 10 places before its point, the point and 9 after, from 10 before it.
-_AROUND = np.arange(20)
-#: The most digits of a time's exponent (``1.7e+09``; ``1e0009`` is refused as no exact time).
+#: A time's 10 places before its point, the point and 10 after, from 10 before it.
+_AROUND = np.arange(21)
+#: The last digits of a time's exponent weighed (``1.7e+09``); one not 0 before them
+#: (``1e1000``) moves the point past :data:`_NS_SHIFT`, leading zeros (``1e0009``) not.
 _EXPONENT_DIGITS = 3
-#: The most places an exponent moves a point of a time with a digit not 0: further, the
-#: cell of under 32 bytes is 10^10 s or more, or holds a part of a nanosecond.
-_NS_SHIFT = 40
+#: The most places an exponent moves a point, either way: further, every digit of a cell
+#: of under 32 bytes lies 10^10 s or more before it, or 11 decimals or more after it.
+_NS_SHIFT = _NS_WIDTH + 12
+#: The seconds from which float64 is coarser than 1 ns (2^-29 s apart): a time of no
+#: whole nanosecond is rounded to one from here; below, its float is the finer.
+_ROUNDED_FROM_S = 2**23
 #: The most whole seconds whose nanoseconds, with any fraction, an int64 holds.
 _MAX_WHOLE_S = (2**63 - 1) // 10**9 - 1
 #: The dtype of a column read as text: each cell as long as it is. WHY: a fixed-width
@@ -240,10 +244,11 @@ def read_csv_table(
         only when something happens leaves where nothing did (a tracking log without a
         loss). Empty (the default): such a file is refused, as one with no header.
     time_ns : bool
-        Also read the first column, a time in seconds, into ``CsvTable.time_ns`` as exact
-        integer nanoseconds, where each of its cells is a decimal of a whole number of
-        nanoseconds within int64, under 32 bytes (``1700000000.123456789``, ``1.7e9``;
-        not ``0.1234567891``: else None). WHY: as float64, seconds since 1970 keep only
+        Also read the first column, a time in seconds, into ``CsvTable.time_ns`` as
+        integer nanoseconds, where each of its cells is a decimal within int64's
+        nanoseconds, under 32 bytes: exactly, or the nearest from 2^23 s
+        (``1700000000.123456789``, ``1.7e0009``, ``1700000000.1234567891``; not
+        ``0.1234567891``: else None). WHY: as float64, seconds since 1970 keep only
         2.4e-7 s (:func:`_nanoseconds`).
 
     Returns
@@ -517,9 +522,16 @@ def _nanoseconds(rows: list[str]) -> Int64Array | None:
     """Read the first cell of each of ``rows`` as integer nanoseconds, or None if one is not one.
 
     A cell is a decimal: an optional sign, digits and at most one point, then an optional
-    exponent (``e`` or ``E``, a sign, at most 3 digits), blanks around it, whose value is a
-    whole number of nanoseconds within int64; anything else (a 10th decimal not 0, a part
-    of a nanosecond) makes the column None, and its errors are the float reading's.
+    exponent (``e`` or ``E``, a sign, digits: ``1.7e0009`` too), blanks around it, whose
+    whole seconds int64's nanoseconds hold. Its value is read exactly, then rounded to the
+    nearest nanosecond, a tie to the even one (as ``round(Fraction(cell) * 10**9)``),
+    where it is 2^23 s or more: float64 is coarser there (``1700000000.1234567891``, 10
+    decimals since 1970, is ``...123456789`` ns, off 0.1 ns; its float, 1.2e-7 s). Below
+    2^23 s (97 days since boot, where a float's ``repr`` has 10 or more decimals) a part
+    of a nanosecond (``0.1234567891``) makes the column None: the floats are finer than
+    1 ns there. Anything else makes the column None too, and its errors are the float
+    reading's: an exponent past float64 (``1e+0099999``) is refused as no finite number,
+    one line naming the file, line and column.
     Vectorised over a block of rows' bytes (:func:`_decimal_ns`). WHY: ``1700000000.123456789``
     read as float64 is ``1700000000.1234567`` (floats are 2.4e-7 s apart there), and a
     first-order response's IAE over such stamps was 1.5e-7 relative off its closed form
@@ -530,9 +542,7 @@ def _nanoseconds(rows: list[str]) -> Int64Array | None:
     (``str(time.time())``, ``1700000000.1234567``): the shortest decimal that reads back
     as that float, within half its spacing (1.2e-7 s) of the float's own binary value, as
     that value is of the clock's; neither is nearer the clock, and the decimals keep the
-    floats' order (each lies in its float's rounding interval). Not rounded to a
-    nanosecond (``0.1234567891``: None, the floats): below 2^23 s (97 days since boot,
-    where a float's ``repr`` has 10 or more decimals) the floats are finer than 1 ns.
+    floats' order (each lies in its float's rounding interval).
 
     Examples
     --------
@@ -540,6 +550,8 @@ def _nanoseconds(rows: list[str]) -> Int64Array | None:
     [1700000000123456789, -500000000, 3000000000, 250000000, 7000000000]
     >>> _nanoseconds(["1.7e9,1", "1.700000000123456717e+09,2", "25E-9,3"]).tolist()
     [1700000000000000000, 1700000000123456717, 25]
+    >>> _nanoseconds(["1700000000.1234567895,1", "1.7e0009,2"]).tolist()
+    [1700000000123456790, 1700000000000000000]
     >>> _nanoseconds(["2.5e-10,1"]), _nanoseconds(["0.1234567891,1"]), _nanoseconds(["1 2,1"])
     (None, None, None)
     """
@@ -558,10 +570,11 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
     The rows as a matrix of bytes, shape ``(N, _NS_WIDTH)`` (a character not ASCII as
     ``?``), each cell to its first comma; its mantissa's digits, the point left out, then
     weighed by powers of ten from the place the point moves to by the exponent: 10 places
-    before it and 9 after, every other digit 0 (else not a whole nanosecond, or 10^10 s or
-    more). WHY: the cells read by ``np.loadtxt`` as text, then a character place at a time,
-    cost 1.2 to 1.4 s of a 10^6-row log's 4.5 s, so 0.65 to 0.7 s (measured); the place
-    loop also ran once per character of the longest cell.
+    before it and 9 after, the 10th after and whether a digit not 0 follows it rounding
+    them (every digit before them 0, else 10^10 s or more). WHY: the cells read by
+    ``np.loadtxt`` as text, then a character place at a time, cost 1.2 to 1.4 s of a
+    10^6-row log's 4.5 s, so 0.65 to 0.7 s (measured); the place loop also ran once per
+    character of the longest cell.
     """
     n = len(rows)
     try:
@@ -598,7 +611,6 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
             np.count_nonzero(mark) != np.count_nonzero(exponent)  # one e at most
             or bool((dotted & exponent & (point > at_e)).any())  # a point in the exponent
             or bool((exponent & ~digit[every, last]).any())  # an exponent without a digit
-            or bool((np.count_nonzero(powers, axis=1) > _EXPONENT_DIGITS).any())
         )
     lead, any_digit = _first(every, whole_digit)
     if (
@@ -621,6 +633,9 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
         tens[:, _EXPONENT_DIGITS:] = (codes - np.uint8(ord("0"))) * powers
         back = (every * tens.shape[1] + last + 1)[:, None] + np.arange(_EXPONENT_DIGITS)
         shift = tens.ravel()[back].astype(np.int64) @ _POW10[_EXPONENT_DIGITS - 1 :: -1]
+        # A digit not 0 before the last _EXPONENT_DIGITS: 1000 places or more.
+        far = (powers & _BEFORE[np.maximum(last - _EXPONENT_DIGITS + 1, 0)]) & (codes != ord("0"))
+        shift = np.where(far.any(axis=1), _POW10[_EXPONENT_DIGITS], shift)
         after_e = codes[every, np.minimum(at_e + 1, _NS_WIDTH - 1)]
         shift = np.where(after_e == ord("-"), -shift, shift)
         # The point left out, as it moves: a digit after it moves back a place.
@@ -628,32 +643,37 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
         digits[:, :-1] = np.where(after[:, :-1], digits[:, 1:], digits[:, :-1])
         kept = 0
     moved = point + np.clip(shift, -_NS_SHIFT, _NS_SHIFT)  # the point after the exponent
-    # Each cell's 10 places before its point, the point's (if kept) and 9 after, as digits
-    # (0 for others).
+    # Each cell's 10 places before its point, the point's (if kept) and 10 after, as
+    # digits (0 for others).
     reach = int(np.abs(moved - point).max())
-    padded = np.zeros((n, _NS_WIDTH + 2 * reach + 20), dtype=np.uint8)
+    padded = np.zeros((n, _NS_WIDTH + 2 * reach + _AROUND.size), dtype=np.uint8)
     padded[:, reach + 10 : reach + 10 + _NS_WIDTH] = digits
     at = (every * padded.shape[1] + reach + moved)[:, None] + _AROUND
     aligned = padded.ravel()[at].astype(np.int64)
-    # A digit not 0 outside them: 10^10 s or more, or a part of a nanosecond (as an
-    # exponent past _NS_SHIFT). Their places tell the rows all of whose digits lie
-    # within; the others' sums tell whether one not 0 lies outside.
+    # A digit not 0 outside them: 10^10 s or more (None), or past the 10th decimal (the
+    # rounding's sticky part). Their places tell the rows all of whose digits lie within.
     moved_out = dotted * (1 - kept)  # the places the point's leaving moved a digit back
-    wider = (
-        (lead - moved_out * (lead > point) < moved - 10)
-        | (end - 1 - moved_out > moved + 8 + kept)
-        | (np.abs(shift) > _NS_SHIFT)
+    wider = (lead - moved_out * (lead > point) < moved - 10) | (
+        end - 1 - moved_out > moved + 9 + kept
     )
+    sticky = np.zeros(n, dtype=bool)
     if wider.any():
-        total = digits[wider].astype(np.float32) @ _ONES  # sums of at most 31 digits: exact
-        if (aligned[wider, : 19 + kept].sum(axis=1) != total).any() or (
-            (np.abs(shift[wider]) > _NS_SHIFT) & (total > 0)
+        places, here = np.arange(_NS_WIDTH), moved[wider, None]
+        held = digits[wider] != 0
+        if (held & (places < here - 10)).any() or (
+            (shift[wider] > _NS_SHIFT) & held.any(axis=1)
         ).any():
             return None
+        sticky[wider] = (held & (places >= here + 10 + kept)).any(axis=1)
     whole = aligned[:, :10] @ _POW10[::-1]
     if (whole > _MAX_WHOLE_S).any():
         return None
     ns: Int64Array = whole * 10**9 + aligned[:, 10 + kept : 19 + kept] @ _POW10[8::-1]
+    tenth = aligned[:, 19 + kept]
+    if (((tenth > 0) | sticky) & (whole < _ROUNDED_FROM_S)).any():
+        return None  # a part of a nanosecond where the floats are finer
+    # To the nearest nanosecond, a tie to the even one (Fraction's round).
+    ns += (tenth > 5) | ((tenth == 5) & (sticky | (ns % 2 == 1)))
     return np.where(codes[every, first] == ord("-"), -ns, ns)
 
 

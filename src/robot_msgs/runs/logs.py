@@ -116,8 +116,8 @@ class SignalLog:
         What was left out of the file, for the user (a column of text, no channel).
     stamps_ns : ndarray, shape (N,), int64, nanoseconds, or None
         The stamps exactly: a bag's ``header.stamp``, a CSV log's times typed as whole
-        nanoseconds (``1700000000.123456789``, ``1.7e9``); None for others
-        (``0.1234567891``). WHY:
+        nanoseconds (``1700000000.123456789``, ``1.7e9``), or from 2^23 s the nearest
+        (``1700000000.1234567891``); None for others (``0.1234567891``). WHY:
         ``stamps_s`` since 1970 are 2.4e-7 s apart
         (:func:`~robot_msgs.control.tracking_error.seconds_after`).
 
