@@ -212,3 +212,21 @@ def test_schema_of_one_type_imports_its_family_alone(tmp_path: Path) -> None:
     assert "robot_msgs.msg.json_schema" in modules  # it did print the schema
     families = sorted(m for m in MESSAGE_MODULES if m in modules)
     assert families == ["robot_msgs.geometry", "robot_msgs.std"]
+
+
+@pytest.mark.parametrize("suffix", [".mcap", ".db3"])
+def test_a_bag_that_defines_its_types_imports_no_type_store(tmp_path: Path, suffix: str) -> None:
+    # Every bag opened imported rosbags' latest ROS 2 type store, and with it every
+    # distribution's module of types, dashing to kilted (60 ms of `ape` on an MCAP file,
+    # 0.30 s): only a bag whose connections define no type reads it.
+    pytest.importorskip("rosbags")
+    from robot_msgs.io import read_trajectory, write_trajectory_bag
+
+    bag = tmp_path / f"gt{suffix}"
+    write_trajectory_bag(bag, read_trajectory("example:fr1_xyz/groundtruth.tum"), topic="/gt")
+    modules = _imported(
+        tmp_path, "ape", str(bag), str(bag), "--ref-topic", "/gt", "--est-topic", "/gt"
+    )
+    assert "robot_msgs.io.bag" in modules  # it did read the bag
+    stores = sorted(m for m in modules if m.startswith("rosbags.typesys.stores.ros"))
+    assert stores == []

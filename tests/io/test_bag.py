@@ -2205,3 +2205,24 @@ def test_read_bag_reports_an_odometry_child_frame_that_changes_mid_bag(bags: Bag
         )
     ]
     assert [w.message.kind for w in said if isinstance(w.message, DataWarning)] == ["mixed_frames"]
+
+
+def test_a_ros2_bag_without_message_definitions_is_read_with_the_latest_types(
+    tmp_path: Path,
+) -> None:
+    # A SQLite bag recorded before Iron holds no message definitions: rosbags takes the
+    # types from the default type store, which open_bag now imports on first use only.
+    import sqlite3
+
+    from robot_msgs.io import write_trajectory_bag
+
+    gt = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    bag = tmp_path / "gt.db3"
+    write_trajectory_bag(bag, gt, topic="/gt")
+    with contextlib.closing(sqlite3.connect(bag)) as db:
+        db.execute("DELETE FROM message_definitions")
+        db.commit()
+    got = read_trajectory(bag, topic="/gt")
+    assert len(got) == len(gt) == 3000
+    np.testing.assert_allclose(got.stamps_s, gt.stamps_s, rtol=0, atol=1e-6)  # ns in the bag
+    np.testing.assert_allclose(got.positions_xyz, gt.positions_xyz, rtol=0, atol=1e-12)
