@@ -397,8 +397,6 @@ def _read(
     applied, and the transforms of ``settings`` (as evo_traj's ``--transform_left/right``;
     ``None`` for ``--ref``, which evo_traj does not move).
     """
-    from robot_msgs.evaluation.pipeline import time_range  # noqa: PLC0415 - not for --help
-    from robot_msgs.evaluation.transforms import apply_transforms  # noqa: PLC0415 - not for --help
     from robot_msgs.io.clean import NO_PROBLEM_KINDS, reading_notes  # noqa: PLC0415
     from robot_msgs.io.evaluation_inputs import InputFile, read_inputs  # noqa: PLC0415
 
@@ -431,10 +429,16 @@ def _read(
     if settings is not None and settings.offset_s != 0.0:
         traj = _shifted(traj, settings.offset_s, path)
     if args.t_start is not None or args.t_end is not None:
+        # WHY here: the pipeline's module imports the association, alignment and offset
+        # search (40 modules), which a summary of a file does not use.
+        from robot_msgs.evaluation.pipeline import time_range  # noqa: PLC0415
+
         kept = len(traj)
         traj, _ = time_range(traj, args.t_start, args.t_end, whose=path)
         report["outside_range"] = kept - len(traj)
     if settings is not None:
+        from robot_msgs.evaluation.transforms import apply_transforms  # noqa: PLC0415
+
         traj = apply_transforms(traj, settings)
     report.update(summarize(traj, frames=traj.stamps_are_frames))
     report["issues"] = issues
