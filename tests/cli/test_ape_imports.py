@@ -244,3 +244,37 @@ def test_a_bag_that_defines_its_types_imports_no_type_store(tmp_path: Path, suff
     assert "robot_msgs.io.bag" in modules  # it did read the bag
     stores = sorted(m for m in modules if m.startswith("rosbags.typesys.stores.ros"))
     assert stores == []
+
+
+#: Lists the commands each parser built while ``main`` ran was built for.
+PARSERS_PROBE = """
+import sys
+import robot_msgs.cli as cli
+built = []
+build = cli.build_parser
+def counted(command=None):
+    built.append(command)
+    return build(command)
+cli.build_parser = counted
+try:
+    cli.main(sys.argv[2:])
+except SystemExit:
+    pass
+open(sys.argv[1], "w").write(repr(built))
+"""
+
+
+@pytest.mark.parametrize("command", ["ape", "traj"])
+def test_a_command_line_without_a_mistake_builds_one_parser(tmp_path: Path, command: str) -> None:
+    # The answer to flags typed with a typographic dash (`—align`) built two more parsers
+    # of the command (its options, its valued flags) for every command line, dash or not.
+    listing = tmp_path / "parsers.txt"
+    ref = str(example_path("example:fr1_xyz/groundtruth.tum"))
+    est = str(example_path("example:fr1_xyz/rgbdslam.tum"))
+    subprocess.run(  # noqa: S603 - our own interpreter and arguments
+        [sys.executable, "-c", PARSERS_PROBE, str(listing), command, ref, est],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert listing.read_text() == repr([command])
