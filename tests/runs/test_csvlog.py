@@ -619,3 +619,22 @@ def test_an_absurd_exponent_is_refused_in_one_line_naming_file_line_column(
     with pytest.raises(FormatError, match="column `t`") as info:
         read_signal_log(path)
     assert str(info.value) == f"{path}:4: column `t`: {said}"
+
+
+def test_the_doctest_leaves_no_folder_behind(tmp_path: Path) -> None:
+    """The docstring's example runs whole and leaves ``tempfile``'s folder as it found it.
+
+    WHY: run outside pytest (``python -m doctest``, a helper's check), it made a
+    ``tempfile.mkdtemp()`` folder holding ``log.csv`` each run and left it in /tmp.
+    """
+    import doctest
+    import tempfile
+
+    from robot_msgs.runs import csvlog
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(tmp_path))
+        (test,) = doctest.DocTestFinder().find(read_csv_table, globs=vars(csvlog).copy())
+        result = doctest.DocTestRunner(verbose=False).run(test)
+    assert (result.failed, result.attempted > 0) == (0, True)
+    assert list(tmp_path.iterdir()) == []

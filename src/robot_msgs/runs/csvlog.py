@@ -267,7 +267,8 @@ def read_csv_table(
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "log.csv"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(folder.name) / "log.csv"
     >>> _ = path.write_text("time_s,cpu_percent\n0.0,50\n1.0,75.5\n")
     >>> read_csv_table(path, required=("time_s", "cpu_percent")).columns["cpu_percent"]
     array([50. , 75.5])
@@ -275,6 +276,7 @@ def read_csv_table(
     >>> table = read_csv_table(path, required=(), text=("name",), others="text")
     >>> [str(table.columns[name].dtype) for name in ("position", "mode")]
     ['float64', 'StringDType()']
+    >>> folder.cleanup()
     """
     from robot_msgs.documents import wide_text_error  # noqa: PLC0415
     from robot_msgs.io.bounded import read_input, stream_kind  # noqa: PLC0415 - first log
