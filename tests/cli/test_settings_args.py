@@ -446,6 +446,12 @@ def test_a_choice_flag_shown_by_its_metavar_names_its_choices_in_its_help(comman
          "ape: argument --max-distance: '50cm' is 0.5 m: give the number alone (--max-distance 0.5)"),
         (["track", "c.csv", "m.csv", "--delay", "10 ms"],
          "track: argument --delay: '10 ms' is 0.01 s: give the number alone (--delay 0.01)"),
+        (["ape", "r.tum", "e.tum", "--max-diff", "20", "ms"],
+         "ape: argument --max-diff: '20 ms' is 0.02 s: give the number alone (--max-diff 0.02)"),
+        (["ape", "r.tum", "--max-diff=20", "ms", "e.tum"],
+         "ape: argument --max-diff: '20 ms' is 0.02 s: give the number alone (--max-diff 0.02)"),
+        (["track", "c.csv", "m.csv", "--delay", "10", "ms"],
+         "track: argument --delay: '10 ms' is 0.01 s: give the number alone (--delay 0.01)"),
         (["ape", "r.tum", "e.tum", "--max-diff", "2m"],
          "ape: argument --max-diff: invalid float value: '2m'"),  # metres for seconds: no guess
         (["ape", "r.tum", "e.tum", "--max-diff", "1e400ms"],

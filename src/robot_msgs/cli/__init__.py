@@ -580,6 +580,43 @@ def _typographic_hint(after: list[str], command: str) -> str | None:
     return f"{' '.join(typed)} {verb} typed with {dash} ({code}), not hyphens: {' '.join(ours)}"
 
 
+def _unit_apart_hint(after: list[str], sub: argparse.ArgumentParser) -> str | None:
+    """Answer a flag's number typed apart from its unit (``--max-diff 20 ms``), or None.
+
+    argparse took ``20`` and answered ``ms`` as an unrecognized argument (or as an
+    estimate); ``--max-diff 20ms`` is answered by the flag's own type with the number
+    alone. The same answer here, where the unit is one of the flag's and no such file.
+
+    Examples
+    --------
+    >>> sub = _subparser(build_parser("ape"), "ape")
+    >>> _unit_apart_hint(["R", "E", "--max-diff", "20", "ms"], sub)
+    "argument --max-diff: '20 ms' is 0.02 s: give the number alone (--max-diff 0.02)"
+    >>> _unit_apart_hint(["R", "E", "--max-diff", "20", "E2"], sub) is None
+    True
+    """
+    actions = sub._option_string_actions  # noqa: SLF001 - argparse keeps them nowhere else
+    words = after[: after.index("--")] if "--" in after else after
+    for at, word in enumerate(words):
+        flag, equals, value = word.partition("=")
+        if not equals:
+            value = words[at + 1] if at + 1 < len(words) else ""
+        unit = words[at + (1 if equals else 2) :][:1]
+        action = actions.get(flag)
+        if action is None or action.nargs is not None or not unit or not callable(action.type):
+            continue
+        if unit[0].startswith("-") or os.path.lexists(unit[0]):
+            continue
+        try:
+            float(value)
+            action.type(f"{value} {unit[0]}")
+        except argparse.ArgumentTypeError as err:
+            return f"argument {flag}: {err}"
+        except ValueError:
+            continue
+    return None
+
+
 def _elsewhere_hint(unknown: list[str], command: str) -> str | None:
     r"""Answer flags of another command given to ``command`` (``ape --delta 1``), or None.
 
@@ -832,6 +869,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # for -va alone, and then, -va replaced, for tum.
             hints = (
                 _typographic_hint(after, command),
+                _unit_apart_hint(after, sub),
                 evo_syntax_hint(command, sub, after),
                 evo_hint(after, command, _options_of),
                 rpg_folder_hint(command, after, valued=_valued_flags(sub)),
