@@ -93,6 +93,11 @@ def test_an_evo_flag_is_answered_with_ours_and_the_commands_usage(
         ("ape", "--save_results", "$(x).zip", ["--save", "$(x).json"]),
         ("ape", "--save_results", "x.", ["--save", "x.json"]),
         ("ape", "--save_results", "résultat.zip", ["--save", "résultat.json"]),
+        ("ape", "--save_results", "x.tar.gz", ["--save", "x.json"]),
+        ("ape", "--save_results", "out/r.json.xz", ["--save", "out/r.json"]),
+        ("ape", "--save_results", "run.v2.zip", ["--save", "run.v2.json"]),
+        ("ape", "--save_results", "run.2024.gz", ["--save", "run.2024.json"]),
+        ("traj", "--save_as_kitti", "o.tar.bz2", ["--save", "o.kitti"]),
         ("traj", "--save_as_kitti", "o u.txt", ["--save", "o u.kitti"]),
         ("ape", "--save_plot", "p l.png", ["--plot", "p l.png"]),
     ],
@@ -106,7 +111,8 @@ def test_an_evo_flags_file_is_answered_as_the_shell_reads_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # "--save_results 'my res.zip'" was answered "--save my res.json": pasted, two words,
-    # and "a;rm -rf x.zip" a second command; "x." was answered "x..json".
+    # and "a;rm -rf x.zip" a second command; "x." was answered "x..json", "x.tar.gz"
+    # "x.tar.json" (a compressed file's suffixes are one: .tar.gz, .json.xz).
     monkeypatch.setenv("COLUMNS", "200")
     with pytest.raises(SystemExit, match=r"^2$"):
         main([command, "ref.txt", "est.txt", flag, typed])

@@ -300,6 +300,11 @@ _FILLED_FOR: dict[str, dict[str, str]] = {
 #: A file's suffix in a placeholder (``FILE.json``): the name typed is kept, with it.
 _SUFFIX = re.compile(r"\.[a-z0-9]+")
 
+#: A compressed file's suffix and the type's before it (``.tar.gz``, ``.json.xz``) are
+#: one suffix: ``x.tar.gz`` was answered ``x.tar.json``. A word before it of letters
+#: only: ``run.2024.gz`` keeps its ``.2024``.
+_COMPOUND_SUFFIX = re.compile(r"(?:\.[A-Za-z]+)?\.(?:gz|bz2|xz|zst|lz4|lzma|z)\Z", re.IGNORECASE)
+
 
 def _with_value(ours: str, value: str) -> str:
     """Fill the placeholder of ``ours`` with the value typed after evo's flag, if one was.
@@ -320,6 +325,8 @@ def _with_value(ours: str, value: str) -> str:
 
     >>> _with_value("--save FILE.json", "out/x.zip"), _with_value("--save FILE.json", "-")
     ('--save out/x.json', '--save FILE.json')
+    >>> _with_value("--save FILE.json", "x.tar.gz")
+    '--save x.json'
     """
     head, _, placeholder = ours.rpartition(" ")
     spellings = _FILLED_FOR.get(head, _FILLED.get(placeholder))
@@ -331,7 +338,9 @@ def _with_value(ours: str, value: str) -> str:
         name = PurePath(value).name
         if name not in ("", ".", "..") and not value.endswith("/"):
             # "x." has no suffix to Python: it was answered "x..json".
-            stem = value.removesuffix(PurePath(name).suffix).rstrip(".") or value
+            compound = _COMPOUND_SUFFIX.search(name)
+            typed = compound.group() if compound and compound.start() else PurePath(name).suffix
+            stem = value.removesuffix(typed).rstrip(".") or value
             return f"{head} {_as_typed(stem + suffix)}"
     if spellings is None or not head or not value or flag_next:
         return ours
