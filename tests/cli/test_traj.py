@@ -1855,6 +1855,17 @@ def test_traj_names_files_with_a_colon_whole_in_its_one_error_line(
     assert capsys.readouterr().err == "ERROR: a: b.tum, c: b.tum: no such file\n"
 
 
+def test_traj_quotes_a_file_name_holding_a_comma_in_its_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Missing ``a, b.tum`` and ``c.tum`` were said ``ERROR: a, b.tum, c.tum: no such
+    file``, the same line as three files a, b.tum and c.tum (a newcomer's walk): a name
+    holding ", " is quoted as a shell reads it; the others stay bare."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["traj", "a, b.tum", "c.tum"]) == 1
+    assert capsys.readouterr().err == "ERROR: 'a, b.tum', c.tum: no such file\n"
+
+
 def test_traj_says_a_file_given_twice_and_missing_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

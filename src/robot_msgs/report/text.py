@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -147,6 +148,8 @@ def grouped(
     ['a.tum, b.tum: no such file']
     >>> grouped(["a: b.tum: gone", "c: b.tum: gone"], alike=2, files=["a: b.tum", "c: b.tum"])
     ['a: b.tum, c: b.tum: gone']
+    >>> grouped(["a, b.tum: gone", "c.tum: gone"], alike=2, files=["a, b.tum", "c.tum"])
+    ["'a, b.tum', c.tum: gone"]
     """
     if files is None:
         split = {text: file_and_what(text) for text in texts}
@@ -167,11 +170,20 @@ def grouped(
         file, what = split[text]
         named = list(of_what.get(what, ())) if file and what else []
         if len(named) < alike:
-            out.append(text)
+            out.append(f"{_named(file)}: {what}" if ", " in file and what else text)
         elif what not in said:
             said.add(what)
-            out.append(f"{listed(named, _EXAMPLES)}: {what}")
+            out.append(f"{listed([_named(f) for f in named], _EXAMPLES)}: {what}")
     return out
+
+
+def _named(file: str) -> str:
+    """Quote a file's name holding ``", "`` as a shell reads it: one name in a list of them.
+
+    WHY: missing ``a, b.tum`` and ``c.tum`` were said ``a, b.tum, c.tum: no such file``,
+    the line of three files (a newcomer's walk).
+    """
+    return shlex.quote(file) if ", " in file else file
 
 
 def percent(share: float) -> str:
