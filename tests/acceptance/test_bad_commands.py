@@ -64,7 +64,7 @@ ONE_POSE = (
 KITTI = "".join(f"1 0 0 {t!r} 0 1 0 0 0 0 1 0\n" for t in T)  # the same x = t, no times file
 SWAPPED = (
     r"^groundtruth\.tum, an EST, is named as ground truth and REF est\.tum is not: REF \(the "
-    r"reference\) comes first, REF EST; evaluated as given$"
+    r"reference\) comes first, REF EST; evaluated as given \(--not-swapped silences this\)$"
 )
 SAME = "".join("7.0 0 0 0 0 0 0 1\n" for _ in range(200))  # 200 rows, one stamp
 
@@ -145,9 +145,9 @@ CASES = [
          ["ape", "est.tum", "groundtruth.tum"],
          warnings=(SWAPPED,),
          code=0, stdout=r"reference: est\.tum\nestimate:  groundtruth\.tum\n"),
-    Case("rpe-estimate-in-a-ground-truth-folder",
-         {"ref.tum": REF, "gt/est.tum": EST}, ["rpe", "ref.tum", "gt/est.tum"],
-         warnings=(r"^gt/est\.tum, an EST, is named as ground truth and REF ref\.tum is not",),
+    Case("rpe-estimate-named-data-in-a-ground-truth-folder",
+         {"ref.tum": REF, "gt/data.tum": EST}, ["rpe", "ref.tum", "gt/data.tum"],
+         warnings=(r"^gt/data\.tum, an EST, is named as ground truth and REF ref\.tum is not",),
          code=0),
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
@@ -471,14 +471,29 @@ def test_the_catalogues_hold_at_least_sixty_distinct_bad_inputs() -> None:
     assert all(c.error or (c.warnings and c.code == 0) for c in CASES)
 
 
-def test_an_estimate_in_a_folder_of_gt_runs_is_not_warned_as_ground_truth(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("est", "flags"),
+    [
+        ("gt_runs/est.tum", []),  # a folder of runs (a review)
+        ("gt/est.tum", []),  # the file's own name says estimate: the folder is not asked
+        ("est_vs_gt.tum", []),  # a name of both says neither (the newcomer walk)
+        ("groundtruth.tum", ["--not-swapped"]),  # the order meant, as the warning says
+    ],
+)
+def test_an_estimate_named_as_its_own_file_says_is_not_warned_as_ground_truth(
+    est: str,
+    flags: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """A folder whose name holds gt among other words is not ground truth: /data/gt_runs/est.tum
-    was warned as an EST named ground truth (a review); gt/est.tum still is (the catalogue)."""
-    _make(tmp_path, {"ref.tum": REF, "gt_runs/est.tum": EST})
+    """The file's own name decides, a folder only where the file's says nothing
+    (``gt/data.tum``, the catalogue): /data/gt_runs/est.tum and gt/est.tum were warned
+    as an EST named ground truth, est_vs_gt.tum too, and nothing silenced the warning
+    (a newcomer's walk); ``--not-swapped`` does, named in the warning."""
+    _make(tmp_path, {"ref.tum": REF, est: EST})
     monkeypatch.chdir(tmp_path)
-    assert main(["rpe", "ref.tum", "gt_runs/est.tum"]) == 0
+    assert main(["rpe", "ref.tum", est, *flags]) == 0
     assert "WARNING" not in capsys.readouterr().err
 
 

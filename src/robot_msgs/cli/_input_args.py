@@ -150,6 +150,12 @@ def add_input_args(parser: argparse.ArgumentParser, *, several: bool = False) ->
         help="refuse data problems (NaN rows, repeated stamps, non-unit quaternions) "
         "instead of fixing them with a warning",
     )
+    group.add_argument(
+        "--not-swapped",
+        action="store_true",
+        help="REF and EST are in the order meant: no warning that EST's name says ground "
+        "truth and REF's does not",
+    )
     add_geo_args(group, default="REF's first fix, for both")
     add_settings_flags(parser, ["ReadSettings"])
 
@@ -195,7 +201,8 @@ def read_inputs_from_args(
     from robot_msgs.errors import DataWarning  # noqa: PLC0415
 
     inputs = inputs_from_args(args)
-    _warn_swapped(inputs)
+    if not getattr(args, "not_swapped", False):
+        _warn_swapped(inputs)
     try:
         with warnings.catch_warnings(record=True) as caught:
             read = _read(args, inputs)
@@ -229,7 +236,8 @@ def _warn_swapped(inputs: Sequence[InputFile]) -> None:
     a word. SE(3) APE is nearly the same either way, so nothing in the numbers showed it;
     a Sim(3) scale, RPE's pairs and ``--t-start`` (on the reference's clock) are not.
     The names decide (a path's file or folder, a topic: ``groundtruth``, ``ground_truth``,
-    ``gt``); the inputs are evaluated as given.
+    ``gt``); the inputs are evaluated as given, and ``--not-swapped`` (named in the
+    warning) says the order is meant: nothing else silenced it (a newcomer's walk).
 
     Examples
     --------
@@ -255,30 +263,33 @@ def _warn_swapped(inputs: Sequence[InputFile]) -> None:
         if _named_ground_truth(est):
             msg = (
                 f"{est.label}, an EST, is named as ground truth and REF {ref.label} is not: "
-                "REF (the reference) comes first, REF EST; evaluated as given"
+                "REF (the reference) comes first, REF EST; evaluated as given "
+                "(--not-swapped silences this)"
             )
             warnings.warn(DataWarning(msg), stacklevel=2)
             return
 
 
 def _named_ground_truth(given: InputFile) -> bool:
-    """Whether ``given``'s file name, its folder's or its topic says ground truth.
+    """Whether ``given``'s file name or its topic says ground truth, else its folder's.
 
-    The folder counts where it names nothing else (``gt/est.tum``) or the file's name says
-    nothing (EuRoC's ``state_groundtruth_estimate0/data.csv``): ``/data/gt_runs/est.tum``
-    is a run (a review).
+    The file's own name decides; its folder only where the name says nothing (EuRoC's
+    ``state_groundtruth_estimate0/data.csv``). WHY: ``gt/est.tum`` and
+    ``/data/gt_runs/est.tum`` were warned for their folder, and ``est_vs_gt.txt``, a name
+    of both, for its ``gt`` (a newcomer's walk): a name that says estimate too says
+    neither.
     """
 
-    def said(text: str) -> tuple[bool, set[str]]:
+    def said(text: str) -> bool:
         words = set(re.split(r"[^a-z0-9]+", text.lower())) - {""}
         joined = re.sub(r"[^a-z0-9]+", " ", text.lower())
-        return bool({"gt", "groundtruth"} & words) or "ground truth" in joined, words
+        named = bool({"gt", "groundtruth"} & words) or "ground truth" in joined
+        return named and not {"est", "estimate", "vs", "versus"} & words
 
     path = Path(given.path.removeprefix("example:"))
-    if said(path.name)[0] or said(given.topic or "")[0]:
+    if said(given.topic or ""):
         return True
-    folder, words = said(path.parent.name)
-    return folder and (words <= {"gt", "groundtruth", "ground", "truth"} or path.stem == "data")
+    return said(path.name) or (path.stem == "data" and said(path.parent.name))
 
 
 def _as_written_notes(args: argparse.Namespace, inputs: Sequence[InputFile]) -> list[list[str]]:
