@@ -871,8 +871,8 @@ def test_a_kitti_files_rounding_is_said_once(
     est.write_text("\n".join(rows) + "\n", encoding="utf-8")
     assert main(["ape", str(ref), str(est)]) == 0
     out, err = capsys.readouterr()
-    assert err.count("the rounding of printed digits") == 2  # one WARNING a file
-    assert "printed digits" not in out  # not again as a note
+    assert err.count("off orthonormal by rounding") == 2  # one WARNING a file
+    assert "off orthonormal by rounding" not in out  # not again as a note
 
 
 def test_a_bag_estimate_is_named_by_its_topic(

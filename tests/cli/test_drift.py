@@ -552,11 +552,11 @@ def test_a_results_folders_rounded_rotation_blocks_are_said_once_in_all(
     said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("WARNING")]
     assert len(said) == 2
     assert said[0].startswith(f"WARNING: {poses / '00.txt'}: ")
-    assert "rounding of printed digits" in said[0]
+    assert "rotation blocks off orthonormal by rounding" in said[0]
     assert said[1] == (
         f"WARNING: {results / 'data' / '00.txt'}, {poses / '01.txt'}, "
-        f"{results / 'data' / '01.txt'} and 2 more: rotation blocks off SO(3) likewise, replaced by the nearest rotations "
-        "(the rounding of printed digits)"
+        f"{results / 'data' / '01.txt'} and 2 more: rotation blocks likewise off orthonormal "
+        "by rounding: made orthonormal"
     )
 
 

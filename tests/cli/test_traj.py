@@ -1222,7 +1222,7 @@ def test_traj_takes_the_kitti_rotations_flag_its_reading_note_names(
     rows = "0.99999994 0 0 1 0 1 0 2 0 0 1 3\n1 0 0 4 0 0.99999994 0 5 0 0 1 6\n"
     src = write(tmp_path, rows, name="00.txt")
     assert main(["traj", str(src)]) == 0
-    assert "here --kitti-rotations as_given" in _unfolded(capsys.readouterr().out)
+    assert "as given (--kitti-rotations as_given)" in _unfolded(capsys.readouterr().out)
     out = tmp_path / "back.txt"
     flags = ["--kitti-rotations", "as_given", "--save", str(out), "--to", "kitti"]
     assert main(["traj", str(src), *flags]) == 0
@@ -1243,7 +1243,7 @@ def test_traj_check_passes_kittis_printed_rounding_and_fails_a_block_beyond_it(
         (report,) = json.loads(capsys.readouterr().out)
         assert report["issues"] == []
         (said,) = report["notes"]
-        assert "the rounding of printed digits" in said or "used as given, as evo does" in said
+        assert "off orthonormal by rounding" in said or "used as given, as evo does" in said
     # A block off by ~1e-3 is beyond any printing: an issue, and --check fails.
     off = write_kitti_off_so3(tmp_path / "off.txt", seed=1)
     assert main(["traj", str(off), "--check", "--json"]) == 1

@@ -216,12 +216,12 @@ def test_kitti_rounding_is_reported_with_the_largest_deviation(evo_data: Path) -
     worst = np.abs(gram).max(axis=(1, 2))
     line = int(np.argmax(worst)) + 1
     expected = (
-        rf"4541 of 4541 rotation block\(s\) not orthonormal: replaced by the nearest "
-        rf"rotation \(max \|R Rᵀ - I\| {worst.max():.2g} at line {line}\) - the rounding"
+        rf"4541 of 4541 rotation blocks off orthonormal by rounding "
+        rf"\(max \|R Rᵀ - I\| {worst.max():.2g} at line {line}\): made orthonormal"
     )
     with pytest.warns(DataWarning, match=expected):
         read_kitti(path)
-    with pytest.warns(DataWarning, match="the rounding of printed digits"):
+    with pytest.warns(DataWarning, match="off orthonormal by rounding"):
         read_kitti(path, strict=True)  # rounding is said, not refused
 
 
@@ -416,3 +416,34 @@ def test_read_kitti_holds_a_few_times_the_poses_at_its_peak(
     # "fast" is the installed state: NumPy's loadtxt where the C reader is not built
     road = "general" if table_module._fasttable is None else table_road
     assert peak < PEAK_LIMITS[road, rotations] * 96 * n, peak / (96 * n)
+
+
+def test_kitti_rounding_warning_folds_to_three_80_column_lines_with_its_numbers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """KITTI's rounding WARNING, one a file, was ~300 columns (five folded lines on an
+    80-column terminal, beside every KITTI result): said shorter, it folds to three,
+    keeping its numbers (blocks off, of how many, the largest |R Rᵀ - I| and its line)."""
+    from robot_msgs.cli._boundary import folded
+    from tests.terminal import Terminal
+
+    c, s = np.cos(np.arange(20) * 0.1), np.sin(np.arange(20) * 0.1)
+    rows = [  # printed as KITTI's are (%e): off SO(3) by the rounding of their digits
+        f"{ci:e} {-si:e} 0 {i} {si:e} {ci:e} 0 0 0 0 1 0"
+        for i, (ci, si) in enumerate(zip(c, s, strict=True))
+    ]
+    path = tmp_path / "00.txt"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    blocks = np.loadtxt(path).reshape(-1, 3, 4)[:, :, :3]
+    worst = np.abs(blocks @ np.swapaxes(blocks, 1, 2) - np.eye(3)).max(axis=(1, 2))
+    off = int((worst > 1e-12).sum())
+    with pytest.warns(DataWarning) as caught:
+        read_kitti(path)
+    (said,) = (str(w.message) for w in caught)
+    line = f"WARNING: {said.replace(str(path), '00.txt')}"
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = folded(line, Terminal()).splitlines()
+    assert len(shown) <= 3, shown
+    assert all(len(x) <= 80 for x in shown)
+    assert f"{off} of 20 rotation block" in line
+    assert f"|R Rᵀ - I| {worst.max():.2g} at line {int(np.argmax(worst)) + 1}" in line

@@ -338,10 +338,7 @@ def _show_grouped(caught: list[warnings.WarningMessage]) -> None:
 
 
 #: What the files after the first with rounded rotation blocks are said to have.
-_ROUNDED_LIKEWISE = (
-    "rotation blocks off SO(3) likewise, replaced by the nearest rotations (the rounding "
-    "of printed digits)"
-)
+_ROUNDED_LIKEWISE = "rotation blocks likewise off orthonormal by rounding: made orthonormal"
 
 
 #: Flags of one file pair, refused with folders.
