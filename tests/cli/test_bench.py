@@ -9,8 +9,7 @@ import re
 import shutil
 import socket
 import sys
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 import pytest
@@ -29,6 +28,9 @@ from robot_msgs.runs.run_settings import RUN_DEFAULTS
 from tests.cli.evaluation_files import write_kitti_run
 from tests.hostile import deadline
 from tests.runs.tree import make_tree, make_two_versions
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 pytest.importorskip("pyarrow")
 
@@ -1029,36 +1031,3 @@ def test_resume_with_another_rank_rule_reuses_every_run_and_ranks_anew(
     assert main([*argv, "--out", str(out), "--resume"]) == 0
     assert "5 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
     assert Ranking.from_dict(ranked(out)) == apart
-
-
-def test_resume_of_a_store_keyed_with_its_statistic_reuses_every_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A store commit 1475e02b wrote with ``--statistic max`` (tests/data/store_1475e02b,
-    its make script) keyed each record by the statistic too; today's run keys leave it
-    out, and its first ``--resume`` computed every run again: '0 reused, 5 computed',
-    10 records left. Its records are renamed to today's keys: 5 reused, 5 records.
-
-    By hand: each estimate is the reference moved by a z offset, so its APE max is the
-    offset: a median(0.05, 0.10) = 0.075 m (a/3 ends 1.9 s early, a failure), b
-    median(0.08, 0.09) = 0.085 m; as a fresh bench ranks them.
-    """
-    # The version and judging rules it was written under: another recomputes every run.
-    monkeypatch.setattr("robot_msgs.batch.inputs.__version__", "0.2.0")
-    monkeypatch.setattr("robot_msgs.runs.evaluate.JUDGING_REVISION", 25)
-    made = Path(__file__).parents[1] / "data" / "store_1475e02b"
-    shutil.copytree(made, tmp_path, dirs_exist_ok=True)
-    out = tmp_path / "out"
-    argv = ["bench", str(tmp_path / "runs"), "--serial", "--quiet", "--align", "none"]
-    argv += ["--statistic", "max"]
-    for _ in range(2):  # and the next resume finds them under today's keys
-        assert main([*argv, "--out", str(out), "--resume"]) == 0
-        assert "5 reused, 0 computed" in " ".join(capsys.readouterr().out.split())
-    assert store.ResultStore(out).count() == 5
-    assert main([*argv, "--out", str(tmp_path / "fresh")]) == 0
-    capsys.readouterr()
-    ranking = _json(out / "ranking.json")[0]["ranking"]
-    assert ranking == _json(tmp_path / "fresh" / "ranking.json")[0]["ranking"]
-    rows = Ranking.from_dict(ranking).rows
-    assert [r.name for r in rows] == ["a", "b"]
-    assert [r.scores["MH_01"] for r in rows] == pytest.approx([0.075, 0.085])

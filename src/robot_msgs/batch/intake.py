@@ -53,9 +53,7 @@ class StoredCheck:
     :attr:`key` is the :class:`~robot_msgs.batch.outputs.OutputsKey` of the records kept,
     which names the outputs when every record was kept. ``shared`` is the identity the run
     keys share (the settings without their ranking rules); ``named`` the one the outputs are
-    named by, the settings whole. A run with no record under its key takes the one a sweep
-    before the ranking rules left the run keys stored under ``named``
-    (:meth:`~robot_msgs.batch.store.ResultStore.rename`).
+    named by, the settings whole.
     """
 
     def __init__(
@@ -74,8 +72,6 @@ class StoredCheck:
         self.kept = 0
         self.broken = 0
         self._named = OutputsKey(named)
-        # The records a sweep with other ranking rules wrote before they left the run key.
-        self._legacy = None if named == shared else named
         self._stamps: dict[str | None, Stamp] = {}
 
     @property
@@ -87,11 +83,8 @@ class StoredCheck:
         """Check runs ``start ..`` of the sweep; return the positions of those to compute."""
         todo: list[int] = []
         for i, spec in enumerate(runs, start=start):
-            key = run_key(self.shared, spec)
             try:
-                head = self.store.head(key)
-                if head is None and self._legacy is not None:
-                    head = self.store.rename(run_key(self._legacy, spec), key)
+                head = self.store.head(run_key(self.shared, spec))
             except ValidationError:
                 head, self.broken = None, self.broken + 1
             if head is None or self.verify or head.result.status not in ("ok", "failed"):

@@ -26,13 +26,13 @@ import contextlib
 import json
 import os
 import stat
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from robot_msgs.batch.inputs import NOT_HASHED, Stamp, content_digest, unchanged, unread
+from robot_msgs.batch.inputs import NOT_HASHED, Stamp, unchanged, unread
 from robot_msgs.batch.tasks import INFRASTRUCTURE, RunResult, Status, check_outcome
 from robot_msgs.errors import ValidationError
 from robot_msgs.files import sweep_temporaries, write_atomic
@@ -329,41 +329,6 @@ class ResultStore:
             The file exists but is not a record (edited by hand?), naming the file.
         """
         return self._parse(key, lambda data: (RunRecord.from_dict(data), data))
-
-    def rename(self, old: str, key: str) -> RecordHead | None:
-        """Store the record of run key ``old`` as that of ``key``; return its head, or ``None``.
-
-        Its content digest is the one the worker would compute under ``key`` from the
-        input hashes the record holds; a record whose digest is not the one those hashes
-        give under ``old`` (edited, or of no digest) is left where it is, and ``None``
-        returned: the run is computed.
-
-        WHY: the ranking rules (``--statistic``, ``--rank-failures``) left every run's key
-        (:meth:`~robot_msgs.runs.RunSettings.evaluated`) though no run's report depends
-        on them, and a store written before with another rule than the defaults computed
-        every run again on its first ``--resume``; its records are the same reports under
-        the key of the settings whole, renamed here.
-
-        Raises
-        ------
-        ValidationError
-            The file of ``old`` exists but is not a record, naming the file.
-        """
-        record = self.load(old)
-        if record is None:
-            return None
-        hashes = {role: sha256 for role, (_, sha256) in record.inputs.items()}
-        digest = record.result.digest
-        if not digest or digest != content_digest(old, hashes):
-            return None
-        result = replace(record.result, digest=content_digest(key, hashes))
-        try:
-            self.save(replace(record, key=key, result=result))
-        except OSError:
-            return None  # computed, and stored by its worker as any run
-        with contextlib.suppress(OSError):
-            self.path_for(old).unlink()
-        return self.head(key)
 
     def _parse(self, key: str, build: Callable[[dict[str, Any]], T]) -> T | None:
         """``build`` of the run's record, ``None`` when absent or of another format."""
