@@ -550,7 +550,7 @@ def test_bench_with_a_bad_manifest_prints_one_error_line(
     )
     assert main(["bench", str(manifest), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     err = capsys.readouterr().err
-    methods = "'none', 'se3', 'sim3', 'scale', 'posyaw', 'origin', 'origin_scale'"
+    methods = "'none', 'se3', 'sim3', 'scale', 'posyaw', 'translation', 'origin', 'origin_scale'"
     assert err == f"ERROR: {manifest} [settings]: `align`: expected one of {methods}, got int 3\n"
 
 
