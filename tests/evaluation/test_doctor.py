@@ -2005,6 +2005,67 @@ def test_kitti_rotation_blocks_are_never_said_in_another_quaternion_order(
     assert "quaternion_order" in d.checks
 
 
+def _kitti00(evo_data: Path, name: str) -> tuple[PoseTrajectory, PoseTrajectory]:
+    """KITTI 00's ground truth and an estimate, read with the sequence's times; the
+    estimate as if read from TUM's quaternion columns (its orientations' reorder tried)."""
+    times = evo_data / "KITTI_00_gt_times.txt"
+    inputs = [
+        InputFile(path=str(evo_data / "KITTI_00_gt.txt"), times_path=times),
+        InputFile(path=str(evo_data / name), times_path=times),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        reference, estimate = read_inputs(inputs)
+    as_tum = PoseTrajectory(
+        stamps_s=estimate.stamps_s,
+        positions_xyz=estimate.positions_xyz,
+        orientations_quat_xyzw=estimate.orientations_quat_xyzw,
+    )
+    return reference, as_tum
+
+
+@pytest.mark.evo_data
+def test_kitti_written_as_tum_w_first_is_a_quaternion_order_mix_up(evo_data: Path) -> None:
+    """KITTI 00's ORB estimate written as TUM with w first was not told: turning about y
+    alone, ``(0, sin θ/2, 0, cos θ/2)`` read w last is a half-turn about an axis at θ/2,
+    whose relative rotations are the file's (the doctor said an info extrinsic of 75.5
+    deg). Whole, after the positions' fit, they stray 85.5 deg from a constant offset."""
+    reference, estimate = _kitti00(evo_data, "KITTI_00_ORB.txt")
+    w_first = estimate.replace(
+        orientations_quat_xyzw=np.roll(estimate.orientations_quat_xyzw, 1, axis=1)
+    )
+    d = diagnose(reference, w_first, quaternion_columns=(False, True))
+    assert d.kinds("error", "warning") == ("quaternion_order",)
+    found = d.finding("quaternion_order")
+    assert found is not None
+    assert found.fix == {"w_first": "estimate"}
+    assert "w x y z (w first) where x y z w was expected" in found.summary
+    # the file as written: nothing
+    assert diagnose(reference, estimate, quaternion_columns=(False, True)).kinds() == ()
+
+
+@pytest.mark.evo_data
+def test_kitti_camera_mount_permuting_axes_is_a_frame_not_a_quaternion_order(
+    evo_data: Path,
+) -> None:
+    """KITTI 00's ORB estimate carried on a camera mount that permutes the axes (x right,
+    y down, z forward on a body x forward, y left, z up), written as TUM, was said to be
+    "x y z w (w last) where w x y z was expected" (101 deg as read, 4.12 deg reordered):
+    the mount conjugates the relative rotations as a reorder does. Whole, the orientations
+    keep a constant offset as read: an extrinsic, of 120 deg (the mount's trace is 0:
+    ``cos θ = (0 - 1) / 2``)."""
+    reference, estimate = _kitti00(evo_data, "KITTI_00_ORB.txt")
+    mount = np.array([[0.0, 0.0, 1.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0]])
+    turned = matrix_from_quat_xyzw(estimate.orientations_quat_xyzw) @ mount
+    mounted = estimate.replace(orientations_quat_xyzw=quat_xyzw_from_matrix(turned))
+    d = diagnose(reference, mounted, quaternion_columns=(False, True))
+    assert "quaternion_order" not in d.kinds()
+    assert "quaternion_order" in d.checks
+    found = d.finding("frame_extrinsic")
+    assert found is not None
+    assert found.evidence["angle_deg"] == pytest.approx(120.0, abs=1.0)
+
+
 def test_a_quaternion_order_mix_up_does_not_list_the_extrinsic_it_skips_as_checked() -> None:
     """rgbdslam's quaternions read w first: the extrinsic is not estimated then (a mount
     would be found in the mixed-up rotations), yet ``checks`` listed frame_extrinsic as

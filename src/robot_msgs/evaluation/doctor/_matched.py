@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from robot_msgs.evaluation.association import Association
     from robot_msgs.evaluation.settings import EvaluationSettings
     from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Float64Array
 
 
 def _untold_checks(
@@ -116,7 +117,7 @@ def _matched_checks(
         checks.append("scale")
         return stop(degrees)
     try:
-        aligned, _ = align(ref, est, settings=settings.replace(align=method))
+        aligned, fitted = align(ref, est, settings=settings.replace(align=method))
     except AlignmentError as err:
         if not told:  # said unrun by _untold_checks: a fit at an offset not known
             return []
@@ -138,7 +139,10 @@ def _matched_checks(
     # sequence or a turned estimate left scale, extrinsic, fit and intervals "checked,
     # nothing found" (Diagnosis.checks), where none of them ran.
     # WHY frame_extrinsic left out on a mix-up: it was listed as checked, never estimated.
-    mix_up = _quaternion_order(ref, est, columns)
+    # WHY the fit's rotation only from a fit of rotation and translation: the others
+    # (scale, origin, yaw) do not say the estimate's world frame from its positions.
+    world = fitted.rotation if method in ("se3", "sim3") else None
+    mix_up = _quaternion_order(ref, est, columns, world)
     skipped = ["frame_extrinsic"] if mix_up is not None else []
     checks.append(planar_kind)
     planar = _planar(ref, est, settings, aligned.positions_xyz)
@@ -174,9 +178,9 @@ def _matched_checks(
 
 
 def _quaternion_order(
-    ref: PoseTrajectory, est: PoseTrajectory, columns: tuple[bool, bool]
+    ref: PoseTrajectory, est: PoseTrajectory, columns: tuple[bool, bool], world: Float64Array | None
 ) -> Finding | None:
-    text, side = quaternion_order_mix_up(ref, est, columns=columns)
+    text, side = quaternion_order_mix_up(ref, est, columns=columns, world=world)
     if not text:
         return None
     fix = {"w_first": side} if side else {}
