@@ -3501,6 +3501,28 @@ def test_an_estimate_that_stops_early_is_told_its_stop_not_an_offset(share: floa
     assert "stop_s" not in whole.evidence
 
 
+@pytest.mark.parametrize(("early", "share"), [(0.5, 0.5), (2.0, 0.7)])
+def test_an_estimate_early_and_cut_short_is_told_its_offset_and_its_stop(
+    early: float, share: float
+) -> None:
+    """rgbdslam stamped ``early`` s early and cut to its first ``share``: it stops early at
+    0 s and at the offset its poses give, so that offset (0.5004 s) was held back as "no
+    offset is suggested", the poses matched at 0 s, and the pair called another sequence
+    (motion_mismatch, distances correlating -0.24). The offset is the shift made here
+    (rgbdslam's own is under 0.01 s on its clock); the stop is its last stamp shifted."""
+    est = _est()
+    last = int(np.searchsorted(est.stamps_s, est.stamps_s[0] + share * est.duration_s))
+    cut = take_rows(est, np.arange(last))
+    d = diagnose(_ref(), cut.replace(stamps_s=cut.stamps_s - early))
+    assert "motion_mismatch" not in d.kinds()
+    offset = d.finding("time_offset")
+    assert offset is not None
+    assert offset.fix["offset_s"] == pytest.approx(early, abs=0.01)
+    stop = d.finding("coverage")
+    assert stop is not None
+    assert stop.evidence["stop_s"] == pytest.approx(est.stamps_s[last - 1], abs=0.01)
+
+
 @pytest.mark.evo_data
 @pytest.mark.parametrize("topic", ["ORB-SLAM", "S-PTAM"])
 def test_the_bag_example_s_estimates_ending_before_their_reference_are_no_warning(

@@ -47,8 +47,12 @@ def _stops_early(
         return False
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     missed = r1 - (float(estimate.stamps_s[-1]) + settings.offset_s)
-    gap = DEFAULT_GAP_INTERVALS * _median_step(estimate.stamps_s)
-    return missed > gap and missed >= _GAP_SHARE * (r1 - r0)
+    return missed > _gap_s(estimate) and missed >= _GAP_SHARE * (r1 - r0)
+
+
+def _gap_s(estimate: PoseTrajectory) -> float:
+    """Return the length of a gap in the estimate, s: :data:`DEFAULT_GAP_INTERVALS` median steps."""
+    return DEFAULT_GAP_INTERVALS * _median_step(estimate.stamps_s)
 
 
 def _coverage(
