@@ -31,6 +31,14 @@ at once and a turn that only rotates the circle was no longer searched, 1.60 s (
 after; ``--late 0.3`` 2.17 (1.87) and 1.66 (1.34) s. The 3-D pair, the same minutes:
 1.28 s (0.91 s) and 1.28 s (0.84 s).
 
+The stamps' median step kept on each trajectory (``PoseTrajectory.median_step_s``), where
+the doctor took it 38 times on the ``--flat`` pair at 10^5 poses (22 ms each:
+``numpy.partition`` is slow on a steady rate's near-equal steps; 1.04 s of 6.9 s under
+cProfile): the processes' CPU time (user + sys, one BLAS thread), median of 5 runs of
+each interleaved, at load average 9-11 from other work (2026-12-07), 10^5 poses, 0.3 s
+late: 3-D pair 1.39 s before, 1.19 s after; ``--flat`` 1.78 s and 1.52 s (wall times at
+that load, 4.8 and 4.4 s, 6.1 and 5.0 s, say little).
+
 ``--late 5`` times the doctor's wider offset search (beyond its ±1 s, over every offset
 that keeps half the estimate inside the reference), at load average 3.5-4.2 on the same
 machine, best of 3: 10^4 poses 1.81 s whole process (diagnose 1.29 s), 10^5 poses 1.78 s

@@ -319,3 +319,21 @@ def test_stamps_that_repeat_are_taken_only_where_declared_and_round_trip(
     if stamps[-1] > stamps[0]:
         with pytest.raises(ValidationError, match="Expected non-decreasing stamps"):
             made(stamps[::-1].copy(), repeat=True)
+
+
+@given(st.lists(st.floats(0.0, 1e6), min_size=0, max_size=40, unique=True))
+def test_median_step_is_numpys_median_of_the_steps_and_follows_replace(stamps: list[float]) -> None:
+    """The kept median step is ``numpy.median(numpy.diff(stamps))``, ``inf`` under 2 poses,
+    and a copy with other stamps has its own (a kept value is never copied)."""
+    t = np.sort(np.asarray(stamps, dtype=np.float64))
+    traj = PoseTrajectory(
+        stamps_s=t,
+        positions_xyz=np.zeros((t.size, 3)),
+        orientations_quat_xyzw=np.tile([0.0, 0.0, 0.0, 1.0], (t.size, 1)),
+    )
+    expected = float(np.median(np.diff(t))) if t.size > 1 else np.inf
+    assert traj.median_step_s == expected
+    assert traj.median_step_s == expected  # kept
+    doubled = traj.replace(stamps_s=2.0 * t)
+    assert doubled.median_step_s == (2.0 * expected if t.size > 1 else np.inf)
+    assert doubled == traj.replace(stamps_s=2.0 * t)  # not a field: equality unchanged

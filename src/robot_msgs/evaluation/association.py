@@ -41,12 +41,10 @@ seconds, which the notes and that error name, in :mod:`~robot_msgs.evaluation.st
 from __future__ import annotations
 
 import dataclasses
-import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.no_match import _SIDES, _no_match
 from robot_msgs.evaluation.settings import EvaluationSettings, check_inputs
@@ -101,15 +99,15 @@ LOW_MATCH_SHARE = 0.3
 DEFAULT_GAP_INTERVALS = 10.0
 
 
-def resolved_max_gap_s(stamps_s: Float64Array, max_gap_s: float | None) -> float:
-    """Return ``max_gap_s``, else :data:`DEFAULT_GAP_INTERVALS` median intervals of ``stamps_s``.
+def resolved_max_gap_s(side: PoseTrajectory, max_gap_s: float | None) -> float:
+    """Return ``max_gap_s``, else :data:`DEFAULT_GAP_INTERVALS` median intervals of ``side``.
 
     The longest reference gap ``interpolate`` and the clock-offset search interpolate
     across, seconds (infinite for one pose).
     """
     if max_gap_s is not None:
         return max_gap_s
-    return DEFAULT_GAP_INTERVALS * median(np.diff(stamps_s)) if stamps_s.size > 1 else math.inf
+    return DEFAULT_GAP_INTERVALS * side.median_step_s
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -490,7 +488,7 @@ def _interpolate(
     kept_name, moving_name = ("reference", "estimate") if at_reference else _SIDES
     shift = -offset if at_reference else offset
     moving_t = moving.stamps_s
-    max_gap = resolved_max_gap_s(moving_t, max_gap)
+    max_gap = resolved_max_gap_s(moving, max_gap)
     with np.errstate(over="ignore"):  # past float64: inf, outside the span below
         when = kept.stamps_s + shift
     inside = (when >= moving_t[0] - max_diff) & (when <= moving_t[-1] + max_diff)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from robot_msgs.errors import AssociationError
 from robot_msgs.evaluation.stamp_units import (
-    _median_step,
     counted_frames,
     other_stamp_unit,
     smaller_stamp_unit,
@@ -99,9 +98,7 @@ def _no_match(
     else:
         # A side of one pose has no interval: "nan s (estimate)" was said of it.
         intervals = [
-            f"{_median_step(traj.stamps_s):g}{u} ({whose})"
-            if len(traj) > 1
-            else f"none ({whose}: 1 pose)"
+            f"{traj.median_step_s:g}{u} ({whose})" if len(traj) > 1 else f"none ({whose}: 1 pose)"
             for whose, traj in (("reference", reference), ("estimate", estimate))
         ]
         text += (

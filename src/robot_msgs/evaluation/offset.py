@@ -165,7 +165,7 @@ class _Cost:
         self.pe = estimate.positions_xyz
         self.with_scale = settings.align in SCALED_METHODS
         reference_gap = settings.max_gap_s if settings.sync == "interpolate" else None
-        self.gap = resolved_max_gap_s(reference.stamps_s, reference_gap)
+        self.gap = resolved_max_gap_s(reference, reference_gap)
 
     def match(self, tau: float, rows: IntpArray) -> tuple[BoolArray, Float64Array]:
         """Which of ``rows`` interpolate at ``τ``, and the reference positions there.
@@ -428,7 +428,7 @@ def windowed_offset(
         range's edge or the sum does not curve up there.
     """
     cost = _Cost(reference, estimate, settings)
-    finest = float(median(np.diff(reference.stamps_s)))
+    finest = reference.median_step_s
     fine = finest / _WINDOW_SAMPLES
     half = max(3.0 * around.std_s, 3.0 * fine)  # the parabola's ±2 samples and one more
     if not (math.isfinite(half) and finest > 0 and len(estimate) >= _MIN_POSES):
@@ -551,7 +551,7 @@ def _candidate_count(
     if inside.shape[0] < _MIN_MOTION_POSES:
         return count, ""
     spread = math.sqrt(float(np.mean(np.sum((inside - inside.mean(axis=0)) ** 2, axis=1))))
-    shortest = float(median(np.diff(t)))  # no move is measured over less than a pose apart
+    shortest = reference.median_step_s  # no move is measured over less than a pose apart
     while True:
         step = (high - low) / (count - 1)
         if 0.5 * step < shortest:
@@ -595,7 +595,7 @@ def coarse_offsets(
     if len(reference) < 2 or len(estimate) < 2:
         return ""
     low, high = settings.search_range_s
-    interval = float(median(np.diff(estimate.stamps_s)))
+    interval = estimate.median_step_s
     return _candidate_count(reference, estimate, low, high, interval)[1]
 
 
@@ -663,7 +663,7 @@ def _held_interval(side: PoseTrajectory) -> float:
     p = side.positions_xyz
     if len(p) < 3 or not held_between_jumps(np.all(p[1:] == p[:-1], axis=1)):
         return 0.0
-    return float(median(np.diff(side.stamps_s))) / math.sqrt(12.0)
+    return side.median_step_s / math.sqrt(12.0)
 
 
 def _interpolation_bias(
@@ -992,7 +992,7 @@ def estimate_offset(
     n_est = len(estimate)
     every = np.arange(n_est)
     fine_rows = every[:: max(1, -(-n_est // _FINE_POSES))]
-    interval = float(median(np.diff(estimate.stamps_s)))
+    interval = estimate.median_step_s
     count, coarse_grid = _candidate_count(reference, estimate, low, high, interval)
     # More candidates than 401 on fewer poses: the grid costs no more (at least 400).
     coarse = max(min(_COARSE_POSES, _COARSE_POSES * _MAX_CANDIDATES // count), _MIN_COARSE_POSES)
@@ -1082,7 +1082,7 @@ def estimate_offset(
             + cause
         )
         raise AssociationError(msg, cause=cause)
-    finest = float(median(np.diff(reference.stamps_s)))
+    finest = reference.median_step_s
     curvature = _curvature(cost, fine_rows, tau, step, finest)
     params = 8 if cost.with_scale else 7
     rho = _lag1(residuals)

@@ -25,11 +25,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from robot_msgs.compare.statistics import median
-
 if TYPE_CHECKING:
     from robot_msgs.trajectory import PoseTrajectory
-    from robot_msgs.typing import Float64Array
 
 __all__ = [
     "ROBOT_SPEEDS_M_S",
@@ -41,11 +38,6 @@ __all__ = [
     "other_stamp_unit",
     "smaller_stamp_unit",
 ]
-
-
-def _median_step(stamps: Float64Array) -> float:
-    """Return the median interval of ``stamps`` (s), shape (N,); inf with fewer than two."""
-    return median(np.diff(stamps)) if stamps.shape[0] > 1 else math.inf
 
 
 class SmallerUnit(NamedTuple):
@@ -213,7 +205,7 @@ def _meets_only_as_given(
     first, last = float(longer.stamps_s[0]), float(longer.stamps_s[-1])
     start, end = float(other.stamps_s[0]), float(other.stamps_s[-1])
     overlap = first <= end and start <= last
-    as_given = overlap and end - start >= _median_step(longer.stamps_s)
+    as_given = overlap and end - start >= longer.median_step_s
     return as_given and not (first / factor <= end and start <= last / factor)
 
 
@@ -325,7 +317,7 @@ def counted_frames(reference: PoseTrajectory, estimate: PoseTrajectory) -> Count
     if ref_counts == est_counts:
         return None
     counted, other = (reference, estimate) if ref_counts else (estimate, reference)
-    step = _median_step(other.stamps_s)
+    step = other.median_step_s
     if not 0 < step < 0.5:  # the other at 1 Hz or slower: frame counts may be seconds
         return None
     spans = counted.duration_s, other.duration_s
@@ -374,7 +366,7 @@ def smaller_stamp_unit(reference: PoseTrajectory, estimate: PoseTrajectory) -> S
     """
     if len(reference) < 3 or len(estimate) < 3 or reference.stamps_are_frames:
         return None
-    steps = _median_step(reference.stamps_s), _median_step(estimate.stamps_s)
+    steps = reference.median_step_s, estimate.median_step_s
     span = reference.duration_s
     if min(steps) < _SLOW_STEP_S or not span > 0:
         return None

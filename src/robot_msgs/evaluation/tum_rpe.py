@@ -47,7 +47,6 @@ import numpy as np
 
 from robot_msgs.compare.alignment import Alignment
 from robot_msgs.compare.signal import signal_name
-from robot_msgs.compare.statistics import median
 from robot_msgs.errors import DataWarning, ValidationError, caller_stacklevel
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import Association, take_rows
@@ -297,7 +296,7 @@ def tum_rpe_result(
     if len(cut) < 2 or len(moved) < 2:
         msg = f"Expected at least 2 poses on each side, got {len(cut)} reference, {len(moved)}"
         raise ValidationError(msg)
-    gap = 2.0 * float(median(np.diff(cut.stamps_s)))
+    gap = 2.0 * cut.median_step_s
     match = closest_index(cut.stamps_s, moved.stamps_s + offset)
     _check_overlap(cut, moved, match, offset)
     valid = np.abs(cut.stamps_s[match] - (moved.stamps_s + offset)) <= gap

@@ -8,6 +8,7 @@ conversions to and from ``PoseStamped`` and ``Path``, which import them when cal
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -50,7 +51,7 @@ UNIT_QUATERNION_TOL = 1e-6
 ROTATION_MATRIX_TOL = 1e-2
 
 
-@message("trajectory/PoseTrajectory")
+@message("trajectory/PoseTrajectory", derives=True)
 class PoseTrajectory(Msg):
     """A timed sequence of 3-D poses held as arrays: what trajectory evaluation works on.
 
@@ -499,6 +500,21 @@ class PoseTrajectory(Msg):
         if len(self) < 2:
             return 0.0
         return float(self.stamps_s[-1]) - float(self.stamps_s[0])  # Python's: no warning
+
+    @functools.cached_property
+    def median_step_s(self) -> float:
+        """The median interval between consecutive stamps, s; ``inf`` for fewer than 2 poses.
+
+        Computed on first use and kept (the stamps are read-only). WHY kept: the doctor
+        asked for it 38 times on one pair of 10^5 poses (the gap a stop or a coverage
+        loss counts, the interpolation's longest gap, the offset search's resolution),
+        22 ms each: ``numpy.partition`` is slow on the near-equal steps of a steady rate.
+        """
+        if len(self) < 2:
+            return math.inf
+        from robot_msgs.compare.statistics import median  # noqa: PLC0415 - a layer above
+
+        return median(np.diff(self.stamps_s))
 
     @property
     def path_length_m(self) -> float:

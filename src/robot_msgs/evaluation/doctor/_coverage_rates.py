@@ -21,7 +21,6 @@ from robot_msgs.evaluation.doctor._rules import (
     _SHOWN_WINDOWS,
     _round,
 )
-from robot_msgs.evaluation.stamp_units import _median_step
 from robot_msgs.report.text import listed, percent
 from robot_msgs.runs.losses import coverage
 
@@ -52,7 +51,7 @@ def _stops_early(
 
 def _gap_s(estimate: PoseTrajectory) -> float:
     """Return the length of a gap in the estimate, s: :data:`DEFAULT_GAP_INTERVALS` median steps."""
-    return DEFAULT_GAP_INTERVALS * _median_step(estimate.stamps_s)
+    return DEFAULT_GAP_INTERVALS * estimate.median_step_s
 
 
 def _coverage(
@@ -67,7 +66,7 @@ def _coverage(
     fix (:func:`_stops_early`).
     """
     stamps = estimate.stamps_s + settings.offset_s
-    step = _median_step(estimate.stamps_s)
+    step = estimate.median_step_s
     gap = DEFAULT_GAP_INTERVALS * step
     r0, r1 = float(reference.stamps_s[0]), float(reference.stamps_s[-1])
     stops = _stops_early(reference, estimate, settings)
@@ -77,7 +76,7 @@ def _coverage(
     lost = float(steps[gaps].sum())
     lost_share = lost / max(estimate.duration_s, 1e-12)
     held, held_share = (
-        _reference_gaps(reference, stamps, settings) if stamps.size > 1 else ("", 0.0)
+        _reference_gaps(reference, stamps, settings, step) if stamps.size > 1 else ("", 0.0)
     )
     beyond, beyond_share = _beyond_reference(r0, r1, stamps, frames=estimate.stamps_are_frames)
     said = {"reference_gaps_share": _round(held_share, 4)} if held else {}
@@ -182,9 +181,11 @@ def _beyond_reference(
 
 
 def _reference_gaps(
-    reference: PoseTrajectory, stamps: Float64Array, settings: EvaluationSettings
+    reference: PoseTrajectory, stamps: Float64Array, settings: EvaluationSettings, own_step: float
 ) -> tuple[str, float]:
     """Say the reference's gaps inside the estimate's span (``stamps``), if they matter.
+
+    ``own_step``: the estimate's median step, s (kept on the trajectory, not recomputed).
 
     WHY: fr1_xyz's ground truth with 10 s cut out against the whole of itself, or
     rgbdslam, was "nothing found" while 990 of the 3000 estimate poses, a third, matched
@@ -196,7 +197,7 @@ def _reference_gaps(
     e0, e1 = float(stamps[0]), float(stamps[-1])
     # Ten steps of the slower side: fr2_desk's ground truth (300 Hz) pauses 84 times for
     # 0.03-0.05 s, over which its ORB estimate's 30 Hz poses still find a partner.
-    step = max(_median_step(reference.stamps_s), _median_step(stamps))
+    step = max(reference.median_step_s, own_step)
     # And no gap the matching bridges: fr2_desk_ORB's poses in its ground truth's 0.3-12 s
     # gaps were said to "match none" with --sync interpolate --max-gap 15, which matched
     # all 2893 (nearest matches a pose within max_diff_s of either end of a gap).
@@ -213,7 +214,6 @@ def _reference_gaps(
     # Less the estimate's own gaps (said apart, as its own): the same 10 s cut out of both
     # sides was "38% of the estimate's span ... match none", where it has no pose at all.
     # ``gone`` is the time in the estimate's gaps before each knot (piecewise linear).
-    own_step = _median_step(stamps)
     own = np.flatnonzero(np.diff(stamps) > DEFAULT_GAP_INTERVALS * own_step)
     if own.size:
         knots = np.stack([stamps[own], stamps[own + 1]], 1).ravel()
@@ -245,7 +245,7 @@ def _rate_mismatch(
     n_est = int(((shifted >= r0) & (shifted <= r1)).sum())
     n_ref = int(((reference.stamps_s >= shifted[0]) & (reference.stamps_s <= shifted[-1])).sum())
     slower = min(n_est, n_ref)
-    steps = _median_step(reference.stamps_s), _median_step(estimate.stamps_s)
+    steps = reference.median_step_s, estimate.median_step_s
     if (
         slower == 0
         or association.n_matched >= _MATCHED_SHARE * slower

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from robot_msgs.compare.diagnosis import Finding
-from robot_msgs.compare.statistics import median
 from robot_msgs.errors import AlignmentError, AssociationError
 from robot_msgs.evaluation.alignment import umeyama
 from robot_msgs.evaluation.association import associate
@@ -554,7 +553,7 @@ def _one_frame(offset_s: float, estimate: PoseTrajectory) -> str:
     timed +0.0995 s ± 0.006 s (its step 0.1036 s), has its rows one frame early (evo's
     RPE over one frame: 0.296 deg as written, 0.115 deg paired one frame on; a review).
     """
-    step = float(median(np.diff(estimate.stamps_s)))
+    step = estimate.median_step_s
     if not (step > 0 and abs(abs(offset_s) - step) <= _ONE_FRAME * step):
         return ""
     return f", ≈ one frame ({step:.3g} s): the rows may be paired one frame apart"
