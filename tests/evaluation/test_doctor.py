@@ -2273,6 +2273,36 @@ def test_latitude_and_longitude_written_as_x_and_y_are_an_error_with_the_lla_fix
     assert "scale" not in _doctor_lla(str(fixed), origin).kinds("error", "warning")
 
 
+@pytest.mark.parametrize(("factor", "off"), [(1e-5, 0.003), (1e-4, 0.05)])
+def test_a_tiny_local_frame_near_0_0_is_not_said_to_be_latitude_and_longitude(
+    factor: float, off: float
+) -> None:
+    """fr1's rgbdslam in a tiny unit (all three axes scaled by ``factor``) moved ``off``
+    from its origin was said "x, y are latitude and longitude in degrees" (an error that
+    stops every check): near (0, 0) x, y cannot tell degrees from such a frame, but its
+    z shares their unit where an lla file's is metres. Its scale is said instead, the
+    inverse of ``factor`` (within 1 %, as the clean pair's Sim(3) scale, 1.003)."""
+    est = _est()
+    tiny = est.replace(positions_xyz=est.positions_xyz * factor + [off, 0.0, 0.0])
+    d = diagnose(_ref(), tiny)
+    found = d.finding("scale")
+    assert found is not None
+    assert "latitude" not in found.summary
+    assert float(found.evidence["scale"]) == pytest.approx(1.0 / factor, rel=0.01)  # type: ignore[arg-type]
+
+
+def test_latitude_and_longitude_near_0_0_are_said_where_z_is_altitude(tmp_path: Path) -> None:
+    """The same rgbdslam as lat/lon at 0.003 N 0.0 E (PROJ's conversion), z its altitude
+    in metres: still told as an lla file."""
+    est = _est()
+    lla = _lat_lon_rows(est, (0.003, 0.0, 0.0))
+    d = _doctor(_write(tmp_path, "lla.tum", est.replace(positions_xyz=lla)))
+    assert d.kinds("error") == ("scale",)
+    found = d.finding("scale")
+    assert found is not None
+    assert "latitude and longitude" in found.summary
+
+
 def _doctor_lla(path: str, origin: tuple[float, float, float]) -> Diagnosis:
     return diagnose_files([InputFile(path=GT), InputFile(path=path, fmt="lla")], geo_origin=origin)
 

@@ -98,6 +98,9 @@ _DEG_PER_M = (1e-6, 1e-3)
 #: x, y this many times farther from 0 than they spread are a place on Earth, not a
 #: local frame's coordinates (a run's metres, or kilometres, start near their origin).
 _FAR_FROM_ORIGIN = 1_000.0
+#: Within this many degrees of (0, 0) (open sea in the Gulf of Guinea), x, y in degrees'
+#: range may as well be a local frame in a tiny unit placed off its origin.
+_NEAR_NULL_DEG = 1.0
 
 
 def _lat_lon(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Finding | None:
@@ -109,7 +112,8 @@ def _lat_lon(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findin
     x and y lie within -90..90 and -180..180 (or -180..180 and -90..90), far from 0
     against their spread (:data:`_FAR_FROM_ORIGIN`), and spread
     :data:`_DEG_PER_M` degrees a metre of the reference's spread (its 3-D RMS distance
-    from its mean, ``(N, 3)`` m).
+    from its mean, ``(N, 3)`` m); within :data:`_NEAR_NULL_DEG` of (0, 0), only where z
+    (altitude) spreads more than the most degrees a metre of that: metres, not x, y's unit.
     """
     xy = matched_est.positions_xyz[:, :2]
     high = np.abs(xy).max(axis=0)
@@ -123,6 +127,14 @@ def _lat_lon(matched_ref: PoseTrajectory, matched_est: PoseTrajectory) -> Findin
         return None
     per_m = spread_est / spread_ref
     if not _DEG_PER_M[0] <= per_m <= _DEG_PER_M[1]:
+        return None
+    # WHY: fr1's rgbdslam scaled by 1e-5 (a local frame in a tiny unit, a monocular
+    # scale) and moved 0.003 off its origin was said to be latitude and longitude, an
+    # error that stops every check, where the scale is the finding. Near (0, 0) degrees
+    # cannot be told from such a frame by x, y; an lla file's z is altitude in metres,
+    # a local frame's is in its x, y's unit: said only where z moves as metres do.
+    z = matched_est.positions_xyz[:, 2]
+    if centre < _NEAR_NULL_DEG and not float(np.std(z)) / spread_ref > _DEG_PER_M[1]:
         return None
     lat, lon = ("y", "x") if high[0] > 90.0 else ("x", "y")
     at = xy.mean(axis=0) if lat == "x" else xy.mean(axis=0)[::-1]
