@@ -64,8 +64,11 @@ Each check is the package's own, run once here (one road per idea):
 - ``scale``, ``alignment``: :func:`~robot_msgs.evaluation.umeyama` and
   :func:`~robot_msgs.evaluation.align`; an estimate whose x, y are latitude and
   longitude (within their ranges, far from 0 against their spread, 1e-6 to 1e-3 of the
-  reference's spread a metre: ``_fit._lat_lon``) is an error, told as an ``lla`` file;
-- ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_check`;
+  reference's spread a metre, within 1 deg of (0, 0) only with z moving as metres:
+  ``_fit._lat_lon``) is an error, told as an ``lla`` file;
+- ``quaternion_order``: :func:`~robot_msgs.evaluation.quaternion_order.quaternion_order_mix_up`,
+  given the rotation of an se3 or sim3 fit of the positions (the whole orientations
+  compared too: a constant offset as read is a frame, not an order);
 - ``frame_extrinsic``: :func:`~robot_msgs.evaluation.estimate_extrinsic`; told with a
   clock offset, the whole diagnosis is made once more with it applied, and an offset
   that then vanishes is said as its lever arm's (``_lever_arm``), not the clock's;
