@@ -980,6 +980,33 @@ def test_seconds_give_trajectopys_rpe_per_second() -> None:
     assert result.comparison.parameters == {"lengths_s": (1.0,), "step_frames": 1}
 
 
+def test_kitti_drift_takes_lengths_s_and_gives_trajectopys_rpe_per_second() -> None:
+    """kitti_drift(), the one-metric wrapper, took no ``lengths_s`` (TypeError: unexpected
+    keyword), though ``Drift(lengths_s=)`` with evaluate() did: the same settings now, and
+    trajectopy 5.1.2's rpe() per second on fr1_xyz (the stored reference, its script
+    make_trajectopy_rpe_seconds_reference.py): pairs and mean drift to 1e-9."""
+    want = json.loads(
+        (
+            Path(__file__).resolve().parents[1] / "data" / "trajectopy_rpe_seconds_reference.json"
+        ).read_text(encoding="utf-8")
+    )
+    ref = read_trajectory("example:fr1_xyz/groundtruth.tum")
+    est = read_trajectory("example:fr1_xyz/rgbdslam.tum")
+    settings = EvaluationSettings(sync="interpolate_estimate", max_diff_s=0.0, max_gap_s=10.0)
+    result = kitti_drift(ref, est, settings=settings, lengths_s=[want["delta_s"]], step_frames=1)
+    for name in ("translation_m_per_s", "rotation_deg_per_s"):
+        assert result.stats[name].n == want["n_pairs"]
+        assert result.stats[name].mean == pytest.approx(want[name]["mean"], rel=1e-9)
+    assert result.comparison.parameters == {"lengths_s": (1.0,), "step_frames": 1}
+    # Drift's rule, not a second one
+    with pytest.raises(ValidationError, match="not both") as caught:
+        kitti_drift(ref, est, lengths_s=[1.0], lengths_m=[100.0])
+    assert caught.value.field == "Drift.lengths_m"
+    with pytest.raises(ValidationError, match="lengths_s") as caught:
+        kitti_drift(ref, est, lengths_s=1.0)  # type: ignore[arg-type]
+    assert caught.value.field == "lengths_s"
+
+
 def test_segments_in_seconds_end_at_or_after_by_hand() -> None:
     """Stamps 0 .. 4 s, 2 s segments: at or after ends 0 -> 2 and 1 -> 3, and starts
     none at 2 (2 + 2 is the last stamp, not before it), as trajectopy pairs; the devkit's

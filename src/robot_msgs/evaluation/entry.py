@@ -25,7 +25,6 @@ from robot_msgs.evaluation.drift import kitti_result, rpg_path_length_m, rpg_res
 from robot_msgs.evaluation.pipeline import prepare
 from robot_msgs.evaluation.rpe import rpe_result
 from robot_msgs.evaluation.settings import (
-    KITTI_LENGTHS_M,
     RPG_FRACTIONS,
     RPG_SETTINGS,
     Ape,
@@ -429,9 +428,10 @@ def kitti_drift(
     estimate: PoseTrajectory,
     *,
     settings: EvaluationSettings | None = None,
-    lengths_m: Sequence[float] = KITTI_LENGTHS_M,
+    lengths_m: Sequence[float] | None = None,
     step_frames: int = 10,
     per_actual_length: bool = False,
+    lengths_s: Sequence[float] | None = None,
     reference_name: str = "",
     estimate_name: str = "",
 ) -> EvaluationResult:
@@ -439,9 +439,12 @@ def kitti_drift(
 
     :func:`evaluate` with ``metrics=[Drift(protocol="kitti", ...)]``; the rules are in
     :mod:`robot_msgs.evaluation.drift`. The devkit aligns nothing (the default
-    ``settings``); ``lengths_m`` (100 … 800 m) and ``step_frames`` (10) are its.
-    ``per_actual_length`` divides each error by the segment's reference path distance
+    ``settings``); ``lengths_m`` (None: its 100 … 800 m) and ``step_frames`` (10) are
+    its. ``per_actual_length`` divides each error by the segment's reference path distance
     instead of its nominal length (trajectopy's ``rpe()``; :class:`Drift`'s field).
+    ``lengths_s``, instead of ``lengths_m``: segments in seconds, trajectopy's RPE per
+    second (``translation_m_per_s``, ``rotation_deg_per_s``; :class:`Drift`'s field and
+    rules: not with ``lengths_m`` or ``per_actual_length``).
 
     Examples
     --------
@@ -461,12 +464,12 @@ def kitti_drift(
     >>> round(drift.stats["translation_pct"].mean, 9), drift.counts["segments"]
     (2.016666667, 30)
     """
-    lengths = _numbers("lengths_m", lengths_m)
     spec = Drift(
         protocol="kitti",
-        lengths_m=lengths,
+        lengths_m=None if lengths_m is None else _numbers("lengths_m", lengths_m),
         step_frames=step_frames,
         per_actual_length=per_actual_length,
+        lengths_s=None if lengths_s is None else _numbers("lengths_s", lengths_s),
     )
     return _one(reference, estimate, settings, spec, (reference_name, estimate_name))
 
