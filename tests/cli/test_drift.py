@@ -815,3 +815,21 @@ def test_seconds_with_folders_are_refused_naming_the_flag(
     assert capsys.readouterr().err.splitlines()[-1] == (
         "ERROR: --seconds: one file pair only, not folders of sequences"
     )
+
+
+def test_seconds_plot_is_titled_per_second(tmp_path: Path) -> None:
+    """drift --seconds --plot titled its m/s "KITTI drift: translation error per segment",
+    the devkit's figure in % per segment of path; its title says per second, in m/s, and
+    the metres' figure keeps its own."""
+    matplotlib = pytest.importorskip("matplotlib")
+    args = ["drift", "example:fr1_xyz/groundtruth.tum", "example:fr1_xyz/rgbdslam.tum"]
+    svg = tmp_path / "s.svg"
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # the text as text, to read
+        assert main([*args, "--seconds", "1", "2", "--plot", str(svg), "--quiet"]) == 0
+        text = svg.read_text(encoding="utf-8")
+        assert "KITTI drift per second: translation error [m/s]" in text
+        assert "translation error per second [m/s]" in text
+        assert "per segment" not in text
+        metres = tmp_path / "m.svg"
+        assert main([*args, "--lengths", "0.5", "--plot", str(metres), "--quiet"]) == 0
+        assert "KITTI drift: translation error per segment" in metres.read_text(encoding="utf-8")

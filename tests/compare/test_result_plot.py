@@ -124,6 +124,21 @@ def test_a_drift_result_is_drawn_as_drift_plot_draws_it(
     assert [s.quantity for s in result.segment_signals()] == ["translation_pct"] * 2
 
 
+def test_a_drift_in_seconds_is_titled_per_second(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """kitti_drift(lengths_s=) drew its m/s per length under "KITTI_DRIFT over time (at
+    pair start)", the metric's name; drift --seconds's figure said "translation error per
+    segment" as the devkit's in %. Both now say per second, in m/s."""
+    pytest.importorskip("matplotlib")
+    result = kitti_drift(*fr1, lengths_s=(1.0, 2.0))
+    err = result.plot().axes[1]
+    assert err.get_title() == "KITTI drift per second: translation error [m/s]"
+    assert err.get_ylabel() == "translation error per second [m/s]"
+    drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]
+    assert drawn == ["1 s", "2 s"]
+
+
 def test_plot_takes_a_quantity_for_every_length_as_res_signal_does(
     fr1: tuple[PoseTrajectory, PoseTrajectory],
 ) -> None:

@@ -59,14 +59,22 @@ def compared_estimate(
     return moved if plane is None else project_to_plane(moved, plane)
 
 
-def drift_title(protocol: str) -> str:
+def drift_title(protocol: str, *, seconds: bool = False) -> str:
     """Return the title of a drift figure (``drift --plot``, :meth:`EvaluationResult.plot`).
+
+    ``seconds``: segments in seconds (``drift --seconds``), their error per second (m/s).
+    WHY: the figure of ``drift --seconds`` was titled as the devkit's, per segment of
+    path; :meth:`EvaluationResult.plot` titled it ``KITTI_DRIFT over time``.
 
     Examples
     --------
     >>> drift_title("kitti")
     'KITTI drift: translation error per segment'
+    >>> drift_title("kitti", seconds=True)
+    'KITTI drift per second: translation error [m/s]'
     """
+    if seconds:
+        return f"{protocol.upper()} drift per second: translation error [m/s]"
     return f"{protocol.upper()} drift: translation error per segment"
 
 
@@ -355,9 +363,10 @@ class EvaluationResult(Msg):
             names = [s.name for s in chosen]
         name = label or self.comparison.estimate or "estimate"
         frames = self.estimate.stamps_are_frames
-        per_segment = all(held[n].length_m is not None for n in names)
-        if per_segment:  # as drift --plot: at each segment's start
-            heading = title or drift_title(drift_protocol(self.metric) or "kitti")
+        protocol = drift_protocol(self.metric)  # its lengths in seconds: per second
+        seconds = protocol is not None and all(held[n].delta is not None for n in names)
+        if seconds or all(held[n].length_m is not None for n in names):  # as drift --plot
+            heading = title or drift_title(protocol or "kitti", seconds=seconds)
         else:
             at = drawn_at(self, held[names[0]])
             heading = title or over_time(self.metric.upper(), frames=frames, at=at)
