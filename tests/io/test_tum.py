@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,9 +16,6 @@ from robot_msgs.errors import DataWarning, FormatError, OutputExistsError
 from robot_msgs.io import detect_format, read_tum, write_tum
 from robot_msgs.io.clean import reading_notes
 from robot_msgs.trajectory import PoseTrajectory
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 SQRT_HALF = math.sqrt(0.5)
 
@@ -513,6 +511,38 @@ def test_trajectopy_time_headers_shift_the_stamps_as_trajectopy_reads_them(
     rows = "1.0,0,0,0,0,0,0,1\n2.25,1,0,0,0,0,0,1\n"
     path = write(tmp_path, f"{lines}#fields t,px,py,pz,qx,qy,qz,qw\n{rows}", name="a.traj")
     assert read_tum(path).stamps_s.tolist() == stamps
+
+
+#: trajectopy 5.1.2's reading of small .traj files (make_trajectopy_header_reference.py).
+_TRAJECTOPY_READS = json.loads(
+    (Path(__file__).resolve().parents[1] / "data" / "trajectopy_header_reference.json").read_text(
+        encoding="utf-8"
+    )
+)
+
+
+def _as_trajectopy_reads(tmp_path: Path, case: str) -> None:
+    want = _TRAJECTOPY_READS[case]
+    traj = read_tum(write(tmp_path, want["text"], name=f"{case}.traj"))
+    assert traj.stamps_s.tolist() == pytest.approx(want["stamps_s"], rel=0, abs=1e-6)
+    assert traj.positions_xyz.tolist() == want["positions_xyz"]
+
+
+def test_a_time_offset_after_the_first_rows_applies_to_all_as_trajectopy_reads_it(
+    tmp_path: Path,
+) -> None:
+    """trajectopy takes every line starting with # as its header, the last of each key
+    winning: #time_offset 100 above the rows and 0.25 between them read 1.25, 2.25 and
+    3.25 s there, 101, 102 and 103 s here (the later line a comment)."""
+    _as_trajectopy_reads(tmp_path, "time_offset_after_rows")
+
+
+def test_a_fields_line_after_the_first_rows_is_refused_naming_it(tmp_path: Path) -> None:
+    """trajectopy would read the rows above it by its columns too; refused, not ignored."""
+    text = "#fields t,px,py,pz,qx,qy,qz,qw\n1,0,0,0,0,0,0,1\n#fields t,px,py,pz,qw,qx,qy,qz\n"
+    path = write(tmp_path, text + "2,1,0,0,1,0,0,0\n", name="a.traj")
+    with pytest.raises(FormatError, match=r"a\.traj, line 3: trajectopy's #fields header after"):
+        read_tum(path)
 
 
 @pytest.mark.parametrize(

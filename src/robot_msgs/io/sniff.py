@@ -62,6 +62,7 @@ __all__ = [
     "read_head",
     "seconds_evidence",
     "stated_ns_unit",
+    "trajectopy_lines_after_data",
 ]
 
 #: Integer stamps at or above this are nanoseconds: as seconds, 31,700 years.
@@ -501,6 +502,65 @@ def _cnspy_typed(line: int, names: tuple[str, ...]) -> TableHeader | None:
             )
             return TableHeader(line=line, names=names, quaternion=None, problem=problem)
     return None
+
+
+def trajectopy_lines_after_data(
+    path: str | os.PathLike[str], head: TextHead, header: TableHeader
+) -> TableHeader:
+    """Return trajectopy's ``header`` of ``head`` with its ``#`` lines after the first row read.
+
+    trajectopy (5.1.2, its ``io/header.py``) reads every line that starts with ``#`` as its
+    header, wherever it is in the file, the last of each key winning: a ``#time_offset``
+    or ``#time_format`` below rows applies to every row. WHY: such a line was a comment
+    here (``#time_offset 100`` above the rows and ``0.25`` between them: 101 s, where
+    trajectopy reads 1.25 s). A ``#fields`` line there, which would change the columns of
+    rows already read, is refused naming its line.
+
+    Parameters
+    ----------
+    path : path-like
+        The file ``head`` was read from (:func:`read_head`); read whole, its ``#`` lines
+        found with ``bytes.find``.
+    head : TextHead
+        Its head.
+    header : TableHeader
+        ``head.header``, trajectopy's ``#fields`` header.
+
+    Returns
+    -------
+    TableHeader
+        ``header``, its ``stamp_shift_s`` from every line; with a ``problem``
+        (:func:`check_header`) for a ``#fields`` line after the first row, or a later key
+        the readers do not take.
+    """
+    data = read_bytes(path, source=head.source)
+    start = 0
+    for _ in range(head.first_line - 1):  # the first row's offset
+        start = data.find(b"\n", start) + 1
+    later: list[tuple[int, str]] = []
+    number, counted, hit = head.first_line, start, data.find(b"#", start)
+    while hit != -1:  # trajectopy's rule: a line that starts with #
+        end = data.find(b"\n", hit)
+        end = end if end != -1 else len(data)
+        if data[hit - 1] == 0x0A:  # "#" is rare: 0.02 s to find in 58 MB, "\n#" 0.2 s
+            number += data.count(b"\n", counted, hit)
+            counted = hit
+            text = data[hit:end].decode("utf-8", errors="replace").rstrip("\r")
+            later.append((number, text))
+        hit = data.find(b"#", end)
+    if not later:
+        return header
+    for at, comment in later:
+        names = _names(comment)
+        if names and _FIELDS_LINE.match(names[0]) is not None and not header.problem:
+            problem = (
+                f"line {at}: trajectopy's #fields header after the first row (line "
+                f"{head.first_line}); trajectopy takes the last for every row: move it above them"
+            )
+            return replace(header, quaternion=None, columns=None, problem=problem)
+    lines = data[:start].decode("utf-8-sig", errors="replace").split("\n")
+    before = [(k, t) for k, t in enumerate(lines, start=1) if t.strip(" \t,").startswith("#")]
+    return _trajectopy_time([*before, *later], replace(header, stamp_shift_s=0.0))
 
 
 def _header(line: int, names: tuple[str, ...]) -> TableHeader:

@@ -29,6 +29,7 @@ way the warning names the header's line and both readings.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -47,6 +48,7 @@ from robot_msgs.io.sniff import (
     nanosecond_evidence,
     read_head,
     stated_ns_unit,
+    trajectopy_lines_after_data,
 )
 from robot_msgs.io.table import format_rows, read_table
 
@@ -125,6 +127,9 @@ def read_tum(
         )
         raise FormatError(msg)
     header = head.header
+    if header is not None and header.columns is not None and header.covariance is None:
+        header = trajectopy_lines_after_data(path, head, header)  # its # lines below rows
+        check_header(replace(head, header=header))
     if header is not None and header.columns is not None:  # trajectopy's, cnspy's: by name
         table = read_table(path, columns=header.names, header=True)
         c = header.columns
