@@ -98,8 +98,8 @@ def test_frames_missing_from_the_timing_log_while_lost_are_the_loss_not_dropped_
     assert report.latency is not None
     assert report.latency.n_dropped == 2
     assert (
-        "10 frames missing from the timing log while tracking was lost: counted in the "
-        "losses, not dropped"
+        "10 frames missing from the timing log while tracking was lost or initialising: "
+        "not counted as dropped"
     ) in report.latency.notes
     # Without the loss they are all dropped, and nothing is said.
     folder = _run_folder(tmp_path, "busy", _traj(T, _line(T)), timing=timing)
@@ -132,8 +132,8 @@ def test_frames_after_the_frame_lost_on_and_while_initialising_are_the_loss_not_
     assert report.latency is not None
     assert report.latency.n_dropped == 2
     assert (
-        "18 frames missing from the timing log while tracking was lost: counted in the "
-        "losses, not dropped"
+        "18 frames missing from the timing log while tracking was lost or initialising: "
+        "not counted as dropped"
     ) in report.latency.notes
 
 

@@ -286,7 +286,7 @@ def latency_from_timing(
             k = n_dropped - kept
             said = (
                 f"{k} frame{'s' if k > 1 else ''} missing from the timing log while tracking "
-                "was lost: counted in the losses, not dropped"
+                "was lost or initialising: not counted as dropped"
             )
             notes = (*notes, said)
         n_dropped = kept
