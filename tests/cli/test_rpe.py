@@ -370,3 +370,30 @@ def test_repeated_stamps_all_with_save_reads_back_equal(
         ["0.0", "0.0"], ["1.0", "1.0"], ["1.0", "3.0"], ["2.0", "4.0"]
     ]  # fmt: skip
     assert main(["res", *map(str, saved)]) == 0
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe"])
+@pytest.mark.parametrize("aligned_name", ["b.mcap", "b.db3", "b.csv"])
+def test_repeated_stamps_all_refused_aligned_format_writes_no_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, aligned_name: str
+) -> None:
+    """`--repeated-stamps all --save r.json --save-aligned b.mcap` wrote r.json, then
+    refused b.mcap (stamp 1 twice: one integer nanosecond, 1000000000, for poses 1 and 2),
+    exit 1 with half the outputs written. Every output is now checked before any is
+    written: the one ERROR, and neither file. EuRoC (``.csv``) and ``.db3`` store
+    nanoseconds too; TUM keeps both rows (the test above)."""
+    path = _repeating(tmp_path)
+    saved, aligned = tmp_path / "r.json", tmp_path / aligned_name
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        argv = [command, str(path), str(path), "--repeated-stamps", "all", "--force"]
+        code = main([*argv, "--save", str(saved), "--save-aligned", str(aligned)])
+    err = capsys.readouterr().err
+    assert code == 1
+    errors = [line for line in err.splitlines() if line.startswith("ERROR:")]
+    want = (
+        f"ERROR: {aligned}: stamps 1.0 and 1.0 s (poses 1 and 2) are the same integer "
+        "nanosecond 1000000000: stamps in nanoseconds cannot tell them apart (TUM's can)"
+    )
+    assert errors == [want]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.tum"]

@@ -538,20 +538,31 @@ def emit(
     to_stdout = _plot_to_stdout(args) or any(
         p.save is not None and os.fspath(p.save) == STDOUT for p in plans
     )
+    # Every aligned estimate, checked before any file is written: `--repeated-stamps all
+    # --save r.json --save-aligned b.mcap` wrote r.json, then refused b.mcap's two rows at
+    # one stamp (a review). Nothing half-written.
+    moved: list[PoseTrajectory | None] = []
     for k, (result, plan) in enumerate(zip(results, plans, strict=True)):
+        moved.append(None)
+        if plan.aligned is not None:
+            from robot_msgs.io.detect import check_trajectory_to_write  # noqa: PLC0415
+
+            aligned = result.move(estimates[k])  # transformed, mounted, aligned, projected
+            check_trajectory_to_write(plan.aligned, aligned, plan.aligned_format)
+            moved[k] = aligned
+    for result, plan, estimate in zip(results, plans, moved, strict=True):
         if plan.save is not None:
             from robot_msgs.io.result_files import save_result  # noqa: PLC0415
 
             path = save_result(plan.save, result, force=args.force)
             if os.fspath(plan.save) != STDOUT:
                 written.append(path)
-        if plan.aligned is not None:
+        if plan.aligned is not None and estimate is not None:
             from robot_msgs.io.detect import write_trajectory  # noqa: PLC0415
 
-            aligned = result.move(estimates[k])  # transformed, mounted, aligned, projected
             written += write_trajectory(
                 plan.aligned,
-                aligned,
+                estimate,
                 plan.aligned_format,
                 force=args.force,
                 layout=getattr(args, "save_layout", None) or "poses",

@@ -60,12 +60,14 @@ if TYPE_CHECKING:
 
     from robot_msgs.msg import Msg
     from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Int64Array
 
 __all__ = [
     "BAG_SUFFIXES",
     "BagRecord",
     "RawRecord",
     "bag_qos",
+    "bag_stamps_ns",
     "read_messages",
     "read_records",
     "unmapped_topics",
@@ -677,6 +679,44 @@ def write_messages(
     return write_records(path, records, force=force, compression=compression, qos=profiles)
 
 
+def bag_stamps_ns(path: str | os.PathLike[str], traj: PoseTrajectory) -> Int64Array:
+    """Return the header stamps :func:`write_trajectory_bag` writes, refusing what it cannot.
+
+    A check of its own so that a caller writing several files refuses them all before
+    writing any (``--save`` with ``--save-aligned``).
+
+    Returns
+    -------
+    ndarray, shape (N,), int64, nanoseconds
+
+    Raises
+    ------
+    ValidationError
+        A stamp a ROS 2 header cannot hold (int32 seconds), or two stamps on one
+        nanosecond (rows read with ``repeated_stamps="all"``), named with ``path``.
+    """
+    try:
+        stamps_ns = traj.nanoseconds(distinct=True)  # one pose a nanosecond, or one is lost
+    except ValidationError as err:  # it names the stamp; the file is said here
+        named = err.within(f"{path}: ")
+        raise named from err
+    low, high = _HEADER_STAMPS_NS
+    outside = np.flatnonzero((stamps_ns < low) | (stamps_ns > high))
+    if outside.size:  # Time's own check named neither the bag nor the pose
+        k = int(outside[0])
+        when = (
+            "before 1901-12-13T20:45:52Z (-2**31 s)"
+            if stamps_ns[k] < low
+            else "at or after 2038-01-19T03:14:08Z (2**31 s)"
+        )
+        msg = (
+            f"{path}: pose {k}'s stamp {float(traj.stamps_s[k])!r} s is {when}, outside what a "
+            "ROS 2 header stamp holds (int32 seconds)"
+        )
+        raise ValidationError(msg)
+    return stamps_ns
+
+
 def write_trajectory_bag(
     path: str | os.PathLike[str],
     traj: PoseTrajectory,
@@ -735,25 +775,7 @@ def write_trajectory_bag(
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
     check_poses_to_write(path, traj)
-    try:
-        stamps_ns = traj.nanoseconds(distinct=True)  # one pose a nanosecond, or one is lost
-    except ValidationError as err:  # it names the stamp; the file is said here
-        named = err.within(f"{path}: ")
-        raise named from err
-    low, high = _HEADER_STAMPS_NS
-    outside = np.flatnonzero((stamps_ns < low) | (stamps_ns > high))
-    if outside.size:  # Time's own check named neither the bag nor the pose
-        k = int(outside[0])
-        when = (
-            "before 1901-12-13T20:45:52Z (-2**31 s)"
-            if stamps_ns[k] < low
-            else "at or after 2038-01-19T03:14:08Z (2**31 s)"
-        )
-        msg = (
-            f"{path}: pose {k}'s stamp {float(traj.stamps_s[k])!r} s is {when}, outside what a "
-            "ROS 2 header stamp holds (int32 seconds)"
-        )
-        raise ValidationError(msg)
+    bag_stamps_ns(path, traj)
     poses = traj.to_poses()
     cov = traj.covariance_6x6
     if layout in ("poses", "path") and (cov is not None or traj.child_frame_id):

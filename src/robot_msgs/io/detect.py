@@ -49,7 +49,7 @@ from robot_msgs.errors import (
 from robot_msgs.files import STDOUT
 from robot_msgs.io.bounded import kept_streams
 from robot_msgs.io.clean import check_repeated_stamps
-from robot_msgs.io.euroc import read_euroc, write_euroc
+from robot_msgs.io.euroc import euroc_stamps_ns, read_euroc, write_euroc
 from robot_msgs.io.examples import resolve_path
 from robot_msgs.io.formats import (
     BAG_FORMATS,
@@ -84,6 +84,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FormatDetection",
+    "check_trajectory_to_write",
     "detect_format",
     "explain_format",
     "geo_origin_of",
@@ -645,6 +646,46 @@ def trajectory_outputs(
         return fmt, [out]
     check_pair_target(path)
     return fmt, [out, default_times_path(out)]
+
+
+def check_trajectory_to_write(
+    path: str | os.PathLike[str],
+    trajectory: PoseTrajectory,
+    format: str | None = None,  # noqa: A002
+) -> None:
+    """Refuse the stamps :func:`write_trajectory` would refuse to write to ``path``; write nothing.
+
+    A format of integer nanoseconds (EuRoC, ``.mcap``, ``.db3``) cannot hold two rows at
+    one stamp (a trajectory read with ``repeated_stamps="all"``), a bag no stamp past
+    int32 seconds; TUM and KITTI hold them all. WHY: ``ape --repeated-stamps all --save
+    r.json --save-aligned b.mcap`` wrote ``r.json``, then refused ``b.mcap``: half the
+    outputs asked for. A caller writing several files checks them all first.
+
+    Raises
+    ------
+    ValidationError
+        As the writer of the format raises it, naming ``path``.
+
+    Examples
+    --------
+    >>> from robot_msgs.trajectory import PoseTrajectory
+    >>> from robot_msgs.errors import ValidationError
+    >>> traj = PoseTrajectory(stamps_s=[1.0, 1.0], positions_xyz=[[0.0, 0, 0], [1.0, 0, 0]],
+    ...     orientations_quat_xyzw=[[0.0, 0, 0, 1]] * 2, stamps_repeat=True)
+    >>> check_trajectory_to_write("b.tum", traj)
+    >>> try:
+    ...     check_trajectory_to_write("b.mcap", traj)
+    ... except ValidationError as err:
+    ...     print(str(err)[:68])
+    b.mcap: stamps 1.0 and 1.0 s (poses 0 and 1) are the same integer na
+    """
+    fmt, _ = trajectory_outputs(path, format)
+    if fmt == "euroc":
+        euroc_stamps_ns(path, trajectory)
+    elif fmt in ("mcap", "db3"):
+        from robot_msgs.io.bag_messages import bag_stamps_ns  # noqa: PLC0415 - bags only
+
+        bag_stamps_ns(path, trajectory)
 
 
 def write_trajectory(

@@ -43,8 +43,9 @@ if TYPE_CHECKING:
 
     from robot_msgs.io.clean import RepeatedStamps
     from robot_msgs.trajectory import PoseTrajectory
+    from robot_msgs.typing import Int64Array
 
-__all__ = ["EUROC_COLUMNS", "EUROC_HEADER", "read_euroc", "write_euroc"]
+__all__ = ["EUROC_COLUMNS", "EUROC_HEADER", "euroc_stamps_ns", "read_euroc", "write_euroc"]
 
 #: The EuRoC columns read, in file order (later columns are ignored).
 EUROC_COLUMNS = ("t_ns", "px", "py", "pz", "qw", "qx", "qy", "qz")
@@ -166,6 +167,30 @@ def read_euroc(
     )  # fmt: skip
 
 
+def euroc_stamps_ns(path: str | os.PathLike[str], traj: PoseTrajectory) -> Int64Array:
+    """Return the nanoseconds :func:`write_euroc` writes to ``path``, refusing what it cannot.
+
+    Read back as EuRoC readers (and evo) do (``float(ns) / 1e9``); one pose a nanosecond,
+    or one is lost. A check of its own so that a caller writing several files refuses
+    them all before writing any (``--save`` with ``--save-aligned``).
+
+    Returns
+    -------
+    ndarray, shape (N,), int64, nanoseconds
+
+    Raises
+    ------
+    ValidationError
+        A stamp beyond int64 nanoseconds, or two stamps on one nanosecond (rows read
+        with ``repeated_stamps="all"``), named with ``path``.
+    """
+    try:
+        return traj.nanoseconds("ns", distinct=True)
+    except ValidationError as err:  # it names the stamp; the file is said here
+        named = err.within(f"{path}: ")
+        raise named from err
+
+
 def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bool = False) -> Path:
     """Write ``traj`` as an EuRoC CSV (8 columns, ``w`` first), atomically.
 
@@ -210,12 +235,7 @@ def write_euroc(path: str | os.PathLike[str], traj: PoseTrajectory, *, force: bo
     '1500000000,1.0,2.0,3.0,1.0,0.0,0.0,0.0'
     """
     check_poses_to_write(path, traj)
-    try:
-        # read back as EuRoC readers (and evo) do; one pose a nanosecond, or one is lost
-        stamps_ns = traj.nanoseconds("ns", distinct=True)
-    except ValidationError as err:  # it names the stamp; the file is said here
-        named = err.within(f"{path}: ")
-        raise named from err
+    stamps_ns = euroc_stamps_ns(path, traj)
     q = traj.orientations_quat_xyzw
     values = np.column_stack([traj.positions_xyz, q[:, 3], q[:, :3]])
     rows = format_rows(values, separator=",", leading_ints=stamps_ns)
