@@ -397,3 +397,23 @@ def test_repeated_stamps_all_refused_aligned_format_writes_no_output(
     )
     assert errors == [want]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.tum"]
+
+
+@pytest.mark.parametrize("command", ["ape", "rpe"])
+def test_repeated_stamps_all_with_offset_auto_is_one_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`--repeated-stamps all --offset auto` on a file whose every stamp is written twice
+    said "ERROR: a bug in robot_msgs ... (ZeroDivisionError: float division by zero)": the
+    offset search stepped by the estimate's median interval, 0 s. It now says the rule."""
+    path = tmp_path / "twice.tum"
+    rows = [(t // 2, 0.1 * t, math.sin(t)) for t in range(40)]
+    path.write_text("".join(f"{t} {x} {y} 0 0 0 0 1\n" for t, x, y in rows))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DataWarning)
+        code = main([command, str(path), str(path), "--repeated-stamps", "all", "--offset", "auto"])
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("ERROR:")]
+    assert code == 2  # a setting refused, as --delta-unit s above
+    assert len(errors) == 1
+    assert errors[0].startswith(f"ERROR: --offset auto: {path}: the reference's stamps repeat")
+    assert "bug" not in errors[0]

@@ -11,7 +11,7 @@ import pytest
 from benchmarks.bench_offset_null import drifting_car
 
 from robot_msgs.compare import Alignment, check_same_settings
-from robot_msgs.errors import AssociationError, DataWarning
+from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation import EvaluationSettings, ape, diagnose, estimate_offset, offset, rpe
 from robot_msgs.evaluation.offset import (
     _Cost,
@@ -875,3 +875,30 @@ def test_grid_is_each_offsets_own_fit(align: AlignMethod, monkeypatch: pytest.Mo
     assert np.isnan(grid[0, 1])
     np.testing.assert_array_equal(np.isnan(grid), np.isnan(each))
     np.testing.assert_allclose(grid, each, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("side", ["reference", "estimate"])
+def test_stamps_that_repeat_are_refused_naming_the_side(side: str) -> None:
+    """Every stamp written twice (a file read with ``repeated_stamps="all"``, now also a
+    ``PoseTrajectory(stamps_repeat=True)``) made the estimate's median interval 0 s, and
+    the search ended in ``ZeroDivisionError: float division by zero`` (the command line's
+    "a bug in robot_msgs"); the reference's made "fewer than 10 estimate poses overlap the
+    reference at any offset" of two trajectories on one span. The search interpolates in
+    time: it needs one row a stamp, as the interpolating ``sync`` rules do."""
+    t = np.arange(0.0, 20.0, 0.05)
+    xyz = np.stack([np.cos(t), np.sin(2 * t), 0.1 * t], 1)
+    once = PoseTrajectory(
+        stamps_s=t, positions_xyz=xyz, orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (t.size, 1))
+    )
+    twice = PoseTrajectory(
+        stamps_s=np.repeat(t, 2),
+        positions_xyz=np.repeat(xyz, 2, axis=0),
+        orientations_quat_xyzw=np.tile([0.0, 0, 0, 1], (2 * t.size, 1)),
+        stamps_repeat=True,
+    )
+    pair = (twice, once) if side == "reference" else (once, twice)
+    with pytest.raises(
+        ValidationError, match=f"^Cannot estimate a time offset: the {side}'s stamps repeat"
+    ) as err:
+        estimate_offset(*pair)
+    assert err.value.field == "offset_auto"

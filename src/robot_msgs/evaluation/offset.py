@@ -98,7 +98,7 @@ import numpy as np
 
 from robot_msgs.compare.statistics import median
 from robot_msgs.compare.time_offset import TimeOffset
-from robot_msgs.errors import AssociationError
+from robot_msgs.errors import AssociationError, ValidationError
 from robot_msgs.evaluation.association import resolved_max_gap_s
 from robot_msgs.evaluation.settings import SCALED_METHODS, EvaluationSettings, check_inputs
 from robot_msgs.rotations import matrix_times_rows, rotation_from_covariance
@@ -929,6 +929,27 @@ def _minima(
     return best, (int(picks[far[0]]) if far else None)
 
 
+def _refuse_repeated_stamps(reference: PoseTrajectory, estimate: PoseTrajectory) -> None:
+    """Refuse trajectories whose stamps repeat (``stamps_repeat``, read with ``"all"``).
+
+    WHY: the search interpolates the reference at the estimate's shifted stamps and steps
+    by the estimate's median interval; rows sharing a stamp name no one pose there, and a
+    file whose every stamp is written twice made that interval 0: `ape --repeated-stamps
+    all --offset auto` ended in "a bug in robot_msgs (ZeroDivisionError ...)". As the
+    interpolating ``sync`` rules, it needs one row a stamp.
+    """
+    for side, traj in (("reference", reference), ("estimate", estimate)):
+        t = traj.stamps_s
+        if bool((t[1:] <= t[:-1]).any()):
+            reason = (
+                f"the {side}'s stamps repeat (read with `repeated_stamps='all'`): a time "
+                "offset is searched by interpolating in time, where rows at one stamp name "
+                "no one pose; read with 'first' or 'last'"
+            )
+            msg = f"Cannot estimate a time offset: {reason}"
+            raise ValidationError(msg, field="offset_auto", reason=reason)
+
+
 def estimate_offset(
     reference: PoseTrajectory,
     estimate: PoseTrajectory,
@@ -962,6 +983,8 @@ def estimate_offset(
         Fewer than 10 poses overlap at every offset searched, fewer than 3 reference
         poses lie within the estimate's span at the optimum, or the cost curve is flat
         (a static reference): the message gives the spans and the motion.
+    ValidationError
+        A trajectory whose stamps repeat (read with ``repeated_stamps="all"``).
 
     Examples
     --------
@@ -977,6 +1000,7 @@ def estimate_offset(
     """
     settings = EvaluationSettings(offset_auto=True) if settings is None else settings
     check_inputs(reference, estimate, settings)
+    _refuse_repeated_stamps(reference, estimate)
     low, high = settings.search_range_s
     if len(reference) < 2 or len(estimate) < _MIN_POSES:  # each side's need, said of it
         short = [
