@@ -524,7 +524,7 @@ _TRAJECTOPY_READS = json.loads(
 def _as_trajectopy_reads(tmp_path: Path, case: str) -> None:
     want = _TRAJECTOPY_READS[case]
     traj = read_tum(write(tmp_path, want["text"], name=f"{case}.traj"))
-    assert traj.stamps_s.tolist() == pytest.approx(want["stamps_s"], rel=0, abs=1e-6)
+    assert traj.stamps_s.tolist() == pytest.approx(want["stamps_s"], rel=0, abs=1e-9)
     assert traj.positions_xyz.tolist() == want["positions_xyz"]
 
 
@@ -535,6 +535,21 @@ def test_a_time_offset_after_the_first_rows_applies_to_all_as_trajectopy_reads_i
     winning: #time_offset 100 above the rows and 0.25 between them read 1.25, 2.25 and
     3.25 s there, 101, 102 and 103 s here (the later line a comment)."""
     _as_trajectopy_reads(tmp_path, "time_offset_after_rows")
+
+
+def test_a_semicolon_delimiter_reads_as_trajectopy_reads_it(tmp_path: Path) -> None:
+    """``#delimiter ';'`` was refused (the readers took commas, blanks and tabs); trajectopy
+    splits its rows at the semicolons: 1.0 and 2.5 s, the second at (1, 2, 3)."""
+    _as_trajectopy_reads(tmp_path, "semicolon")
+
+
+def test_a_bad_field_between_delimiters_is_refused_naming_line_and_column(
+    tmp_path: Path,
+) -> None:
+    """A row of ``#delimiter '|'`` with a field that is no number: one error, its place."""
+    text = "#delimiter '|'\n#fields t,px,py,pz,qx,qy,qz,qw\n1.0|0|0|0|0|0|0|1\n2.0|1|y|0|0|0|0|1\n"
+    with pytest.raises(FormatError, match=r"a\.traj, line 4, column 3 \(py\): 'y' is not a number"):
+        read_tum(write(tmp_path, text, name="a.traj"))
 
 
 def test_a_fields_line_after_the_first_rows_is_refused_naming_it(tmp_path: Path) -> None:
@@ -554,9 +569,19 @@ def test_a_fields_line_after_the_first_rows_is_refused_naming_it(tmp_path: Path)
             r"line 1: trajectopy's #time_format datetime: the readers take Unix seconds",
         ),
         (
-            "#name a\n#delimiter ';'\n",
-            "1.0;0;0;0;0;0;0;1\n2.0;1;0;0;0;0;0;1\n",
-            r"line 2: trajectopy's #delimiter ';': the readers take columns separated by commas",
+            "#name a\n#delimiter ';;'\n",
+            "1.0;;0;;0;;0;;0;;0;;0;;1\n2.0;;1;;0;;0;;0;;0;;0;;1\n",
+            r"line 2: trajectopy's #delimiter ';;': expected one character in quotes",
+        ),
+        (
+            "#delimiter '\"'\n",
+            '1.0"0"0"0"0"0"0"1\n2.0"1"0"0"0"0"0"1\n',
+            r"line 1: trajectopy's #delimiter '\"': expected one character in quotes",
+        ),
+        (
+            "#delimiter '#'\n",
+            "1.0#0#0#0#0#0#0#1\n",
+            r"line 1: trajectopy's #delimiter '#': expected one character in quotes",
         ),
         (
             "#time_format gps_sow\n",
@@ -564,7 +589,13 @@ def test_a_fields_line_after_the_first_rows_is_refused_naming_it(tmp_path: Path)
             r"line 1: trajectopy's #time_format gps_sow: expected its GPS week as #gps_week WEEK",
         ),
     ],
-    ids=["datetime", "delimiter", "gps-without-week"],
+    ids=[
+        "datetime",
+        "delimiter-of-two",
+        "delimiter-quote",
+        "delimiter-comment",
+        "gps-without-week",
+    ],
 )
 def test_trajectopy_time_and_delimiter_headers_not_read_are_refused_naming_them(
     tmp_path: Path, lines: str, rows: str, said: str

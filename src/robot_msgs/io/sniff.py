@@ -62,6 +62,7 @@ __all__ = [
     "read_head",
     "seconds_evidence",
     "stated_ns_unit",
+    "trajectopy_delimiter",
     "trajectopy_lines_after_data",
 ]
 
@@ -172,6 +173,10 @@ class TableHeader:
         cnspy's ``PoseWithCov`` or ``PosOrientWithCov`` header: for each of ``columns``
         after the pose, the row-major index (0 ... 35) of its cell in the 6x6 pose
         covariance; None for any other header.
+    delimiter : str
+        trajectopy's ``#delimiter``, one character (``;``): the rows are read with it as
+        their separator, as commas (:func:`~robot_msgs.io.table.read_table`); ``,`` for
+        any other header.
     """
 
     line: int
@@ -181,6 +186,7 @@ class TableHeader:
     columns: tuple[int, ...] | None = None
     stamp_shift_s: float = 0.0
     covariance: tuple[int, ...] | None = None
+    delimiter: str = ","
 
     @property
     def stamp_unit(self) -> str:
@@ -421,17 +427,17 @@ def _trajectopy_time(comments: list[tuple[int, str]], header: TableHeader) -> Ta
     WHY: both were read in silence as Unix seconds as written (``#time_offset 100``: every
     stamp 100 s early); as trajectopy reads them (its 5.1.2 gives 1525564783.5 for second
     1.0 of week 2000 with offset 0.5). A ``#time_format datetime``, gps_sow without its
-    week (trajectopy takes the current one), or a ``#delimiter`` other than a comma, blank
-    or tab is refused naming its line: it was refused as a count of columns.
+    week (trajectopy takes the current one), or a ``#delimiter`` that is no one character
+    (:func:`trajectopy_delimiter`) is refused naming its line; one that is, kept as
+    :attr:`TableHeader.delimiter`.
 
     Examples
     --------
     >>> h = TableHeader(line=3, names=("t",), quaternion="xyzw")
     >>> _trajectopy_time([(1, "#time_format gps_sow"), (2, "#gps_week 2000")], h).stamp_shift_s
     1525564782.0
-    >>> _trajectopy_time([(1, "#delimiter ';'")], h).problem
-    "line 1: trajectopy's #delimiter ';': the readers take columns separated by commas, \
-blanks or tabs; write the file with one of them"
+    >>> _trajectopy_time([(1, "#delimiter ';'")], h).delimiter
+    ';'
     """
     said = {}
     for at, comment in comments:
@@ -439,12 +445,15 @@ blanks or tabs; write the file with one of them"
         if match is not None:
             said[match[1]] = (at, match[2].strip())
     at, value = said.get("delimiter", (0, "','"))
-    if value.strip("'\"") not in (",", " ", "\t", "") and not header.problem:
+    delimiter = trajectopy_delimiter(value)
+    if delimiter is None and not header.problem:
+        shown = value if len(value) <= 40 else f"{value[:40]}..."
         problem = (
-            f"line {at}: trajectopy's #delimiter {value}: the readers take columns separated "
-            "by commas, blanks or tabs; write the file with one of them"
+            f"line {at}: trajectopy's #delimiter {shown}: expected one character in quotes "
+            "(';'), not a quote, '#', a letter, a digit or one of '.+-'"
         )
         return replace(header, quaternion=None, columns=None, problem=problem)
+    header = replace(header, delimiter=delimiter or ",")
     shift, why = 0.0, ""
     at, value = said.get("time_offset", (0, "0"))
     try:
@@ -476,6 +485,45 @@ blanks or tabs; write the file with one of them"
     if why and not header.problem:
         return replace(header, quaternion=None, columns=None, problem=why)
     return replace(header, stamp_shift_s=shift)
+
+
+def trajectopy_delimiter(value: str) -> str | None:
+    """Return the character trajectopy's ``#delimiter VALUE`` names; None: none the readers take.
+
+    trajectopy takes the text between the quotes (``';'``); a value without quotes is
+    taken as written, an empty one as its default, a comma. None for several characters,
+    and for one that a number or a comment holds, or a quote: each would split rows where
+    trajectopy does not, or not where it does.
+
+    Examples
+    --------
+    >>> trajectopy_delimiter("';'"), trajectopy_delimiter("|"), trajectopy_delimiter("';;'")
+    (';', '|', None)
+    """
+    inner = value.strip()
+    if len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\"":
+        inner = inner[1:-1]
+    if not inner:
+        return ","
+    if len(inner) != 1 or inner.isalnum() or inner in "'\"#.+-\r\n":
+        return None
+    return inner
+
+
+def _delimited(comments: list[tuple[int, str]], lines: list[str], first: int) -> None:
+    """Write trajectopy's ``#delimiter`` in ``lines`` from line ``first`` on as commas, in place.
+
+    WHY: its rows (``1.0;0;0;...``), one field each split at commas and blanks, were no
+    rows of numbers; as commas they are read by the one road every table takes. A
+    ``#delimiter`` the readers do not take is left for :func:`_trajectopy_time` to refuse.
+    """
+    said = {m[1]: m[2] for _, c in comments if (m := _TRAJECTOPY_KEY.match(c.strip()))}
+    delimiter = trajectopy_delimiter(said.get("delimiter", ""))
+    if delimiter in (None, ",", " ", "\t"):
+        return
+    assert delimiter is not None  # noqa: S101 - for mypy: None returned above
+    for k in range(first - 1, len(lines)):
+        lines[k] = lines[k].replace(delimiter, ",")
 
 
 def _cnspy_typed(line: int, names: tuple[str, ...]) -> TableHeader | None:
@@ -609,6 +657,9 @@ def _head(lines: list[str], *, source: str, rows: int) -> TextHead:
         if stripped.startswith("#"):
             comments.append((number, line))
             continue
+        if header is None:
+            _delimited(comments, lines, number)  # trajectopy's `#delimiter ';'`
+            line = lines[number - 1].rstrip("\r")
         fields = _fields(line)
         if not fields:
             continue

@@ -541,11 +541,14 @@ def read_table(
     extra_columns: bool = False,
     header: bool = False,
     split: Sequence[int] | None = None,
+    delimiter: str = ",",
 ) -> Table:
     r"""Read the file ``path`` and parse it with :func:`parse_table`, naming it in errors.
 
     The one entry point of the TUM, KITTI (poses and times) and EuRoC readers.
     ``example:NAME`` is the shipped file, named so in errors and warnings.
+    ``delimiter``, one character (trajectopy's ``#delimiter ';'``), separates fields as
+    a comma does: each is a comma before the rows are parsed, the file read whole.
 
     Examples
     --------
@@ -557,14 +560,15 @@ def read_table(
     """
     source = str(path)  # as given: ``example:NAME``, not the installed file
     path = resolve_path(path)
-    if _fasttable is not None:
+    other = delimiter not in (",", " ", "\t")
+    if _fasttable is not None and not other:
         table = _read_in_chunks(
             _fasttable, path, source=source, widths=_widths(columns, split),
             extra_columns=extra_columns, header=header,
         )  # fmt: skip
         if table is not None:
             return table
-    table = _read_general_in_chunks(
+    table = None if other else _read_general_in_chunks(
         path, source=source, columns=columns, widths=_widths(columns, split),
         extra_columns=extra_columns, header=header,
     )  # fmt: skip
@@ -574,6 +578,8 @@ def read_table(
     problem = text_problem(data, source=source)
     if problem is not None:
         raise problem
+    if other:  # its bytes in UTF-8 are no part of another character's
+        data = data.replace(delimiter.encode("utf-8"), b",")
     # A file that is not UTF-8 is refused first; ASCII (the usual case) needs no decoding
     # unless the general path runs.
     text = None if data.isascii() else _decode(data, source=source)

@@ -131,7 +131,7 @@ def read_tum(
         header = trajectopy_lines_after_data(path, head, header)  # its # lines below rows
         check_header(replace(head, header=header))
     if header is not None and header.columns is not None:  # trajectopy's, cnspy's: by name
-        table = read_table(path, columns=header.names, header=True)
+        table = read_table(path, columns=header.names, header=True, delimiter=header.delimiter)
         c = header.columns
         values = table.parts[0]
         stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:8]]
