@@ -543,6 +543,35 @@ def test_a_semicolon_delimiter_reads_as_trajectopy_reads_it(tmp_path: Path) -> N
     _as_trajectopy_reads(tmp_path, "semicolon")
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    delimiter=st.sampled_from([";", "|", ":", "/", "\u00a7", "\t", " "]),
+    values=st.lists(
+        st.tuples(*[st.floats(min_value=-1e6, max_value=1e6)] * 3), min_size=1, max_size=8
+    ),
+    blank=st.booleans(),
+)
+def test_a_delimited_file_reads_as_the_same_rows_with_commas(
+    tmp_path_factory: pytest.TempPathFactory,
+    delimiter: str,
+    values: list[tuple[float, float, float]],
+    blank: bool,
+) -> None:
+    """Law: rows written with trajectopy's ``#delimiter X`` (blanks around it or not) read
+    to the same floats as the rows written with commas."""
+    rows = [[1.0 + k, *xyz, 0.0, 0.0, 0.0, 1.0] for k, xyz in enumerate(values)]
+    folder = tmp_path_factory.mktemp("delimiter")
+    files = []
+    for name, sep in (("comma.traj", ","), ("other.traj", delimiter)):
+        joint = f" {sep} " if blank else sep
+        text = f"#delimiter '{sep}'\n#fields t,px,py,pz,qx,qy,qz,qw\n"
+        text += "".join(joint.join(repr(v) for v in row) + "\n" for row in rows)
+        files.append(write(folder, text, name=name))
+    want, got = read_tum(files[0]), read_tum(files[1])
+    np.testing.assert_array_equal(got.stamps_s, want.stamps_s)
+    np.testing.assert_array_equal(got.positions_xyz, want.positions_xyz)
+
+
 def test_a_bad_field_between_delimiters_is_refused_naming_line_and_column(
     tmp_path: Path,
 ) -> None:
