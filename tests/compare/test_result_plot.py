@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -116,7 +116,7 @@ def test_a_drift_result_is_drawn_as_drift_plot_draws_it(
     result = kitti_drift(*fr1, lengths_m=(0.25, 0.5), step_frames=5)
     fig = result.plot()
     err = fig.axes[1]
-    assert err.get_title() == "KITTI drift: translation error per segment"
+    assert err.get_title() == "KITTI drift: translation error per segment [%]"
     assert err.get_ylabel().endswith("[%]")
     assert err.get_xlabel().startswith("segment start")
     drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]
@@ -137,6 +137,37 @@ def test_a_drift_in_seconds_is_titled_per_second(
     assert err.get_ylabel() == "translation error per second [m/s]"
     drawn = [line.get_label() for line in err.get_lines() if not line.get_label().startswith("_")]
     assert drawn == ["1 s", "2 s"]
+
+
+@pytest.mark.parametrize(
+    ("lengths", "chosen", "heading"),
+    [
+        (
+            {"lengths_s": (1.0, 2.0)},
+            ["rotation_deg_per_s@1s", "rotation_deg_per_s@2s"],
+            "KITTI drift per second: rotation error [deg/s]",
+        ),
+        (
+            {"lengths_m": (0.25, 0.5), "step_frames": 5},
+            ["rotation_deg_per_m@0.25m", "rotation_deg_per_m@0.5m"],
+            "KITTI drift: rotation error per segment [deg/m]",
+        ),
+    ],
+)
+def test_a_drift_of_rotation_is_titled_rotation_in_its_unit(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+    lengths: dict[str, Any],
+    chosen: list[str],
+    heading: str,
+) -> None:
+    """The rotation per length (deg/s, deg/m) was drawn under "KITTI drift per second:
+    translation error [m/s]" and "KITTI drift: translation error per segment": the title
+    said translation whatever was drawn. It names what the axis draws, in its unit."""
+    pytest.importorskip("matplotlib")
+    err = kitti_drift(*fr1, **lengths).plot(chosen).axes[1]
+    assert err.get_title() == heading
+    assert err.get_ylabel().startswith("rotation error per ")
+    assert "translation" not in err.get_title()
 
 
 def test_plot_takes_a_quantity_for_every_length_as_res_signal_does(

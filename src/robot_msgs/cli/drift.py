@@ -127,12 +127,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:
         from robot_msgs.compare.result import drift_title  # noqa: PLC0415 - plots only
 
-        write_plot(
-            args,
-            [result],
-            result.segment_signals(),
-            title=drift_title(spec.protocol, seconds=spec.lengths_s is not None),
-        )
+        drawn = result.segment_signals()
+        write_plot(args, [result], drawn, title=drift_title(spec.protocol, drawn))
     return 0
 
 

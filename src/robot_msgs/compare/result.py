@@ -59,23 +59,30 @@ def compared_estimate(
     return moved if plane is None else project_to_plane(moved, plane)
 
 
-def drift_title(protocol: str, *, seconds: bool = False) -> str:
+def drift_title(protocol: str, signals: Sequence[Signal]) -> str:
     """Return the title of a drift figure (``drift --plot``, :meth:`EvaluationResult.plot`).
 
-    ``seconds``: segments in seconds (``drift --seconds``), their error per second (m/s).
-    WHY: the figure of ``drift --seconds`` was titled as the devkit's, per segment of
-    path; :meth:`EvaluationResult.plot` titled it ``KITTI_DRIFT over time``.
+    It names what ``signals`` (the per-length signals drawn) are, in their unit: per
+    second where their lengths are in seconds (``drift --seconds``, a delta each).
+    WHY: the title said "translation error" whatever was drawn, the rotation in deg/m or
+    deg/s too (``result.plot("rotation_deg_per_m@1m")``).
 
     Examples
     --------
-    >>> drift_title("kitti")
-    'KITTI drift: translation error per segment'
-    >>> drift_title("kitti", seconds=True)
-    'KITTI drift per second: translation error [m/s]'
+    >>> from robot_msgs.compare import Signal
+    >>> def one(quantity, unit, **length):
+    ...     return Signal.of(quantity, unit, [1.0], stamps_s=[0.0], **length)
+    >>> drift_title("kitti", [one("translation_pct", "%", length_m=100.0)])
+    'KITTI drift: translation error per segment [%]'
+    >>> drift_title("kitti", [one("rotation_deg_per_s", "deg/s", delta=1.0, delta_unit="s")])
+    'KITTI drift per second: rotation error [deg/s]'
     """
-    if seconds:
-        return f"{protocol.upper()} drift per second: translation error [m/s]"
-    return f"{protocol.upper()} drift: translation error per segment"
+    from robot_msgs.report.figures import signal_label  # noqa: PLC0415 - plots only
+
+    drawn = " and ".join(dict.fromkeys(signal_label(s, parameters=False) for s in signals))
+    if signals and all(s.delta is not None for s in signals):
+        return f"{protocol.upper()} drift per second: {drawn.replace(' per second', '')}"
+    return f"{protocol.upper()} drift: {drawn}"
 
 
 @message("compare/EvaluationResult", derives=True)
@@ -366,7 +373,7 @@ class EvaluationResult(Msg):
         protocol = drift_protocol(self.metric)  # its lengths in seconds: per second
         seconds = protocol is not None and all(held[n].delta is not None for n in names)
         if seconds or all(held[n].length_m is not None for n in names):  # as drift --plot
-            heading = title or drift_title(protocol or "kitti", seconds=seconds)
+            heading = title or drift_title(protocol or "kitti", [held[n] for n in names])
         else:
             at = drawn_at(self, held[names[0]])
             heading = title or over_time(self.metric.upper(), frames=frames, at=at)
