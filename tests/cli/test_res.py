@@ -721,6 +721,37 @@ def test_res_signal_filter_is_recorded_in_csv_markdown_and_latex(
     assert "kept_signals" not in capsys.readouterr().out
 
 
+def test_res_notes_reach_markdown_and_latex_as_the_text_says_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``res`` said why it did not rank ("not ranked: ...") in its text and its JSON
+    only: the Markdown and the LaTeX of two APEs aligned se3 and sim3 showed the table
+    and no ranking, with no word of why. Every note the text prints is under the
+    Results table there (the ``--signal`` note took that road alone)."""
+    for name in ("se3", "sim3"):
+        _save(tmp_path, f"{name}.json", "--align", name)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    args = ["res", "se3.json", "sim3.json", "--markdown", "r.md", "--latex", "r.tex"]
+    assert main([*args, "--json", "r.json", "--signal", "translation"]) == 0
+    said = " ".join(capsys.readouterr().out.split())  # the text's notes wrap at 80 columns
+    refusal = (
+        "not ranked: refusing to mix results made with different settings of --align "
+        "(--align se3 in se3.json; --align sim3 in sim3.json); evaluate them with the same "
+        "settings, or rank them anyway with --force-ranking (the ranking then says so)"
+    )
+    kept = "--signal translation: only these signals of each result are compared"
+    for note in (refusal, kept):
+        assert f"NOTE: {note}" in said
+    assert json.loads(Path("r.json").read_text())["notes"] == [refusal, kept]
+    markdown = Path("r.md").read_text().splitlines()
+    assert [f"*{n}*" for n in (refusal, kept)] == markdown[-2:]
+    latex = " ".join(Path("r.tex").read_text().split())
+    for note in (refusal, kept):
+        assert note.replace("--", "-{}-") in latex
+    assert "Ranking" not in "\n".join(markdown)
+
+
 def test_res_signal_refused_says_the_names_it_takes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -127,20 +127,19 @@ def run(args: argparse.Namespace) -> int:
     if args.signal:
         named = [(path, _kept(path, result, args.signal)) for path, result in named]
     comparison = compare_results(named, force=args.force_ranking)
-    tables = comparison.tables
     if args.signal:  # WHY: a filtered table and its JSON said nothing of the signals left out
         words = " ".join(f"--signal {shlex.quote(w)}" for w in args.signal)
-        kept = f"{words}: only these signals of each result are compared"
-        comparison.notes.append(kept)
-        # Markdown and LaTeX print a table's notes (under it, in its table environment),
-        # not the comparison's: they said nothing of the filter. The text prints both.
-        results, *others = tables
-        tables = [replace(results, notes=(*results.notes, kept)), *others]
+        comparison.notes.append(f"{words}: only these signals of each result are compared")
     # Every output says settings as flags: the library's `force=True` is --force-ranking
     # (an HTML page told a command-line user to pass `force=True`; a review).
     comparison.notes[:] = [
         flags_in_text(n.replace("`force=True`", "--force-ranking")) for n in comparison.notes
     ]
+    # Markdown and LaTeX print a table's notes (under it, in its table environment), not
+    # the comparison's, which the text, the JSON and the HTML print: they said neither
+    # the filter nor why there is no ranking ("not ranked: ..."). One list, under Results.
+    results, *others = comparison.tables
+    tables = [replace(results, notes=(*results.notes, *comparison.notes)), *others]
     contents: dict[str, str] = {}
     if "json" in outputs:
         contents["json"] = dumps(comparison.to_dict())
