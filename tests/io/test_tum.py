@@ -581,6 +581,17 @@ def test_a_bad_field_between_delimiters_is_refused_naming_line_and_column(
         read_tum(write(tmp_path, text, name="a.traj"))
 
 
+@pytest.mark.parametrize("row", ["2.0;1;0;0;0;0;0,1", "2.0;0,5;0;0;0;0;0;1"])
+def test_a_comma_in_a_row_of_a_semicolon_file_is_refused_naming_its_line(
+    tmp_path: Path, row: str
+) -> None:
+    """A comma there is not a separator for trajectopy (its field "0,1" is no number); it
+    was one here, the first row read as 8 numbers, (0, 0, 1) its quaternion's last."""
+    text = f"#delimiter ';'\n#fields t,px,py,pz,qx,qy,qz,qw\n1.0;0;0;0;0;0;0;1\n{row}\n"
+    with pytest.raises(FormatError, match=r"a\.traj, line 4: a comma in a row of a file whose "):
+        read_tum(write(tmp_path, text, name="a.traj"))
+
+
 def test_a_fields_line_after_the_first_rows_is_refused_naming_it(tmp_path: Path) -> None:
     """trajectopy would read the rows above it by its columns too; refused, not ignored."""
     text = "#fields t,px,py,pz,qx,qy,qz,qw\n1,0,0,0,0,0,0,1\n#fields t,px,py,pz,qw,qx,qy,qz\n"

@@ -579,6 +579,17 @@ def read_table(
     if problem is not None:
         raise problem
     if other:  # its bytes in UTF-8 are no part of another character's
+        # WHY: a comma in a row would be a second separator here ("...;0,1" read as two
+        # numbers), where trajectopy reads one text field and fails: refused, its line said.
+        comma = re.search(rb"^[ \t]*[^#\r\n][^\r\n]*,", data, re.MULTILINE)
+        if comma is not None:
+            at = data.count(b"\n", 0, comma.start()) + 1
+            msg = (
+                f"{source}, line {at}: a comma in a row of a file whose #delimiter is "
+                f"{delimiter!r}: write its rows with the one delimiter (a decimal point, not "
+                "a comma)"
+            )
+            raise FormatError(msg)
         data = data.replace(delimiter.encode("utf-8"), b",")
     # A file that is not UTF-8 is refused first; ASCII (the usual case) needs no decoding
     # unless the general path runs.
