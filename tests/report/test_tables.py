@@ -706,6 +706,13 @@ def test_names_in_cjk_or_with_combining_accents_line_up_in_terminal_columns() ->
     ]
 
 
+def test_latex_notes_are_a_paragraph_each_not_run_together() -> None:
+    """Two notes without full stops were one run of text ("not ranked: x --signal a")."""
+    table = ReportTable("T", ("a",), (("1",),), (True,), ("not ranked: x", "[kept] a"))
+    tex = render_latex([table])
+    assert r"\par\footnotesize not ranked: x \par {[}kept{]} a" in tex
+
+
 def test_latex_folds_a_wide_table_stacks_long_headers_and_never_opens_a_break_length() -> None:
     headers = ("run", *(f"metric number {k} [m]" for k in range(12)))
     rows = tuple((f"[{name}]/seq/1", *(f"{k}.{name}" for k in range(12))) for name in "ab")

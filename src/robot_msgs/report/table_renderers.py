@@ -540,7 +540,9 @@ def render_latex(tables: Sequence[ReportTable], width: int = LATEX_WIDTH) -> str
             ]
             out += [r"    \bottomrule", r"  \end{tabular}"]
             if t.notes and n == len(blocks):
-                notes = " ".join(latex_escape(note) for note in t.notes)
+                # WHY \par: joined by blanks, a note without a full stop ran into the next
+                # ("... says so) -{}-signal ..."); a paragraph each, as Markdown's lines.
+                notes = " \\par ".join(latex_escape(note) for note in t.notes)
                 out.append("  \\par\\footnotesize " + notes)
             out += [r"\end{table}", ""]
     return "\n".join(out)
