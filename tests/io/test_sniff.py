@@ -399,3 +399,19 @@ def test_an_infinity_spelt_with_a_turkish_i_past_the_first_row_ends_the_head_row
     assert read_head(path).numbers.tolist() == [[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]]
     with pytest.raises(FormatError, match=r"line 2, column 8 \(qw\): .* is not a number \(U\+01"):
         read_trajectory(path)
+
+
+def test_the_stamp_unit_guess_reads_the_stamp_column_a_header_names(tmp_path: Path) -> None:
+    """A header read by name (cnspy's ``t`` in column 4) had explain_format judge the
+    units of column 1, tx: integer nanosecond stamps in ``t`` went unsaid, and positions
+    of 1.3e18 were said to be "integer nanosecond stamps" (read_tum reads ``t``)."""
+    ns = [1305031102160407000 + k * 33_000_000 for k in range(3)]
+    rows_ns = "".join(f"{k * 0.1},0.0,0.0,{t},0,0,0,1\n" for k, t in enumerate(ns))
+    stamps_ns = write(tmp_path, "tx,ty,tz,t,qx,qy,qz,qw\n" + rows_ns, name="ns.csv")
+    cnspy = "cnspy's header: t, tx, ty, tz, qx, qy, qz, qw read by name"
+    assert str(explain_format(stamps_ns)) == (
+        f"tum (8 comma-separated columns, {cnspy}, integer nanosecond stamps)"
+    )
+    rows_s = "".join(f"{t},0.0,0.0,{t / 1e9!r},0,0,0,1\n" for t in ns)
+    stamps_s = write(tmp_path, "tx,ty,tz,t,qx,qy,qz,qw\n" + rows_s, name="s.csv")
+    assert str(explain_format(stamps_s)) == f"tum (8 comma-separated columns, {cnspy})"

@@ -235,7 +235,9 @@ def _text_format(head: TextHead) -> FormatDetection:
         raise FormatError(msg)
     header = head.header
     quaternion = header.quaternion if header is not None else None
-    stamps = head.numbers[:, 0]
+    # WHY the header's stamp column: cnspy's ``t`` may be any column (read by name), and
+    # its positions were judged as stamps ("integer nanosecond stamps" said of tx).
+    stamps = head.numbers[:, header.columns[0] if header and header.columns else 0]
     # A header stating seconds (``t[s]``, what write_tum writes) is taken at its word.
     ns = None if header is not None and header.stamp_unit == "s" else nanosecond_evidence(stamps)
     if quaternion == "wxyz" and header is not None:
