@@ -635,9 +635,13 @@ def _decimal_ns(rows: list[str]) -> Int64Array | None:
         tens[:, _EXPONENT_DIGITS:] = (codes - np.uint8(ord("0"))) * powers
         back = (every * tens.shape[1] + last + 1)[:, None] + np.arange(_EXPONENT_DIGITS)
         shift = tens.ravel()[back].astype(np.int64) @ _POW10[_EXPONENT_DIGITS - 1 :: -1]
-        # A digit not 0 before the last _EXPONENT_DIGITS: 1000 places or more.
-        far = (powers & _BEFORE[np.maximum(last - _EXPONENT_DIGITS + 1, 0)]) & (codes != ord("0"))
-        shift = np.where(far.any(axis=1), _POW10[_EXPONENT_DIGITS], shift)
+        # A digit not 0 before the last _EXPONENT_DIGITS: 1000 places or more. Looked for
+        # on the rows of a longer exponent only (``e+09`` has none): 40 ms of 10^6 rows.
+        long = np.flatnonzero(exponent & (last - at_e > _EXPONENT_DIGITS))
+        if long.size:
+            before = _BEFORE[np.maximum(last[long] - _EXPONENT_DIGITS + 1, 0)]
+            far = powers[long] & before & (codes[long] != ord("0"))
+            shift[long[far.any(axis=1)]] = _POW10[_EXPONENT_DIGITS]
         after_e = codes[every, np.minimum(at_e + 1, _NS_WIDTH - 1)]
         shift = np.where(after_e == ord("-"), -shift, shift)
         # The point left out, as it moves: a digit after it moves back a place.
