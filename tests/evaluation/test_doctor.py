@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from robot_msgs.compare import Diagnosis
+    from robot_msgs.evaluation.settings import AlignMethod
     from robot_msgs.typing import Float64Array, IntpArray
 
 GT = "example:fr1_xyz/groundtruth.tum"
@@ -3642,3 +3643,16 @@ def test_turned_circle_is_not_searched_again(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(_offset_search, "_offset_searched_as", counted)
     diagnose(ref, est)
     assert len(searched) == 2  # as written, and with a scale: not inverted nor mirrored
+
+
+@pytest.mark.parametrize("method", ["translation", "origin"])
+def test_collinear_motion_is_no_warning_where_no_rotation_is_fitted_on_it(
+    method: AlignMethod,
+) -> None:
+    """`--align translation` (cnspy's pos) fits no rotation, origin its from the first
+    orientations: on a line both were warned "the rotation about their line is not
+    determined" and told to use origin (which turns the orientations too)."""
+    ref = _line()
+    moved = ref.replace(positions_xyz=ref.positions_xyz + np.array([1.0, -2.0, 3.0]))
+    found = diagnose(ref, moved, EvaluationSettings(align=method)).finding("alignment")
+    assert found is None or "collinear" not in found.summary

@@ -172,6 +172,10 @@ def _matched_at(settings: EvaluationSettings) -> str:
     return f" (poses matched at an offset of {settings.offset_s:.6g} s: `offset_s=`)"
 
 
+#: The methods that fit no rotation on the positions (none, or the first orientations).
+_NO_POSITION_ROTATION = ("scale", "translation", "origin", "origin_scale")
+
+
 def _alignment(
     matched_ref: PoseTrajectory,
     matched_est: PoseTrajectory,
@@ -180,7 +184,10 @@ def _alignment(
 ) -> Finding | None:
     spread = matched_ref.positions_xyz - matched_ref.positions_xyz.mean(axis=0)
     sv = np.linalg.svd(spread, compute_uv=False)
-    if sv[0] == 0 or sv[1] / sv[0] < _COLLINEAR:
+    # WHY only where the rotation is fitted on positions: `--align translation` on a
+    # line was warned of its undetermined rotation, which it does not fit, and told to
+    # use origin, which turns the orientations too (origin was told to use itself).
+    if method not in _NO_POSITION_ROTATION and (sv[0] == 0 or sv[1] / sv[0] < _COLLINEAR):
         return Finding(
             kind="alignment",
             severity="warning",
