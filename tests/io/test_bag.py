@@ -2226,3 +2226,38 @@ def test_a_ros2_bag_without_message_definitions_is_read_with_the_latest_types(
     assert len(got) == len(gt) == 3000
     np.testing.assert_allclose(got.stamps_s, gt.stamps_s, rtol=0, atol=1e-6)  # ns in the bag
     np.testing.assert_allclose(got.positions_xyz, gt.positions_xyz, rtol=0, atol=1e-12)
+
+
+def test_a_type_store_that_fails_to_import_is_said_as_rosbags_not_the_bags(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The latest type store, imported inside ``AnyReader.open()`` since it became lazy,
+    failed as "gt.db3: cannot open as a ROS bag (ModuleNotFoundError ...)", blaming a
+    sound bag for a broken rosbags; it is the installation's error, naming the bag."""
+    import sqlite3
+
+    import rosbags.highlevel  # its own get_typestore, for the empty store, stays whole
+    import rosbags.typesys
+
+    from robot_msgs.errors import MissingDependencyError
+    from robot_msgs.io import write_trajectory_bag
+
+    bag = tmp_path / "gt.db3"
+    write_trajectory_bag(bag, read_trajectory("example:fr1_xyz/groundtruth.tum"), topic="/gt")
+    with contextlib.closing(sqlite3.connect(bag)) as db:
+        db.execute("DELETE FROM message_definitions")
+        db.commit()
+
+    whole = rosbags.typesys.get_typestore
+
+    def broken(name: rosbags.typesys.Stores) -> object:
+        if name is not rosbags.typesys.Stores.LATEST:
+            return whole(name)
+        msg = "No module named 'rosbags.typesys.stores.ros2_kilted'"  # a broken install
+        raise ModuleNotFoundError(msg)
+
+    monkeypatch.setattr(rosbags.typesys, "get_typestore", broken)
+    said = r"gt\.db3: defines none of its message types, and rosbags' ROS 2 type store failed"
+    with pytest.raises(MissingDependencyError, match=said) as info:
+        read_trajectory(bag, topic="/gt")
+    assert "cannot open" not in str(info.value)

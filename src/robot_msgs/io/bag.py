@@ -28,6 +28,7 @@ from robot_msgs.documents import _short
 from robot_msgs.errors import (
     DataWarning,
     FormatError,
+    MissingDependencyError,
     RobotMsgsError,
     TopicError,
     caller_stacklevel,
@@ -213,11 +214,27 @@ class _LatestTypestore:
     to kilted (60 ms of a 0.3 s ``ape`` on an MCAP file), and ``AnyReader`` reads it only
     for a bag whose connections define none of their types (a ROS 2 SQLite bag recorded
     before Iron); ROS 1 bags and MCAP files define theirs.
+
+    A store that fails to import is said as the installation's fault, not the bag's:
+    imported inside ``AnyReader.open()``, its ``ImportError`` was said "cannot open as a
+    ROS bag", a bag that opens with a sound rosbags.
     """
 
-    def __getattr__(self, name: str) -> Any:
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
         typesys = require("rosbags.typesys", "bags", feature="reading ROS bags")
-        return getattr(typesys.get_typestore(typesys.Stores.LATEST), name)
+        try:
+            store = typesys.get_typestore(typesys.Stores.LATEST)
+        except ImportError as err:
+            msg = (
+                f"{self._name}: defines none of its message types, and rosbags' ROS 2 type "
+                f"store failed to import ({type(err).__name__}: {err}): "
+                "pip install --force-reinstall rosbags"
+            )
+            raise MissingDependencyError(msg) from err
+        return getattr(store, attr)
 
 
 @contextlib.contextmanager
@@ -245,7 +262,7 @@ def _opened(bag: Path, name: str) -> Iterator[tuple[Any, Path]]:
     try:
         if not bag.is_dir():
             opened = named.enter_context(_named_by_content(bag))
-        reader = highlevel.AnyReader([opened], default_typestore=_LatestTypestore())
+        reader = highlevel.AnyReader([opened], default_typestore=_LatestTypestore(name))
         reader.open()
     except BaseException as err:
         named.close()
