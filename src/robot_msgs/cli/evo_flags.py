@@ -301,9 +301,14 @@ _FILLED_FOR: dict[str, dict[str, str]] = {
 _SUFFIX = re.compile(r"\.[a-z0-9]+")
 
 #: A compressed file's suffix and the type's before it (``.tar.gz``, ``.json.xz``) are
-#: one suffix: ``x.tar.gz`` was answered ``x.tar.json``. A word before it of letters
-#: only: ``run.2024.gz`` keeps its ``.2024``.
-_COMPOUND_SUFFIX = re.compile(r"(?:\.[A-Za-z]+)?\.(?:gz|bz2|xz|zst|lz4|lzma|z)\Z", re.IGNORECASE)
+#: one suffix: ``x.tar.gz`` was answered ``x.tar.json``. The type is a file type's
+#: name: ``run.2024.gz`` keeps its ``.2024``, and ``fr1.results.gz`` its ``.results``
+#: (any word of letters was taken for a type: answered ``fr1.json``).
+_COMPOUND_SUFFIX = re.compile(
+    r"(?:\.(?:tar|json|csv|tsv|txt|tum|kitti|zip|npz|npy|yaml|yml|xml|html|log|bag))?"
+    r"\.(?:gz|bz2|xz|zst|lz4|lzma|z)\Z",
+    re.IGNORECASE,
+)
 
 
 def _with_value(ours: str, value: str) -> str:
