@@ -149,6 +149,10 @@ CASES = [
          {"ref.tum": REF, "gt/data.tum": EST}, ["rpe", "ref.tum", "gt/data.tum"],
          warnings=(r"^gt/data\.tum, an EST, is named as ground truth and REF ref\.tum is not",),
          code=0),
+    Case("rpe-estimate-numbered-in-a-ground-truth-folder",
+         {"results/00.tum": REF, "gt/00.tum": EST}, ["rpe", "results/00.tum", "gt/00.tum"],
+         warnings=(r"^gt/00\.tum, an EST, is named as ground truth and REF results/00\.tum",),
+         code=0),
     Case("ape-force-without-output", {"ref.tum": REF, "est.tum": EST},
          ["ape", "ref.tum", "est.tum", "--force"],
          error=r"^--force only goes with --save, --save-aligned or --plot FILE", code=2),
@@ -475,6 +479,7 @@ def test_the_catalogues_hold_at_least_sixty_distinct_bad_inputs() -> None:
     ("est", "flags"),
     [
         ("gt_runs/est.tum", []),  # a folder of runs (a review)
+        ("gt_runs/00.tum", []),  # a folder of runs, a file that says nothing
         ("gt/est.tum", []),  # the file's own name says estimate: the folder is not asked
         ("est_vs_gt.tum", []),  # a name of both says neither (the newcomer walk)
         ("groundtruth.tum", ["--not-swapped"]),  # the order meant, as the warning says

@@ -273,23 +273,36 @@ def _warn_swapped(inputs: Sequence[InputFile]) -> None:
 def _named_ground_truth(given: InputFile) -> bool:
     """Whether ``given``'s file name or its topic says ground truth, else its folder's.
 
-    The file's own name decides; its folder only where the name says nothing (EuRoC's
-    ``state_groundtruth_estimate0/data.csv``). WHY: ``gt/est.tum`` and
-    ``/data/gt_runs/est.tum`` were warned for their folder, and ``est_vs_gt.txt``, a name
-    of both, for its ``gt`` (a newcomer's walk): a name that says estimate too says
-    neither.
+    The file's own name decides where it says ground truth or estimate; its folder only
+    where the name says neither (KITTI's ``gt/00.txt``, EuRoC's
+    ``state_groundtruth_estimate0/data.csv``), and then a folder named ground truth
+    alone or a file named ``data``: ``/data/gt_runs/00.txt`` is a run (a review). WHY:
+    ``gt/est.tum`` was warned for its folder, and ``est_vs_gt.txt``, a name of both, for
+    its ``gt`` (a newcomer's walk): a name that says estimate too says neither.
     """
 
-    def said(text: str) -> bool:
-        words = set(re.split(r"[^a-z0-9]+", text.lower())) - {""}
+    def words_of(text: str) -> set[str]:
+        return set(re.split(r"[^a-z0-9]+", text.lower())) - {""}
+
+    def ground_truth_in(text: str) -> bool:
         joined = re.sub(r"[^a-z0-9]+", " ", text.lower())
-        named = bool({"gt", "groundtruth"} & words) or "ground truth" in joined
-        return named and not {"est", "estimate", "vs", "versus"} & words
+        return bool({"gt", "groundtruth"} & words_of(text)) or "ground truth" in joined
+
+    def said(text: str) -> bool:
+        return ground_truth_in(text) and not _ESTIMATE_WORDS & words_of(text)
 
     path = Path(given.path.removeprefix("example:"))
     if said(given.topic or ""):
         return True
-    return said(path.name) or (path.stem == "data" and said(path.parent.name))
+    if ground_truth_in(path.name) or _ESTIMATE_WORDS & words_of(path.stem):
+        return said(path.name)  # the file's own name decides
+    folder = path.parent.name
+    alone = words_of(folder) <= {"gt", "groundtruth", "ground", "truth"}
+    return said(folder) and (alone or path.stem == "data")
+
+
+#: Words of a name that says estimate (or both: ``est_vs_gt``), never ground truth.
+_ESTIMATE_WORDS = frozenset({"est", "estimate", "vs", "versus"})
 
 
 def _as_written_notes(args: argparse.Namespace, inputs: Sequence[InputFile]) -> list[list[str]]:
