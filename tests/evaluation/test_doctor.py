@@ -3552,7 +3552,7 @@ def test_the_doctor_takes_each_sides_median_step_once(monkeypatch: pytest.Monkey
     assert len(taken) <= 2
 
 
-@pytest.mark.parametrize(("early", "share"), [(0.5, 0.5), (2.0, 0.7)])
+@pytest.mark.parametrize(("early", "share"), [(0.5, 0.5), (2.0, 0.7), (0.25, 0.5), (0.1, 0.7)])
 def test_an_estimate_early_and_cut_short_is_told_its_offset_and_its_stop(
     early: float, share: float
 ) -> None:
@@ -3560,7 +3560,9 @@ def test_an_estimate_early_and_cut_short_is_told_its_offset_and_its_stop(
     0 s and at the offset its poses give, so that offset (0.5004 s) was held back as "no
     offset is suggested", the poses matched at 0 s, and the pair called another sequence
     (motion_mismatch, distances correlating -0.24). The offset is the shift made here
-    (rgbdslam's own is under 0.01 s on its clock); the stop is its last stamp shifted."""
+    (rgbdslam's own is under 0.01 s on its clock); the stop is its last stamp shifted.
+    Held back within a gap (10 steps, 0.33 s), 0.25 s (0.1 s) early was called another
+    sequence, a scale or a sensor frame (a review): only an offset under a frame is held."""
     est = _est()
     last = int(np.searchsorted(est.stamps_s, est.stamps_s[0] + share * est.duration_s))
     cut = take_rows(est, np.arange(last))

@@ -129,12 +129,7 @@ from robot_msgs.errors import AssociationError, DataWarning, ValidationError
 from robot_msgs.evaluation.arguments import check_argument
 from robot_msgs.evaluation.association import associate
 from robot_msgs.evaluation.doctor._clock import _apart, _clock_domain, _spatial_fix
-from robot_msgs.evaluation.doctor._coverage_rates import (
-    _coverage,
-    _gap_s,
-    _rate_mismatch,
-    _stops_early,
-)
+from robot_msgs.evaluation.doctor._coverage_rates import _coverage, _rate_mismatch, _stops_early
 from robot_msgs.evaluation.doctor._matched import _matched_checks, _untold_checks
 from robot_msgs.evaluation.doctor._offset_search import _time_offset
 from robot_msgs.evaluation.doctor._rules import (
@@ -471,13 +466,15 @@ def _time_checks(
         # WHY held back only within a gap: fr1's rgbdslam stamped 0.5 s (2 s) early and cut
         # to its first half stops early at both offsets; the 0.5004 s its poses gave was
         # held back and the poses matched at 0 s, called another sequence (motion_mismatch,
-        # distances correlating -0.24). An offset of more than a gap (10 median steps, as
-        # the stop counts one) is a clock's, told beside the stop; a cut's few poses give
-        # a few hundredths (0.022 s at 10 % of rgbdslam, under a frame).
+        # distances correlating -0.24). An offset of more than a frame (the estimate's
+        # median step) is a clock's, told beside the stop; a cut's few poses give a few
+        # hundredths (0.022-0.024 s at 10-30 % of rgbdslam on time, under its 0.033 s
+        # frame). WHY not a gap (10 steps, 0.33 s): 0.1 s and 0.25 s early, cut to half or
+        # less, were held back too, called a scale, a sensor frame or another sequence.
         if (
             told
             and offset is not None
-            and abs(offset - settings.offset_s) <= _gap_s(estimate)
+            and abs(offset - settings.offset_s) <= estimate.median_step_s
             and _stops_early(reference, estimate, settings)
             and _stops_early(reference, estimate, settings.replace(offset_s=offset))
         ):  # said with the stop
