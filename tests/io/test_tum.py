@@ -592,6 +592,23 @@ def test_a_comma_in_a_row_of_a_semicolon_file_is_refused_naming_its_line(
         read_tum(write(tmp_path, text, name="a.traj"))
 
 
+@pytest.mark.parametrize("below", ["# end\n", "#delimiter ;\n", ""])
+def test_cnspys_csv_takes_no_trajectopy_keys_above_or_below_its_rows(
+    tmp_path: Path, below: str
+) -> None:
+    """cnspy's CSV (its pose by name, here reordered) reads no trajectopy keys: with a
+    ``#time_offset 100`` comment above its header and any ``#`` line below its rows it
+    was read 101, 102 s (1, 2 s without the line below), and a ``#delimiter ;`` comment
+    below them refused the file (a review). Expected: its ``t`` column as written."""
+    rows = "1.0,0,0,0,1,1,2,3\n2.0,0,0,0,1,1,2,3\n"
+    path = write(
+        tmp_path, "#time_offset 100\nt,qx,qy,qz,qw,tx,ty,tz\n" + rows + below, name="a.csv"
+    )
+    traj = read_tum(path)
+    np.testing.assert_array_equal(traj.stamps_s, [1.0, 2.0])
+    np.testing.assert_array_equal(traj.positions_xyz, [[1, 2, 3], [1, 2, 3]])
+
+
 def test_a_fields_line_after_the_first_rows_is_refused_naming_it(tmp_path: Path) -> None:
     """trajectopy would read the rows above it by its columns too; refused, not ignored."""
     text = "#fields t,px,py,pz,qx,qy,qz,qw\n1,0,0,0,0,0,0,1\n#fields t,px,py,pz,qw,qx,qy,qz\n"

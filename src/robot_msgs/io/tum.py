@@ -43,6 +43,7 @@ from robot_msgs.io.clean import (
     report,
 )
 from robot_msgs.io.sniff import (
+    TRAJECTOPY_FIELDS,
     check_header,
     integer_stamp_unit,
     nanosecond_evidence,
@@ -127,7 +128,12 @@ def read_tum(
         )
         raise FormatError(msg)
     header = head.header
-    if header is not None and header.columns is not None and header.covariance is None:
+    # WHY trajectopy's only (its fields px, py, pz; cnspy's are tx, ty, tz): cnspy's CSV
+    # with a `#time_offset 100` comment above its header and any `#` line below its rows
+    # was read 100 s late (101, 102 s; without the line below, 1, 2 s), a `#delimiter ;`
+    # comment below them refused the file; cnspy reads no such keys.
+    trajectopy = header is not None and set(TRAJECTOPY_FIELDS) <= set(header.names)
+    if header is not None and header.columns is not None and trajectopy:
         header = trajectopy_lines_after_data(path, head, header)  # its # lines below rows
         check_header(replace(head, header=header))
     if header is not None and header.columns is not None:  # trajectopy's, cnspy's: by name
