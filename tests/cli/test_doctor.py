@@ -630,3 +630,18 @@ def test_a_result_says_how_its_inputs_were_read_as_written(
     ]
     assert json.loads(capsys.readouterr().out)["notes"][:2] == want
     assert json.loads(saved.read_text())["comparison"]["notes"][:2] == want
+
+
+def test_a_swapped_ref_and_est_is_warned_as_ape_warns_it_and_not_swapped_silences_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The doctor took ``--not-swapped`` (the shared input flags), whose help describes the
+    ground-truth-name warning, and never gave that warning: a swapped REF EST, a finding
+    of a diagnosis, went unsaid. The same line as ape's, and the flag silences it."""
+    assert main(["ape", EST, GT]) == 0
+    said = capsys.readouterr().err
+    assert said.startswith(f"WARNING: {GT}, an EST, is named as ground truth and REF {EST}")
+    assert main(["doctor", EST, GT]) == 0
+    assert capsys.readouterr().err == said
+    assert main(["doctor", EST, GT, "--not-swapped"]) == 0
+    assert capsys.readouterr().err == ""

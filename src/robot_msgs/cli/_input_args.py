@@ -41,6 +41,7 @@ __all__ = [
     "reading_rules",
     "side_error",
     "unknown_covariances_of",
+    "warn_swapped",
 ]
 
 
@@ -201,8 +202,7 @@ def read_inputs_from_args(
     from robot_msgs.errors import DataWarning  # noqa: PLC0415
 
     inputs = inputs_from_args(args)
-    if not getattr(args, "not_swapped", False):
-        _warn_swapped(inputs)
+    warn_swapped(args, inputs)
     try:
         with warnings.catch_warnings(record=True) as caught:
             read = _read(args, inputs)
@@ -229,7 +229,7 @@ def read_inputs_from_args(
     return read, [i.label for i in inputs], said
 
 
-def _warn_swapped(inputs: Sequence[InputFile]) -> None:
+def warn_swapped(args: argparse.Namespace, inputs: Sequence[InputFile]) -> None:
     """Warn when an EST is named as ground truth and REF is not: REF and EST given swapped.
 
     WHY: evo's order is REF EST too, and ``ape rgbdslam.tum groundtruth.tum`` ran without
@@ -238,15 +238,19 @@ def _warn_swapped(inputs: Sequence[InputFile]) -> None:
     The names decide (a path's file or folder, a topic: ``groundtruth``, ``ground_truth``,
     ``gt``); the inputs are evaluated as given, and ``--not-swapped`` (named in the
     warning) says the order is meant: nothing else silenced it (a newcomer's walk).
+    Every command that takes ``--not-swapped`` says it, ``doctor`` too: a swapped pair is
+    a finding of a diagnosis (the doctor took the flag and never warned).
 
     Examples
     --------
     >>> import warnings
     >>> from robot_msgs.io.evaluation_inputs import InputFile
+    >>> import argparse
+    >>> args = argparse.Namespace(not_swapped=False)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     _warn_swapped([InputFile(path="orb.txt"), InputFile(path="KITTI_00_gt.txt")])
-    ...     _warn_swapped([InputFile(path="KITTI_00_gt.txt"), InputFile(path="orb.txt")])
+    ...     warn_swapped(args, [InputFile(path="orb.txt"), InputFile(path="KITTI_00_gt.txt")])
+    ...     warn_swapped(args, [InputFile(path="KITTI_00_gt.txt"), InputFile(path="orb.txt")])
     >>> print(caught[0].message)  # doctest: +ELLIPSIS
     KITTI_00_gt.txt, an EST, is named as ground truth and REF orb.txt is not: ...
     >>> len(caught)
@@ -257,7 +261,7 @@ def _warn_swapped(inputs: Sequence[InputFile]) -> None:
     from robot_msgs.errors import DataWarning  # noqa: PLC0415
 
     ref, *estimates = inputs
-    if _named_ground_truth(ref):
+    if getattr(args, "not_swapped", False) or _named_ground_truth(ref):
         return
     for est in estimates:
         if _named_ground_truth(est):

@@ -14,7 +14,13 @@ import sys
 from typing import TYPE_CHECKING
 
 from robot_msgs.cli._flag_text import flags_in_text
-from robot_msgs.cli._input_args import add_input_args, inputs_from_args, reading_rules, side_error
+from robot_msgs.cli._input_args import (
+    add_input_args,
+    inputs_from_args,
+    reading_rules,
+    side_error,
+    warn_swapped,
+)
 from robot_msgs.cli._settings_args import add_settings_flags, settings_from_args
 from robot_msgs.cli.commands import COMMANDS
 from robot_msgs.compare.finding_kinds import FINDING_KINDS
@@ -148,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args, EvaluationSettings())
     inputs = inputs_from_args(args)
+    warn_swapped(args, inputs)  # a swapped REF EST is a finding, said as ape says it
     try:
         diagnosis = diagnose_files(
             inputs,
