@@ -111,7 +111,13 @@ _FIELDS_LINE = re.compile(r"fields\s")
 #: The fields of trajectopy's ``#fields`` header that a pose needs, in TUM's order.
 TRAJECTOPY_FIELDS = ("t", "px", "py", "pz", "qx", "qy", "qz", "qw")
 #: trajectopy's header lines that change how its rows read (its ``io/header.py``, 5.1.2).
-_TRAJECTOPY_KEY = re.compile(r"#\s*(time_format|gps_week|time_offset|delimiter)\s+(.*)")
+_TRAJECTOPY_KEYS = "time_format|gps_week|time_offset|delimiter"
+_TRAJECTOPY_KEY = re.compile(rf"#\s*({_TRAJECTOPY_KEYS})\s+(.*)")
+#: A line that may be one of them or a ``#fields`` line, in bytes, from the newline
+#: before it: what is found below the rows, each then read by the rules above. WHY "\n#",
+#: not "^#" with re.MULTILINE: a literal first, found as bytes.find finds it (1M rows
+#: without a "#": 0.01 s, where "^" is tried at every byte, 0.15 s).
+_TRAJECTOPY_KEY_BYTES = re.compile(rf"\n#[^\n]*?(?:{_TRAJECTOPY_KEYS}|fields)".encode())
 #: trajectopy's GPS time: its week zero 1980-01-06 as Unix seconds, a week, and its
 #: constant GPS - UTC leap seconds (``utils/definitions.py``): its unix stamp of a second
 #: of week is sow + week * 604800 - 18 + 315964800.
@@ -568,7 +574,7 @@ def trajectopy_lines_after_data(
     ----------
     path : path-like
         The file ``head`` was read from (:func:`read_head`); read whole, its ``#`` lines
-        found with ``bytes.find``.
+        that may hold a key found with one regular expression.
     head : TextHead
         Its head.
     header : TableHeader
@@ -586,16 +592,15 @@ def trajectopy_lines_after_data(
     for _ in range(head.first_line - 1):  # the first row's offset
         start = data.find(b"\n", start) + 1
     later: list[tuple[int, str]] = []
-    number, counted, hit = head.first_line, start, data.find(b"#", start)
-    while hit != -1:  # trajectopy's rule: a line that starts with #
-        end = data.find(b"\n", hit)
-        end = end if end != -1 else len(data)
-        if data[hit - 1] == 0x0A:  # "#" is rare: 0.02 s to find in 58 MB, "\n#" 0.2 s
-            number += data.count(b"\n", counted, hit)
-            counted = hit
-            text = data[hit:end].decode("utf-8", errors="replace").rstrip("\r")
-            later.append((number, text))
-        hit = data.find(b"#", end)
+    number, counted = head.first_line, start
+    # trajectopy's rule: a line that starts with #. Only its key lines, not each comment:
+    # a Python loop over 300k "# comment" lines between rows read in 3.0 s, not 0.32 s.
+    for hit in _TRAJECTOPY_KEY_BYTES.finditer(data, start - 1):  # from the row's newline
+        number += data.count(b"\n", counted, hit.start() + 1)
+        counted = hit.start() + 1
+        end = data.find(b"\n", counted)
+        text = data[counted : end if end != -1 else len(data)]
+        later.append((number, text.decode("utf-8", errors="replace").rstrip("\r")))
     if not later:
         return header
     for at, comment in later:
