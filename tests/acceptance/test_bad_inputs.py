@@ -185,7 +185,7 @@ CASES = [
     Case("quaternion-off", {"a.tum": _rows(["1", "2"], quat="0 0 0 1.003")}, ["a.tum"],
          issue=r"a\.tum: 2 of 2 quaternion\(s\) not unit: normalised \(max norm deviation 0\.003"),
     Case("kitti-nearly-rotation", {"00.txt": "1.0002 0 0 0 0 1 0 0 0 0 1 0\n" + KITTI}, ["00.txt"],
-         issue=r"00\.txt: 1 of 4 rotation block\(s\) not orthonormal: replaced by the nearest "
+         issue=r"00\.txt: 1 of 4 rotation blocks not orthonormal: replaced by the nearest "
          r"rotation \(max \|R Rᵀ - I\| 0\.0004 at line 1\)"),
 ]  # fmt: skip
 

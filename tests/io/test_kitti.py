@@ -179,7 +179,7 @@ def test_read_kitti_replaces_nearly_orthonormal_blocks_by_the_nearest_rotation(
     path = write(tmp_path, "1.0001 0 0 0 0 1 0 0 0 0 1 0\n1 0 0 0 0 1 0 0 0 0 1 0\n")
     with pytest.warns(
         DataWarning,
-        match=r"1 of 2 rotation block\(s\) not orthonormal: replaced by the nearest rotation \(max \|R Rᵀ - I\| 0.0002 at line 1\)",
+        match=r"1 of 2 rotation blocks not orthonormal: replaced by the nearest rotation \(max \|R Rᵀ - I\| 0.0002 at line 1\)",
     ):
         traj = read_kitti(path)
     assert traj.orientations_quat_xyzw.tolist() == [[0, 0, 0, 1], [0, 0, 0, 1]]
@@ -202,9 +202,22 @@ def test_read_kitti_says_the_median_deviation_of_its_own_off_blocks(tmp_path: Pa
     with pytest.warns(DataWarning) as caught:
         read_kitti(write(tmp_path, rows + "1 0 0 0 0 1 0 0 0 0 1 0\n"))
     (said,) = (str(w.message) for w in caught)
-    assert "3 of 4 rotation block(s) not orthonormal" in said
+    assert "3 of 4 rotation blocks not orthonormal" in said
     assert "(median |R Rᵀ - I| of the blocks off 0.0004)" in said
     assert "1.45" not in said
+
+
+@pytest.mark.parametrize(
+    ("e", "said"),
+    [(1e-7, "off orthonormal by rounding"), (1e-4, "not orthonormal: replaced")],
+)
+def test_one_off_block_of_one_is_said_in_the_singular(tmp_path: Path, e: float, said: str) -> None:
+    """A file of one pose, its block off by the rounding of printed digits (2e-7) or more
+    (2e-4): "1 of 1 rotation blocks" was said, and "1 of 1 rotation block(s)"."""
+    with pytest.warns(DataWarning) as caught:
+        read_kitti(write(tmp_path, f"{1 + e} 0 0 0 0 1 0 0 0 0 1 0\n"))
+    (text,) = (str(w.message) for w in caught if "orthonormal" in str(w.message))
+    assert f": 1 of 1 rotation block {said}" in text
 
 
 @pytest.mark.evo_data

@@ -161,9 +161,7 @@ def test_transforms_multiply_the_rows_as_given(
 
 def test_the_reader_says_the_rows_are_used_as_given(tmp_path: Path) -> None:
     path = _write(tmp_path / "00.txt", _blocks(3, 0, off=1e-4))
-    with pytest.warns(
-        DataWarning, match=r"3 of 3 rotation block\(s\) not orthonormal: used as given"
-    ):
+    with pytest.warns(DataWarning, match=r"3 of 3 rotation blocks not orthonormal: used as given"):
         traj = read_trajectory(path, format="kitti", kitti_rotations="as_given")
     assert traj.rotation_matrices is not None
     with pytest.raises(ValidationError, match=r"Expected rotations in \('nearest', 'as_given'\)"):

@@ -32,6 +32,7 @@ from robot_msgs.io.clean import (
     report,
 )
 from robot_msgs.io.table import format_rows, read_table
+from robot_msgs.report.text import counted
 from robot_msgs.rotations import (
     matrix_from_quat_xyzw,
     nearest_rotation_matrix,
@@ -237,7 +238,8 @@ def read_kitti(
     if off.any():
         worst = int(np.argmax(np.where(finite, deviation, 0.0)))
         label = table.where(np.array([worst]))[0]
-        count = f"{source}: {int(off.sum())} of {n} rotation block(s) not orthonormal"
+        of = f"{source}: {int(off.sum())} of {counted(n, 'rotation block')}"  # 1 of 1 block
+        count = f"{of} not orthonormal"
         worst_at = f"(max |R Rᵀ - I| {deviation[worst]:.2g} at {label})"
         beyond = deviation[worst] > UNIT_QUATERNION_TOL  # not the rounding of digits
         kind = "non_orthonormal_rotations" if beyond else ROUNDED_ROTATIONS
@@ -262,9 +264,8 @@ def read_kitti(
             # WHY short: said for every KITTI file, it was ~300 columns (five lines on an
             # 80-column terminal, beside every KITTI result; the newcomer walk).
             message = (
-                f"{source}: {int(off.sum())} of {n} rotation blocks off orthonormal by "
-                f"rounding {worst_at}: made orthonormal; evo uses them as given "
-                "(`kitti_rotations='as_given'`)"
+                f"{of} off orthonormal by rounding {worst_at}: made orthonormal; evo uses "
+                "them as given (`kitti_rotations='as_given'`)"
             )
             report(message, strict=False, kind=kind)
     # The nearest rotations go in place of the blocks unless they are kept as given.
