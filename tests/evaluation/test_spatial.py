@@ -381,3 +381,23 @@ def test_a_rule_that_is_not_one_is_refused() -> None:
     # An array raised NumPy's "truth value of an array is ambiguous".
     with pytest.raises(ValidationError, match=r"Expected `spatial_pairs` as one of \('path', "):
         associate_spatially(traj, traj, spatial_pairs=np.array(["path"]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("spatial_pairs", ["path", "first"])
+@pytest.mark.parametrize("side", ["reference", "estimate"])
+def test_stamps_that_repeat_are_refused_naming_the_setting(side: str, spatial_pairs: str) -> None:
+    """A trajectory read with ``repeated_stamps='all'`` (``stamps_repeat``), matched in
+    space, ended in "Expected strictly increasing stamps ... at PoseTrajectory.stamps_s[1]"
+    of a matched side: refused up front, as the interpolating sync rules refuse it."""
+    x = np.arange(20.0)
+    once = path_trajectory(x, np.stack([x, 0 * x, 0 * x], axis=1))
+    twice = once.replace(stamps_s=np.repeat(np.arange(10.0), 2), stamps_repeat=True)
+    pair = (twice, once) if side == "reference" else (once, twice)
+    settings = EvaluationSettings(sync="spatial", spatial_pairs=spatial_pairs)  # type: ignore[arg-type]
+    with pytest.raises(
+        ValidationError,
+        match=rf"^`sync='spatial'` needs one row a stamp, and the {side}'s stamps repeat "
+        r"\(read with `repeated_stamps='all'`\)",
+    ) as caught:
+        evaluate(*pair, settings)
+    assert caught.value.field == "sync"

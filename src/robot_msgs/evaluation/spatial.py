@@ -112,7 +112,8 @@ def associate_spatially(
     Raises
     ------
     ValidationError
-        ``max_distance_m`` not a distance > 0, or ``spatial_pairs`` not a rule.
+        ``max_distance_m`` not a distance > 0, ``spatial_pairs`` not a rule, or a
+        trajectory whose stamps repeat (read with ``repeated_stamps="all"``).
     AssociationError
         An empty trajectory, or no estimate pose within ``max_distance_m`` of the
         reference.
@@ -167,6 +168,15 @@ def associate_spatially(
         if len(traj) == 0:
             msg = f"Cannot associate in space: the {name} trajectory has no poses"
             raise AssociationError(msg)
+        if bool((traj.stamps_s[1:] <= traj.stamps_s[:-1]).any()):
+            # WHY: the matched poses keep their stamps, one row a stamp; a trajectory read
+            # with "all" ended in "Expected strictly increasing stamps" of a matched side.
+            reason = (
+                f"`sync='spatial'` needs one row a stamp, and the {name}'s stamps repeat "
+                "(read with `repeated_stamps='all'`): use `sync='nearest'` (evo's rule) or "
+                "'one_to_one' (rpg's), or read with 'first' or 'last'"
+            )
+            raise ValidationError(reason, field="sync", reason=reason)
     spatial = require("scipy.spatial", "science", feature="Association in space")
     distance, nearest = spatial.cKDTree(reference.positions_xyz).query(estimate.positions_xyz)
     nearest = np.asarray(nearest, dtype=np.intp)
