@@ -592,6 +592,19 @@ def test_a_comma_in_a_row_of_a_semicolon_file_is_refused_naming_its_line(
         read_tum(write(tmp_path, text, name="a.traj"))
 
 
+def test_an_indented_comment_with_a_comma_in_a_semicolon_file_reads(tmp_path: Path) -> None:
+    """A ``#`` line after blanks is a comment to the readers (and to pandas, trajectopy's
+    reader); its comma was taken for one in a row and the file refused (a review).
+    Expected: the two rows, 1.0 and 2.0 s, the second at x = 1."""
+    text = (
+        "#delimiter ';'\n#fields t,px,py,pz,qx,qy,qz,qw\n1.0;0;0;0;0;0;0;1\n"
+        "  # a, b\n2.0;1;0;0;0;0;0;1\n"
+    )
+    traj = read_tum(write(tmp_path, text, name="a.traj"))
+    assert traj.stamps_s.tolist() == [1.0, 2.0]
+    assert traj.positions_xyz[:, 0].tolist() == [0.0, 1.0]
+
+
 @pytest.mark.parametrize("below", ["# end\n", "#delimiter ;\n", ""])
 def test_cnspys_csv_takes_no_trajectopy_keys_above_or_below_its_rows(
     tmp_path: Path, below: str

@@ -581,7 +581,7 @@ def read_table(
     if other:  # its bytes in UTF-8 are no part of another character's
         # WHY: a comma in a row would be a second separator here ("...;0,1" read as two
         # numbers), where trajectopy reads one text field and fails: refused, its line said.
-        comma = re.search(rb"^[ \t]*[^#\r\n][^\r\n]*,", data, re.MULTILINE)
+        comma = re.search(rb"^[ \t]*[^# \t\r\n][^\r\n]*,", data, re.MULTILINE)
         if comma is not None:
             at = data.count(b"\n", 0, comma.start()) + 1
             msg = (
