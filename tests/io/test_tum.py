@@ -605,6 +605,30 @@ def test_an_indented_comment_with_a_comma_in_a_semicolon_file_reads(tmp_path: Pa
     assert traj.positions_xyz[:, 0].tolist() == [0.0, 1.0]
 
 
+@pytest.mark.parametrize("row", ["2.0 1;0;0;0;0;0;1", "2.0;1;0;0;0;0;0\t1"])
+def test_a_blank_between_fields_of_a_semicolon_row_is_refused_naming_its_line(
+    tmp_path: Path, row: str
+) -> None:
+    """trajectopy reads "2.0 1" as one field (sep ';') and fails, and fails split at
+    blanks too; it was read here as two numbers, the row (2, 1, 0, 0) its stamp and x."""
+    text = f"#delimiter ';'\n#fields t,px,py,pz,qx,qy,qz,qw\n1.0;0;0;0;0;0;0;1\n{row}\n"
+    with pytest.raises(FormatError, match=r"a\.traj, line 4: a blank between two fields"):
+        read_tum(write(tmp_path, text, name="a.traj"))
+
+
+def test_blank_rows_in_a_semicolon_file_read_as_trajectopy_falls_back_to_blanks(
+    tmp_path: Path,
+) -> None:
+    """Rows with no ';' trajectopy reads split at blanks (its one-column fallback); and
+    blanks around a ';' are no second separator: 1.0 and 2.0 s, the second at x = 1."""
+    text = "#delimiter ';'\n#fields t,px,py,pz,qx,qy,qz,qw\n1.0 0 0 0 0 0 0 1\n2.0 1 0 0 0 0 0 1\n"
+    assert read_tum(write(tmp_path, text, name="a.traj")).stamps_s.tolist() == [1.0, 2.0]
+    text = "#delimiter ';'\n#fields t,px,py,pz,qx,qy,qz,qw\n1.0 ; 0 ; 0;0;0;0;0;1\n"
+    text += "2.0 ;1 ;0; 0;0;0;0;1 \n"
+    traj = read_tum(write(tmp_path, text, name="b.traj"))
+    assert traj.positions_xyz[:, 0].tolist() == [0.0, 1.0]
+
+
 @pytest.mark.parametrize("below", ["# end\n", "#delimiter ;\n", ""])
 def test_cnspys_csv_takes_no_trajectopy_keys_above_or_below_its_rows(
     tmp_path: Path, below: str

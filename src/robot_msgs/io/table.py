@@ -591,6 +591,21 @@ def read_table(
             )
             raise FormatError(msg)
         data = data.replace(delimiter.encode("utf-8"), b",")
+        # WHY: likewise a blank between two fields of a delimited row ("1.0 0;0;...") was a
+        # second separator; trajectopy reads "1.0 0" as one field and fails. A row with no
+        # delimiter, split at blanks, trajectopy reads so too: it is left as it is.
+        blank = re.search(
+            rb"^(?=[^\r\n]*,)[ \t]*[^# \t\r\n][^\r\n]*?[^, \t\r\n][ \t]+[^, \t\r\n]",
+            data,
+            re.MULTILINE,
+        )
+        if blank is not None:
+            at = data.count(b"\n", 0, blank.start()) + 1
+            msg = (
+                f"{source}, line {at}: a blank between two fields of a row of a file whose "
+                f"#delimiter is {delimiter!r}: write its rows with the one delimiter"
+            )
+            raise FormatError(msg)
     # A file that is not UTF-8 is refused first; ASCII (the usual case) needs no decoding
     # unless the general path runs.
     text = None if data.isascii() else _decode(data, source=source)
