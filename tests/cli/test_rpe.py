@@ -417,3 +417,31 @@ def test_repeated_stamps_all_with_offset_auto_is_one_error(
     assert len(errors) == 1
     assert errors[0].startswith(f"ERROR: --offset auto: {path}: the reference's stamps repeat")
     assert "bug" not in errors[0]
+
+
+def test_a_pose_before_1970_refused_by_a_mcap_writes_no_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--save r.json --save-aligned b.mcap` of stamps -100 ... -97 s wrote r.json, then
+    refused b.mcap (a .mcap's log times are unsigned nanoseconds): half the outputs. The
+    one ERROR now, and no file; a .db3 holds the times and both are written, as is a
+    .mcap's ``path`` layout, logged at its last stamp only (here 1 s)."""
+    path = tmp_path / "t.tum"
+    rows = [(-100, 0), (-99, 1), (-98, 3), (-97, 4)]
+    path.write_text("".join(f"{t} {x} 0 0 0 0 0 1\n" for t, x in rows))
+    saved = tmp_path / "r.json"
+    argv = ["ape", str(path), str(path), "--save", str(saved), "--save-aligned"]
+    assert main([*argv, str(tmp_path / "b.mcap")]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if "ERROR" in line]
+    want = (
+        f"ERROR: {tmp_path / 'b.mcap'}: pose 0's stamp -100.0 s is before 1970, outside what "
+        f"a .mcap bag's log times hold (0 to {2**64 - 1} ns); a .db3 bag holds them"
+    )
+    assert errors == [want]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.tum"]
+    assert main([*argv, str(tmp_path / "b.db3")]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.db3", "r.json", "t.tum"]
+    path.write_text("".join(f"{t} {x} 0 0 0 0 0 1\n" for t, x in [*rows, (1, 5)]))
+    layout = ["--save-layout", "path", "--force"]
+    assert main([*argv, str(tmp_path / "c.mcap"), *layout]) == 0
+    assert (tmp_path / "c.mcap").is_file()

@@ -548,7 +548,12 @@ def emit(
             from robot_msgs.io.detect import check_trajectory_to_write  # noqa: PLC0415
 
             aligned = result.move(estimates[k])  # transformed, mounted, aligned, projected
-            check_trajectory_to_write(plan.aligned, aligned, plan.aligned_format)
+            check_trajectory_to_write(
+                plan.aligned,
+                aligned,
+                plan.aligned_format,
+                layout=getattr(args, "save_layout", None) or "poses",
+            )
             moved[k] = aligned
     for result, plan, estimate in zip(results, plans, moved, strict=True):
         if plan.save is not None:

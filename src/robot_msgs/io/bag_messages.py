@@ -679,7 +679,9 @@ def write_messages(
     return write_records(path, records, force=force, compression=compression, qos=profiles)
 
 
-def bag_stamps_ns(path: str | os.PathLike[str], traj: PoseTrajectory) -> Int64Array:
+def bag_stamps_ns(
+    path: str | os.PathLike[str], traj: PoseTrajectory, *, layout: TrajectoryLayout = "poses"
+) -> Int64Array:
     """Return the header stamps :func:`write_trajectory_bag` writes, refusing what it cannot.
 
     A check of its own so that a caller writing several files refuses them all before
@@ -692,8 +694,9 @@ def bag_stamps_ns(path: str | os.PathLike[str], traj: PoseTrajectory) -> Int64Ar
     Raises
     ------
     ValidationError
-        A stamp a ROS 2 header cannot hold (int32 seconds), or two stamps on one
-        nanosecond (rows read with ``repeated_stamps="all"``), named with ``path``.
+        A stamp a ROS 2 header cannot hold (int32 seconds), two stamps on one
+        nanosecond (rows read with ``repeated_stamps="all"``), or a log time before 1970
+        in a ``.mcap`` (each pose's stamp; ``layout="path"``: the last), named with ``path``.
     """
     try:
         stamps_ns = traj.nanoseconds(distinct=True)  # one pose a nanosecond, or one is lost
@@ -712,6 +715,18 @@ def bag_stamps_ns(path: str | os.PathLike[str], traj: PoseTrajectory) -> Int64Ar
         msg = (
             f"{path}: pose {k}'s stamp {float(traj.stamps_s[k])!r} s is {when}, outside what a "
             "ROS 2 header stamp holds (int32 seconds)"
+        )
+        raise ValidationError(msg)
+    # WHY: a .mcap's log times are unsigned: a pose before 1970 was refused only while
+    # writing, after --save had written its file (a review); refused here, with the rest.
+    logged = stamps_ns[-1:] if layout == "path" else stamps_ns
+    low, high = _LOG_TIMES_NS.get(Path(path).suffix.lower(), _LOG_TIMES_NS[".db3"])
+    outside = np.flatnonzero((logged < low) | (logged > high))
+    if outside.size:
+        k = int(outside[0]) + len(stamps_ns) - len(logged)
+        msg = (
+            f"{path}: pose {k}'s stamp {float(traj.stamps_s[k])!r} s is before 1970, outside "
+            f"what a .mcap bag's log times hold (0 to {high} ns); a .db3 bag holds them"
         )
         raise ValidationError(msg)
     return stamps_ns
@@ -775,7 +790,7 @@ def write_trajectory_bag(
     from robot_msgs.nav import Odometry  # noqa: PLC0415
 
     check_poses_to_write(path, traj)
-    bag_stamps_ns(path, traj)
+    bag_stamps_ns(path, traj, layout=layout)
     poses = traj.to_poses()
     cov = traj.covariance_6x6
     if layout in ("poses", "path") and (cov is not None or traj.child_frame_id):

@@ -654,6 +654,8 @@ def check_trajectory_to_write(
     path: str | os.PathLike[str],
     trajectory: PoseTrajectory,
     format: str | None = None,  # noqa: A002
+    *,
+    layout: TrajectoryLayout = "poses",
 ) -> None:
     """Refuse the stamps :func:`write_trajectory` would refuse to write to ``path``; write nothing.
 
@@ -687,7 +689,7 @@ def check_trajectory_to_write(
     elif fmt in ("mcap", "db3"):
         from robot_msgs.io.bag_messages import bag_stamps_ns  # noqa: PLC0415 - bags only
 
-        bag_stamps_ns(path, trajectory)
+        bag_stamps_ns(path, trajectory, layout=layout)
 
 
 def write_trajectory(
