@@ -205,3 +205,21 @@ def test_a_result_without_poses_says_what_draws_it() -> None:
     zipped = read_evo_result(Path(__file__).parents[1] / "data/evo_results/fr1_xyz_ape_se3.zip")
     with pytest.raises(ValidationError, match=r"res --plot, draws them"):
         zipped.plot()
+
+
+def test_a_drift_of_translation_and_rotation_names_each_curve_by_its_quantity(
+    fr1: tuple[PoseTrajectory, PoseTrajectory],
+) -> None:
+    """Translation in % and rotation in deg/m at 0.25 m, drawn on one axis, were both
+    "0.25 m" in the legend and the axis said "translation error per segment [%]" only:
+    the deg/m curve passed for a translation (seen as PNG, a review). Each curve now
+    names its quantity and length, and the axis both units."""
+    pytest.importorskip("matplotlib")
+    chosen = ["translation_pct@0.25m", "rotation_deg_per_m@0.25m"]
+    err = kitti_drift(*fr1, lengths_m=(0.25, 0.5), step_frames=5).plot(chosen).axes[1]
+    legend = [t.get_text() for t in err.get_legend().get_texts()]
+    assert legend == [
+        "translation error per 0.25 m segment [%]",
+        "rotation error per 0.25 m segment [deg/m]",
+    ]
+    assert err.get_ylabel() == "error [%, deg/m]"

@@ -713,6 +713,10 @@ def evaluation_figure(
         _legend_below(top)
     top.set_title(f"{plane} view" if plane != "xyz" else "3-D view")
     t0 = min(float(r.estimate.stamps_s[0]) for _, r in entries if len(r.estimate))
+    # WHY: a drift's translation in % beside its rotation in deg/m (plot(names), res
+    # --signal) were both "0.25 m" in the legend under the first's axis label: each curve
+    # says its quantity where the signals hold several (a review).
+    mixed = len({s.quantity for s in signals}) > 1
     for k, (label, result) in enumerate(entries):
         for j, wanted in enumerate(signals):
             signal = result.comparison.signal(wanted.name)
@@ -734,7 +738,13 @@ def evaluation_figure(
             look = _STYLES[nth % len(_STYLES)]
             along = _ALONG[nth // len(_STYLES) % len(_ALONG)]
             dof = NEES_DOF.get(signal.quantity)
-            curve = _colour_word(signal) if len(signals) == 1 else _parameters(signal)
+            curve = (
+                _colour_word(signal)
+                if len(signals) == 1
+                else signal_label(signal)
+                if mixed
+                else _parameters(signal)
+            )
             if len(entries) == 1:
                 name = curve
             else:  # one curve an estimate: its name says it all
@@ -771,7 +781,11 @@ def evaluation_figure(
     head = entries[0][1]
     at = drawn_at(head, head.comparison.signal(signals[0].name))
     err.set_xlabel(time_axis_label(when, at))
-    err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
+    if mixed:
+        units = ", ".join(dict.fromkeys(s.unit for s in signals if s.unit))
+        err.set_ylabel(f"{_colour_word(signals[0])} [{units}]" if units else "value")
+    else:
+        err.set_ylabel(signal_label(signals[0], parameters=len(signals) == 1))
     if together:
         _legend_under_both(top, err)
     elif len(entries) > 1:  # a name an estimate: inside, at "best", it lay on the curves
