@@ -223,3 +223,6 @@ def test_a_drift_of_translation_and_rotation_names_each_curve_by_its_quantity(
         "rotation error per 0.25 m segment [deg/m]",
     ]
     assert err.get_ylabel() == "error [%, deg/m]"
+    # Both labels joined ("... segment [%] and rotation error per segment [deg/m]")
+    # ran past the figure's right edge, cut at "[d": the curves say them, the title not.
+    assert err.get_title() == "KITTI drift per segment"

@@ -63,7 +63,8 @@ def drift_title(protocol: str, signals: Sequence[Signal]) -> str:
     """Return the title of a drift figure (``drift --plot``, :meth:`EvaluationResult.plot`).
 
     It names what ``signals`` (the per-length signals drawn) are, in their unit: per
-    second where their lengths are in seconds (``drift --seconds``, a delta each).
+    second where their lengths are in seconds (``drift --seconds``, a delta each). Of
+    several quantities, only per segment or per second: the figure's curves name each.
     WHY: the title said "translation error" whatever was drawn, the rotation in deg/m or
     deg/s too (``result.plot("rotation_deg_per_m@1m")``).
 
@@ -76,13 +77,19 @@ def drift_title(protocol: str, signals: Sequence[Signal]) -> str:
     'KITTI drift: translation error per segment [%]'
     >>> drift_title("kitti", [one("rotation_deg_per_s", "deg/s", delta=1.0, delta_unit="s")])
     'KITTI drift per second: rotation error [deg/s]'
+    >>> drift_title("kitti", [one("translation_pct", "%"), one("rotation_deg_per_m", "deg/m")])
+    'KITTI drift per segment'
     """
     from robot_msgs.report.figures import signal_label  # noqa: PLC0415 - plots only
 
-    drawn = " and ".join(dict.fromkeys(signal_label(s, parameters=False) for s in signals))
-    if signals and all(s.delta is not None for s in signals):
-        return f"{protocol.upper()} drift per second: {drawn.replace(' per second', '')}"
-    return f"{protocol.upper()} drift: {drawn}"
+    labels = list(dict.fromkeys(signal_label(s, parameters=False) for s in signals))
+    seconds = bool(signals) and all(s.delta is not None for s in signals)
+    if len(labels) != 1:  # WHY: two labels joined ran past the figure's edge (a review);
+        # each curve says its quantity (evaluation_figure), the axis their units.
+        return f"{protocol.upper()} drift per {'second' if seconds else 'segment'}"
+    if seconds:
+        return f"{protocol.upper()} drift per second: {labels[0].replace(' per second', '')}"
+    return f"{protocol.upper()} drift: {labels[0]}"
 
 
 @message("compare/EvaluationResult", derives=True)
