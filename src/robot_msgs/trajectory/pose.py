@@ -120,9 +120,9 @@ class PoseTrajectory(Msg):
     stamps_repeat : bool
         Rows may share a stamp (stamps non-decreasing): a file read with
         ``repeated_stamps="all"`` (every row, as evo and rpg keep them), or the matched
-        rows of pairs that share a row. WHY a field: such trajectories were built
-        unchecked, and a saved result holding them could not be loaded back
-        ("Expected strictly increasing stamps"); declared, they validate and round-trip.
+        rows of pairs that share a row. Declared, such a trajectory is validated and
+        round-trips: a saved result holding it loads back (undeclared, equal stamps are
+        refused: "Expected strictly increasing stamps").
 
     Examples
     --------
@@ -505,10 +505,10 @@ class PoseTrajectory(Msg):
     def median_step_s(self) -> float:
         """The median interval between consecutive stamps, s; ``inf`` for fewer than 2 poses.
 
-        Computed on first use and kept (the stamps are read-only). WHY kept: the doctor
-        asked for it 38 times on one pair of 10^5 poses (the gap a stop or a coverage
-        loss counts, the interpolation's longest gap, the offset search's resolution),
-        22 ms each: ``numpy.partition`` is slow on the near-equal steps of a steady rate.
+        Computed on first use and kept (the stamps are read-only): the doctor asks for it
+        38 times on one pair of 10^5 poses (the gap a stop or a coverage loss counts, the
+        interpolation's longest gap, the offset search's resolution), 22 ms each, as
+        ``numpy.partition`` is slow on the near-equal steps of a steady rate.
         """
         if len(self) < 2:
             return math.inf
