@@ -374,6 +374,25 @@ def test_markdown_cells_show_names_as_written() -> None:
     assert markdown_text("a|b") == r"a\|b"
 
 
+@pytest.mark.parametrize(
+    ("note", "line"),
+    [
+        # Each rendered line checked with markdown-it-py 4.3.0 (CommonMark): one <em>
+        # holding the note as written. Before, " lead" rendered <li>lead*</li> and
+        # "trail\n" <p>*trail *</p>, no emphasis.
+        ("run with --rank_failures", "*run with --rank_failures*"),
+        ("a_b.tum", "*a_b.tum*"),
+        ("x*y", r"*x\*y*"),
+        ("_x_ and __init__", r"*\_x\_ and \_\_init\_\_*"),
+        (" lead", "*lead*"),
+        ("trail\n", "*trail*"),
+    ],
+)
+def test_markdown_notes_are_one_emphasis_as_written(note: str, line: str) -> None:
+    md = render_markdown([ReportTable("T", ("a",), (("1",),), (False,), (note,))])
+    assert md.splitlines()[5:] == ["", line]
+
+
 def test_csv_cells_that_look_like_formulas_are_quoted_and_numbers_stay_numbers() -> None:
     import csv
     import io

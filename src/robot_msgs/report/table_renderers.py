@@ -412,7 +412,10 @@ def render_markdown(tables: Sequence[ReportTable]) -> str:
             rule,
         ]
         lines += ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in t.rows]
-        lines += [""] + [f"*{markdown_text(n)}*" for n in t.notes] + ([""] if t.notes else [])
+        # Stripped: ``* x*`` opens a list item and ``*x *`` no emphasis (CommonMark's
+        # flanking rules); the ``*`` and ``_`` inside are escaped by ``markdown_text``.
+        notes = [markdown_text(n).strip() for n in t.notes]
+        lines += [""] + [f"*{n}*" for n in notes if n] + ([""] if t.notes else [])
         parts.append("\n".join(lines))
     return "\n".join(parts)
 
