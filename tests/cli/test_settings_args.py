@@ -452,6 +452,19 @@ def test_a_choice_flag_shown_by_its_metavar_names_its_choices_in_its_help(comman
          "ape: argument --max-diff: '20 ms' is 0.02 s: give the number alone (--max-diff 0.02)"),
         (["track", "c.csv", "m.csv", "--delay", "10", "ms"],
          "track: argument --delay: '10 ms' is 0.01 s: give the number alone (--delay 0.01)"),
+        # Apart, the number and a word that is a unit: each answered by the package,
+        # not argparse's 'unrecognized arguments: m', 'invalid float value: 'm''
+        # or "expected seconds or 'auto', got '-20 ms'" (seen on the old code).
+        (["ape", "r.tum", "e.tum", "--max-diff", "20", "m"],
+         "ape: argument --max-diff: '20 m': --max-diff takes seconds, not m: give the number of seconds alone"),
+        (["ape", "r.tum", "e.tum", "--offset", "-20", "ms"],
+         "ape: argument --offset: '-20 ms' is -0.02 s: give the number alone (--offset -0.02)"),
+        (["rpe", "r.tum", "e.tum", "--delta", "1", "2", "m"],
+         "rpe: argument --delta: '1 2 m': the unit is its own flag (--delta 1 2 --delta-unit m)"),
+        (["rpe", "r.tum", "e.tum", "--delta", "10", "ms"],
+         "rpe: argument --delta: '10 ms': --delta takes numbers without a unit (--delta 10)"),
+        (["drift", "r.tum", "e.tum", "--seconds", "10", "s"],
+         "drift: argument --seconds: '10 s': --seconds takes numbers without a unit (--seconds 10)"),
         (["ape", "r.tum", "e.tum", "--max-diff", "2m"],
          "ape: argument --max-diff: invalid float value: '2m'"),  # metres for seconds: no guess
         (["ape", "r.tum", "e.tum", "--max-diff", "1e400ms"],

@@ -585,7 +585,10 @@ def _unit_apart_hint(after: list[str], sub: argparse.ArgumentParser) -> str | No
 
     argparse took ``20`` and answered ``ms`` as an unrecognized argument (or as an
     estimate); ``--max-diff 20ms`` is answered by the flag's own type with the number
-    alone. The same answer here, where the unit is one of the flag's and no such file.
+    alone. The same answer here (:func:`~robot_msgs.cli._flag_text.unit_answer`),
+    where the next word is a unit and no such file; another unit, or a flag of plain
+    numbers (``drift --seconds 10 s``), is told the unit is not taken, and a flag whose
+    unit is a flag of its own (``rpe --delta 1 m``) is shown it.
 
     Examples
     --------
@@ -595,26 +598,41 @@ def _unit_apart_hint(after: list[str], sub: argparse.ArgumentParser) -> str | No
     >>> _unit_apart_hint(["R", "E", "--max-diff", "20", "E2"], sub) is None
     True
     """
+    from robot_msgs.cli._flag_text import unit_answer  # noqa: PLC0415
+
     actions = sub._option_string_actions  # noqa: SLF001 - argparse keeps them nowhere else
     words = after[: after.index("--")] if "--" in after else after
     for at, word in enumerate(words):
         flag, equals, value = word.partition("=")
-        if not equals:
-            value = words[at + 1] if at + 1 < len(words) else ""
-        unit = words[at + (1 if equals else 2) :][:1]
         action = actions.get(flag)
-        if action is None or action.nargs is not None or not unit or not callable(action.type):
+        if action is None or action.nargs not in (None, "+") or not callable(action.type):
             continue
-        if unit[0].startswith("-") or os.path.lexists(unit[0]):
+        taken = ([value] if equals else []) + words[at + 1 :]
+        # The numbers the flag took (one, or up to the next word: --delta 1 2 m), then that word.
+        count = next((n for n, w in enumerate(taken) if not _is_numbers(w)), len(taken))
+        if count == 0 or count == len(taken) or (action.nargs is None and count > 1):
             continue
-        try:
-            float(value)
-            action.type(f"{value} {unit[0]}")
-        except argparse.ArgumentTypeError as err:
-            return f"argument {flag}: {err}"
-        except ValueError:
+        number, unit = " ".join(taken[:count]), taken[count]
+        if unit.startswith("-") or os.path.lexists(unit):
             continue
+        typed = repr(f"{number} {unit}")
+        apart = actions.get(f"{flag}-unit")  # rpe --delta 1 m: --delta-unit m
+        if apart is not None and apart.choices is not None and unit in apart.choices:
+            shown = f"{flag} {number} {flag}-unit {unit}"
+            return f"argument {flag}: {typed}: the unit is its own flag ({shown})"
+        metavar = action.metavar if isinstance(action.metavar, str) else ""
+        said = unit_answer(flag, metavar.partition("|")[0], number, unit, typed)
+        if said is not None:
+            return f"argument {flag}: {said}"
     return None
+
+
+def _is_numbers(word: str) -> bool:
+    """Whether ``word`` is numbers alone, comma-separated (``100,200``)."""
+    try:
+        return all(float(part) or True for part in word.split(",") if part) and bool(word)
+    except ValueError:
+        return False
 
 
 def _elsewhere_hint(unknown: list[str], command: str) -> str | None:

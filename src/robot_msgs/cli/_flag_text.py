@@ -13,6 +13,7 @@ generated from the fields' declarations (:mod:`robot_msgs.cli._settings_flags`).
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from pathlib import PurePath
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Mapping
 
 __all__ = [
+    "FLAG_UNITS",
     "changed_from",
     "fields_as_flags",
     "flag_dest",
@@ -36,6 +38,7 @@ __all__ = [
     "flags_text",
     "reword",
     "setting_flag",
+    "unit_answer",
     "value_for_flag",
 ]
 
@@ -416,3 +419,45 @@ def reword(
     msg = f"{flag} {shown}".rstrip() + f": {err.reason}"
     said = UsageError if usage and not how.file else ValidationError
     return said(msg, field=err.field, reason=err.reason)
+
+
+#: The units a value of a flag in seconds or metres may be typed with, in that unit. Micro
+#: both as the micro sign and as the Greek mu (a Greek keyboard's, NFKC's): they look alike.
+FLAG_UNITS: dict[str, tuple[str, dict[str, float]]] = {
+    "SECONDS": (
+        "s",
+        {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0},
+    ),
+    "METRES": ("m", {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "km": 1e3}),
+}
+
+
+def unit_answer(name: str, metavar: str, number: str, unit: str, typed: str) -> str | None:
+    """Answer flag ``name``'s ``number`` (or numbers) typed with ``unit`` (``typed``).
+
+    In a unit of the flag's ``metavar`` (SECONDS, METRES): the number alone in the flag's
+    unit. In another unit, or to a flag of plain numbers: that the unit is not taken.
+    None where ``unit`` is no unit (a file's name) or the number overflows.
+
+    Examples
+    --------
+    >>> unit_answer("--max-diff", "SECONDS", "20", "ms", "'20 ms'")
+    "'20 ms' is 0.02 s: give the number alone (--max-diff 0.02)"
+    >>> unit_answer("--max-diff", "SECONDS", "20", "m", "'20 m'")
+    "'20 m': --max-diff takes seconds, not m: give the number of seconds alone"
+    >>> unit_answer("--delta", "D", "1", "m", "'1 m'")
+    "'1 m': --delta takes numbers without a unit (--delta 1)"
+    """
+    if not any(unit in units for _, units in FLAG_UNITS.values()):
+        return None
+    if metavar not in FLAG_UNITS:
+        return f"{typed}: {name} takes numbers without a unit ({name} {number})"
+    symbol, units = FLAG_UNITS[metavar]
+    if unit not in units:
+        what = metavar.lower()
+        return f"{typed}: {name} takes {what}, not {unit}: give the number of {what} alone"
+    values = [float(n) * units[unit] for n in number.replace(",", " ").split()]
+    if not all(math.isfinite(v) for v in values):
+        return None
+    said = " ".join(f"{v:.12g}" for v in values)
+    return f"{typed} is {said} {symbol}: give the number alone ({name} {said})"

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import math
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from robot_msgs.cli._flag_text import fields_as_flags, flag_dest, value_for_flag
+from robot_msgs.cli._flag_text import (
+    FLAG_UNITS,
+    fields_as_flags,
+    flag_dest,
+    unit_answer,
+    value_for_flag,
+)
 from robot_msgs.cli._settings_flags import FlagRow, flag_rows
 from robot_msgs.errors import UsageError, ValidationError
 
@@ -120,16 +125,6 @@ def _number_not_word(word: str, metavar: str, said: str) -> Any:
 #: The type of a flag's value, by its row's kind.
 _SCALARS: dict[str, type] = {"float": float, "int": int, "str": str}
 
-#: The units a value of a flag in seconds or metres may be typed with, in that unit. Micro
-#: both as the micro sign and as the Greek mu (a Greek keyboard's, NFKC's): they look alike.
-_UNITS: dict[str, tuple[str, dict[str, float]]] = {
-    "SECONDS": (
-        "s",
-        {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "\u03bcs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0},
-    ),
-    "METRES": ("m", {"mm": 1e-3, "cm": 1e-2, "m": 1.0, "km": 1e3}),
-}
-
 
 def _measured(name: str, metavar: str) -> Callable[[str], float]:
     """Return the type of a flag of one number in ``metavar``'s unit (SECONDS, METRES).
@@ -147,7 +142,7 @@ def _measured(name: str, metavar: str) -> Callable[[str], float]:
     ...
     argparse.ArgumentTypeError: '20ms' is 0.02 s: give the number alone (--max-diff 0.02)
     """
-    symbol, units = _UNITS[metavar]
+    units = FLAG_UNITS[metavar][1]
 
     def number(text: str) -> float:
         try:
@@ -156,11 +151,9 @@ def _measured(name: str, metavar: str) -> Callable[[str], float]:
             typed = re.fullmatch(r"\s*([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)\s*([^\W\d_]+)\s*", text)
             if typed is None or typed.group(2) not in units:
                 raise
-            value = float(typed.group(1)) * units[typed.group(2)]
-            if not math.isfinite(value):  # '1e400ms' was told to type '--max-diff inf'
+            msg = unit_answer(name, metavar, typed.group(1), typed.group(2), repr(text))
+            if msg is None:  # '1e400ms' was told to type '--max-diff inf'
                 raise
-            said = f"{value:.12g}"
-            msg = f"{text!r} is {said} {symbol}: give the number alone ({name} {said})"
             raise argparse.ArgumentTypeError(msg) from None
 
     number.__name__ = "float"  # argparse says "invalid float value" for anything else
@@ -197,7 +190,7 @@ def _add_flag(
     else:
         kwargs["type"] = _word_or_number(word) if word else _SCALARS[flag.kind]
         unit = flag.metavar if isinstance(flag.metavar, str) and not flag.several else ""
-        if kwargs["type"] is float and unit in _UNITS:
+        if kwargs["type"] is float and unit in FLAG_UNITS:
             kwargs["type"] = _measured(flag.name, unit)
         if lacked[0] and flag.kind == "float" and isinstance(flag.metavar, str):
             kwargs["type"] = _number_not_word(lacked[0], flag.metavar, lacked[1])
