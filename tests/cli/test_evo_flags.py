@@ -98,6 +98,8 @@ def test_an_evo_flag_is_answered_with_ours_and_the_commands_usage(
         ("ape", "--save_results", "run.v2.zip", ["--save", "run.v2.json"]),
         ("ape", "--save_results", "run.2024.gz", ["--save", "run.2024.json"]),
         ("ape", "--save_results", "fr1.results.gz", ["--save", "fr1.results.json"]),
+        ("ape", "--save_results", ".json.gz", ["--save", ".json"]),
+        ("ape", "--save_results", "out/.json.gz", ["--save", "out/.json"]),
         ("traj", "--save_as_kitti", "o.tar.bz2", ["--save", "o.kitti"]),
         ("traj", "--save_as_kitti", "o u.txt", ["--save", "o u.kitti"]),
         ("ape", "--save_plot", "p l.png", ["--plot", "p l.png"]),

@@ -305,7 +305,7 @@ _SUFFIX = re.compile(r"\.[a-z0-9]+")
 #: name: ``run.2024.gz`` keeps its ``.2024``, and ``fr1.results.gz`` its ``.results``
 #: (any word of letters was taken for a type: answered ``fr1.json``).
 _COMPOUND_SUFFIX = re.compile(
-    r"(?:\.(?:tar|json|csv|tsv|txt|tum|kitti|zip|npz|npy|yaml|yml|xml|html|log|bag))?"
+    r"(\.(?:tar|json|csv|tsv|txt|tum|kitti|zip|npz|npy|yaml|yml|xml|html|log|bag))?"
     r"\.(?:gz|bz2|xz|zst|lz4|lzma|z)\Z",
     re.IGNORECASE,
 )
@@ -342,10 +342,12 @@ def _with_value(ours: str, value: str) -> str:
     if _SUFFIX.fullmatch(suffix) and not flag_next and value not in ("", "-"):
         name = PurePath(value).name
         if name not in ("", ".", "..") and not value.endswith("/"):
-            # "x." has no suffix to Python: it was answered "x..json".
+            # "x." has no suffix to Python: it was answered "x..json". A name of suffixes
+            # alone (".json.gz") has no stem: it was answered ".json.json".
             compound = _COMPOUND_SUFFIX.search(name)
-            typed = compound.group() if compound and compound.start() else PurePath(name).suffix
-            stem = value.removesuffix(typed).rstrip(".") or value
+            whole = compound is not None and (compound.start() or compound.group(1))
+            typed = compound.group() if compound and whole else PurePath(name).suffix
+            stem = value.removesuffix(typed).rstrip(".") or ("" if typed else value)
             return f"{head} {_as_typed(stem + suffix)}"
     if spellings is None or not head or not value or flag_next:
         return ours
