@@ -945,3 +945,19 @@ def test_cnspys_typed_csv_is_refused_naming_its_format(
         read_tum(path)
     with pytest.raises(FormatError, match=want):
         detect_format(path)
+
+
+def test_cnspys_pose_error_csv_is_refused_naming_its_format(tmp_path: Path) -> None:
+    """cnspy's PoseErrorStamped (header as cnspy_spatial_csv_formats' CSVSpatialFormatType
+    gives it: t, nu_x..nu_z, theta_x..theta_z, est_err_type, err_representation) holds
+    errors, no poses: it was refused as "'type5' is not a number" (seen on the old
+    code), the format not named."""
+    header = "t,nu_x,nu_y,nu_z,theta_x,theta_y,theta_z,est_err_type,err_representation"
+    rows = [f"{t},0.01,0.02,0.03,0.001,0.002,0.003,type5,theta_R" for t in (1, 2)]
+    path = tmp_path / "err.csv"
+    path.write_text(header + "\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    want = r"err\.csv, line 1: cnspy's PoseErrorStamped header: the file holds pose errors"
+    with pytest.raises(FormatError, match=want):
+        read_tum(path)
+    with pytest.raises(FormatError, match=want):
+        detect_format(path)

@@ -145,6 +145,10 @@ _CNSPY_TYPED = {
     "PoseWithCovTyped": ("PoseWithCov", ("est_err_type", "err_representation")),
     "PosOrientWithCovTyped": ("PosOrientWithCov", ("est_err_type", "err_representation")),
 }
+#: cnspy's PoseErrorStamped: a pose's errors (position nu, angle theta) and their text
+#: definition (type5,theta_R), no pose.
+_CNSPY_POSE_ERROR = ("t", "nu_x", "nu_y", "nu_z", "theta_x", "theta_y", "theta_z",
+                     "est_err_type", "err_representation")  # fmt: skip
 #: The error definition cnspy's spatial formats may name after the covariance columns
 #: (its ``EstimationErrorType``, then ``ErrorRepresentationType``), as names only.
 _CNSPY_ERROR_TYPE = re.compile(r"type[1-8]|none")
@@ -537,7 +541,14 @@ def _cnspy_typed(line: int, names: tuple[str, ...]) -> TableHeader | None:
 
     WHY: its rows end in text (``type5,theta_R``), refused as "'type5' is not a number"
     with the format unnamed; the readers take numbers, and ROS's covariance definition.
+    So was its PoseErrorStamped, a file of errors and no poses.
     """
+    if len(names) == len(_CNSPY_POSE_ERROR) and set(names) == set(_CNSPY_POSE_ERROR):
+        problem = (
+            f"line {line}: cnspy's PoseErrorStamped header: the file holds pose errors "
+            "(nu_x ... theta_z), not poses; give the trajectories they were computed from"
+        )
+        return TableHeader(line=line, names=names, quaternion=None, problem=problem)
     for typed, (untyped, extra) in _CNSPY_TYPED.items():
         base = _CNSPY_COVARIANCE[untyped][0] if untyped in _CNSPY_COVARIANCE else ()
         if len(names) == len(_CNSPY_POSE) + len(base) + len(extra) and set(names) == {
