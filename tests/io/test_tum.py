@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import warnings
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -543,6 +544,83 @@ def test_a_semicolon_delimiter_reads_as_trajectopy_reads_it(tmp_path: Path) -> N
     _as_trajectopy_reads(tmp_path, "semicolon")
 
 
+@pytest.mark.parametrize("case", ["datetime_utc", "datetime_gps_format", "datetime_two_columns"])
+def test_dated_stamps_read_as_trajectopy_reads_them(tmp_path: Path, case: str) -> None:
+    """``#time_format datetime`` was refused by name; trajectopy reads 2011-05-10
+    12:38:22.16 as 1305031102.16 s (UTC), ``#datetime_timezone GPS`` 18 s less, and its
+    date and time in two ``t`` columns joined by a blank."""
+    _as_trajectopy_reads(tmp_path, case)
+
+
+_DATED = "#time_format datetime\n#fields t,px,py,pz,qx,qy,qz,qw\n"
+_ROW = "2011-05-10 12:38:22.16,0,0,0,0,0,0,1\n"
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        (_ROW + "2011-13-10 12:38:22.16,0,0,0,0,0,0,1\n", r"line 4, column 1: '2011-13-10 12"),
+        (_ROW + "2011-02-29 12:38:22.16,0,0,0,0,0,0,1\n", r"line 4, column 1: '2011-02-29 12"),
+        (_ROW + "2011-05-10 24:00:00.0,0,0,0,0,0,0,1\n", r"line 4, column 1: '2011-05-10 24"),
+        (_ROW + "2011-05-10 12:38:60.0,0,0,0,0,0,0,1\n", r"line 4, column 1: '2011-05-10 12"),
+        (_ROW + "\n1.5,0,0,0,0,0,0,1\n", r"line 5, column 1: '1.5' is no date and time"),
+        ("2011-05-10 12:38:22.1234567,0,0,0,0,0,0,1\n", r"line 3, column 1: '2011-05-10 12"),
+        ("2011-05-10 12:38:22.16x,0,0,0,0,0,0,1\n", r"line 3, column 1: '2011-05-10 12"),
+        (_ROW * 4000 + "2011-05-10 12:38:2.,0,0,0,0,0,0,1\n", r"line 4003, column 1: '2011"),
+        (_ROW + "\uff12011-05-10 12:38:22.16,0,0,0,0,0,0,1\n", r"line 4, column 1: '\uff12011"),
+    ],
+    ids=["month-13", "feb-29", "hour-24", "second-60", "a-number", "7-digits", "junk",
+         "beyond-the-head", "fullwidth-digit"],
+)  # fmt: skip
+def test_a_row_not_dated_as_the_format_says_is_refused_naming_it(
+    tmp_path: Path, rows: str, said: str
+) -> None:
+    """Each fails strptime in trajectopy (month 13, 29 February 2011, hour 24, second 60,
+    7 digits of a second, text after it); a number among dated rows would be read as
+    seconds beside them. One error naming line and column 1."""
+    path = write(tmp_path, _DATED + rows, name="a.traj")
+    with pytest.raises(FormatError, match=rf"a\.traj, {said}"):
+        read_tum(path)
+
+
+def test_a_datetime_timezone_other_than_utc_and_gps_is_read_as_utc_with_a_warning(
+    tmp_path: Path,
+) -> None:
+    """trajectopy 5.1.2 warns of it and reads UTC; so here, the line named."""
+    text = "#time_format datetime\n#datetime_timezone CET\n#fields t,px,py,pz,qx,qy,qz,qw\n"
+    path = write(tmp_path, text + _ROW, name="a.traj")
+    with pytest.warns(DataWarning, match=r"a\.traj, line 2: trajectopy's #datetime_timezone CET"):
+        assert read_tum(path).stamps_s.tolist() == [1305031102.16]
+    with pytest.raises(FormatError, match=r"line 2: trajectopy's #datetime_timezone CET"):
+        read_tum(path, strict=True)
+
+
+def test_two_t_columns_need_one_blank_in_the_format_to_join_them(tmp_path: Path) -> None:
+    """trajectopy joins date and time with one blank; a format of two does not say
+    which one joins them."""
+    text = "#time_format datetime\n#datetime_format %Y %m %d %H:%M:%S\n"
+    text += "#fields t,t,px,py,pz,qx,qy,qz,qw\n2011 05 10,12:38:22,0,0,0,0,0,0,1\n"
+    with pytest.raises(FormatError, match=r"a\.traj, line 3: trajectopy's #fields t,t"):
+        read_tum(write(tmp_path, text, name="a.traj"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    when=st.datetimes(),  # years 1 to 9999: microseconds past 2**53 after 2255
+    fmt=st.sampled_from(["%Y-%m-%d %H:%M:%S.%f", "%d.%m.%Y %H:%M:%S", "%m/%d/%Y%H%M%S.%f"]),
+)
+def test_a_dated_stamp_reads_as_pythons_timestamp_of_it(
+    tmp_path_factory: pytest.TempPathFactory, when: datetime, fmt: str
+) -> None:
+    """Law: the seconds read are Python's ``datetime.timestamp()`` (UTC) of the text
+    ``strftime`` writes and ``strptime`` reads back (trajectopy's reading), exactly."""
+    text = when.strftime(fmt.replace("%Y", f"{when.year:04d}"))
+    want = datetime.strptime(text, fmt).replace(tzinfo=timezone.utc).timestamp()
+    header = f"#time_format datetime\n#datetime_format {fmt}\n#fields t,px,py,pz,qx,qy,qz,qw\n"
+    path = write(tmp_path_factory.mktemp("d"), f"{header}{text},0,0,0,0,0,0,1\n", name="a.traj")
+    assert read_tum(path).stamps_s.tolist() == [want]
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     delimiter=st.sampled_from([";", "|", ":", "/", "\u00a7", "\t", " "]),
@@ -680,9 +758,9 @@ def test_key_lines_among_many_comments_below_the_rows_are_found_on_their_lines(
     ("lines", "rows", "said"),
     [
         (
-            "#time_format datetime\n",
-            "2011-05-10 12:38:22.16,0,0,0,0,0,0,1\n2011-05-10 12:38:23.16,1,0,0,0,0,0,1\n",
-            r"line 1: trajectopy's #time_format datetime: the readers take Unix seconds",
+            "#time_format datetime\n#datetime_format %y-%m-%d %H:%M:%S\n",
+            "11-05-10 12:38:22,0,0,0,0,0,0,1\n11-05-10 12:38:23,1,0,0,0,0,0,1\n",
+            r"line 2: trajectopy's #datetime_format %y-%m-%d %H:%M:%S: strptime directive %y",
         ),
         (
             "#name a\n#delimiter ';;'\n",
@@ -706,7 +784,7 @@ def test_key_lines_among_many_comments_below_the_rows_are_found_on_their_lines(
         ),
     ],
     ids=[
-        "datetime",
+        "datetime-short-year",
         "delimiter-of-two",
         "delimiter-quote",
         "delimiter-comment",

@@ -38,6 +38,8 @@ from robot_msgs.errors import FormatError
 from robot_msgs.io.clean import MAX_RATE_HZ, MIN_RATE_HZ
 from robot_msgs.io.table import (
     NUMBER_TOKEN,
+    datetime_pattern,
+    datetime_stamps,
     is_header_word,
     lone_cr,
     non_ascii_note,
@@ -111,7 +113,7 @@ _FIELDS_LINE = re.compile(r"fields\s")
 #: The fields of trajectopy's ``#fields`` header that a pose needs, in TUM's order.
 TRAJECTOPY_FIELDS = ("t", "px", "py", "pz", "qx", "qy", "qz", "qw")
 #: trajectopy's header lines that change how its rows read (its ``io/header.py``, 5.1.2).
-_TRAJECTOPY_KEYS = "time_format|gps_week|time_offset|delimiter"
+_TRAJECTOPY_KEYS = "time_format|gps_week|time_offset|delimiter|datetime_format|datetime_timezone"
 _TRAJECTOPY_KEY = re.compile(rf"#\s*({_TRAJECTOPY_KEYS})\s+(.*)")
 #: A line that may be one of them or a ``#fields`` line, in bytes, from the newline
 #: before it: what is found below the rows, each then read by the rules above. WHY "\n#",
@@ -187,6 +189,13 @@ class TableHeader:
         trajectopy's ``#delimiter``, one character (``;``): the rows are read with it as
         their separator, as commas (:func:`~robot_msgs.io.table.read_table`); ``,`` for
         any other header.
+    datetime_format : str or None
+        trajectopy's ``#time_format datetime``: strptime's format of the stamps (its
+        ``#datetime_format``, ``%Y-%m-%d %H:%M:%S.%f`` by default), read as Unix seconds
+        (:func:`~robot_msgs.io.table.datetime_stamps`); with a comma for the blank that
+        joins its two ``t`` columns (``#fields t,t,...``, date and time). None: numbers.
+    note : str
+        What the reader warns of reading it (a ``#datetime_timezone`` read as UTC).
     """
 
     line: int
@@ -197,6 +206,8 @@ class TableHeader:
     stamp_shift_s: float = 0.0
     covariance: tuple[int, ...] | None = None
     delimiter: str = ","
+    datetime_format: str | None = None
+    note: str = ""
 
     @property
     def stamp_unit(self) -> str:
@@ -391,6 +402,8 @@ def _trajectopy_line(comments: list[tuple[int, str]], width: int) -> TableHeader
         names = _names(comment)
         if not names or _FIELDS_LINE.match(names[0]) is None:
             continue
+        if _joined_t(comments):  # date and time in two columns: one stamp in the rows
+            names = names[:1] + names[2:]
         header = _trajectopy_time(comments, _trajectopy_header(at, names))
         if len(header.names) != width and not header.problem:
             problem = (
@@ -401,6 +414,22 @@ def _trajectopy_line(comments: list[tuple[int, str]], width: int) -> TableHeader
             return replace(header, quaternion=None, columns=None, problem=problem)
         return header
     return None
+
+
+def _joined_t(comments: list[tuple[int, str]]) -> bool:
+    """Tell trajectopy's ``#time_format datetime`` with ``#fields t,t,...`` (date, time).
+
+    trajectopy joins the two ``t`` fields of each row with a blank and reads them with its
+    ``#datetime_format``. Two ``t`` elsewhere in the fields are refused as before.
+    """
+    said = {m[1]: m[2].strip() for _, c in comments if (m := _TRAJECTOPY_KEY.match(c.strip()))}
+    if said.get("time_format", "").lower() != "datetime":
+        return False
+    for _, comment in reversed(comments):
+        names = _names(comment)
+        if names and _FIELDS_LINE.match(names[0]) is not None:
+            return names[0][len("fields") :].strip() == "t" and names[1:2] == ("t",)
+    return False
 
 
 def _cnspy_error_line(comments: list[tuple[int, str]], width: int) -> TableHeader | None:
@@ -436,7 +465,8 @@ def _trajectopy_time(comments: list[tuple[int, str]], header: TableHeader) -> Ta
 
     WHY: both were read in silence as Unix seconds as written (``#time_offset 100``: every
     stamp 100 s early); as trajectopy reads them (its 5.1.2 gives 1525564783.5 for second
-    1.0 of week 2000 with offset 0.5). A ``#time_format datetime``, gps_sow without its
+    1.0 of week 2000 with offset 0.5); a ``#time_format datetime`` as
+    :func:`_trajectopy_datetime` says. gps_sow without its
     week (trajectopy takes the current one), or a ``#delimiter`` that is no one character
     (:func:`trajectopy_delimiter`) is refused naming its line; one that is, kept as
     :attr:`TableHeader.delimiter`.
@@ -473,6 +503,8 @@ def _trajectopy_time(comments: list[tuple[int, str]], header: TableHeader) -> Ta
     if not math.isfinite(shift):
         why = f"line {at}: trajectopy's #time_offset {value}: expected finite seconds"
     at, value = said.get("time_format", (0, "unix"))
+    if value.lower() == "datetime" and not why:
+        return _trajectopy_datetime(said, replace(header, stamp_shift_s=shift), comments)
     if value.lower() == "gps_sow" and not why:
         week_at, week = said.get("gps_week", (0, ""))
         # ASCII digits read as a float: int() took '²' (isdigit) for a ValueError, and 400
@@ -489,12 +521,55 @@ def _trajectopy_time(comments: list[tuple[int, str]], header: TableHeader) -> Ta
     elif value.lower() != "unix" and not why:
         why = (
             f"line {at}: trajectopy's #time_format {value}: the readers take Unix seconds "
-            "(#time_format unix) or GPS seconds of week (gps_sow, with #gps_week); write the "
-            "stamps as one of them"
+            "(#time_format unix), GPS seconds of week (gps_sow, with #gps_week) or dates "
+            "(datetime); write the stamps as one of them"
         )
     if why and not header.problem:
         return replace(header, quaternion=None, columns=None, problem=why)
     return replace(header, stamp_shift_s=shift)
+
+
+def _trajectopy_datetime(
+    said: dict[str, tuple[int, str]], header: TableHeader, comments: list[tuple[int, str]]
+) -> TableHeader:
+    """Take trajectopy's ``#time_format datetime``: its format, its two ``t``, its zone.
+
+    WHY: such a file was refused by name, though trajectopy 5.1.2 reads it
+    (tests/data/trajectopy_header_reference.json): ``2011-05-10 12:38:22.16`` is
+    1305031102.16 s (UTC); ``#datetime_timezone GPS`` 18 s less (its constant leap
+    seconds, as for gps_sow); another zone trajectopy warns of and reads as UTC, so here.
+    A format with a directive other than ``%Y %m %d %H %M %S %f`` is refused naming its
+    line; two ``t`` columns need one blank in it, where trajectopy joins them.
+    """
+    at, fmt = said.get("datetime_format", (0, "%Y-%m-%d %H:%M:%S.%f"))
+    compiled = datetime_pattern(fmt)
+    why = ""
+    if isinstance(compiled, str):
+        why = f"line {at}: trajectopy's #datetime_format {fmt}: {compiled}"
+    elif _joined_t(comments):
+        if len(re.findall(r"\s+", fmt)) != 1:
+            why = (
+                f"line {header.line}: trajectopy's #fields t,t (date and time) with "
+                f"#datetime_format {fmt}: expected one blank in it, where the two are joined"
+            )
+        fmt = re.sub(r"\s+", ",", fmt)
+    if why:
+        return (
+            header
+            if header.problem
+            else replace(header, quaternion=None, columns=None, problem=why)
+        )
+    at, zone = said.get("datetime_timezone", (0, "UTC"))
+    shift, note = header.stamp_shift_s, ""
+    if zone.strip("'\"").upper() == "GPS":
+        shift -= _GPS_LEAP_S
+    elif zone.strip("'\"").upper() != "UTC":
+        shown = zone if len(zone) <= 40 else f"{zone[:40]}..."
+        note = (
+            f"line {at}: trajectopy's #datetime_timezone {shown} read as UTC, as trajectopy "
+            "reads a zone other than UTC and GPS"
+        )
+    return replace(header, stamp_shift_s=shift, datetime_format=fmt, note=note)
 
 
 def trajectopy_delimiter(value: str) -> str | None:
@@ -534,6 +609,23 @@ def _delimited(comments: list[tuple[int, str]], lines: list[str], first: int) ->
     assert delimiter is not None  # noqa: S101 - for mypy: None returned above
     for k in range(first - 1, len(lines)):
         lines[k] = lines[k].replace(delimiter, ",")
+
+
+def _dated(comments: list[tuple[int, str]], lines: list[str], first: int, *, source: str) -> None:
+    """Write trajectopy's dated stamps in ``lines`` from line ``first`` on as seconds, in place.
+
+    WHY: the sniffer counts and checks the rows' numbers; as
+    :func:`~robot_msgs.io.table.read_table` reads them, they are numbers. A row not so
+    dated is refused here, naming its line (:class:`~robot_msgs.errors.FormatError`).
+    """
+    header = _trajectopy_time(comments, TableHeader(line=0, names=(), quaternion=None))
+    if header.datetime_format is None or not any(
+        (names := _names(c)) and _FIELDS_LINE.match(names[0]) for _, c in comments
+    ):
+        return  # trajectopy's keys count only with its #fields header
+    text = "\n" * (first - 1) + "\n".join(lines[first - 1 :])  # its lines numbered
+    dated = datetime_stamps(text.encode("utf-8"), header.datetime_format, source=source)
+    lines[first - 1 :] = dated.decode("utf-8").split("\n")[first - 1 :]
 
 
 def _cnspy_typed(line: int, names: tuple[str, ...]) -> TableHeader | None:
@@ -675,6 +767,7 @@ def _head(lines: list[str], *, source: str, rows: int) -> TextHead:
             continue
         if header is None:
             _delimited(comments, lines, number)  # trajectopy's `#delimiter ';'`
+            _dated(comments, lines, number, source=source)  # its `#time_format datetime`
             line = lines[number - 1].rstrip("\r")
         fields = _fields(line)
         if not fields:

@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 __all__ = [
     "CHUNK_BYTES",
     "Table",
+    "datetime_pattern",
+    "datetime_stamps",
     "format_rows",
     "is_header_word",
     "lone_cr",
@@ -534,6 +536,138 @@ def _joined(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else "".join(parts)
 
 
+#: strptime's directives a trajectopy ``#datetime_format`` may hold, as patterns: each a
+#: group; strptime takes 1-2 digits for all but %Y (4) and %f (1-6).
+_DATETIME_PARTS = {"Y": r"(\d{4})", "m": r"(\d{1,2})", "d": r"(\d{1,2})", "H": r"(\d{1,2})",
+                   "M": r"(\d{1,2})", "S": r"(\d{1,2})", "f": r"(\d{1,6})"}  # fmt: skip
+_DATETIME_DIRECTIVE = re.compile(r"%(.)|(\s+)|([^%\s]+)", re.DOTALL)
+
+
+def datetime_pattern(fmt: str) -> tuple[re.Pattern[bytes], tuple[str, ...]] | str:
+    """Return the row pattern of strptime's format ``fmt`` and its directives, or why not.
+
+    The pattern matches the stamp at a row's start, from the newline before it (a literal
+    first, found fast: ``^`` is tried at every byte) and blanks, as strptime reads
+    it: a blank in ``fmt`` is one or more, the stamp ends at a comma, a tab or the line's
+    end. Only ``%Y %m %d %H %M %S %f %%`` are taken, each of ``YmdHMS`` once.
+
+    Examples
+    --------
+    >>> datetime_pattern("%Y-%m-%d %H:%M:%S.%f")[1]
+    ('Y', 'm', 'd', 'H', 'M', 'S', 'f')
+    >>> datetime_pattern("%y/%m")
+    'strptime directive %y: the readers take %Y %m %d %H %M %S %f'
+    """
+    parts, order = [rb"\n[ \t]*"], []
+    for directive, blank, literal in _DATETIME_DIRECTIVE.findall(fmt):
+        if blank:
+            parts.append(rb"[ \t]+")
+        elif literal:
+            parts.append(re.escape(literal.encode("utf-8")))
+        elif directive == "%":
+            parts.append(b"%")
+        elif directive in _DATETIME_PARTS and directive not in order:
+            parts.append(_DATETIME_PARTS[directive].encode())
+            order.append(directive)
+        else:
+            return f"strptime directive %{directive}: the readers take %Y %m %d %H %M %S %f"
+    if not {"Y", "m", "d"} <= set(order):
+        return "a date needs %Y, %m and %d"
+    parts.append(rb"(?=[ \t]*(?:[,\t]|\r?\n|\r?\Z))")
+    return re.compile(b"".join(parts)), tuple(order)
+
+
+def datetime_stamps(data: bytes, fmt: str, *, source: str) -> bytes:
+    r"""Return ``data`` with each row's date and time (strptime's ``fmt``, UTC) as seconds.
+
+    trajectopy's ``#time_format datetime``: the stamp text at each row's start becomes
+    its Unix seconds, written as decimals of whole microseconds, which parse to the float
+    ``datetime.timestamp()`` gives (its integer microseconds divided by ``10**6``). All rows
+    at once (one split, NumPy's datetime64), no Python step per row.
+
+    Parameters
+    ----------
+    data : bytes
+        The file's rows, commas between fields; lines starting with ``#`` are left.
+    fmt : str
+        strptime's format, its directives those :func:`datetime_pattern` takes.
+    source : str
+        Named in errors.
+
+    Raises
+    ------
+    FormatError
+        A row that does not start with such a stamp, or one that is no date or time
+        (month 13, 31 February, hour 24): its line and column 1 named.
+
+    Examples
+    --------
+    >>> datetime_stamps(b"2011-05-10 12:38:22.16,1\n", "%Y-%m-%d %H:%M:%S.%f", source="a")
+    b'1305031102.160000,1\n'
+    """
+    compiled = datetime_pattern(fmt)
+    if isinstance(compiled, str):
+        msg = f"{source}: trajectopy's #datetime_format {fmt}: {compiled}"
+        raise FormatError(msg)
+    pattern, order = compiled
+    data = b"\n" + data  # each row after a newline
+    stamp = pattern.pattern[len(rb"\n[ \t]*") :]
+    other = re.search(  # a row (not a comment, not blank) that does not start with one
+        rb"\n(?!(?:\xef\xbb\xbf)?[ \t,]*(?:#|\r?\n|\r?\Z))(?![ \t]*" + stamp + rb")",
+        data,
+    )
+    if other is not None:
+        _datetime_error(data, other, fmt, source=source)
+    pieces = pattern.split(data)
+    width = len(order) + 1
+    if len(pieces) == 1:
+        return data[1:]
+    between = pieces[::width]
+    del pieces[::width]  # the groups, row by row: one array, converted at once
+    groups = np.array(pieces, dtype="S6").reshape(-1, width - 1)
+    numbers = groups.astype(np.int64)
+    values = {"H": 0, "M": 0, "S": 0, "f": 0} | {k: numbers[:, i] for i, k in enumerate(order)}
+    if "f" in order:  # a fraction of a second: its digits, 6 of them the microseconds
+        digits = np.char.str_len(groups[:, order.index("f")])
+        values["f"] = values["f"] * 10 ** (6 - digits)
+    year, month, day = (np.asarray(values[k], dtype=np.int64) for k in "Ymd")
+    first = ((year - 1970) * 12 + month - 1).astype("datetime64[M]")
+    days = (first.astype("datetime64[D]") - np.datetime64("1970-01-01", "D")).astype(np.int64)
+    length = ((first + 1).astype("datetime64[D]") - first.astype("datetime64[D]")).astype(np.int64)
+    hour, minute, second = (np.asarray(values[k], dtype=np.int64) for k in "HMS")
+    bad = (year < 1) | (month < 1) | (month > 12) | (day < 1) | (day > length)
+    bad |= (hour > 23) | (minute > 59) | (second > 59)
+    if bad.any():
+        at = int(np.argmax(bad))
+        found = next(itertools.islice(pattern.finditer(data), at, None))
+        _datetime_error(data, found, fmt, source=source)
+    micro = (((days + day - 1) * 24 + hour) * 60 + minute) * 60 + second
+    micro = micro * 1_000_000 + values["f"]
+    # WHY as decimal text, not micro / 1e6: past 2255 the microseconds exceed 2**53 and
+    # float64(micro) / 1e6 rounds twice; the parser rounds the decimal once, as Python's
+    # timestamp() divides its integer microseconds (9025257600.000001, not ...000002).
+    size, sign = np.abs(micro), np.where(micro < 0, b"-", b"").tolist()
+    whole, part = (size // 1_000_000).tolist(), (size % 1_000_000).tolist()
+    texts = [b"\n%s%d.%06d" % row for row in zip(sign, whole, part, strict=True)]
+    out: list[bytes] = [b""] * (2 * len(texts) + 1)
+    out[0::2], out[1::2] = between, texts
+    return b"".join(out)[1:]
+
+
+def _datetime_error(data: bytes, found: re.Match[bytes], fmt: str, *, source: str) -> None:
+    """Raise the error of the row after ``found``'s newline, its stamp not one of ``fmt``."""
+    start = found.start() + 1
+    at = data.count(b"\n", 0, start)
+    end = data.find(b"\n", start)
+    row = data[start : end if end != -1 else len(data)].decode("utf-8", "replace")
+    token = row.strip().split(",")[0].strip()
+    msg = (
+        f"{source}, line {at}, column 1: {shown_token(token)} is no date and time as "
+        f"trajectopy's #datetime_format {fmt} writes them (UTC)"
+    )
+    raise FormatError(msg)
+
+
 def read_table(
     path: str | os.PathLike[str],
     *,
@@ -542,6 +676,7 @@ def read_table(
     header: bool = False,
     split: Sequence[int] | None = None,
     delimiter: str = ",",
+    datetime_format: str | None = None,
 ) -> Table:
     r"""Read the file ``path`` and parse it with :func:`parse_table`, naming it in errors.
 
@@ -549,6 +684,8 @@ def read_table(
     ``example:NAME`` is the shipped file, named so in errors and warnings.
     ``delimiter``, one character (trajectopy's ``#delimiter ';'``), separates fields as
     a comma does: each is a comma before the rows are parsed, the file read whole.
+    ``datetime_format`` (trajectopy's ``#time_format datetime``): each row's first field
+    is a date and time so written, read as Unix seconds (:func:`datetime_stamps`).
 
     Examples
     --------
@@ -561,14 +698,15 @@ def read_table(
     source = str(path)  # as given: ``example:NAME``, not the installed file
     path = resolve_path(path)
     other = delimiter not in (",", " ", "\t")
-    if _fasttable is not None and not other:
+    whole = other or datetime_format is not None  # rewritten before the one parser
+    if _fasttable is not None and not whole:
         table = _read_in_chunks(
             _fasttable, path, source=source, widths=_widths(columns, split),
             extra_columns=extra_columns, header=header,
         )  # fmt: skip
         if table is not None:
             return table
-    table = None if other else _read_general_in_chunks(
+    table = None if whole else _read_general_in_chunks(
         path, source=source, columns=columns, widths=_widths(columns, split),
         extra_columns=extra_columns, header=header,
     )  # fmt: skip
@@ -591,6 +729,9 @@ def read_table(
             )
             raise FormatError(msg)
         data = data.replace(delimiter.encode("utf-8"), b",")
+    if datetime_format is not None:  # its stamps as seconds, before the blanks are checked
+        data = datetime_stamps(data, datetime_format, source=source)
+    if other:
         # WHY: likewise a blank between two fields of a delimited row ("1.0 0;0;...") was a
         # second separator; trajectopy reads "1.0 0" as one field and fails. A row with no
         # delimiter, split at blanks, trajectopy reads so too: it is left as it is.

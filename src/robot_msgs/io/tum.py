@@ -137,7 +137,12 @@ def read_tum(
         header = trajectopy_lines_after_data(path, head, header)  # its # lines below rows
         check_header(replace(head, header=header))
     if header is not None and header.columns is not None:  # trajectopy's, cnspy's: by name
-        table = read_table(path, columns=header.names, header=True, delimiter=header.delimiter)
+        if header.note:  # trajectopy's #datetime_timezone that it reads as UTC
+            report(f"{source}, {header.note}", strict=strict)
+        table = read_table(
+            path, columns=header.names, header=True, delimiter=header.delimiter,
+            datetime_format=header.datetime_format,
+        )  # fmt: skip
         c = header.columns
         values = table.parts[0]
         stamps, xyz, quat = values[:, c[0]].copy(), values[:, c[1:4]], values[:, c[4:8]]
