@@ -595,6 +595,16 @@ def test_a_datetime_timezone_other_than_utc_and_gps_is_read_as_utc_with_a_warnin
         read_tum(path, strict=True)
 
 
+def test_dated_stamps_with_a_delimiter_a_zone_and_an_offset_add_up(tmp_path: Path) -> None:
+    """The reference's GPS reading (18 s less than UTC) with ``#delimiter ';'`` and
+    ``#time_offset 0.5`` after the rows: 1305031102.16 - 18 + 0.5 s, by hand."""
+    text = "#delimiter ';'\n#time_format datetime\n#datetime_timezone GPS\n"
+    text += "#fields t,px,py,pz,qx,qy,qz,qw\n2011-05-10 12:38:22.16;1;2;3;0;0;0;1\n"
+    traj = read_tum(write(tmp_path, text + "#time_offset 0.5\n", name="a.traj"))
+    assert traj.stamps_s.tolist() == pytest.approx([1305031084.66], rel=0, abs=1e-9)
+    assert traj.positions_xyz.tolist() == [[1.0, 2.0, 3.0]]
+
+
 def test_two_t_columns_need_one_blank_in_the_format_to_join_them(tmp_path: Path) -> None:
     """trajectopy joins date and time with one blank; a format of two does not say
     which one joins them."""
@@ -763,6 +773,11 @@ def test_key_lines_among_many_comments_below_the_rows_are_found_on_their_lines(
             r"line 2: trajectopy's #datetime_format %y-%m-%d %H:%M:%S: strptime directive %y",
         ),
         (
+            "#time_format datetime\n#datetime_format %Y-%m-%d %H:%M:%S%\n",
+            "2011-05-10 12:38:22,0,0,0,0,0,0,1\n2011-05-10 12:38:23,1,0,0,0,0,0,1\n",
+            r"line 2: trajectopy's #datetime_format %Y-%m-%d %H:%M:%S%: strptime directive %:",
+        ),
+        (
             "#name a\n#delimiter ';;'\n",
             "1.0;;0;;0;;0;;0;;0;;0;;1\n2.0;;1;;0;;0;;0;;0;;0;;1\n",
             r"line 2: trajectopy's #delimiter ';;': expected one character in quotes",
@@ -785,6 +800,7 @@ def test_key_lines_among_many_comments_below_the_rows_are_found_on_their_lines(
     ],
     ids=[
         "datetime-short-year",
+        "datetime-stray-percent",
         "delimiter-of-two",
         "delimiter-quote",
         "delimiter-comment",

@@ -540,7 +540,7 @@ def _joined(parts: list[str]) -> str:
 #: group; strptime takes 1-2 digits for all but %Y (4) and %f (1-6).
 _DATETIME_PARTS = {"Y": r"(\d{4})", "m": r"(\d{1,2})", "d": r"(\d{1,2})", "H": r"(\d{1,2})",
                    "M": r"(\d{1,2})", "S": r"(\d{1,2})", "f": r"(\d{1,6})"}  # fmt: skip
-_DATETIME_DIRECTIVE = re.compile(r"%(.)|(\s+)|([^%\s]+)", re.DOTALL)
+_DATETIME_DIRECTIVE = re.compile(r"%(.?)|(\s+)|([^%\s]+)", re.DOTALL)
 
 
 def datetime_pattern(fmt: str) -> tuple[re.Pattern[bytes], tuple[str, ...]] | str:
