@@ -882,7 +882,7 @@ def test_traj_save_of_stamps_before_1970_to_mcap_is_an_error_not_a_bug(
     out = tmp_path / "out.mcap"
     assert main(["traj", str(src), "--save", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"ERROR: {out} /trajectory: message 0's log time -1000000000 ns is ")
+    assert err.startswith(f"ERROR: {out}: pose 0's stamp -1.0 s is before 1970, outside what a ")
     assert err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.tum"]
 
